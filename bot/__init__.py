@@ -1,0 +1,1 @@
+"""rolbot: the table core, the renderer and the command line."""

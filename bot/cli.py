@@ -1,0 +1,67 @@
+"""The ``rolbot`` command line: ``roll``, ``console`` and ``run`` (DESIGN.md 3)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Sequence
+
+from bot.render import Renderer
+from systems import SYSTEM_KEYS, get_system
+from systems.dice import DiceError
+
+EXIT_BAD_INPUT = 2
+
+
+def make_rng(seed: int | None) -> random.Random:
+    """SystemRandom in play; a seeded Random for reproducible runs and tests."""
+    return random.SystemRandom() if seed is None else random.Random(seed)
+
+
+def _fail(renderer: Renderer, code: str, **params: object) -> int:
+    print(renderer.text("dice_error", code=code, params=params), file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    renderer = Renderer()
+    if args.system not in SYSTEM_KEYS:
+        return _fail(renderer, "unknown_system", key=args.system, keys=SYSTEM_KEYS)
+    system = get_system(args.system)
+    rng = make_rng(args.seed)
+    text = " ".join(args.expr)
+    out = sys.stdout
+    try:
+        results = [system.roll(text, rng) for _ in range(max(args.count, 1))]
+    except DiceError as err:
+        return _fail(renderer, err.code, **err.params)
+    if args.json:
+        out.writelines(json.dumps(r.as_json(), ensure_ascii=False) + "\n" for r in results)
+    else:
+        out.writelines(renderer.render(r.template, r=r).body + "\n" for r in results)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rolbot", description="Moderador de rol por chat.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    roll = sub.add_parser("roll", help="tira dados con las reglas de un sistema")
+    roll.add_argument("--system", default="generic", help="generic, savage, stormbringer, reino, sombra")
+    roll.add_argument("--seed", type=int, default=None)
+    roll.add_argument("--count", type=int, default=1)
+    roll.add_argument("--json", action="store_true")
+    roll.add_argument("expr", nargs="+")
+    roll.set_defaults(func=cmd_roll)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
