@@ -1,0 +1,69 @@
+"""Health and metrics over HTTP: ``GET /healthz`` and ``GET /metrics`` (Prometheus text format)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+
+@dataclass
+class Metrics:
+    events_handled: int = 0
+    replies: int = 0
+    redactions: int = 0
+    power_level_changes: int = 0
+    errors: int = 0
+    retries: int = 0
+    syncs: int = 0
+    sync_lag_seconds: float = 0.0
+    """Time between an event's server timestamp and the moment the table handled it (last event)."""
+    last_sync_ts: float = 0.0
+    first_sync_done: bool = False
+    started: float = field(default_factory=time.time)
+
+    def render(self) -> str:
+        rows = [
+            ("rolbot_events_handled_total", "counter", "Chat events handled by the table.", self.events_handled),
+            ("rolbot_replies_total", "counter", "Messages sent by the bot.", self.replies),
+            ("rolbot_redactions_total", "counter", "Events redacted by the bot.", self.redactions),
+            ("rolbot_power_level_changes_total", "counter", "Power level changes (mute locks).",
+             self.power_level_changes),
+            ("rolbot_errors_total", "counter", "Failed requests and handler errors.", self.errors),
+            ("rolbot_retries_total", "counter", "Requests retried (rate limit, network, 5xx).", self.retries),
+            ("rolbot_syncs_total", "counter", "Sync responses processed.", self.syncs),
+            ("rolbot_sync_lag_seconds", "gauge", "Delay from an event's server timestamp to its handling.",
+             round(self.sync_lag_seconds, 3)),
+            ("rolbot_last_sync_timestamp_seconds", "gauge", "Unix time of the last sync response.",
+             round(self.last_sync_ts, 3)),
+            ("rolbot_up", "gauge", "1 once the first sync is done.", int(self.first_sync_done)),
+        ]
+        out = []
+        for name, kind, help_text, value in rows:
+            out += [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}", f"{name} {value}"]
+        return "\n".join(out) + "\n"
+
+
+def make_app(metrics: Metrics) -> web.Application:
+    async def healthz(_: web.Request) -> web.Response:
+        if metrics.first_sync_done:
+            return web.Response(text="ok\n")
+        return web.Response(status=503, text="esperando la primera sincronización\n")
+
+    async def metrics_view(_: web.Request) -> web.Response:
+        return web.Response(text=metrics.render(), content_type="text/plain", charset="utf-8",
+                            headers={"X-Content-Type-Options": "nosniff"})
+
+    app = web.Application()
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics_view)
+    return app
+
+
+async def start_web(metrics: Metrics, host: str, port: int) -> web.AppRunner:
+    runner = web.AppRunner(make_app(metrics), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    return runner
