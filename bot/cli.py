@@ -9,6 +9,7 @@ import sys
 from typing import Sequence
 
 from bot.render import Renderer
+from bot.state import ENFORCEMENT_MODES
 from systems import SYSTEM_KEYS, get_system
 from systems.dice import DiceError
 
@@ -44,6 +45,20 @@ def cmd_roll(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_console(args: argparse.Namespace) -> int:
+    from bot.console import run_console
+    from bot.settings import RoomSettings, TableSettings
+    from bot.store import Store
+    from bot.table import Table
+
+    renderer = Renderer()
+    if args.system not in SYSTEM_KEYS:
+        return _fail(renderer, "unknown_system", key=args.system, keys=SYSTEM_KEYS)
+    defaults = RoomSettings(system=args.system, gms=tuple(args.gm), enforcement=args.enforce)
+    table = Table(Store(args.db), TableSettings(defaults), make_rng(args.seed), renderer)
+    return run_console(table, sys.stdin, sys.stdout, args.jsonl)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rolbot", description="Moderador de rol por chat.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -55,6 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--json", action="store_true")
     roll.add_argument("expr", nargs="+")
     roll.set_defaults(func=cmd_roll)
+
+    console = sub.add_parser("console", help="una mesa local: líneas «@usuario:servidor: texto» por la entrada")
+    console.add_argument("--system", default="generic")
+    console.add_argument("--seed", type=int, default=None)
+    console.add_argument("--gm", action="append", default=[], metavar="SENDER")
+    console.add_argument("--enforce", choices=ENFORCEMENT_MODES, default="redact")
+    console.add_argument("--jsonl", action="store_true")
+    console.add_argument("--db", default=None, metavar="PATH")
+    console.set_defaults(func=cmd_console)
     return parser
 
 

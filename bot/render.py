@@ -1,7 +1,8 @@
 """Every message a user reads is rendered here from ``templates/``.
 
-Each message kind ``K`` has ``K.txt`` (the plain ``body``) and ``K.html`` (the
-``formatted_body``, autoescaped so user text never becomes markup).
+Each message kind ``K`` has ``K.txt`` (the plain ``body``) and, where it has
+formatting, ``K.html`` (the ``formatted_body``, autoescaped so user text never
+becomes markup); without ``K.html`` the HTML is the escaped plain text.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, select_autoescape
 from markupsafe import escape
 
 MAX_BODY = 4000
@@ -39,7 +40,10 @@ class Renderer:
 
     def render(self, kind: str, **context: Any) -> Message:
         body = self.env.get_template(f"{kind}.txt").render(context).strip()
-        html = self.env.get_template(f"{kind}.html").render(context).strip()
+        try:
+            html = self.env.get_template(f"{kind}.html").render(context).strip()
+        except TemplateNotFound:
+            html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
 
     def text(self, kind: str, **context: Any) -> str:
@@ -47,8 +51,13 @@ class Renderer:
         return self.env.get_template(f"{kind}.txt").render(context).strip()
 
 
+def _plain_to_html(body: str) -> str:
+    """Kinds with only a ``.txt`` template: their HTML is the escaped text."""
+    return str(escape(body)).replace("\n", "<br>")
+
+
 def _truncate_html(html: str, body: str) -> str:
     """Cutting HTML could break tags: an over-long HTML falls back to the escaped plain body."""
     if len(html) <= MAX_BODY:
         return html
-    return str(escape(_truncate(body)))
+    return _plain_to_html(_truncate(body))

@@ -1,0 +1,91 @@
+"""A room's state: plain dataclasses stored as one JSON document per room."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Enforcement = Literal["warn", "redact", "mute"]
+ENFORCEMENT_MODES: tuple[str, ...] = ("warn", "redact", "mute")
+
+
+def name_key(name: str) -> str:
+    """Case- and accent-insensitive key of a character name."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+@dataclass
+class Character:
+    name: str
+    owner: str | None = None
+    sheet: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FloorLock:
+    """A narration lock (``character`` None) or a named lock giving the floor to one character."""
+
+    opened_by: str
+    event_id: str
+    character: str | None = None
+    owner: str | None = None
+    warned: list[str] = field(default_factory=list)
+    muted: bool = False
+
+
+@dataclass
+class Combat:
+    round: int = 0
+    order: list[str] = field(default_factory=list)
+    turn: int = 0
+    warned: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    """System-specific state (deck, cards, conditions, counters), owned by the system's rules module."""
+
+    @property
+    def started(self) -> bool:
+        return self.round > 0 and bool(self.order)
+
+    @property
+    def current(self) -> str | None:
+        return self.order[self.turn] if self.started and self.turn < len(self.order) else None
+
+
+@dataclass
+class Exploration:
+    acted: list[str] = field(default_factory=list)
+    warned: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RoomState:
+    system: str | None = None
+    enforcement: str | None = None
+    gms: list[str] = field(default_factory=list)
+    characters: dict[str, Character] = field(default_factory=dict)
+    lock: FloorLock | None = None
+    combat: Combat | None = None
+    exploration: Exploration | None = None
+    granted: list[str] = field(default_factory=list)
+    """Users allowed one out-of-turn roll by the GM."""
+    warned_no_power: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomState:
+        data = dict(data)
+        data["characters"] = {k: Character(**v) for k, v in data.get("characters", {}).items()}
+        data["lock"] = FloorLock(**data["lock"]) if data.get("lock") else None
+        data["combat"] = Combat(**data["combat"]) if data.get("combat") else None
+        data["exploration"] = Exploration(**data["exploration"]) if data.get("exploration") else None
+        return cls(**data)
+
+    def find_character(self, name: str) -> Character | None:
+        return self.characters.get(name_key(name))
+
+    def character_of(self, user_id: str) -> Character | None:
+        return next((c for c in self.characters.values() if c.owner == user_id), None)
