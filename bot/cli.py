@@ -59,6 +59,19 @@ def cmd_console(args: argparse.Namespace) -> int:
     return run_console(table, sys.stdin, sys.stdout, args.jsonl)
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from bot.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        print(f"rolbot: configuración no válida: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from bot.matrix import run_bot
+
+    return run_bot(config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rolbot", description="Moderador de rol por chat.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -79,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--jsonl", action="store_true")
     console.add_argument("--db", default=None, metavar="PATH")
     console.set_defaults(func=cmd_console)
+
+    run = sub.add_parser("run", help="conecta el bot a Matrix")
+    run.add_argument("--config", required=True, metavar="PATH", help="fichero TOML de configuración")
+    run.set_defaults(func=cmd_run)
     return parser
 
 
