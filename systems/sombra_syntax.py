@@ -194,16 +194,17 @@ def _clause(words: _Words, c: Clauses) -> bool:
 _FLAT = {"prisa": HURRY, "apuntando": TOOK_AIM, "segundo": SECOND_SHOT}
 
 
-def _numbered(name: str, low: int, high: int, rule: Callable[[int], int]) -> Callable[[_Words], Modifier]:
+def _numbered(name: str, low: int, high: int, rule: Callable[[int], int] | None = None) -> Callable[[_Words], Modifier]:
+    """A clause ``NAME N``; with a ``rule`` the modifier is read from N and N is kept as its param."""
     def parse(words: _Words) -> Modifier:
         value = words.number(name, low, high)
-        return Modifier(name, rule(value), value)
+        return Modifier(name, rule(value), value) if rule else Modifier(name, value)
     return parse
 
 
 _NUMBERED = {
     "mando": _numbered("mando", 3, 30, command_modifier),
-    "moral": _numbered("moral", -10, 10, lambda v: v),
+    "moral": _numbered("moral", -10, 10),
     "esquiva": _numbered("esquiva", 0, 30, unarmed_difficulty),
 }
 
