@@ -185,6 +185,7 @@ def turns_command(ctx: Context, args: str) -> None:
 
 def _combatant_names(ctx: Context, args: str) -> list[str]:
     """Names split by commas, or by spaces with the longest known character names matched first."""
+    args = re.sub(r"[\"«»]", " ", args)
     if "," in args:
         names = [" ".join(n.split()) for n in args.split(",") if n.strip()]
     else:
@@ -193,7 +194,6 @@ def _combatant_names(ctx: Context, args: str) -> list[str]:
             cut = next((c for c in range(len(words), 0, -1) if ctx.room.find_character(" ".join(words[:c]))), 1)
             names.append(" ".join(words[:cut]))
             words = words[cut:]
-    names = [n.strip("\"'«»") for n in names]
     if not all(_valid_name(n) for n in names) or len({name_key(n) for n in names}) != len(names):
         return []
     return names
