@@ -8,7 +8,8 @@ dice grammar. The combat rules themselves live in ``sombra_rules`` and ``sombra_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from systems.base import Outcome, roll_dice
 from systems.dice import Die, DiceError, Rng, parse_prefix
@@ -197,18 +198,26 @@ class SombraSystem:
     name: str = "Sistema Sombra (Comandos de Guerra)"
 
     def roll(self, text: str, rng: Rng) -> Outcome:
-        keyword = parse_keyword_roll(text)
-        if keyword is not None:
-            kind, data = keyword
-            if kind == "initiative":
-                return SombraInitiative(initiative_order(data))
-            dice = roll_sombra_dice(rng)
-            return _damage_roll(data, dice) if kind == "damage" else _location_roll(data, dice)
-        expr, rest = parse_prefix(text.strip())
-        request = parse_check(expr, rest)
-        if request is None:
+        kind, data = _plan(text)
+        if kind == "generic":
             return roll_dice(text, rng, self.key)
-        return _resolve_check(request, roll_sombra_dice(rng))
+        if kind == "initiative":
+            return SombraInitiative(initiative_order(data))
+        dice = roll_sombra_dice(rng)
+        if kind == "check":
+            return _resolve_check(data, dice)
+        return _damage_roll(data, dice) if kind == "damage" else _location_roll(data, dice)
+
+
+@lru_cache(maxsize=1024)
+def _plan(text: str) -> tuple[str, Any]:
+    """What a text asks for, parsed once: the parse is read-only afterwards."""
+    keyword = parse_keyword_roll(text)
+    if keyword is not None:
+        return keyword
+    expr, rest = parse_prefix(text.strip())
+    request = parse_check(expr, rest)
+    return ("generic", None) if request is None else ("check", request)
 
 
 SYSTEM = SombraSystem()
