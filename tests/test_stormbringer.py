@@ -139,6 +139,7 @@ def test_modifiers_then_floor_of_five():
         ("parada 100 tercera", 60),      # the master's three parries
         ("parada 40 proyectil", 20),     # half against missiles
         ("parada 50 x2 proyectil", 15),  # (50 - 20) / 2
+        ("parada 40 flecha", 20),        # arrows: half, and only with a shield
         ("parada 60 abajo", 35),
         ("esquiva 30", 30),
         ("esquiva 30 arrojadiza", 15),   # thrown weapons: half
@@ -441,7 +442,7 @@ def test_rule_cards_are_well_formed():
     import tomllib
     from pathlib import Path
 
-    cards = tomllib.loads(Path("systems/cards/stormbringer.toml").read_text("utf-8"))["card"]
+    cards = tomllib.loads((Path(__file__).parents[1] / "systems/cards/stormbringer.toml").read_text("utf-8"))["card"]
     assert 12 <= len(cards) <= 30 and len({c["id"] for c in cards}) == len(cards)
     for card in cards:
         assert card["id"].isascii() and card["title"] and card["keywords"] and card["text"]
@@ -451,3 +452,10 @@ def test_rule_cards_are_well_formed():
 def test_riposte_attack_syntax():
     data = roll("ataque 95 segundo respuesta", (70, 100)).as_json()
     assert (data["riposte"], data["target"], data["outcome"]) == (True, 75, "success")
+
+
+def test_failed_parry_message_forbids_dodging_that_blow():
+    result = roll("parada 40", (60, 100))
+    assert "no puede esquivar" in RENDERER.render(result.template, r=result).body
+    arrow = roll("parada 40 flecha", (10, 100))
+    assert "escudo" in RENDERER.render(arrow.template, r=arrow).body
