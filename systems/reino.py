@@ -37,7 +37,7 @@ from systems.reino_rules import (
 MAX_NUMBER = 1000
 MAX_MULTIPLIER = 10
 
-_DC_WORD = r"vs\.?|cd|dc"
+_DC_WORD = r"vs\.?(?:\s*(?:cd|dc|def(?:ensa)?)(?!\w))?|cd|dc"
 _AGAINST_WORD = r"contra|vs\.?"
 _GRIP_WORDS: tuple[tuple[str, Grip], ...] = (
     (r"(?:a\s+)?dos\s+manos|2\s*manos|two[- ]?handed", Grip.TWO_HANDS),

@@ -66,6 +66,17 @@ def test_prueba_defaults_to_dc_15() -> None:
         assert plain["dc"] == 15
 
 
+@pytest.mark.parametrize("text", ["d20+3 vs CD 15", "d20+3 cd 15", "d20 +3 vs. 15", "prueba +3 vs cd 15"])
+def test_dc_spellings(text: str) -> None:
+    assert roll(text, 12).as_json()["dc"] == 15
+    assert roll(text, 12).outcome == "success" and roll(text, 11).outcome == "failure"
+
+
+def test_attack_defense_spellings() -> None:
+    assert roll("ataque +5 vs defensa 14", 9).as_json()["defense"] == 14
+    assert roll("ataque +5 def 14", 9).as_json()["defense"] == 14
+
+
 def test_several_constants_add_up_to_the_modifier() -> None:
     assert roll("1d20+5-2 cd 12", 9).as_json()["modifier"] == 3
 

@@ -13,7 +13,6 @@ from systems.reino_rules import (
     AttackResult,
     CheckResult,
     Combatant,
-    CombatSequence,
     Condition,
     DyingSaveResult,
     InitiativeRoll,
