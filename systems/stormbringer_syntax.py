@@ -276,10 +276,6 @@ _SKILL_OPTIONS = {
 }
 
 
-def _parse_skill(scan: Scanner, kind: str) -> SkillRequest:
-    return _skill(scan, kind)
-
-
 def _parse_damage(scan: Scanner, kind: str) -> DamageRequest:
     if not scan.rest.strip():
         raise DiceError("stormbringer.missing_damage")
@@ -331,10 +327,10 @@ def _parse_plain(scan: Scanner, kind: str) -> PlainRequest:
 _NUMBER_AHEAD = re.compile(r"(?=\s*\d+%?" + _END + ")")
 
 _PARSERS = {
-    "attack": _parse_skill,
-    "parry": _parse_skill,
-    "dodge": _parse_skill,
-    "ambush": _parse_skill,
+    "attack": _skill,
+    "parry": _skill,
+    "dodge": _skill,
+    "ambush": _skill,
     "damage": _parse_damage,
     "experience": _parse_experience,
     "training": _parse_training,
