@@ -166,8 +166,8 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
     rooms: dict[str, dict] = {}
     for room_id, section in _table(data, "rooms").items():
         where = f'rooms."{room_id}"'
-        if not room_id.startswith("!") or ":" not in room_id or not isinstance(section, dict):
-            raise ConfigError(f"[{where}]: la clave debe ser un id de sala (!id:servidor) con sus ajustes")
+        if not room_id.startswith("!") or len(room_id) < 2 or not isinstance(section, dict):
+            raise ConfigError(f"[{where}]: la clave debe ser un id de sala (empieza por «!») con sus ajustes")
         unknown = set(section) - set(ROOM_KEYS)
         if unknown:
             raise ConfigError(f"clave desconocida {', '.join(sorted(unknown))} en [{where}]; válidas: {', '.join(ROOM_KEYS)}")
