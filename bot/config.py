@@ -160,6 +160,10 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
             raise ConfigError(f"«bind» en [web] debe tener la forma «host:puerto» (no «{bind}»)")
 
     botsec = _table(data, "bot")
+    unknown = set(botsec) - {*ROOM_KEYS, "allowed_inviters"}
+    if unknown:
+        raise ConfigError(f"clave desconocida {', '.join(sorted(unknown))} en [bot]; válidas: "
+                          f"allowed_inviters, {', '.join(ROOM_KEYS)}")
     defaults = RoomSettings(**_room_fields(botsec, "bot", ROOM_KEYS))
     inviters = _user_list(botsec, "allowed_inviters", "bot")
 

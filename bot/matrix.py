@@ -223,6 +223,8 @@ class MatrixBot:
                 status = getattr(getattr(resp, "transport_response", None), "status", None)
                 if resp.status_code == "M_LIMIT_EXCEEDED" or status == 429:
                     wait = (resp.retry_after_ms or 1000) / 1000
+                    if self._stopping and wait > 1:
+                        raise PermanentError(f"{what}: límite de peticiones durante la parada")
                     self.metrics.retries += 1
                     log.info("%s: límite de peticiones, reintento en %.1f s", what, wait)
                     await asyncio.sleep(wait)
