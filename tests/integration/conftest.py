@@ -273,6 +273,7 @@ class Table:
         matrix = {"homeserver": self.synapse.url, "user_id": self.bot_user.user_id,
                   "password": self.bot_user.password, "sync_timeout_ms": 5000}
         matrix.update(bot.pop("matrix", {}))
+        matrix = {k: v for k, v in matrix.items() if v is not None}
         return {"matrix": matrix,
                 "storage": {"path": str(self.storage)},
                 "web": {"bind": f"127.0.0.1:{self.web_port}"},
