@@ -107,7 +107,8 @@ def locked_power_levels(base: dict, auth: RoomAuth, bot: str, speakers: tuple[st
     bot_level = auth.level(bot)
     speakers_set = set(speakers) | {bot}
     player_levels = [users_default] + [
-        int(lvl) for u, lvl in users.items() if u not in speakers_set and int(lvl) < bot_level
+        int(lvl) for u, lvl in users.items()
+        if u not in speakers_set and int(lvl) < min(bot_level, ADMIN_LEVEL)  # level >= 50 counts as a GM
     ]
     needed = max(player_levels) + 1
     if needed >= bot_level:

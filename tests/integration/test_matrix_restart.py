@@ -144,3 +144,27 @@ async def test_burst_under_default_rate_limit_loses_no_reply(cast, run_bot, syna
         for roll in rolls:
             await ana.wait_for(room, reply_to(roll, limited.user_id), timeout=60, what="reply in the burst")
         assert running.bot.metrics.retries > 0  # it really was rate-limited
+
+
+async def test_saved_power_levels_without_an_open_lock_are_restored_at_start(cast, run_bot):
+    """If the table no longer has a muted lock (here: its state edited while the bot was down),
+    the power levels saved when muting are put back at start-up."""
+    from bot.store import Store
+
+    gm = cast.gm
+    bot_id = cast.bot_user.user_id
+    config = cast.config(enforcement="mute")
+    async with run_bot(config):
+        room = await open_table(cast, power=100, players=1)
+        await gm.sync_once(0)
+        original = [ev for ev in gm.room_events(room) if ev.get("type") == "m.room.power_levels"][-1]["content"]
+        await gm.say(room, "-----")
+        await gm.wait_for(room, power_levels_by(bot_id, lambda c: c.get("events_default", 0) > 0), what="mute")
+    store = Store(config.db_path)
+    data = store.load_room(room)
+    assert data["lock"] and data["lock"]["muted"]
+    with store.transaction():
+        store.save_room(room, {**data, "lock": None})
+    store.db.conn.close()
+    async with run_bot(config):
+        await gm.wait_for(room, power_levels_by(bot_id, lambda c: c == original), what="reconciled power levels")
