@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from systems.dice import DiceError
-from systems.sombra_rules import SIDES, SombraDice, _Plain
+from systems.sombra_rules import SIDES, SombraDice, PlainRecord
 
 # Location digit (0-9) -> location key, per target kind. Keys are ids; templates name them.
 LOCATION_TABLES: dict[str, tuple[str, ...]] = {
@@ -43,14 +43,14 @@ def aimed_digit(table: str, key: str, rolled: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class LocationHit(_Plain):
+class LocationHit(PlainRecord):
     digit: int
     key: str
     damage: int
 
 
 @dataclass(frozen=True, slots=True)
-class DamageResult(_Plain):
+class DamageResult(PlainRecord):
     """Damage of one attack: one hit per location struck (several for types IV and V)."""
 
     damage_type: int
@@ -168,7 +168,7 @@ def boat_interior_split(zone: str, excess: int) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, slots=True)
-class BoatState(_Plain):
+class BoatState(PlainRecord):
     """Armour per boat zone and flotation. ``lost`` counts flotation lost so far."""
 
     armour: dict[str, int]
@@ -188,7 +188,7 @@ class BoatState(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class BoatHit(_Plain):
+class BoatHit(PlainRecord):
     """What one hit did: armour lost, points inside, their split and flotation lost."""
 
     zone: str

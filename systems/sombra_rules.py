@@ -31,7 +31,6 @@ CALLED_BLOW = 5
 TOOK_AIM = -5
 SECOND_SHOT = 5
 EXTRA_TARGET = 5
-BAYONET_FITTED = -1
 PARRY = -4
 OPPORTUNITY_INITIATIVE = 5
 
@@ -43,7 +42,7 @@ COMMAND_TABLE: tuple[tuple[int, int, int], ...] = (
 UNARMED_TABLE: tuple[tuple[int, int, int], ...] = ((0, 0, -10), (1, 10, -5), (11, 20, 0), (21, 30, 5))
 
 
-class _Plain:
+class PlainRecord:
     """``to_dict``/``from_dict`` for flat dataclasses of JSON-able fields."""
 
     __slots__ = ()
@@ -58,7 +57,7 @@ class _Plain:
 
 
 @dataclass(frozen=True, slots=True)
-class SombraDice(_Plain):
+class SombraDice(PlainRecord):
     """The three d10 of a roll, as rolled; read as high, location and low dice."""
 
     faces: tuple[int, int, int]
@@ -121,7 +120,7 @@ def success_level(dice: SombraDice, target: int, modifier: int = 0) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class CheckResult(_Plain):
+class CheckResult(PlainRecord):
     """A resolved check, storable as JSON."""
 
     dice: SombraDice
@@ -206,7 +205,7 @@ def burst_penalty(bullet: int, step: int = 5, target: int = 1) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Attributes(_Plain):
+class Attributes(PlainRecord):
     """The fifteen attributes of a sheet, each 1-10 (``intu`` is Intuición, INT's first)."""
 
     fue: int = 5
@@ -234,7 +233,7 @@ class Attributes(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class Capacities(_Plain):
+class Capacities(PlainRecord):
     """Derived capacities; distances in metres, loads in kilos, durations as the rules say."""
 
     strength_bonus: int
@@ -296,7 +295,7 @@ BOAT_INITIATIVE = (5, 5)
 
 
 @dataclass(frozen=True, slots=True)
-class Combatant(_Plain):
+class Combatant(PlainRecord):
     """Who acts in a round: primary initiative VEL, AGI breaks ties. ``bonus`` adds to VEL
     (opportunity fire: +5 against what appears in the watched spot, -5 for anything else)."""
 
@@ -316,7 +315,7 @@ class Combatant(_Plain):
 
 
 @dataclass(frozen=True, slots=True)
-class InitiativeSlot(_Plain):
+class InitiativeSlot(PlainRecord):
     """One place in the order; ``tied`` when VEL and AGI both equal a neighbour's (GM decides)."""
 
     rank: int
@@ -345,7 +344,7 @@ def initiative_order(combatants: Iterable[Combatant]) -> list[InitiativeSlot]:
 
 
 @dataclass(frozen=True, slots=True)
-class Modifier(_Plain):
+class Modifier(PlainRecord):
     """A named modifier to the roll (positive is harder); ``param`` is the number it came from."""
 
     name: str
