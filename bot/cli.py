@@ -29,7 +29,7 @@ def _fail(renderer: Renderer, code: str, **params: object) -> int:
 def cmd_roll(args: argparse.Namespace) -> int:
     renderer = Renderer()
     if args.system not in SYSTEM_KEYS:
-        return _fail(renderer, "unknown_system", key=args.system, keys=SYSTEM_KEYS)
+        return _fail(renderer, "unknown_system", key=args.system, known=SYSTEM_KEYS)
     system = get_system(args.system)
     rng = make_rng(args.seed)
     text = " ".join(args.expr)
@@ -53,7 +53,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
     renderer = Renderer()
     if args.system not in SYSTEM_KEYS:
-        return _fail(renderer, "unknown_system", key=args.system, keys=SYSTEM_KEYS)
+        return _fail(renderer, "unknown_system", key=args.system, known=SYSTEM_KEYS)
     defaults = RoomSettings(system=args.system, gms=tuple(args.gm), enforcement=args.enforce)
     table = Table(Store(args.db), TableSettings(defaults), make_rng(args.seed), renderer)
     return run_console(table, sys.stdin, sys.stdout, args.jsonl)

@@ -13,6 +13,8 @@ from bot.state import ENFORCEMENT_MODES, Character, Combat, Exploration, name_ke
 from systems import SYSTEM_KEYS
 
 MAX_NAME = 40
+MAX_NAME_WORDS = 8
+MAX_COMBATANTS = 40
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
 _HIDDEN_WORDS = ("oculta", "oculto", "hidden")
 _END_WORDS = ("fin", "end")
@@ -48,7 +50,7 @@ def roll_command(ctx: Context, args: str) -> None:
 def system_command(ctx: Context, args: str) -> None:
     key = args.strip().lower()
     if key not in SYSTEM_KEYS:
-        ctx.reply("dice_error", code="unknown_system", params={"key": key[:30], "keys": SYSTEM_KEYS})
+        ctx.reply("dice_error", code="unknown_system", params={"key": key[:30], "known": SYSTEM_KEYS})
         return
     ctx.room.system = key
     ctx.reply("system_set", system=ctx.system)
@@ -132,7 +134,7 @@ def sheet_command(ctx: Context, args: str) -> None:
 def _split_sheet_args(args: str, ctx: Context) -> tuple[str, list[tuple[str, str]]]:
     """``!ficha Sir Ulric dureza 7 parada 6``: the longest known character name first, then pairs."""
     words = args.split()
-    for cut in range(len(words), 0, -1):
+    for cut in range(min(len(words), MAX_NAME_WORDS), 0, -1):
         if ctx.room.find_character(" ".join(words[:cut])):
             rest = words[cut:]
             return " ".join(words[:cut]), list(zip(rest[::2], rest[1::2] + [""] * (len(rest) % 2)))
@@ -191,12 +193,13 @@ def _combatant_names(ctx: Context, args: str) -> list[str]:
     else:
         words, names = args.split(), []
         while words:
-            cut = next((c for c in range(len(words), 0, -1) if ctx.room.find_character(" ".join(words[:c]))), 1)
+            longest = min(len(words), MAX_NAME_WORDS)
+            cut = next((c for c in range(longest, 0, -1) if ctx.room.find_character(" ".join(words[:c]))), 1)
             names.append(" ".join(words[:cut]))
             words = words[cut:]
-    if not all(_valid_name(n) for n in names) or len({name_key(n) for n in names}) != len(names):
+    if len(names) > MAX_COMBATANTS or not all(_valid_name(n) for n in names):
         return []
-    return names
+    return names if len({name_key(n) for n in names}) == len(names) else []
 
 
 @command("iniciativa", "init", gm_only=True)

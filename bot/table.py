@@ -18,6 +18,7 @@ from bot.store import Store
 from systems.dice import DiceError
 
 log = logging.getLogger(__name__)
+MAX_COMMAND_ARGS = 2000
 
 
 class Table:
@@ -74,6 +75,10 @@ def dispatch(ctx: Context) -> None:
         floor.gm_dash_line(ctx, line)
         return
     command = find_command(line.name, ctx.system_key) if line.kind == "command" else None
+    if command is not None and len(line.args) > MAX_COMMAND_ARGS:
+        if floor.may_write(ctx, line, command):
+            ctx.reply("command_too_long", limit=MAX_COMMAND_ARGS)
+        return
     if not floor.may_write(ctx, line, command):
         return
     if line.kind == "action":
