@@ -6,7 +6,7 @@ import logging
 import random
 from dataclasses import replace
 
-from bot import core_commands, floor  # noqa: F401  (core_commands registers the commands)
+from bot import core_commands, floor, plugins  # noqa: F401  (registers the commands)
 from bot.commands import find_command
 from bot.context import Context
 from bot.events import Action, Event

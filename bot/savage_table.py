@@ -1,0 +1,1 @@
+"""The savage table: combat hooks and commands (see bot/combat.py, bot/commands.py)."""

@@ -1,0 +1,1 @@
+"""The stormbringer table: combat hooks and commands (see bot/combat.py, bot/commands.py)."""
