@@ -51,8 +51,7 @@ def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> i
             stdout.writelines(json.dumps(action_json(a), ensure_ascii=False) + "\n" for a in actions)
         else:
             stdout.write(_chat_view(renderer, item, actions) + "\n")
-        for action in actions:
-            table.action_done(action.action_id)
+        table.actions_done([a.action_id for a in actions])
         stdout.flush()
     return 0
 

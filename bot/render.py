@@ -36,6 +36,7 @@ class Renderer:
             lstrip_blocks=True,
             undefined=StrictUndefined,
             keep_trailing_newline=False,
+            auto_reload=False,
         )
 
     def render(self, kind: str, **context: Any) -> Message:

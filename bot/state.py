@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -74,6 +75,10 @@ class RoomState:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def to_json(self) -> str:
+        """Same content as ``to_dict``, without its deep copies (this runs on every event)."""
+        return json.dumps(self, default=vars, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomState:

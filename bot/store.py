@@ -83,11 +83,9 @@ class Store:
         row = self.db.execute("SELECT data FROM rooms WHERE room_id = ?", [room_id]).fetchone()
         return json.loads(row[0]) if row else None
 
-    def save_room(self, room_id: str, data: dict[str, Any]) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO rooms (room_id, data) VALUES (?, ?)",
-            [room_id, json.dumps(data, ensure_ascii=False, separators=(",", ":"))],
-        )
+    def save_room(self, room_id: str, data: str) -> None:
+        """``data``: the room state already serialised as JSON."""
+        self.db.execute("INSERT OR REPLACE INTO rooms (room_id, data) VALUES (?, ?)", [room_id, data])
 
     def room_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT room_id FROM rooms")]
@@ -105,5 +103,6 @@ class Store:
         rows = self.db.execute("SELECT data FROM outbox WHERE done = 0 ORDER BY seq")
         return [action_from_dict(json.loads(r[0])) for r in rows]
 
-    def action_done(self, action_id: str) -> None:
-        self.db.execute("UPDATE outbox SET done = 1 WHERE action_id = ?", [action_id])
+    def actions_done(self, action_ids: list[str]) -> None:
+        with self.transaction():
+            self.db.conn.executemany("UPDATE outbox SET done = 1 WHERE action_id = ?", [[a] for a in action_ids])

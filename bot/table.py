@@ -51,7 +51,7 @@ class Table:
                 ctx = self._context(event, fresh=True)
                 ctx.reply("internal_error")
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
-            self.store.save_room(event.room_id, ctx.room.to_dict())
+            self.store.save_room(event.room_id, ctx.room.to_json())
             self.store.queue_actions(event.event_id, actions)
             self.store.mark_handled(event.event_id, event.room_id, event.ts)
         return actions
@@ -66,7 +66,10 @@ class Table:
         return self.store.pending_actions()
 
     def action_done(self, action_id: str) -> None:
-        self.store.action_done(action_id)
+        self.store.actions_done([action_id])
+
+    def actions_done(self, action_ids: list[str]) -> None:
+        self.store.actions_done(action_ids)
 
 
 def dispatch(ctx: Context) -> None:
