@@ -7,6 +7,7 @@ expression left to right and then the raise d6.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -255,8 +256,13 @@ class SavageDamageRoll:
         }
 
 
+@lru_cache(maxsize=64)
+def _exploding_die(sides: int) -> DiceTerm:
+    return DiceTerm(1, 1, sides, sides)
+
+
 def _roll_die(sides: int, rng: Rng, budget: list[int]) -> Die:
-    return DiceTerm(1, 1, sides, sides).roll(rng.random, budget).dice[0]
+    return _exploding_die(sides).roll(rng.random, budget).dice[0]
 
 
 def roll_trait(request: SavageRequest, rng: Rng) -> SavageTraitRoll:
