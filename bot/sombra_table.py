@@ -76,7 +76,7 @@ def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]] | None:
         return None
     table = _table(character)
     if table is None:
-        ctx.reply("sombra_table_bad_kind", name=character.name, kind=str(character.sheet.get("tipo"))[:30])
+        ctx.reply("sombra_table_bad_kind", name=character.name, value=str(character.sheet.get("tipo"))[:30])
         return None
     if _missing(ctx, character, REQUIRED[table]):
         return None
@@ -100,7 +100,8 @@ def _apply(ctx: Context, target: Character, table: str, damage: DamageResult) ->
 
 def _wound(ctx: Context, target: Character, hit: LocationHit) -> dict[str, Any]:
     wounds, result = apply_wound(_wounds(target), hit.key, hit.damage, _int(target, "res") or 0)
-    target.sheet[WOUNDS] = wounds
+    if result.worsened:
+        target.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
     if result.stuns and combat is not None:
         combat.data.setdefault("stun", {})[target.name] = STUN_TURNS
