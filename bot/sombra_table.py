@@ -16,13 +16,15 @@ from bot.commands import command
 from bot.context import Context
 from bot.state import Character, Combat
 from systems.dice import DiceError
-from systems.sombra import SombraCheck, SombraInitiative
+from systems.sombra import SombraCheck, SombraDamageRoll, SombraInitiative
 from systems.sombra_damage import (
     BoatState, DamageResult, LocationHit, armour_loss, hit_boat, interior_damage, location_digits,
     sinking_round,
 )
 from systems.sombra_rules import Attributes, Combatant, initiative_order
-from systems.sombra_syntax import LOCATION_WORDS, MELEE_TYPES, TABLE_WORDS, parse_keyword_roll, plain
+from systems.sombra_syntax import (
+    LOCATION_WORDS, MELEE_TYPES, TABLE_WORDS, Clauses, parse_keyword_roll, plain,
+)
 from systems.sombra_wounds import STUN_TURNS, WoundEffect, apply_wound, combined_effect
 
 SYSTEMS = ("sombra",)
@@ -104,7 +106,9 @@ def _wound(ctx: Context, target: Character, hit: LocationHit) -> dict[str, Any]:
         target.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
     if result.stuns and combat is not None:
-        combat.data.setdefault("stun", {})[target.name] = STUN_TURNS
+        # Counted down as each of the victim's turns ends: hurt in its own turn, that one does not count.
+        own_turn = combat.started and combat.current == target.name
+        combat.data.setdefault("stun", {})[target.name] = STUN_TURNS + int(own_turn)
     return {"kind": "wound", "hit": hit, "wound": result, "stun": STUN_TURNS if result.stuns else 0}
 
 
@@ -234,10 +238,11 @@ def _attacker(ctx: Context) -> Character | None:
 
 def _weapon_type(weapon: str) -> int:
     """The damage type of a sheet's ``arma`` (``II+2``), read by the system's own parser."""
-    _, clauses = parse_keyword_roll(f"daño {weapon}")
-    if clauses.damage is None or clauses.comment:  # type: ignore[union-attr]
+    parsed = parse_keyword_roll(f"daño {weapon}")
+    clauses = parsed[1] if parsed else None
+    if not isinstance(clauses, Clauses) or clauses.damage is None or clauses.comment:
         raise DiceError("sombra.damage_type", text=weapon[:20])
-    return clauses.damage.damage_type  # type: ignore[union-attr]
+    return clauses.damage.damage_type
 
 
 @command("ataque", "attack", usage="OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 2...]",
@@ -308,7 +313,8 @@ def damage_command(ctx: Context, args: str) -> None:
     roll = None
     if damage is None:
         roll = ctx.system.roll(" ".join(["daño", words[0], table, *words[1:]]), ctx.rng)
-        damage = roll.damage  # type: ignore[attr-defined]
+        assert isinstance(roll, SombraDamageRoll)
+        damage = roll.damage
     reports = _apply(ctx, target, table, damage)
     ctx.reply("sombra_table_damage", target=target.name, roll=roll, damage=damage, reports=reports,
               after=_labels(ctx.room.combat, target))
@@ -340,6 +346,8 @@ def heal_command(ctx: Context, args: str) -> None:
         wounds.pop(location[1])
     else:
         wounds.clear()
+        for key in (ZONE_ARMOUR, FLOTATION_LOST):
+            character.sheet.pop(key, None)
     character.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
     if combat is not None and "cabeza" not in wounds:

@@ -173,7 +173,7 @@ def test_attack_uses_sheet_skill_weapon_and_strength_and_english_alias() -> None
 @ana:local: !attack Hans disparo dificil
 """, table)
     melee = t.text(line(2))
-    # Type I: high die 4 plus FUE-5 = 3 -> 7 at the chest (middle die 4 reads brazo).
+    # Type I: high die 4 plus FUE-5 = 3 -> 7 at the arm (middle die 4).
     assert "con pelea 13" in melee and "Daño I+3: brazo (4) 7" in melee and "herida leve" in melee
     shot = t.text(line(3))
     assert "con disparo 16" in shot and "+5 difícil = 16 → éxito medio" in shot
@@ -259,6 +259,8 @@ def test_vehicle_armour_and_boat_flotation() -> None:
 @gm:local: !estado
 @gm:local: !daño Lancha 40 popa
 @gm:local: !heridas Tigre
+@gm:local: !curar Tigre
+@gm:local: !heridas Tigre
 """, table)
     # VI: 9x1 = 9 at the side turret (middle die 6) against armour 12: over half, loses 9//2.
     tank = t.text(line(5))
@@ -280,3 +282,22 @@ def test_vehicle_armour_and_boat_flotation() -> None:
     assert "flotabilidad -34: ¡se hunde!" in sunk
     assert sheet(table, "Lancha")["flotabilidad"] == -34
     assert "torreta lateral 8" in t.text(line(13))
+    assert "Blindaje por zona" not in t.text(line(15)) and "blindaje_zonas" not in sheet(table, "Tigre")
+
+
+def test_stun_taken_in_ones_own_turn_lasts_two_more_turns() -> None:
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !iniciativa McAvoy Hans
+@gm:local: !daño McAvoy 8 cabeza
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !estado
+""", system="sombra")
+    assert "aturdido 2 turnos" in t.text(line(3))
+    stunned = [n for n in range(4, 9) if any("McAvoy está aturdido" in x for x in t.texts(line(n)))]
+    assert stunned == [5, 7]
+    assert "· McAvoy [cabeza: herida leve (8), +3 a sus acciones]" in t.text(line(9))
