@@ -49,7 +49,10 @@ class StormbringerCombat:
         st.data(combat)["counters"] = {}
         st.data(combat).pop("blow", None)
         st.prune_surprise(combat)
-        if "phases" in combat.data:
+        if st.ordered_by_hand(combat):
+            for key in ("phases", "order"):
+                combat.data.pop(key, None)
+        else:
             announce_phases(ctx, combat, combat.round)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:

@@ -2,7 +2,8 @@
 
 Layout of ``combat.data``:
 - ``first``: the side that goes first in round 1 ("players" or "gm"); later rounds alternate.
-- ``phases``: the current round's ``RoundPhases`` (absent when the GM set the turns by hand).
+- ``phases``: the current round's ``RoundPhases``, and ``order`` the turn order worked out from
+  them (both dropped when the GM sets the turns by hand with ``!turnos``).
 - ``counters``: name key -> ``RoundCounter`` of this round (emptied at each new round).
 - ``blow``: the last landed attack awaiting a defence or damage (cleared each round).
 - ``surprise``: name key -> ``SurpriseState`` plus ``from``, the combat round it started.
@@ -74,8 +75,13 @@ def order_round(ctx: Context, combat: Combat, round_number: int) -> RoundPhases:
     acting = set(phases.missile) | set(phases.melee)
     rest = [c.name for c in sorted(fighters, key=lambda c: -c.dex) if c.name not in acting]
     combat.order = [*phases.missile, *phases.melee, *rest]
-    data(combat)["phases"] = phases.to_dict()
+    data(combat).update(phases=phases.to_dict(), order=list(combat.order))
     return phases
+
+
+def ordered_by_hand(combat: Combat) -> bool:
+    """The GM set the turns (``!turnos``) since the order was last worked out from the sheets."""
+    return combat.data.get("order") != combat.order
 
 
 def counter(combat: Combat, name: str) -> RoundCounter:

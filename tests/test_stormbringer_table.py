@@ -1,0 +1,394 @@
+"""The Stormbringer table through chat transcripts: round phases, counters, defences, damage,
+surprise, experience, refusals and a restart mid-combat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.transcript import make_table, play
+
+ROOM = "!console:local"
+SETUP = """
+@gm:local: !pj Elric @ana:local
+@gm:local: !pj Moonglum @bob:local
+@gm:local: !pj Orco
+@gm:local: !ficha Elric des 17 pv 14 armadura 1d8 grave 7 daño 1d8+1 bf 1d6 ataque 85 parada 70 esquiva 40 ver 60
+@gm:local: !ficha Moonglum des 15 pv 11 arma proyectil daño 1d8 ataque 80 parada 50 esquiva 50 ver 5
+@gm:local: !ficha Orco des 12 pv 13 armadura 1d6 grave 7 daño 1d8 bf 1d4 ataque 60 parada 65 esquiva 30 emboscada 70
+@gm:local: !combate
+"""
+# Lines 8-: a full combat. Seed 58 gives the dice described in test_full_combat.
+FIGHT_1 = """
+@gm:local: !iniciativa
+@bob:local: !ataque Orco
+@gm:local: !parada
+@bob:local: !siguiente
+@ana:local: !ataque Orco
+@gm:local: !parada
+"""
+FIGHT_2 = """
+@gm:local: !parada
+@gm:local: !daño Orco
+@ana:local: !ataque Orco
+@gm:local: !parada
+@gm:local: !esquiva
+@gm:local: !daño Orco
+@gm:local: !estado
+@ana:local: !siguiente
+@gm:local: !ataque Elric
+@ana:local: !parada
+@gm:local: !siguiente
+@gm:local: !estado
+@bob:local: !ataque Orco
+@gm:local: !parada
+@gm:local: !combate fin
+"""
+FIGHT_SEED = 58
+
+
+def sb(script: str, seed: int = 1, table=None):
+    if table is not None:
+        return play(script, table)
+    return play(script, system="stormbringer", seed=seed)
+
+
+def room(table) -> dict:
+    return table.room(ROOM).to_dict()
+
+
+def test_full_combat() -> None:
+    table = make_table(system="stormbringer", seed=FIGHT_SEED)
+    t = play(SETUP + FIGHT_1 + FIGHT_2, table)
+    phases = t.texts(8)[0]
+    assert "Intenciones, de menor a mayor DES: Orco, Moonglum, Elric." in phases
+    assert "Proyectiles, de mayor a menor DES: Moonglum. Cuerpo a cuerpo: Elric, Orco." in phases
+    # The missile user goes first although Elric has the higher DEX.
+    assert "turno de Moonglum" in t.texts(8)[-1]
+    # Round 1: Moonglum's arrow hits; Orco's first parry is halved against a missile, and works.
+    assert "Ataque 80%: [59] → éxito" in t.text(9)
+    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.text(10)
+    assert "turno de Elric" in t.text(11)
+    # Elric hits; Orco's second parry is at -20% and fails.
+    assert "Ataque 85%: [65] → éxito" in t.text(12)
+    assert "Parada 65 -20 (paradas previas) = 45%: [95] → fallo" in t.text(13)
+    # One defence per blow: no dodge after the failed parry of that blow.
+    assert "ya intentó defenderse de ese golpe" in t.text(14)
+    # Damage from Elric's sheet (1d8+1 + 1d6) minus Orco's armour 1d6.
+    assert "Daño [1] + 1 + BF [3] = 5 − armadura [3] (absorbe 3) → pierde 2 PV" in t.text(15)
+    assert "PV 13 → 11" in t.text(15)
+    # Elric's second attack is at -20%; Orco may not parry again this round, but may dodge.
+    assert "Ataque 85 -20 (ataques previos) = 65%: [29] → éxito" in t.text(16)
+    assert "no puede parar más este asalto" in t.text(17)
+    assert "Esquiva 30%: [88] → fallo" in t.text(18)
+    assert "Herida grave (umbral 7)" in t.text(19) and "PV 11 → 0" in t.text(19)
+    status = t.text(20)
+    assert "Elric [PV 14, ataques 2]" in status
+    assert "Orco [PV 0, herida grave, paradas 2, sin más paradas]" in status
+    assert "turno de Orco" in t.text(21)
+    assert "Orco · ⚔️ Ataque 60%" in t.text(22)
+    assert "Elric · 🛡️ Parada 70%: [49] → éxito" in t.text(23)
+    # Round 2: counters emptied, phases announced again, Orco parries with no penalty.
+    assert [m.split("\n")[0] for m in t.texts(24)][:2] == ["📋 Asalto 2 (12 s).", "🔔 Ronda 2. Orden: Moonglum → Elric → Orco."]
+    assert "Orco [PV 0, herida grave]" in t.text(25) and "paradas" not in t.text(25)
+    assert "Parada 65 ÷2 = 32% contra proyectil" in t.text(27) and "previas" not in t.text(27)
+    assert "Fin del combate tras 2 rondas" in t.text(28)
+    state = room(table)
+    assert state["combat"] is None
+    assert state["characters"]["orco"]["sheet"]["pv"] == 0
+    assert state["characters"]["elric"]["sheet"]["marcas"] == "ataque"   # hit, not parried
+
+
+def test_restart_mid_round_resumes_exactly(tmp_path) -> None:
+    part_1, part_2, boundary_seed = SETUP + FIGHT_1, SETUP + FIGHT_1 + FIGHT_2, 7
+    single = make_table(system="stormbringer", seed=FIGHT_SEED)
+    play(part_1, single)
+    single.rng = random.Random(boundary_seed)
+    expected = play(part_2, single)
+
+    db = str(tmp_path / "r.db")
+    play(part_1, make_table(system="stormbringer", seed=FIGHT_SEED, db=db))
+    restarted = make_table(system="stormbringer", seed=boundary_seed, db=db)
+    got = play(part_2, restarted)
+
+    assert got.actions and got.actions == expected.actions
+    assert all(int(a["id"][1:].split("/")[0]) >= 14 for a in got.actions)
+    assert room(restarted) == room(single)
+    # The restored state was used: the defended blow, the attacker's damage, the counters.
+    assert "ya intentó defenderse de ese golpe" in got.text(14)
+    assert "BF" in got.text(15)
+    assert "-20 (ataques previos)" in got.text(16)
+
+
+def test_restart_keeps_counters_and_phases_in_json(tmp_path) -> None:
+    db = str(tmp_path / "r.db")
+    play(SETUP + FIGHT_1, make_table(system="stormbringer", seed=FIGHT_SEED, db=db))
+    data = make_table(system="stormbringer", db=db).room(ROOM).to_dict()["combat"]["data"]
+    assert data["counters"]["orco"] == {"attacks": 0, "parries": 2, "parry_failed": True, "ripostes_earned": 0}
+    assert data["counters"]["elric"]["attacks"] == 1
+    assert data["blow"]["defended"] and data["blow"]["landed"] and data["blow"]["attacker"] == "Elric"
+    assert data["phases"]["melee"] == ["Elric", "Orco"]
+
+
+GM_ONLY = [
+    ("!daño Orco 1d6", "!damage Orco 1d6"),
+    ("!emboscada Orco contra Elric", "!ambush Orco contra Elric"),
+    ("!experiencia Elric ataque", "!experience Elric ataque"),
+    ("!primero master", "!first gm"),
+]
+
+
+@pytest.mark.parametrize("spanish, english", GM_ONLY)
+def test_gm_only_commands_refuse_players(spanish: str, english: str) -> None:
+    table = make_table(system="stormbringer")
+    play(SETUP, table)
+    before = room(table)
+    t = play(SETUP + f"@bob:local: {spanish}\n@bob:local: {english}", table)
+    assert "Solo el máster" in t.text(8) and "Solo el máster" in t.text(9)
+    assert room(table) == before
+    gm = sb(SETUP + f"@gm:local: {spanish}")
+    assert "Solo el máster" not in gm.text(8)
+
+
+def test_player_commands_have_english_aliases() -> None:
+    t = sb(SETUP + """
+@gm:local: !iniciativa
+@bob:local: !attack Orco 70
+@gm:local: !parry
+@gm:local: !dodge
+""", seed=FIGHT_SEED)
+    assert "Moonglum · ⚔️ Ataque 70%" in t.text(9)
+    assert "Orco · 🛡️ Parada" in t.text(10)
+    assert "ya intentó defenderse" in t.text(11)
+
+
+BAD = [
+    ("@gm:local: !emboscada Orco", "!emboscada JEFE contra"),
+    ("@gm:local: !emboscada 60 contra Nadie", "No hay ningún personaje llamado «Nadie»"),
+    ("@gm:local: !emboscada Moonglum contra Elric", "Moonglum no tiene «emboscada» en la ficha"),
+    ("@gm:local: !daño Nadie 1d6", "No hay ningún personaje llamado «Nadie 1d6»"),
+    ("@gm:local: !daño Orco banana", "no es una tirada"),
+    ("@gm:local: !daño Orco", "Falta el daño del arma"),
+    ("@gm:local: !primero nadie", "!primero jugadores o !primero máster"),
+    ("@gm:local: !experiencia Elric", "Elric no tiene habilidades marcadas"),
+    ("@gm:local: !experiencia Elric fuerza", "Elric no tiene «fuerza» en la ficha"),
+    ("@gm:local: !ataque", "No hay ningún combate en marcha"),
+    ("@gm:local: !parada", "No hay ningún combate en marcha"),
+    ("@gm:local: !daño", "Uso: !daño NOMBRE"),
+    ("@gm:local: !experiencia", "Uso: !experiencia NOMBRE"),
+]
+
+
+@pytest.mark.parametrize("line, answer", BAD)
+def test_bad_arguments_get_a_short_answer_and_change_nothing(line: str, answer: str) -> None:
+    table = make_table(system="stormbringer")
+    play(SETUP, table)
+    before = room(table)
+    t = play(SETUP + line, table)
+    assert answer in t.text(8)
+    assert len(t.text(8)) < 200
+    assert room(table) == before
+
+
+IN_COMBAT_BAD = [
+    ("@gm:local: !parada", "No hay ningún golpe que defender"),
+    ("@bob:local: !ataque Orco respuesta", "Moonglum no tiene ataques de respuesta"),
+    ("@gm:local: !ficha Moonglum ataque 1000\n@bob:local: !ataque", "Número demasiado grande"),
+]
+
+
+@pytest.mark.parametrize("line, answer", IN_COMBAT_BAD)
+def test_bad_actions_in_combat(line: str, answer: str) -> None:
+    table = make_table(system="stormbringer")
+    script = SETUP + "@gm:local: !iniciativa\n"
+    play(script, table)
+    counters = room(table)["combat"]["data"]["counters"]
+    t = play(script + line, table)
+    assert answer in t.texts(9 + line.count("\n"))[-1]
+    assert room(table)["combat"]["data"]["counters"] == counters
+
+
+def test_defence_belongs_to_the_target() -> None:
+    t = sb(SETUP + """
+@gm:local: !iniciativa
+@bob:local: !ataque Orco
+@ana:local: !parada
+@ana:local: !parada Orco
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !ataque
+@ana:local: !parada
+@bob:local: !parada
+""", seed=FIGHT_SEED)
+    assert "El golpe de Moonglum va contra Orco, no contra Elric" in t.text(10)
+    assert "Solo el máster o el jugador de Orco" in t.text(11)
+    # Orco's untargeted attack: the first to defend becomes the target.
+    assert "turno de Orco" in t.texts(13)[-1]
+    assert "Orco · ⚔️ Ataque 60%: [21] → éxito" in t.text(14)
+    assert "Elric · 🛡️ Parada" in t.text(15)
+    assert "El golpe de Orco va contra Elric, no contra Moonglum" in t.text(16)
+
+
+def test_turns_are_enforced_for_attacks_not_for_defences() -> None:
+    t = sb(SETUP + """
+@gm:local: !iniciativa
+@ana:local: !ataque Orco
+@bob:local: !ataque Orco
+@gm:local: !parada
+""", seed=FIGHT_SEED, )
+    assert t.redacted(9)                  # Elric's turn comes after Moonglum's missile
+    assert "Moonglum · ⚔️" in t.text(10)
+    assert "Orco · 🛡️" in t.text(11)      # the GM defends out of turn
+
+
+def test_ties_follow_the_side_chosen_first_then_alternate() -> None:
+    script = """
+@gm:local: !pj Elric @ana:local
+@gm:local: !pj Orco
+@gm:local: !ficha Elric des 12
+@gm:local: !ficha Orco des 12
+@gm:local: !combate
+{first}
+@gm:local: !iniciativa
+@gm:local: !siguiente
+@gm:local: !siguiente
+"""
+    players = sb(script.format(first=""))
+    assert "Cuerpo a cuerpo: Elric, Orco." in players.texts(6)[0]
+    assert "Orden: Orco → Elric" in players.texts(8)[1]
+    gm = sb(script.format(first="@gm:local: !primero máster"))
+    assert "van primero los personajes del máster" in gm.text(6)
+    assert "Cuerpo a cuerpo: Orco, Elric." in gm.texts(7)[0]
+    assert "Orden: Elric → Orco" in gm.texts(9)[1]
+
+
+def test_sheet_changes_reorder_the_next_round() -> None:
+    t = sb(SETUP + """
+@gm:local: !iniciativa
+@gm:local: !ficha Orco des 20 arma ninguna
+@gm:local: !ficha Elric arma proyectil
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !turnos Orco, Elric
+@gm:local: !siguiente
+@gm:local: !siguiente
+""")
+    new_round = t.texts(13)
+    assert "Proyectiles, de mayor a menor DES: Elric, Moonglum. Cuerpo a cuerpo: —. Sin arma: Orco." in new_round[0]
+    assert "Orden: Elric → Moonglum → Orco" in new_round[1]
+    # Turns set by hand are kept at the next round.
+    assert "Orden: Orco → Elric" in t.texts(16)[0]
+
+
+def test_ambush_success_leaves_victims_helpless_for_its_rounds() -> None:
+    t = sb(SETUP + """
+@gm:local: !emboscada Orco contra Elric, Moonglum
+@gm:local: !iniciativa
+@bob:local: !ataque Orco
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !ataque Elric
+@ana:local: !esquiva
+@gm:local: !estado
+@gm:local: !siguiente
+@bob:local: !ataque Orco
+@gm:local: !estado
+""", seed=9)
+    assert "Sorpresa 1D4−1: [2]−1 = 1 asaltos" in t.text(8)
+    assert "Sorprendidos: Elric, Moonglum." in t.text(8)
+    assert "Moonglum: sorprendido: sin defensa (1 asalto)" in t.texts(9)[1]
+    assert "Moonglum está sorprendido y no puede atacar" in t.text(10)
+    if "éxito" in t.text(13) or "crítico" in t.text(13):
+        assert "Elric está sorprendido y no puede esquivar" in t.text(14)
+    assert "Elric [PV 14, sorprendido: sin defensa (1 asalto)]" in t.text(15)
+    assert "Moonglum · ⚔️ Ataque" in t.text(17)     # round 2: the surprise is over
+    assert "sorprendido" not in t.text(18)
+
+
+def test_failed_ambush_rolls_ver_for_each_victim() -> None:
+    t = sb(SETUP + """
+@gm:local: !emboscada Orco contra Elric Moonglum
+@gm:local: !iniciativa
+@gm:local: !estado
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !estado
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !estado
+""", seed=26)
+    assert "Emboscada descubierta" in t.text(8)
+    assert "Elric · Ver 🎲 d100 vs 60%: [21] → éxito" in t.text(8)
+    assert "Moonglum · Ver 🎲 d100 vs 5%: [21] → fallo" in t.text(8)
+    round_1, round_2, round_3 = t.text(10), t.text(14), t.text(18)
+    assert "Moonglum [PV 11, sorprendido: sin defensa]" in round_1
+    assert "Elric [PV 14, sorprendido: no ataca]" in round_1          # spotted, not a master
+    assert "Moonglum [PV 11, sorprendido: no ataca]" in round_2       # may parry, not attack
+    assert "Elric [PV 14]" in round_2
+    assert "sorprendido" not in round_3
+
+
+def test_critical_damage_ignores_armour_and_stuns() -> None:
+    table = make_table(system="stormbringer")
+    t = play(SETUP + """
+@gm:local: !iniciativa
+@gm:local: !daño Orco 1d8 crítico
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !ataque Elric
+@gm:local: !estado
+""", table)
+    assert "×2 (crítico, sin armadura)" in t.text(9) and "armadura [" not in t.text(9)
+    assert "aturdido al menos cinco minutos" in t.text(9)
+    assert "Orco: aturdido: no combate" in t.texts(11)[0]
+    assert "Orco está aturdido por un crítico" in t.text(12)
+    assert "Orco [PV" in t.text(13) and "herida grave" in t.text(13)
+    assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
+
+
+def test_damage_outside_combat_uses_the_sheet_armour() -> None:
+    table = make_table(system="stormbringer")
+    t = play(SETUP + "@gm:local: !daño Elric 2d6 armadura 0 (caída)\n@gm:local: !daño Elric 1d4", table)
+    assert "armadura [0]" not in t.text(8) and "(caída)" in t.text(8)
+    assert "− armadura [" in t.text(9)
+    pv = room(table)["characters"]["elric"]["sheet"]["pv"]
+    assert pv < 14 and f"→ {pv}." in t.text(9)
+
+
+def test_experience_rolls_marked_skills_and_updates_the_sheet() -> None:
+    table = make_table(system="stormbringer", seed=FIGHT_SEED)
+    play(SETUP + FIGHT_1 + FIGHT_2, table)
+    elric = table.room(ROOM).characters["elric"]
+    elric.sheet["ataque"] = 10      # low skill: the d100 will almost surely beat it
+    t = play(SETUP + FIGHT_1 + FIGHT_2 + "@gm:local: !experiencia Elric\n@gm:local: !experiencia Elric", table)
+    first = t.text(29)
+    assert first.startswith("Elric · ataque · 📈 Experiencia 10%")
+    if "→ mejora" in first:
+        assert elric.sheet["ataque"] > 10 and f"→ {elric.sheet['ataque']}%" in first
+    assert "marcas" not in elric.sheet
+    assert "no tiene habilidades marcadas" in t.text(30)
+
+
+def test_help_includes_the_syntax_and_fits() -> None:
+    body = sb("@ana:local: !ayuda").text(1)
+    for name in ("!ataque", "!parada", "!esquiva", "!daño", "!emboscada", "!experiencia", "!primero"):
+        assert name in body
+    assert "Stormbringer (d100)" in body and "\nProtocolo" in body
+    assert len(body) < 4000
+
+
+def test_user_text_is_escaped_in_html() -> None:
+    t = sb("""
+@gm:local: !pj <b>x</b> @ana:local
+@gm:local: !ficha <b>x</b> ataque 50 des 10
+@gm:local: !pj Orco
+@gm:local: !combate
+@gm:local: !iniciativa
+@ana:local: !ataque Orco (<i>zas</i>)
+""")
+    html = next(a["html"] for a in t.for_line(6) if a["action"] == "send")
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<i>zas" not in html
