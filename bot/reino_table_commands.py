@@ -49,6 +49,7 @@ REINO = ("reino",)
 MAX_NAME_WORDS = 8
 MAX_COMMENT = 120
 _NUMBER = re.compile(r"^[+-]?\d{1,4}$")
+_SIGNED_START = re.compile(r"^[+-]?\d")
 _AP_WORDS = frozenset({"pa", "ap"})
 _SPEND_WORDS = frozenset({"gastar", "gasta", "spend"})
 _SUCCESS_WORDS = frozenset({"exito", "success"})
@@ -162,10 +163,15 @@ def _names(ctx: Context, args: str) -> list[str]:
          systems=REINO)
 def attack_command(ctx: Context, args: str) -> None:
     target, words = _target(ctx, args)
-    attacker = _actor(ctx) if target is not None else None
-    if target is None or attacker is None:
+    if target is None:
         return
     given = _number(words[0]) if words else None
+    if given is None and words and _SIGNED_START.match(words[0]):
+        _usage(ctx, "ataque")
+        return
+    attacker = _actor(ctx)
+    if attacker is None:
+        return
     comment = " ".join(words[1:] if given is not None else words)[:MAX_COMMENT]
     combat = ctx.room.combat
     rc_attacker, rc_target = load(attacker, combat), load(target, combat)
@@ -305,14 +311,14 @@ def _buy_success(ctx: Context) -> None:
 @command("accion", "action", usage="[estándar|movimiento|completa|gratuita|reacción]", in_character=True,
          systems=REINO)
 def action_command(ctx: Context, args: str) -> None:
-    actor = _actor(ctx)
-    if actor is None:
-        return
     combat = ctx.room.combat
     if not in_round(combat):
         ctx.reply("reino_table_no_round")
         return
     assert combat is not None
+    actor = _actor(ctx)
+    if actor is None:
+        return
     rc = load(actor, combat)
     if not args.strip():
         current = budget(combat, actor, rc)
