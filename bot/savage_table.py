@@ -25,7 +25,7 @@ class SavageCombatRules:
 
     def initiative(self, ctx: Context, combat: Combat) -> None:
         state = SavageCombat.load(combat)
-        if "deck" not in combat.data:
+        if not state.dealt:
             state.deck = ActionDeck.new(ctx.rng)
         state.roster = list(combat.order)
         on_hold = {name_key(n) for n in state.surprise.get("on_hold", [])}

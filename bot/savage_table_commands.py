@@ -277,7 +277,8 @@ def overwatch_command(ctx: Context, args: str) -> None:
         ctx.reply("gm_only", command="guardia fuego")
         return
     state = SavageCombat.load(combat)
-    state.overwatch, shooters = state.watch().trigger()
+    watch, shooters = state.watch().trigger()
+    state.overwatch = watch.watchers
     for name in shooters:
         state.stop_holding(name)
     state.save(combat)
