@@ -380,3 +380,51 @@ def test_a_restart_mid_combat_changes_nothing(tmp_path) -> None:
     assert "Bruno está Aturdido" in " ".join(round_two)
     assert "estás Aturdido" in resumed.text(line + 8)
     assert "Ronda 2" in resumed.text(line + 9) and "malherido" in resumed.text(line + 9)
+
+
+# --- timing of states and stabilising with action points ----------------------------------
+
+
+def test_a_table_stun_lasts_through_the_next_round() -> None:
+    table = scripted_table(10, 15)
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !iniciativa Ana, Bruno
+@gm:local: !herida Ana aturdido
+@gm:local: !siguiente
+@ana:local: !ataque Bruno
+@ana:local: !accion reacción
+@ana:local: !siguiente
+@gm:local: !salud Ana
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !salud Ana
+""", table=table)
+    line = CAST_LINES
+    assert "Ana está Aturdido" in t.texts(line + 4)[0]
+    assert "estás Aturdido y solo puedes reaccionar" in t.text(line + 5)
+    assert "Hechas este asalto: reacción" in t.text(line + 6)
+    assert "Ronda 2" in t.texts(line + 7)[0] and "aturdido" in t.text(line + 8) and "Defensa 11" in t.text(line + 8)
+    assert "Ana está Aturdido" in t.texts(line + 9)[0]
+    assert "Ronda 3" in t.texts(line + 10)[0]
+    assert "aturdido" not in t.text(line + 11) and "Defensa 15" in t.text(line + 11)
+    assert "estados" not in sheet(table, "Ana")
+
+
+def test_stabilising_with_an_action_point_and_the_rp_spelling() -> None:
+    table = make_table(system="reino")
+    t = play(CAST + """
+@gm:local: !herida Ana moribundo
+@ana:local: !estabilizar Ana pa
+@gm:local: !herida Bruno moribundo
+@ana:local: !stabilize Bruno pa
+@gm:local: !estabilizar Bruno pa
+@gm:local: !ficha Bruno rp 10
+@bob:local: !salud Bruno
+""", table=table)
+    assert "Ana gasta un Punto de Acción: Ana se estabiliza" in t.text(6)
+    assert "Ana no tiene Puntos de Acción" in t.text(8)
+    assert "Bruno gasta un Punto de Acción: Bruno se estabiliza" in t.text(9)
+    assert "PR 10/15" in t.text(11) and "rp" not in sheet(table, "Bruno")
+    assert (sheet(table, "Ana")["pa"], sheet(table, "Bruno")["pa"]) == (0, 1)
+    assert sheet(table, "Ana")["estados"] == sheet(table, "Bruno")["estados"] == "incapacitado, inconsciente"
