@@ -23,7 +23,6 @@ from bot.reino_table_state import (
     labels,
     load,
     save,
-    surprised,
 )
 from bot.state import Character, Combat, name_key
 from systems.reino_outcomes import ReinoDyingSave
