@@ -259,7 +259,7 @@ def test_extras_go_out_and_wild_cards_bleed_each_round() -> None:
     elif verdicts == ["Se estabiliza"]:
         assert "desangrando" not in kira and kira["incapacitado"] == 1
     else:
-        assert kira.get("desangrando") == 1 and texts.count("Desangramiento") == 3
+        assert kira.get("desangrando") == 1 and texts.count("Desangramiento") == texts.count("🔔") >= 1
 
 
 def test_dramatic_task_counts_tokens_and_rounds() -> None:
