@@ -47,6 +47,8 @@ from systems.reino_rules import (
 
 REINO = ("reino",)
 MAX_NAME_WORDS = 8
+MAX_NAME = 40
+MAX_NAMES = 40
 MAX_COMMENT = 120
 _NUMBER = re.compile(r"^[+-]?\d{1,4}$")
 _SIGNED_START = re.compile(r"^[+-]?\d")
@@ -389,7 +391,8 @@ def surprise_command(ctx: Context, args: str) -> None:
         ctx.reply("reino_table_surprise_late")
         return
     names = [] if name_key(args) in _NOBODY_WORDS else _names(ctx, args)
-    if name_key(args) not in _NOBODY_WORDS and not names:
+    too_long = len(names) > MAX_NAMES or any(len(n) > MAX_NAME for n in names)
+    if name_key(args) not in _NOBODY_WORDS and (not names or too_long):
         _usage(ctx, "sorpresa")
         return
     combat.data["unaware"] = [name_key(n) for n in names]

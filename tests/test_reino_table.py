@@ -101,6 +101,11 @@ def test_bad_arguments_get_a_short_spanish_answer_and_change_nothing(line: str, 
     assert room(table).to_dict() == before
 
 
+def test_surprise_refuses_overlong_names() -> None:
+    t = play("@gm:local: !combate\n@gm:local: !sorpresa " + "x" * 41, system="reino")
+    assert t.text(2).startswith("ℹ️ Uso: !sorpresa")
+
+
 def test_spending_action_points_and_refusing_when_none_left() -> None:
     t = play(CAST + """
 @ana:local: !pa
