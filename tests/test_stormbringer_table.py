@@ -300,8 +300,8 @@ def test_ambush_success_leaves_victims_helpless_for_its_rounds() -> None:
     assert "Sorprendidos: Elric, Moonglum." in t.text(8)
     assert "Moonglum: sorprendido: sin defensa (1 asalto)" in t.texts(9)[1]
     assert "Moonglum está sorprendido y no puede atacar" in t.text(10)
-    if "éxito" in t.text(13) or "crítico" in t.text(13):
-        assert "Elric está sorprendido y no puede esquivar" in t.text(14)
+    assert "Orco · ⚔️ Ataque 60%: [14] → éxito" in t.text(13)
+    assert "Elric está sorprendido y no puede esquivar" in t.text(14)
     assert "Elric [PV 14, sorprendido: sin defensa (1 asalto)]" in t.text(15)
     assert "Moonglum · ⚔️ Ataque" in t.text(17)     # round 2: the surprise is over
     assert "sorprendido" not in t.text(18)
@@ -365,10 +365,8 @@ def test_experience_rolls_marked_skills_and_updates_the_sheet() -> None:
     elric = table.room(ROOM).characters["elric"]
     elric.sheet["ataque"] = 10      # low skill: the d100 will almost surely beat it
     t = play(SETUP + FIGHT_1 + FIGHT_2 + "@gm:local: !experiencia Elric\n@gm:local: !experiencia Elric", table)
-    first = t.text(29)
-    assert first.startswith("Elric · ataque · 📈 Experiencia 10%")
-    if "→ mejora" in first:
-        assert elric.sheet["ataque"] > 10 and f"→ {elric.sheet['ataque']}%" in first
+    assert t.text(29) == "Elric · ataque · 📈 Experiencia 10%: 1D100 [56] → mejora: 1D10 [4] → 14%"
+    assert elric.sheet["ataque"] == 14
     assert "marcas" not in elric.sheet
     assert "no tiene habilidades marcadas" in t.text(30)
 
@@ -392,3 +390,27 @@ def test_user_text_is_escaped_in_html() -> None:
 """)
     html = next(a["html"] for a in t.for_line(6) if a["action"] == "send")
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<i>zas" not in html
+
+
+def test_master_parry_earns_one_riposte_at_the_attack_penalty() -> None:
+    table = make_table(system="stormbringer", seed=3)
+    t = play(SETUP + """
+@gm:local: !ficha Elric ataque 95 parada 95
+@gm:local: !iniciativa
+@bob:local: !siguiente
+@ana:local: !ataque Orco
+@gm:local: !esquiva
+@ana:local: !siguiente
+@gm:local: !ataque Elric
+@ana:local: !parada
+@gm:local: !estado
+@gm:local: !permite Elric
+@ana:local: !ataque Orco respuesta
+@gm:local: !permite Elric
+@ana:local: !ataque Orco respuesta
+""", table)
+    assert "Elric · 🛡️ Parada 95%: [61] → éxito" in t.text(15)
+    assert "Elric [PV 14, ataques 1, paradas 1, respuestas 1]" in t.text(16)
+    assert "Ataque de respuesta 95 -20 (ataques previos) = 75%" in t.text(18)
+    assert "Elric no tiene ataques de respuesta" in t.text(20)
+    assert room(table)["granted"] == ["@ana:local"]   # the refused riposte used no grant
