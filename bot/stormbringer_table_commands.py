@@ -200,8 +200,9 @@ def dodge_command(ctx: Context, args: str) -> None:
 # -- damage -----------------------------------------------------------------------------------
 
 def landed_blow(combat: Combat | None, target: Character) -> dict | None:
+    """The last blow if it hit ``target`` (or nobody in particular) and was not stopped."""
     blow = combat.data.get("blow") if combat else None
-    if blow and blow["landed"] and blow["target"] and name_key(blow["target"]) == name_key(target.name):
+    if blow and blow["landed"] and name_key(blow["target"] or target.name) == name_key(target.name):
         return blow
     return None
 

@@ -90,7 +90,8 @@ def test_full_combat() -> None:
     assert "Orco · ⚔️ Ataque 60%" in t.text(22)
     assert "Elric · 🛡️ Parada 70%: [49] → éxito" in t.text(23)
     # Round 2: counters emptied, phases announced again, Orco parries with no penalty.
-    assert [m.split("\n")[0] for m in t.texts(24)][:2] == ["📋 Asalto 2 (12 s).", "🔔 Ronda 2. Orden: Moonglum → Elric → Orco."]
+    first_lines = [m.split("\n")[0] for m in t.texts(24)][:2]
+    assert first_lines == ["📋 Asalto 2 (12 s).", "🔔 Ronda 2. Orden: Moonglum → Elric → Orco."]
     assert "Orco [PV 0, herida grave]" in t.text(25) and "paradas" not in t.text(25)
     assert "Parada 65 ÷2 = 32% contra proyectil" in t.text(27) and "previas" not in t.text(27)
     assert "Fin del combate tras 2 rondas" in t.text(28)
