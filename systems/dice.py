@@ -27,6 +27,8 @@ MAX_TERMS = 30
 MAX_DICE = 1000
 MAX_SIDES = 1000
 MAX_FACES = 5000
+MAX_EXPLOSIONS = MAX_FACES - MAX_DICE
+"""Extra faces from explosions per roll: with at most MAX_DICE dice, at most MAX_FACES faces."""
 MAX_CHAIN = 50
 MAX_CONSTANT = 1_000_000
 
@@ -107,10 +109,7 @@ class DiceTerm:
             values = [int(rnd() * sides) + 1 for _ in range(self.count)]
             chains = None
         else:
-            chains = [self._chain(rnd) for _ in range(self.count)]
-            budget[0] -= sum(map(len, chains))
-            if budget[0] < 0:
-                raise DiceError("too_many_dice", limit=MAX_FACES)
+            chains = [self.roll_chain(rnd, budget) for _ in range(self.count)]
             values = list(map(sum, chains))
         if self.keep:
             dropped = self._dropped(values)
@@ -119,15 +118,21 @@ class DiceTerm:
             dropped, subtotal = _NOTHING_DROPPED, sum(values)
         return values, chains, dropped, self.sign * subtotal
 
-    def _chain(self, rnd: Callable[[], float]) -> tuple[int, ...]:
+    def roll_chain(self, rnd: Callable[[], float], budget: list[int]) -> tuple[int, ...]:
+        """One die of this term: a single face, or the whole chain when it explodes."""
+        face = int(rnd() * self.sides) + 1
+        return (face,) if face < self.explode_at else self.explode_from(face, rnd, budget)
+
+    def explode_from(self, face: int, rnd: Callable[[], float], budget: list[int]) -> tuple[int, ...]:
+        """The chain that starts with an exploding ``face``; its extra faces come out of ``budget``."""
         sides, explode_at = self.sides, self.explode_at
-        face = int(rnd() * sides) + 1
-        if face < explode_at:
-            return (face,)
         faces = [face]
         while face >= explode_at and len(faces) <= MAX_CHAIN:
             face = int(rnd() * sides) + 1
             faces.append(face)
+        budget[0] -= len(faces) - 1
+        if budget[0] < 0:
+            raise DiceError("too_many_dice", limit=MAX_FACES)
         return tuple(faces)
 
     def _dropped(self, values: list[int]) -> frozenset[int]:
@@ -197,7 +202,9 @@ class TermResult:
         return [f for chain in self.chains for f in chain] if self.chains else list(self.values)
 
 
-Roller = Callable[[Callable[[], float], list[int]], tuple[list[RawTerm], int]]
+UNROLL = 8
+"""Terms of up to this many dice are rolled by inline code, without a loop."""
+Roller = Callable[[Callable[[], float], list[int]], "RollResult"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,20 +233,20 @@ class DiceExpr:
     def roll(self, rng: Rng) -> RollResult:
         roller = self.roller
         if roller is None:
-            roller = _compile(self.terms)
+            roller = _compile(self)
             object.__setattr__(self, "roller", roller)
-        raws, total = roller(rng.random, [MAX_FACES])
-        return RollResult(self, raws, total)
+        return roller(rng.random, [MAX_EXPLOSIONS])
 
 
-def _compile(terms: tuple[DiceTerm | ConstantTerm, ...]) -> Roller:
+def _compile(expr: DiceExpr) -> Roller:
     """Generate one straight-line function rolling these terms.
 
     Rolling is the hot path (the engine must beat Avrae's d20 tenfold); plain
     dice become inline arithmetic, exploding and keep/drop terms call their
     ``roll_raw``. Only integers from the parser are interpolated.
     """
-    env: dict[str, object] = {"E": _NOTHING_DROPPED}
+    terms = expr.terms
+    env: dict[str, object] = {"E": _NOTHING_DROPPED, "RollResult": RollResult, "expr": expr}
     body = []
     for i, term in enumerate(terms):
         env[f"t{i}"] = term
@@ -247,17 +254,23 @@ def _compile(terms: tuple[DiceTerm | ConstantTerm, ...]) -> Roller:
         if isinstance(term, ConstantTerm):
             env[f"c{i}"] = term.roll_raw(lambda: 0.0, [0])
             body.append(f"r{i} = c{i}")
-        elif term.explode_at or term.keep:
+        elif term.keep or term.count > UNROLL:
             body.append(f"r{i} = t{i}.roll_raw(rnd, budget)")
-        elif term.count == 1:
-            body.append(f"v{i} = int(rnd() * {term.sides}) + 1")
-            body.append(f"r{i} = ([v{i}], None, E, {minus}v{i})")
+        elif term.explode_at:
+            for j in range(term.count):
+                body.append(f"f = int(rnd() * {term.sides}) + 1")
+                body.append(f"c{i}_{j} = (f,) if f < {term.explode_at} else t{i}.explode_from(f, rnd, budget)")
+            chains = ", ".join(f"c{i}_{j}" for j in range(term.count))
+            body.append(f"h{i} = [{chains}]")
+            body.append(f"v{i} = [sum(c) for c in h{i}]")
+            body.append(f"r{i} = (v{i}, h{i}, E, {minus}sum(v{i}))")
         else:
-            body.append(f"v{i} = [int(rnd() * {term.sides}) + 1 for _ in range({term.count})]")
-            body.append(f"r{i} = (v{i}, None, E, {minus}sum(v{i}))")
+            faces = ", ".join([f"int(rnd() * {term.sides}) + 1"] * term.count)
+            body.append(f"v{i} = [{faces}]")
+            body.append(f"r{i} = (v{i}, None, E, {minus}{'v' + str(i) + '[0]' if term.count == 1 else f'sum(v{i})'})")
     results = ", ".join(f"r{i}" for i in range(len(terms)))
     total = " + ".join(f"r{i}[3]" for i in range(len(terms)))
-    source = "def roll(rnd, budget):\n    " + "\n    ".join(body) + f"\n    return [{results}], {total}\n"
+    source = "def roll(rnd, budget):\n    " + "\n    ".join(body) + f"\n    return RollResult(expr, [{results}], {total})\n"
     exec(compile(source, "<dice>", "exec"), env)
     return env["roll"]  # type: ignore[return-value]
 

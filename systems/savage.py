@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from systems.base import DiceRoll, roll_dice
-from systems.dice import MAX_FACES, DiceExpr, DiceTerm, Die, RollResult, Rng
+from systems.dice import MAX_EXPLOSIONS, DiceExpr, DiceTerm, Die, RollResult, Rng
 from systems.savage_rules import (
     CRITICAL_FAILURE,
     FAILURE,
@@ -262,20 +262,21 @@ def _exploding_die(sides: int) -> DiceTerm:
 
 
 def _roll_die(sides: int, rng: Rng, budget: list[int]) -> Die:
-    return _exploding_die(sides).roll(rng.random, budget).dice[0]
+    """One acing die (the hot path of every trait roll)."""
+    faces = _exploding_die(sides).roll_chain(rng.random, budget)
+    return Die(sides, faces, sum(faces), len(faces) > 1)
 
 
 def roll_trait(request: SavageRequest, rng: Rng) -> SavageTraitRoll:
-    budget = [MAX_FACES]
-    trait = _roll_die(request.trait_sides, rng, budget)
+    plan = request.plan()
+    budget = [MAX_EXPLOSIONS]
+    trait = _roll_die(plan.trait_sides, rng, budget)
     wild = _roll_die(WILD_SIDES, rng, budget) if request.wild else None
-    modifiers = request.modifiers.items()
-    bonus = request.constant + sum(v for _, v in modifiers)
-    total = max(trait.value, wild.value if wild else 0) + bonus
+    total = max(trait.value, wild.value if wild else 0) + plan.bonus
     snake_eyes = wild is not None and trait.is_min and wild.is_min
     outcome, raises = resolve(total, request.tn, snake_eyes)
     return SavageTraitRoll(
-        request.expr.text, trait, wild, request.constant, modifiers, request.tn,
+        plan.text, trait, wild, request.constant, plan.modifiers, request.tn,
         total, outcome, raises, request.comment, request.modifiers.called_shot,
     )
 
@@ -312,7 +313,7 @@ def _shot_targets(targets: tuple[Target, ...], rof: int) -> list[str | None]:
 
 
 def roll_rate_of_fire(request: SavageRequest, rng: Rng) -> SavageRateOfFire:
-    budget = [MAX_FACES]
+    budget = [MAX_EXPLOSIONS]
     rof, tn = request.rof, request.tn
     dice = [_roll_die(request.trait_sides, rng, budget) for _ in range(rof)]
     wild = _roll_die(WILD_SIDES, rng, budget) if request.wild else None

@@ -113,6 +113,8 @@ class SavageRequest:
     target_shaken: bool = False
     toughness: int | None = None
 
+    _plan: TraitPlan | None = field(default=None, repr=False, compare=False)
+
     @property
     def trait_sides(self) -> int:
         return self.expr.dice_terms[0].sides
@@ -120,6 +122,21 @@ class SavageRequest:
     @property
     def constant(self) -> int:
         return sum(t.sign * t.value for t in self.expr.terms if isinstance(t, ConstantTerm))
+
+    def plan(self) -> TraitPlan:
+        """What every roll of this (cached) request shares, computed once."""
+        if self._plan is None:
+            items = self.modifiers.items()
+            self._plan = TraitPlan(self.expr.text, self.trait_sides, items, self.constant + sum(v for _, v in items))
+        return self._plan
+
+
+@dataclass(frozen=True, slots=True)
+class TraitPlan:
+    text: str
+    trait_sides: int
+    modifiers: list[tuple[str, int]]
+    bonus: int
 
 
 def parse_savage(text: str) -> SavageRequest | None:
