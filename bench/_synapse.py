@@ -31,6 +31,7 @@ class SynapseServer:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = directory or Path(tempfile.mkdtemp(prefix="rolbot-bench-synapse-"))
         self._own_dir = directory is None
+        self.directory.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.config_path, self.secret = _write_config(self.directory, self.port)
         self.url = f"http://127.0.0.1:{self.port}"
