@@ -31,15 +31,12 @@ def _base(kind: str, total: int, dice: list[int], outcome: str, comment: str) ->
     return {"system": SYSTEM_KEY, "kind": kind, "total": total, "dice": dice, "outcome": outcome, "comment": comment}
 
 
-@dataclass(slots=True)
-class ReinoCheck:
-    """A test against a DC: a plain check, a save, stabilising or waking up (``purpose``)."""
+class _TestOutcome:
+    """What every d20-against-a-DC outcome shows; subclasses hold ``test`` and ``comment``."""
 
-    template: ClassVar[str] = "reino_check"
+    __slots__ = ()
     test: CheckResult
-    purpose: str = "prueba"
-    comment: str = ""
-    minutes: int = 0
+    comment: str
 
     @property
     def total(self) -> int:
@@ -53,16 +50,29 @@ class ReinoCheck:
     def d20(self) -> Die:
         return d20_die(self.test.natural)
 
-    def as_json(self) -> dict:
+    def _test_json(self, kind: str) -> dict:
         t = self.test
         return {
-            **_base("check", t.total, [t.natural], self.outcome, self.comment),
+            **_base(kind, t.total, [t.natural], self.outcome, self.comment),
             "natural": t.natural,
             "modifier": t.modifier,
             "dc": t.dc,
             "margin": t.margin,
-            "purpose": self.purpose,
         }
+
+
+@dataclass(slots=True)
+class ReinoCheck(_TestOutcome):
+    """A test against a DC: a plain check, a save, stabilising or waking up (``purpose``)."""
+
+    template: ClassVar[str] = "reino_check"
+    test: CheckResult
+    purpose: str = "prueba"
+    comment: str = ""
+    minutes: int = 0
+
+    def as_json(self) -> dict:
+        return {**self._test_json("check"), "purpose": self.purpose}
 
 
 @dataclass(slots=True)
@@ -210,7 +220,7 @@ class ReinoInitiative:
 
 
 @dataclass(slots=True)
-class ReinoWoundSave:
+class ReinoWoundSave(_TestOutcome):
     """Fortitude DC 10 + damage after a serious wound; the state comes from table GDJ15."""
 
     template: ClassVar[str] = "reino_wound"
@@ -219,33 +229,12 @@ class ReinoWoundSave:
     damage: int
     comment: str = ""
 
-    @property
-    def total(self) -> int:
-        return self.test.total
-
-    @property
-    def outcome(self) -> str:
-        return "success" if self.test.success else "failure"
-
-    @property
-    def d20(self) -> Die:
-        return d20_die(self.test.natural)
-
     def as_json(self) -> dict:
-        t = self.test
-        return {
-            **_base("wound_save", t.total, [t.natural], self.outcome, self.comment),
-            "natural": t.natural,
-            "modifier": t.modifier,
-            "dc": t.dc,
-            "margin": t.margin,
-            "damage": self.damage,
-            "table": self.table,
-        }
+        return {**self._test_json("wound_save"), "damage": self.damage, "table": self.table}
 
 
 @dataclass(slots=True)
-class ReinoDyingSave:
+class ReinoDyingSave(_TestOutcome):
     """A Moribundo's Fortitude save: ``dead``, ``dying`` (one more round) or ``stable``."""
 
     template: ClassVar[str] = "reino_dying"
@@ -253,28 +242,12 @@ class ReinoDyingSave:
     comment: str = ""
 
     @property
-    def test(self) -> CheckResult:
+    def test(self) -> CheckResult:  # type: ignore[override]
         return self.result.test
-
-    @property
-    def total(self) -> int:
-        return self.test.total
 
     @property
     def outcome(self) -> str:
         return self.result.fate.value
 
-    @property
-    def d20(self) -> Die:
-        return d20_die(self.result.natural)
-
     def as_json(self) -> dict:
-        t = self.test
-        return {
-            **_base("dying_save", t.total, [t.natural], self.outcome, self.comment),
-            "natural": t.natural,
-            "modifier": t.modifier,
-            "dc": t.dc,
-            "margin": t.margin,
-            "previous_saves": self.result.previous_saves,
-        }
+        return {**self._test_json("dying_save"), "previous_saves": self.result.previous_saves}
