@@ -185,3 +185,10 @@ def test_seen_event_is_ignored() -> None:
     table = make_table()
     assert table.handle(Event("!r", "@a:local", "!tiro 1d6", "$1"))
     assert table.handle(Event("!r", "@a:local", "!tiro 1d6", "$1")) == []
+
+
+def test_turn_start_pings_the_actor_with_a_pill() -> None:
+    t = play(CAST + "@gm:local: !combate\n@gm:local: !turnos McAvoy, Sör Brönn")
+    action = t.for_line(4)[0]
+    assert action["mentions"] == ["@ana:local"]
+    assert '<a href="https://matrix.to/#/@ana:local">@ana:local</a>' in action["html"]
