@@ -148,7 +148,8 @@ class DiceTerm:
 
 
 _NOTHING_DROPPED: frozenset[int] = frozenset()
-RawTerm = tuple[list[int], "list[tuple[int, ...]] | None", frozenset[int], int]
+RawTerm = tuple[list[int], "list[tuple[int, ...]] | None", "frozenset[int] | None", int]
+"""values, exploding chains (or None), dropped indexes (None: derived from the keep rule), subtotal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,11 +175,11 @@ class TermResult:
     __slots__ = ("term", "values", "chains", "dropped", "total", "_dice")
 
     def __init__(self, term: DiceTerm | ConstantTerm, values: list[int],
-                 chains: list[tuple[int, ...]] | None, dropped: frozenset[int], total: int) -> None:
+                 chains: list[tuple[int, ...]] | None, dropped: frozenset[int] | None, total: int) -> None:
         self.term = term
         self.values = values
         self.chains = chains
-        self.dropped = dropped
+        self.dropped = term._dropped(values) if dropped is None else dropped  # type: ignore[union-attr]
         self.total = total
         self._dice: list[Die] | None = None
 
@@ -202,9 +203,9 @@ class TermResult:
         return [f for chain in self.chains for f in chain] if self.chains else list(self.values)
 
 
-UNROLL = 8
+UNROLL = 20
 """Terms of up to this many dice are rolled by inline code, without a loop."""
-Roller = Callable[[Callable[[], float], list[int]], "RollResult"]
+Roller = Callable[[Callable[[], float]], "RollResult"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +232,7 @@ class DiceExpr:
         return tuple(t for t in self.terms if isinstance(t, DiceTerm))
 
     def roll(self, rng: Rng) -> RollResult:
-        roller = self.roller
-        if roller is None:
-            roller = _compile(self)
-            object.__setattr__(self, "roller", roller)
-        return roller(rng.random, [MAX_EXPLOSIONS])
+        return (self.roller or _compile_into(self))(rng.random)
 
 
 def _compile(expr: DiceExpr) -> Roller:
@@ -247,15 +244,19 @@ def _compile(expr: DiceExpr) -> Roller:
     """
     terms = expr.terms
     env: dict[str, object] = {"E": _NOTHING_DROPPED, "RollResult": RollResult, "expr": expr}
-    body = []
+    body = [f"budget = [{MAX_EXPLOSIONS}]"]
     for i, term in enumerate(terms):
         env[f"t{i}"] = term
         minus = "-" if term.sign < 0 else ""
         if isinstance(term, ConstantTerm):
             env[f"c{i}"] = term.roll_raw(lambda: 0.0, [0])
             body.append(f"r{i} = c{i}")
-        elif term.keep or term.count > UNROLL:
+        elif term.count > UNROLL or (term.keep and term.explode_at):
             body.append(f"r{i} = t{i}.roll_raw(rnd, budget)")
+        elif term.keep:
+            faces = ", ".join([f"int(rnd() * {term.sides}) + 1"] * term.count)
+            body.append(f"v{i} = [{faces}]")
+            body.append(f"r{i} = (v{i}, None, None, {minus}sum(sorted(v{i}){_kept_slice(term)}))")
         elif term.explode_at:
             for j in range(term.count):
                 body.append(f"f = int(rnd() * {term.sides}) + 1")
@@ -268,9 +269,11 @@ def _compile(expr: DiceExpr) -> Roller:
             faces = ", ".join([f"int(rnd() * {term.sides}) + 1"] * term.count)
             body.append(f"v{i} = [{faces}]")
             body.append(f"r{i} = (v{i}, None, E, {minus}{'v' + str(i) + '[0]' if term.count == 1 else f'sum(v{i})'})")
+    if not any("budget)" in line for line in body):
+        body.pop(0)
     results = ", ".join(f"r{i}" for i in range(len(terms)))
     total = " + ".join(f"r{i}[3]" for i in range(len(terms)))
-    source = "def roll(rnd, budget):\n    " + "\n    ".join(body) + f"\n    return RollResult(expr, [{results}], {total})\n"
+    source = "def roll(rnd):\n    " + "\n    ".join(body) + f"\n    return RollResult(expr, [{results}], {total})\n"
     exec(compile(source, "<dice>", "exec"), env)
     return env["roll"]  # type: ignore[return-value]
 
@@ -280,16 +283,15 @@ class RollResult:
 
     __slots__ = ("expr", "raws", "total", "_terms", "_comment")
 
-    def __init__(self, expr: DiceExpr, raws: list[RawTerm], total: int, comment: str = "") -> None:
+    def __init__(self, expr: DiceExpr, raws: list[RawTerm], total: int) -> None:
+        # ``_terms`` and ``_comment`` stay unset until needed: this runs on every roll.
         self.expr = expr
         self.raws = raws
         self.total = total
-        self._terms: list[TermResult] | None = None
-        self._comment = comment
 
     @property
     def comment(self) -> str:
-        return self._comment or self.expr.comment
+        return getattr(self, "_comment", "") or self.expr.comment
 
     @comment.setter
     def comment(self, value: str) -> None:
@@ -297,9 +299,10 @@ class RollResult:
 
     @property
     def terms(self) -> list[TermResult]:
-        if self._terms is None:
-            self._terms = [TermResult(t, *raw) for t, raw in zip(self.expr.terms, self.raws)]
-        return self._terms
+        terms = getattr(self, "_terms", None)
+        if terms is None:
+            terms = self._terms = [TermResult(t, *raw) for t, raw in zip(self.expr.terms, self.raws)]
+        return terms
 
     @property
     def dice(self) -> list[Die]:
@@ -328,6 +331,12 @@ _TERM = re.compile(
 )
 _MOD = re.compile(r"!|e(\d*)|(k[hl]?|d[hl])(\d+)", re.IGNORECASE)
 _OPERATOR_LEFT = re.compile(r"\s*[+-]")
+
+
+def _kept_slice(term: DiceTerm) -> str:
+    """The slice of the sorted values that a keep/drop rule keeps."""
+    n, k = term.count, term.keep_n
+    return {"kh": f"[{n - k}:]", "kl": f"[:{k}]", "dh": f"[:{n - k}]", "dl": f"[{k}:]"}[term.keep]
 
 
 def _int(digits: str, limit: int, code: str) -> int:
@@ -418,7 +427,14 @@ def parse(text: str) -> DiceExpr:
 def roll(text: str, rng: Rng) -> RollResult:
     if len(text) > MAX_TEXT:
         raise DiceError("too_long", limit=MAX_TEXT)
-    return parse(text).roll(rng)
+    expr = parse(text)
+    return (expr.roller or _compile_into(expr))(rng.random)
+
+
+def _compile_into(expr: DiceExpr) -> Roller:
+    roller = _compile(expr)
+    object.__setattr__(expr, "roller", roller)
+    return roller
 
 
 def _excerpt(text: str, limit: int = 20) -> str:
