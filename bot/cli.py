@@ -65,7 +65,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as err:
-        print(f"rolbot: configuración no válida: {err}", file=sys.stderr)
+        print(Renderer().text("config_error", code=err.code, params=err.params, for_cli=True), file=sys.stderr)
         return EXIT_BAD_INPUT
     from bot.matrix import run_bot
 
@@ -73,18 +73,23 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rolbot", description="Moderador de rol por chat.")
+    renderer = Renderer()
+
+    def text(key: str) -> str:
+        return renderer.text("cli_help", key=key, systems=SYSTEM_KEYS)
+
+    parser = argparse.ArgumentParser(prog="rolbot", description=text("rolbot"))
     sub = parser.add_subparsers(dest="command", required=True)
 
-    roll = sub.add_parser("roll", help="tira dados con las reglas de un sistema")
-    roll.add_argument("--system", default="generic", help="generic, savage, stormbringer, reino, sombra")
+    roll = sub.add_parser("roll", help=text("roll"))
+    roll.add_argument("--system", default="generic", help=text("roll.system"))
     roll.add_argument("--seed", type=int, default=None)
     roll.add_argument("--count", type=int, default=1)
     roll.add_argument("--json", action="store_true")
     roll.add_argument("expr", nargs="+")
     roll.set_defaults(func=cmd_roll)
 
-    console = sub.add_parser("console", help="una mesa local: líneas «@usuario:servidor: texto» por la entrada")
+    console = sub.add_parser("console", help=text("console"))
     console.add_argument("--system", default="generic")
     console.add_argument("--seed", type=int, default=None)
     console.add_argument("--gm", action="append", default=[], metavar="SENDER")
@@ -93,8 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--db", default=None, metavar="PATH")
     console.set_defaults(func=cmd_console)
 
-    run = sub.add_parser("run", help="conecta el bot a Matrix")
-    run.add_argument("--config", required=True, metavar="PATH", help="fichero TOML de configuración")
+    run = sub.add_parser("run", help=text("run"))
+    run.add_argument("--config", required=True, metavar="PATH", help=text("run.config"))
     run.set_defaults(func=cmd_run)
     return parser
 

@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.render import Renderer
 from bot.settings import RoomSettings, TableSettings
 
 SYSTEM_KEYS = ("generic", "savage", "stormbringer", "reino", "sombra")
@@ -18,7 +19,16 @@ ROOM_KEYS = ("system", "gms", "enforcement", "ooc_in_locks", "language")
 
 
 class ConfigError(Exception):
-    """A configuration problem, explained in Spanish for the person running the bot."""
+    """A configuration problem. ``code`` names the ``templates/config_error.txt`` message; ``params``
+    fill it. ``str()`` is that message (Spanish, for the person running the bot)."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return Renderer().text("config_error", code=self.code, params=self.params)
 
 
 @dataclass(frozen=True)
@@ -72,7 +82,7 @@ class Config:
 def _table(data: dict, name: str) -> dict:
     value = data.get(name, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"la sección [{name}] debe ser una tabla")
+        raise ConfigError("not_a_table", name=name)
     return value
 
 
@@ -80,20 +90,20 @@ def _str(section: dict, key: str, where: str, default: str | None = None, requir
     value = section.get(key, default)
     if value is None:
         if required:
-            raise ConfigError(f"falta la clave obligatoria «{key}» en [{where}]")
+            raise ConfigError("missing_key", key=key, where=where)
         return None
     if not isinstance(value, str):
-        raise ConfigError(f"«{key}» en [{where}] debe ser un texto entre comillas")
+        raise ConfigError("not_a_string", key=key, where=where)
     return value
 
 
 def _user_list(section: dict, key: str, where: str) -> tuple[str, ...]:
     value = section.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"«{key}» en [{where}] debe ser una lista de ids de usuario, p. ej. [\"@ana:servidor\"]")
+        raise ConfigError("not_a_user_list", key=key, where=where)
     for user in value:
         if not user.startswith("@") or ":" not in user:
-            raise ConfigError(f"«{user}» en «{key}» de [{where}] no es un id de usuario de Matrix (@nombre:servidor)")
+            raise ConfigError("bad_user_in_list", user=user, key=key, where=where)
     return tuple(value)
 
 
@@ -104,16 +114,15 @@ def _room_fields(section: dict, where: str, allowed: tuple[str, ...]) -> dict[st
             continue
         if key == "system":
             if value not in SYSTEM_KEYS:
-                raise ConfigError(f"sistema desconocido «{value}» en [{where}]; válidos: {', '.join(SYSTEM_KEYS)}")
+                raise ConfigError("unknown_system", value=value, where=where, known=SYSTEM_KEYS)
             out[key] = value
         elif key == "enforcement":
             if value not in ENFORCEMENT_MODES:
-                raise ConfigError(
-                    f"«enforcement» en [{where}] debe ser uno de: {', '.join(ENFORCEMENT_MODES)} (no «{value}»)")
+                raise ConfigError("bad_enforcement", value=value, where=where, known=ENFORCEMENT_MODES)
             out[key] = value
         elif key == "ooc_in_locks":
             if not isinstance(value, bool):
-                raise ConfigError(f"«ooc_in_locks» en [{where}] debe ser true o false")
+                raise ConfigError("not_a_bool", key=key, where=where)
             out[key] = value
         elif key == "gms":
             out[key] = _user_list(section, "gms", where)
@@ -127,18 +136,17 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
     matrix = _table(data, "matrix")
     homeserver = _str(matrix, "homeserver", "matrix", required=True)
     if not homeserver.startswith(("http://", "https://")):
-        raise ConfigError(f"«homeserver» en [matrix] debe empezar por http:// o https:// (no «{homeserver}»)")
+        raise ConfigError("bad_homeserver", value=homeserver)
     user_id = _str(matrix, "user_id", "matrix", required=True)
     if not user_id.startswith("@") or ":" not in user_id:
-        raise ConfigError(f"«user_id» en [matrix] no es un id de usuario de Matrix (@nombre:servidor): «{user_id}»")
+        raise ConfigError("bad_user_id", value=user_id)
     password = env.get("ROLBOT_PASSWORD") or _str(matrix, "password", "matrix") or ""
     token = env.get("ROLBOT_ACCESS_TOKEN") or _str(matrix, "access_token", "matrix") or ""
     if not password and not token:
-        raise ConfigError("falta «password» o «access_token» en [matrix] "
-                          "(o las variables de entorno ROLBOT_PASSWORD / ROLBOT_ACCESS_TOKEN)")
+        raise ConfigError("missing_credentials")
     for key in ("sync_timeout_ms", "timeline_limit"):
         if key in matrix and (not isinstance(matrix[key], int) or matrix[key] < 1):
-            raise ConfigError(f"«{key}» en [matrix] debe ser un entero positivo")
+            raise ConfigError("not_positive_int", key=key)
     mcfg = MatrixConfig(
         homeserver=homeserver.rstrip("/"),
         user_id=user_id,
@@ -157,13 +165,13 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
     if bind:
         host, sep, port = bind.rpartition(":")
         if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
-            raise ConfigError(f"«bind» en [web] debe tener la forma «host:puerto» (no «{bind}»)")
+            raise ConfigError("bad_bind", value=bind)
 
     botsec = _table(data, "bot")
     unknown = set(botsec) - {*ROOM_KEYS, "allowed_inviters"}
     if unknown:
-        raise ConfigError(f"clave desconocida {', '.join(sorted(unknown))} en [bot]; válidas: "
-                          f"allowed_inviters, {', '.join(ROOM_KEYS)}")
+        raise ConfigError("unknown_keys", unknown=sorted(unknown), where="bot",
+                          known=("allowed_inviters", *ROOM_KEYS))
     defaults = RoomSettings(**_room_fields(botsec, "bot", ROOM_KEYS))
     inviters = _user_list(botsec, "allowed_inviters", "bot")
 
@@ -171,10 +179,10 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
     for room_id, section in _table(data, "rooms").items():
         where = f'rooms."{room_id}"'
         if not room_id.startswith("!") or len(room_id) < 2 or not isinstance(section, dict):
-            raise ConfigError(f"[{where}]: la clave debe ser un id de sala (empieza por «!») con sus ajustes")
+            raise ConfigError("bad_room_id", where=where)
         unknown = set(section) - set(ROOM_KEYS)
         if unknown:
-            raise ConfigError(f"clave desconocida {', '.join(sorted(unknown))} en [{where}]; válidas: {', '.join(ROOM_KEYS)}")
+            raise ConfigError("unknown_keys", unknown=sorted(unknown), where=where, known=ROOM_KEYS)
         rooms[room_id] = _room_fields(section, where, ROOM_KEYS)
 
     level = _str(_table(data, "logging"), "level", "logging", default="INFO").upper()
@@ -193,9 +201,9 @@ def load_config(path: str, env: dict[str, str] | None = None) -> Config:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"no existe el fichero de configuración «{path}»") from None
+        raise ConfigError("no_file", path=path) from None
     except PermissionError:
-        raise ConfigError(f"no se puede leer el fichero de configuración «{path}» (permisos)") from None
+        raise ConfigError("unreadable_file", path=path) from None
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"el fichero «{path}» no es TOML válido: {err}") from None
+        raise ConfigError("not_toml", path=path, detail=str(err)) from None
     return parse_config(data, env)

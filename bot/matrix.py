@@ -112,7 +112,7 @@ def locked_power_levels(base: dict, auth: RoomAuth, bot: str, speakers: tuple[st
     ]
     needed = max(player_levels) + 1
     if needed >= bot_level:
-        raise PermanentError("el bot no tiene nivel suficiente para silenciar la sala")
+        raise PermanentError("the bot's power level is too low to mute the room")
     new["events_default"] = max(int(base.get("events_default", 0)), needed)
     events = new.setdefault("events", {})
     for etype in ("m.room.message", "m.room.encrypted", "m.sticker", "m.reaction"):
@@ -204,7 +204,7 @@ class MatrixBot:
             await self.client.close()
         if self._web:
             await self._web.cleanup()
-        log.info("rolbot detenido")
+        log.info("rolbot stopped")
 
     # ------------------------------------------------------------------ requests with retries
 
@@ -217,7 +217,7 @@ class MatrixBot:
             try:
                 resp = await call()
             except NETWORK_ERRORS as err:
-                problem = f"error de red: {err!r}"
+                problem = f"network error: {err!r}"
             else:
                 if not isinstance(resp, ErrorResponse):
                     return resp
@@ -225,9 +225,9 @@ class MatrixBot:
                 if resp.status_code == "M_LIMIT_EXCEEDED" or status == 429:
                     wait = (resp.retry_after_ms or 1000) / 1000
                     if self._stopping and wait > 1:
-                        raise PermanentError(f"{what}: límite de peticiones durante la parada")
+                        raise PermanentError(f"{what}: rate limited while stopping")
                     self.metrics.retries += 1
-                    log.info("%s: límite de peticiones, reintento en %.1f s", what, wait)
+                    log.info("%s: rate limited, retrying in %.1f s", what, wait)
                     await asyncio.sleep(wait)
                     continue
                 if status is None or status < 500:
@@ -238,9 +238,9 @@ class MatrixBot:
             self.metrics.retries += 1
             if (attempts and failures >= attempts) or (self._stopping and failures >= 2):
                 self.metrics.errors += 1
-                raise PermanentError(f"{what}: {problem} (tras {failures} intentos)")
+                raise PermanentError(f"{what}: {problem} (after {failures} attempts)")
             wait = min(cap, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
-            log.warning("%s: %s; reintento en %.1f s", what, problem, wait)
+            log.warning("%s: %s; retrying in %.1f s", what, problem, wait)
             await asyncio.sleep(wait)
 
     # ------------------------------------------------------------------ login
@@ -279,29 +279,29 @@ class MatrixBot:
             self.client.restore_login(self.user_id, device or "", mcfg.access_token.value)
             who = await self._request("whoami", self.client.whoami)
             if getattr(who, "user_id", self.user_id) != self.user_id:
-                raise PermanentError(f"el token pertenece a {who.user_id}, no a {self.user_id}")
+                raise PermanentError(f"the access token belongs to {who.user_id}, not to {self.user_id}")
             device = getattr(who, "device_id", None) or device or ""
             self.client.device_id = device
             self._save_session(mcfg.access_token.value, device)
-            log.info("sesión con token: %s, dispositivo %s", self.user_id, device)
+            log.info("token session: %s, device %s", self.user_id, device)
             return
         if session:
             self.client = self._client(session["device_id"])
             self.client.restore_login(self.user_id, session["device_id"], session["access_token"])
             try:
                 await self._request("whoami", self.client.whoami)
-                log.info("sesión recuperada: %s, dispositivo %s", self.user_id, session["device_id"])
+                log.info("session restored: %s, device %s", self.user_id, session["device_id"])
                 return
             except PermanentError as err:
-                log.warning("la sesión guardada ya no vale (%s): inicio de sesión con contraseña", err)
+                log.warning("the saved session is no longer valid (%s): logging in with the password", err)
                 await self.client.close()
         device = session["device_id"] if session else None
         self.client = self._client(device)
         resp = await self._request("login", lambda: self.client.login(mcfg.password.value, device_name=mcfg.device_name))
         if not isinstance(resp, LoginResponse):
-            raise PermanentError("no se pudo iniciar sesión")
+            raise PermanentError("login failed")
         self._save_session(resp.access_token, resp.device_id)
-        log.info("sesión iniciada: %s, dispositivo %s", self.user_id, resp.device_id)
+        log.info("logged in: %s, device %s", self.user_id, resp.device_id)
 
     # ------------------------------------------------------------------ sync
 
@@ -345,12 +345,12 @@ class MatrixBot:
                 if isinstance(resp, ErrorResponse) and resp.status_code == "M_LIMIT_EXCEEDED":
                     wait = (resp.retry_after_ms or 1000) / 1000
                 elif isinstance(resp, ErrorResponse) and resp.status_code == "M_UNKNOWN_TOKEN":
-                    log.warning("token rechazado: inicio de sesión de nuevo")
+                    log.warning("token rejected: logging in again")
                     await self._relogin()
                     continue
                 else:
                     wait = min(30.0, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
-                log.warning("sync falló (%s); reintento en %.1f s", problem, wait)
+                log.warning("sync failed (%s); retrying in %.1f s", problem, wait)
                 try:
                     await asyncio.wait_for(self._stop_event.wait(), wait)
                 except asyncio.TimeoutError:
@@ -364,7 +364,7 @@ class MatrixBot:
             if not self.ready.is_set():
                 self.ready.set()
                 self.metrics.first_sync_done = True
-                log.info("primera sincronización hecha")
+                log.info("first sync done")
 
     async def _relogin(self) -> None:
         try:
@@ -375,7 +375,7 @@ class MatrixBot:
             await self.client.close()
             await self._login()
         else:
-            raise PermanentError("el access_token configurado ya no es válido")
+            raise PermanentError("the configured access_token is no longer valid")
 
     async def _process_sync(self, resp, since: str | None, first: bool) -> None:
         batch = Batch(resp.next_batch)
@@ -391,7 +391,7 @@ class MatrixBot:
             try:
                 await self._on_joined_room(room_id, info, since, first, batch)
             except PermanentError as err:
-                log.error("sala %s: %s", room_id, err)
+                log.error("room %s: %s", room_id, err)
         batch.dispatched = True
         self._advance_token()
 
@@ -413,32 +413,32 @@ class MatrixBot:
         allowed = self.config.allowed_inviters
         try:
             if allowed and inviter not in allowed:
-                log.info("invitación a %s de %s rechazada (no está en allowed_inviters)", room_id, inviter)
-                await self._request("rechazar invitación", lambda: self.client.room_leave(room_id), attempts=4)
+                log.info("invite to %s from %s rejected (not in allowed_inviters)", room_id, inviter)
+                await self._request("reject invite", lambda: self.client.room_leave(room_id), attempts=4)
                 return
-            log.info("invitado a %s por %s: entrando", room_id, inviter)
-            await self._request("entrar en la sala", lambda: self.client.join(room_id), attempts=6)
+            log.info("invited to %s by %s: joining", room_id, inviter)
+            await self._request("join room", lambda: self.client.join(room_id), attempts=6)
         except PermanentError as err:
-            log.error("invitación a %s: %s", room_id, err)
+            log.error("invite to %s: %s", room_id, err)
 
     async def _on_leave(self, room_id: str) -> None:
-        log.info("fuera de la sala %s (expulsado o salida)", room_id)
+        log.info("left room %s (kicked or left)", room_id)
         self._auth.pop(room_id, None)
         queue = self._queues.pop(room_id, None)
         if queue is not None:
             queue.put_nowait(None)
             self._workers.pop(room_id, None)
         try:
-            await self._request("olvidar la sala", lambda: self.client.room_forget(room_id), attempts=3)
+            await self._request("forget room", lambda: self.client.room_forget(room_id), attempts=3)
         except PermanentError as err:
-            log.info("sala %s: %s", room_id, err)
+            log.info("room %s: %s", room_id, err)
 
     # ------------------------------------------------------------------ timeline
 
     async def _auth_for(self, room_id: str) -> RoomAuth:
         auth = self._auth.get(room_id)
         if auth is None:
-            resp = await self._request("estado de la sala", lambda: self.client.room_get_state(room_id), attempts=6)
+            resp = await self._request("room state", lambda: self.client.room_get_state(room_id), attempts=6)
             auth = RoomAuth()
             for ev in resp.events:
                 auth.apply(ev)
@@ -484,7 +484,7 @@ class MatrixBot:
         token = start
         for _ in range(50):
             resp = await self._request(
-                "mensajes perdidos",
+                "missed messages",
                 lambda: self.client.room_messages(room_id, start=token, end=since,
                                                   direction=MessageDirection.back, limit=100),
                 attempts=6)
@@ -496,7 +496,7 @@ class MatrixBot:
             if not chunk or not resp.end or resp.end == token:
                 break
             token = resp.end
-        log.info("sala %s: %d eventos recuperados de un hueco en la sincronización", room_id, len(out))
+        log.info("room %s: %d events recovered from a sync gap", room_id, len(out))
         return list(reversed(out))
 
     def _to_event(self, room_id: str, src: dict, auth: RoomAuth) -> Event | None:
@@ -544,10 +544,10 @@ class MatrixBot:
         for (room_id,) in self.store.db.execute("SELECT room_id FROM matrix_saved_power").fetchall():
             lock = self.table.room(room_id).lock
             if room_id not in unlocking and not (lock and lock.muted):
-                log.info("sala %s: niveles guardados sin bloqueo abierto: se restauran", room_id)
+                log.info("room %s: saved power levels with no open lock: restoring them", room_id)
                 self._enqueue(room_id, Job(action=PowerLevels(room_id, lock=False)))
         if pending:
-            log.info("%d acciones pendientes de antes de la parada", len(pending))
+            log.info("%d actions pending from before the stop", len(pending))
 
     async def _worker(self, room_id: str, queue: asyncio.Queue) -> None:
         while not self._stopping:
@@ -561,7 +561,7 @@ class MatrixBot:
                     await self._execute(job.action)
             except Exception:  # one bad event must not kill the room
                 self.metrics.errors += 1
-                log.exception("sala %s: error", room_id)
+                log.exception("room %s: error", room_id)
 
     async def _handle_event(self, job: Job) -> None:
         event = job.event
@@ -584,7 +584,7 @@ class MatrixBot:
                 await self._send(action)
                 self.metrics.replies += 1
             elif isinstance(action, Redact):
-                await self._request("redactar", lambda: self.client.room_redact(
+                await self._request("redact", lambda: self.client.room_redact(
                     action.room_id, action.event_id, reason=action.reason,
                     tx_id=txn_id(action.action_id or f"redact/{action.event_id}")))
                 self.metrics.redactions += 1
@@ -592,7 +592,7 @@ class MatrixBot:
                 await self._power_levels(action)
                 self.metrics.power_level_changes += 1
         except PermanentError as err:
-            log.error("acción %s en %s falló: %s", action.kind, action.room_id, err)
+            log.error("action %s in %s failed: %s", action.kind, action.room_id, err)
             if self._stopping:
                 return  # left in the outbox: retried at the next start
         if action.action_id:
@@ -612,16 +612,16 @@ class MatrixBot:
         elif action.reply_to:
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": action.reply_to}}
         tx = txn_id(action.action_id) if action.action_id else None
-        await self._request("enviar", lambda: self.client.room_send(room_id, "m.room.message", content, tx_id=tx))
+        await self._request("send", lambda: self.client.room_send(room_id, "m.room.message", content, tx_id=tx))
 
     async def _dm_room(self, user_id: str) -> str:
         async with self._dm_lock:
             row = self.store.db.execute("SELECT room_id FROM matrix_dm WHERE user_id = ?", [user_id]).fetchone()
             if row:
                 return row[0]
-            resp = await self._request("crear sala privada", lambda: self.client.room_create(
+            resp = await self._request("create private room", lambda: self.client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
-                name="rolbot: tiradas ocultas"))
+                name=self.table.renderer.text("dm_room_name")))
             self.store.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)",
                                   [user_id, resp.room_id])
             return resp.room_id
@@ -634,7 +634,7 @@ class MatrixBot:
             row = db.execute("SELECT content FROM matrix_saved_power WHERE room_id = ?", [room_id]).fetchone()
             saved = json.loads(row[0]) if row else None
             if action.lock:
-                resp = await self._request("leer niveles de poder", lambda: self.client.room_get_state_event(
+                resp = await self._request("read power levels", lambda: self.client.room_get_state_event(
                     room_id, "m.room.power_levels"))
                 current = resp.content
                 if saved is None:
@@ -644,11 +644,11 @@ class MatrixBot:
                 auth = await self._auth_for(room_id)
                 auth.power = current
                 new = locked_power_levels(saved, auth, self.user_id, action.speakers)
-                await self._request("silenciar la sala", lambda: self.client.room_put_state(
+                await self._request("mute room", lambda: self.client.room_put_state(
                     room_id, "m.room.power_levels", new))
                 auth.power = new
             elif saved is not None:
-                await self._request("restaurar niveles de poder", lambda: self.client.room_put_state(
+                await self._request("restore power levels", lambda: self.client.room_put_state(
                     room_id, "m.room.power_levels", saved))
                 db.execute("DELETE FROM matrix_saved_power WHERE room_id = ?", [room_id])
                 if room_id in self._auth:

@@ -49,7 +49,7 @@ def make_app(metrics: Metrics) -> web.Application:
     async def healthz(_: web.Request) -> web.Response:
         if metrics.first_sync_done:
             return web.Response(text="ok\n")
-        return web.Response(status=503, text="esperando la primera sincronización\n")
+        return web.Response(status=503, text="waiting for the first sync\n")
 
     async def metrics_view(_: web.Request) -> web.Response:
         return web.Response(text=metrics.render(), content_type="text/plain", charset="utf-8",
