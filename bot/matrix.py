@@ -564,12 +564,22 @@ class MatrixBot:
                 log.exception("room %s: error", room_id)
 
     async def _handle_event(self, job: Job) -> None:
+        """Handle one event; the sync token never moves past an event the table did not commit."""
         event = job.event
-        try:
-            actions = self.table.handle(event)
-        finally:
-            job.batch.pending -= 1
-            self._advance_token()
+        delay = 0.5
+        while True:
+            try:
+                actions = self.table.handle(event)
+                break
+            except Exception:
+                self.metrics.errors += 1
+                log.exception("room %s: event %s not handled, retrying", event.room_id, event.event_id)
+                if self._stopping:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+        job.batch.pending -= 1
+        self._advance_token()
         self.metrics.events_handled += 1
         if event.ts:
             self.metrics.sync_lag_seconds = max(0.0, time.time() - event.ts / 1000)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 Enforcement = Literal["warn", "redact", "mute"]
@@ -15,6 +15,15 @@ def name_key(name: str) -> str:
     """Case- and accent-insensitive key of a character name."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+def _known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+def _build(cls: type, data: dict[str, Any]) -> Any:
+    return cls(**_known_fields(cls, data))
 
 
 @dataclass
@@ -82,11 +91,12 @@ class RoomState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomState:
-        data = dict(data)
-        data["characters"] = {k: Character(**v) for k, v in data.get("characters", {}).items()}
-        data["lock"] = FloorLock(**data["lock"]) if data.get("lock") else None
-        data["combat"] = Combat(**data["combat"]) if data.get("combat") else None
-        data["exploration"] = Exploration(**data["exploration"]) if data.get("exploration") else None
+        """Tolerant of stored keys that are no longer fields (older or newer versions)."""
+        data = _known_fields(cls, data)
+        data["characters"] = {k: _build(Character, v) for k, v in data.get("characters", {}).items()}
+        data["lock"] = _build(FloorLock, data["lock"]) if data.get("lock") else None
+        data["combat"] = _build(Combat, data["combat"]) if data.get("combat") else None
+        data["exploration"] = _build(Exploration, data["exploration"]) if data.get("exploration") else None
         return cls(**data)
 
     def find_character(self, name: str) -> Character | None:

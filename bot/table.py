@@ -39,7 +39,17 @@ class Table:
         return state
 
     def handle(self, event: Event) -> list[Action]:
-        """Handle ``event`` once: an event id seen before gives no actions."""
+        """Handle ``event`` once: an event id seen before gives no actions.
+
+        If the transaction fails the room's cached state is dropped, so memory never holds
+        a change the database rolled back."""
+        try:
+            return self._handle(event)
+        except Exception:
+            self._rooms.pop(event.room_id, None)
+            raise
+
+    def _handle(self, event: Event) -> list[Action]:
         with self.store.transaction():
             if self.store.was_handled(event.event_id):
                 return []

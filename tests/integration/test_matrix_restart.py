@@ -149,6 +149,7 @@ async def test_burst_under_default_rate_limit_loses_no_reply(cast, run_bot, syna
 async def test_saved_power_levels_without_an_open_lock_are_restored_at_start(cast, run_bot):
     """If the table no longer has a muted lock (here: its state edited while the bot was down),
     the power levels saved when muting are put back at start-up."""
+    from bot.state import RoomState
     from bot.store import Store
 
     gm = cast.gm
@@ -164,7 +165,7 @@ async def test_saved_power_levels_without_an_open_lock_are_restored_at_start(cas
     data = store.load_room(room)
     assert data["lock"] and data["lock"]["muted"]
     with store.transaction():
-        store.save_room(room, {**data, "lock": None})
+        store.save_room(room, RoomState.from_dict({**data, "lock": None}).to_json())
     store.db.conn.close()
     async with run_bot(config):
         await gm.wait_for(room, power_levels_by(bot_id, lambda c: c == original), what="reconciled power levels")
