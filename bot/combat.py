@@ -69,7 +69,7 @@ def ensure_character(ctx: Context, name: str) -> Character:
     """A known character, or a new non-player character run by the GM."""
     character = ctx.room.find_character(name)
     if character is None:
-        character = Character(name)
+        character = Character(name, npc=True)
         ctx.room.characters[name_key(name)] = character
     return character
 
@@ -86,10 +86,13 @@ def announce_turn(ctx: Context, combat: Combat) -> None:
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
     combat.round, combat.turn = 1, 0
+    ctx.room.granted.clear()
     announce_turn(ctx, combat)
 
 
 def advance(ctx: Context, combat: Combat) -> None:
+    """The next turn; out-of-turn permissions last until the turn changes."""
+    ctx.room.granted.clear()
     combat.turn += 1
     if combat.turn >= len(combat.order):
         combat.round += 1

@@ -12,7 +12,7 @@ from bot.render import Renderer
 from bot.table import Table
 
 ROOM_ID = "!console:local"
-_LINE = re.compile(r"^(@[^\s:]+:[^\s:]+)\s*:\s?(.*)$", re.DOTALL)
+_LINE = re.compile(r"^(@[^\s:]+:\S+?):(?:\s(.*))?$", re.DOTALL)
 
 
 def read_events(lines: IO[str]) -> Iterator[Event | tuple[int, str]]:
@@ -25,7 +25,7 @@ def read_events(lines: IO[str]) -> Iterator[Event | tuple[int, str]]:
         if match is None:
             yield number, line
             continue
-        yield Event(ROOM_ID, match[1], match[2], f"${number}", ts=number)
+        yield Event(ROOM_ID, match[1], match[2] or "", f"${number}", ts=number)
 
 
 def action_json(action: Action) -> dict:

@@ -95,14 +95,27 @@ def character_command(ctx: Context, args: str) -> None:
         ctx.reply("bad_name", limit=MAX_NAME)
         return
     character = ctx.room.find_character(name)
-    if character and character.owner and character.owner != owner and not ctx.is_gm():
-        ctx.reply("character_taken", name=character.name, owner=character.owner)
-        return
+    if character and not ctx.is_gm():
+        if character.npc:
+            ctx.reply("character_is_npc", name=character.name)
+            return
+        if character.owner and character.owner != owner:
+            ctx.reply("character_taken", name=character.name, owner=character.owner)
+            return
     if character is None:
         character = Character(name)
         ctx.room.characters[name_key(name)] = character
-    character.owner = owner
+    if not ctx.is_gm(owner):
+        _release_characters_of(ctx, owner)
+    character.owner, character.npc = owner, False
     ctx.reply("character_claimed", name=character.name, owner=owner)
+
+
+def _release_characters_of(ctx: Context, owner: str) -> None:
+    """A player plays one character: claiming another frees the previous one."""
+    for other in ctx.room.characters.values():
+        if other.owner == owner:
+            other.owner = None
 
 
 @command("ficha", "sheet", usage="NOMBRE [campo valor]...", needs_args=True)
@@ -166,9 +179,14 @@ def combat_command(ctx: Context, args: str) -> None:
             return
         rounds_played = ctx.room.combat.round
         ctx.room.combat = None
+        ctx.room.granted.clear()
         ctx.reply("combat_ended", rounds=rounds_played)
         return
+    if ctx.room.combat is not None:
+        ctx.reply("combat_running", round=ctx.room.combat.round)
+        return
     ctx.room.combat = Combat()
+    ctx.room.granted.clear()
     ctx.reply("combat_started", system=ctx.system)
 
 

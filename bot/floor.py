@@ -81,16 +81,24 @@ def consume_grant(ctx: Context) -> None:
 
 
 def enforce(ctx: Context, warned: list[str], kind: str, **context: object) -> None:
-    """Redact (or not, by the room's mode and the bot's power) and warn each offender once."""
-    mode = ctx.enforcement
-    if mode in ("redact", "mute"):
-        if ctx.event.bot_can_redact:
-            ctx.redact()
-        else:
-            warn_no_power(ctx)
+    """Redact (if the room's mode and the bot's power allow) and warn each offender once."""
+    mode = effective_mode(ctx)
+    if mode != "warn":
+        ctx.redact()
     if ctx.sender not in warned:
         warned.append(ctx.sender)
         ctx.reply(kind, mode=mode, **context)
+
+
+def effective_mode(ctx: Context) -> str:
+    """The room's mode, or ``warn`` when the bot lacks the power that mode needs (said once)."""
+    mode = ctx.enforcement
+    if mode == "warn":
+        return mode
+    if not ctx.event.bot_can_redact or (mode == "mute" and not ctx.event.bot_can_mute):
+        warn_no_power(ctx)
+        return "warn"
+    return mode
 
 
 def warn_no_power(ctx: Context) -> None:

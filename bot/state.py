@@ -31,6 +31,8 @@ class Character:
     name: str
     owner: str | None = None
     sheet: dict[str, Any] = field(default_factory=dict)
+    npc: bool = False
+    """Created by the GM (``!turnos``, ``!iniciativa``): only a GM may hand it to a player."""
 
 
 @dataclass

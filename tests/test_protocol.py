@@ -192,3 +192,58 @@ def test_turn_start_pings_the_actor_with_a_pill() -> None:
     action = t.for_line(4)[0]
     assert action["mentions"] == ["@ana:local"]
     assert '<a href="https://matrix.to/#/@ana:local">@ana:local</a>' in action["html"]
+
+
+def test_players_cannot_take_over_gm_characters() -> None:
+    t = play("""
+@ana:local: !pj Ana
+@gm:local: !combate
+@gm:local: !turnos Orco, Ana
+@ana:local: !pj Orco
+@ana:local: /me el orco huye
+@gm:local: !pj Orco @bob:local
+""")
+    assert "personaje del máster" in t.text(4)
+    assert t.redacted(5)
+    assert "Orco es el personaje de @bob:local" in t.text(6)
+
+
+def test_claiming_a_new_character_frees_the_old_one() -> None:
+    t = play("@ana:local: !pj Ana\n@ana:local: !pj Kira\n@bob:local: !pj Ana")
+    assert "Ana es el personaje de @bob:local" in t.text(3)
+
+
+def test_grants_expire_when_the_turn_changes_or_combat_ends() -> None:
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !turnos McAvoy, Sör Brönn
+@gm:local: !permite Sör Brönn
+@gm:local: !siguiente
+@gm:local: !siguiente
+@bob:local: !tiro 1d20
+@gm:local: !permite McAvoy
+@gm:local: !combate fin
+@gm:local: -----
+@ana:local: !tiro 1d6
+""")
+    assert t.redacted(8)
+    assert t.redacted(12)
+
+
+def test_a_running_combat_is_not_wiped_by_a_second_start() -> None:
+    t = play(CAST + "@gm:local: !combate\n@gm:local: !turnos McAvoy, Sör Brönn\n@gm:local: !combate\n@gm:local: !estado")
+    assert "Ya hay un combate" in t.text(5)
+    assert "▶ McAvoy" in t.text(6)
+
+
+def test_mute_mode_without_mute_power_only_warns() -> None:
+    table = make_table(enforce="mute")
+    table.handle(Event("!r", GM, "-----", "$1", bot_can_mute=False))
+    actions = table.handle(Event("!r", "@bob:local", "hola", "$2", bot_can_mute=False))
+    assert not any(isinstance(a, Redact) for a in actions)
+    assert [a.message.body for a in actions if isinstance(a, Send)][0].endswith("cierre.")
+
+
+def test_console_senders_may_carry_a_port() -> None:
+    t = play("@ana:host.example:8448: !tiro 1d6")
+    assert t.text(1).startswith("@ana:host.example:8448 · 🎲 1d6")
