@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -15,6 +14,7 @@ from hypothesis import strategies as st
 from bot.render import Renderer
 from systems.dice import MAX_CHAIN, DiceError, parse, roll
 from tests.scripted import FaceRng, all_faces, faces
+from tests.watchdog import watchdog
 
 
 def test_2d6_distribution_by_enumeration() -> None:
@@ -104,11 +104,9 @@ def test_percent_and_constants_and_comment() -> None:
     ],
 )
 def test_bad_expressions_raise_named_errors_fast(text: str, code: str) -> None:
-    start = time.perf_counter()
-    with pytest.raises(DiceError) as err:
+    with watchdog(text[:40]), pytest.raises(DiceError) as err:
         roll(text, random.Random(1))
     assert err.value.code == code
-    assert time.perf_counter() - start < 0.5
     message = Renderer().render("dice_error", code=err.value.code, params=err.value.params).body
     assert "\n" not in message and message.startswith("⚠️") and len(message) < 200
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import signal
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,13 +30,13 @@ from bot.store import Store
 from bot.table import Table
 from systems import SYSTEM_KEYS, get_system
 from systems.dice import DiceError
+from tests.watchdog import watchdog
 
 ROOT = Path(__file__).resolve().parents[1]
 GM, ANA, BRUNO, EVE = "@gm:fuzz", "@ana:fuzz", "@bruno:fuzz", "@eve:fuzz"
 SENDERS = (GM, GM, ANA, ANA, BRUNO, EVE)
 NAMES = ("Ana", "Bruno", "Orco", "McAvoy", "Kurtz", "ána", "ORCO", "nadie", "Lerma")
 INTERNAL_ERROR = Table(Store(), TableSettings()).renderer.text("internal_error").strip()
-HANG_SECONDS = 10
 
 
 def _doc_words(key: str) -> list[str]:
@@ -85,20 +83,6 @@ def lines(key: str) -> st.SearchStrategy[str]:
     misc = st.one_of(st.text(max_size=40), roll_texts(key).map(lambda t: f"/me {t}"),
                      roll_texts(key).map(lambda t: f"(( {t} ))"), roll_texts(key).map(lambda t: f"off: {t}"))
     return st.one_of(cmd, cmd, cmd, setup, setup, dash, misc)
-
-
-@contextmanager
-def watchdog(what: str):
-    def alarm(signum, frame):
-        raise AssertionError(f"no answer in {HANG_SECONDS} s: {what!r}"[:300])
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(HANG_SECONDS)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def check_roll(key: str, text: str, seed: int) -> None:
