@@ -93,10 +93,16 @@ class RoomAuth:
         return self.level(user) >= int(self.power.get("redact", 50))
 
     def can_mute(self, user: str) -> bool:
+        """Allowed to edit power levels and above every player it would have to silence."""
         events = self.power.get("events") or {}
         needed = int(events.get("m.room.power_levels", self.power.get("state_default", 50)))
-        players = int(self.power.get("users_default", 0))
-        return self.level(user) >= needed and self.level(user) > players + 1
+        if self.level(user) < needed:
+            return False
+        try:
+            locked_power_levels(self.power, self, user, ())
+        except PermanentError:
+            return False
+        return True
 
 
 def locked_power_levels(base: dict, auth: RoomAuth, bot: str, speakers: tuple[str, ...]) -> dict:
