@@ -9,11 +9,9 @@ from bot import floor
 from bot.commands import command, commands_for
 from bot.context import Context
 from bot.rulebook import search_rules
-from bot.state import ENFORCEMENT_MODES, Character, Combat, Exploration, name_key
+from bot.state import ENFORCEMENT_MODES, MAX_NAME, Character, Combat, Exploration, name_key
 from systems import SYSTEM_KEYS
 
-MAX_NAME = 40
-MAX_NAME_WORDS = 8
 MAX_COMBATANTS = 40
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
 _HIDDEN_WORDS = ("oculta", "oculto", "hidden")
@@ -147,11 +145,11 @@ def sheet_command(ctx: Context, args: str) -> None:
 def _split_sheet_args(args: str, ctx: Context) -> tuple[str, list[tuple[str, str]]]:
     """``!ficha Sir Ulric dureza 7 parada 6``: the longest known character name first, then pairs."""
     words = args.split()
-    for cut in range(min(len(words), MAX_NAME_WORDS), 0, -1):
-        if ctx.room.find_character(" ".join(words[:cut])):
-            rest = words[cut:]
-            return " ".join(words[:cut]), list(zip(rest[::2], rest[1::2] + [""] * (len(rest) % 2)))
-    return args, []
+    character, used = ctx.room.leading_character(words)
+    if character is None:
+        return args, []
+    rest = words[used:]
+    return " ".join(words[:used]), list(zip(rest[::2], rest[1::2] + [""] * (len(rest) % 2)))
 
 
 def _coerce(value: str, field_type: type) -> object:
@@ -211,10 +209,9 @@ def _combatant_names(ctx: Context, args: str) -> list[str]:
     else:
         words, names = args.split(), []
         while words:
-            longest = min(len(words), MAX_NAME_WORDS)
-            cut = next((c for c in range(longest, 0, -1) if ctx.room.find_character(" ".join(words[:c]))), 1)
-            names.append(" ".join(words[:cut]))
-            words = words[cut:]
+            used = ctx.room.leading_character(words)[1] or 1
+            names.append(" ".join(words[:used]))
+            words = words[used:]
     if len(names) > MAX_COMBATANTS or not all(_valid_name(n) for n in names):
         return []
     return names if len({name_key(n) for n in names}) == len(names) else []

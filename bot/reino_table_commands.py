@@ -26,7 +26,7 @@ from bot.reino_table_state import (
     save,
     surprised,
 )
-from bot.state import Character, Combat, name_key
+from bot.state import MAX_NAME, Character, Combat, name_key
 from systems.reino import MAX_NUMBER
 from systems.reino_outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
 from systems.reino_rules import (
@@ -46,8 +46,6 @@ from systems.reino_rules import (
 )
 
 REINO = ("reino",)
-MAX_NAME_WORDS = 8
-MAX_NAME = 40
 MAX_NAMES = 40
 MAX_COMMENT = 120
 _NUMBER = re.compile(r"^[+-]?\d{1,4}$")
@@ -92,11 +90,8 @@ def _number(word: str) -> int | None:
 def _split_name(ctx: Context, args: str) -> tuple[Character | None, list[str]]:
     """The longest known character name at the front of ``args``, and the words after it."""
     words = args.split()
-    for cut in range(min(len(words), MAX_NAME_WORDS), 0, -1):
-        character = ctx.room.find_character(" ".join(words[:cut]))
-        if character is not None:
-            return character, words[cut:]
-    return None, words[1:]
+    character, used = ctx.room.leading_character(words)
+    return (character, words[used:]) if character is not None else (None, words[1:])
 
 
 def _target(ctx: Context, args: str) -> tuple[Character | None, list[str]]:
@@ -151,10 +146,9 @@ def _names(ctx: Context, args: str) -> list[str]:
         return [" ".join(n.split()) for n in args.split(",") if n.strip()]
     names, words = [], args.split()
     while words:
-        longest = min(len(words), MAX_NAME_WORDS)
-        cut = next((c for c in range(longest, 0, -1) if ctx.room.find_character(" ".join(words[:c]))), 1)
-        names.append(" ".join(words[:cut]))
-        words = words[cut:]
+        used = ctx.room.leading_character(words)[1] or 1
+        names.append(" ".join(words[:used]))
+        words = words[used:]
     return names
 
 

@@ -19,7 +19,7 @@ from bot.savage_table_flow import (
     trait_roll,
 )
 from bot.savage_table_state import SavageCombat, normal_die, savage_of, store
-from bot.state import Character, Combat, name_key
+from bot.state import MAX_NAME, Character, Combat, name_key
 from systems.savage_deck import Card, interrupt, surprise
 from systems.savage_rules import DamageEffect, damage_effect
 from systems.savage_state import (
@@ -36,10 +36,8 @@ from systems.savage_state import (
 from systems.savage_syntax import fold
 
 SAVAGE = ("savage",)
-MAX_NAME_WORDS = 8
 MAX_DAMAGE = 999
 MAX_BENNY_STEP = 20
-MAX_NAME = 40
 _COUNT = re.compile(r"^[+-]\d{1,2}$")
 _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
@@ -51,11 +49,8 @@ UNTRAINED = "d4"
 def split_name(ctx: Context, args: str) -> tuple[Character | None, str]:
     """The longest known character name at the start of ``args``, and the rest."""
     words = args.split()
-    for cut in range(min(len(words), MAX_NAME_WORDS), 0, -1):
-        character = ctx.room.find_character(" ".join(words[:cut]))
-        if character is not None:
-            return character, " ".join(words[cut:])
-    return None, args.strip()
+    character, used = ctx.room.leading_character(words)
+    return (character, " ".join(words[used:])) if character is not None else (None, args.strip())
 
 
 def _error(ctx: Context, code: str, **params: object) -> None:

@@ -37,7 +37,6 @@ WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
 UNARMED = "0"
-MAX_NAME_WORDS = 8
 
 
 # --- sheets -------------------------------------------------------------------------------
@@ -63,11 +62,10 @@ def _effect(character: Character) -> WoundEffect:
 def _split_name(ctx: Context, args: str) -> tuple[Character | None, str, list[str]]:
     """The longest known character name at the start of ``args``, and the words after it."""
     words = args.split()
-    for cut in range(min(len(words), MAX_NAME_WORDS), 0, -1):
-        character = ctx.room.find_character(" ".join(words[:cut]))
-        if character:
-            return character, character.name, words[cut:]
-    return None, (words[0] if words else "")[:40], []
+    character, used = ctx.room.leading_character(words)
+    if character is None:
+        return None, (words[0] if words else "")[:40], []
+    return character, character.name, words[used:]
 
 
 def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]] | None:

@@ -9,6 +9,9 @@ from typing import Any, Literal
 
 Enforcement = Literal["warn", "redact", "mute"]
 ENFORCEMENT_MODES: tuple[str, ...] = ("warn", "redact", "mute")
+MAX_NAME = 40
+MAX_NAME_WORDS = 8
+"""Character names are matched on at most this many words (keeps matching linear in the input)."""
 
 
 def name_key(name: str) -> str:
@@ -103,6 +106,15 @@ class RoomState:
 
     def find_character(self, name: str) -> Character | None:
         return self.characters.get(name_key(name))
+
+    def leading_character(self, words: list[str]) -> tuple[Character | None, int]:
+        """The character named by the longest run of ``words`` at their start, and that run's length
+        (``None, 0`` when no known name starts them): ``!ficha Sir Ulric dureza 7`` names Sir Ulric."""
+        for cut in range(min(len(words), MAX_NAME_WORDS), 0, -1):
+            character = self.find_character(" ".join(words[:cut]))
+            if character is not None:
+                return character, cut
+        return None, 0
 
     def character_of(self, user_id: str) -> Character | None:
         return next((c for c in self.characters.values() if c.owner == user_id), None)

@@ -19,7 +19,6 @@ from systems.stormbringer_syntax import Scanner
 
 SYSTEMS = ("stormbringer",)
 SKILL_FIELDS = ("ataque", "parada", "esquiva", "emboscada", "ver")
-MAX_NAME_WORDS = 8
 MAX_VICTIMS = 20
 SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
          "master": "gm", "dj": "gm", "gm": "gm", "pnj": "gm"}
@@ -52,11 +51,8 @@ def refusable(fn: Handler) -> Handler:
 
 def split_name(ctx: Context, words: list[str]) -> tuple[Character | None, list[str]]:
     """The longest known character name at the start of ``words``, and the words after it."""
-    for cut in range(min(len(words), MAX_NAME_WORDS), 0, -1):
-        character = ctx.room.find_character(" ".join(words[:cut]))
-        if character is not None:
-            return character, words[cut:]
-    return None, words
+    character, used = ctx.room.leading_character(words)
+    return character, words[used:]
 
 
 def split_known(ctx: Context, args: str) -> tuple[Character, list[str]]:
