@@ -11,7 +11,9 @@ from typing import Literal
 
 from bot.render import Message
 
-EventKind = Literal["text", "emote"]
+EventKind = Literal["text", "emote", "edit", "media"]
+"""``edit`` (an edit of an earlier message) and ``media`` (images, files, stickers) carry no text:
+they only count as writing, for the locks."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ import aiohttp
 from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse, MessageDirection, RoomPreset
 
 from bot.config import Config
-from bot.events import Action, Event, PowerLevels, Redact, Send
+from bot.events import Action, Event, EventKind, PowerLevels, Redact, Send
 from bot.store import Store
 from bot.table import Table
 from bot.web import Metrics, start_web
@@ -506,28 +506,34 @@ class MatrixBot:
         return list(reversed(out))
 
     def _to_event(self, room_id: str, src: dict, auth: RoomAuth) -> Event | None:
-        if src.get("type") != "m.room.message" or src.get("sender") == self.user_id:
+        """Text and emotes are read; edits, media and stickers only count as writing (for locks)."""
+        if src.get("type") not in ("m.room.message", "m.sticker") or src.get("sender") == self.user_id:
             return None
         content = src.get("content") or {}
         msgtype = content.get("msgtype")
-        if msgtype not in ("m.text", "m.emote") or not isinstance(content.get("body"), str):
+        if msgtype == "m.notice":
             return None
         relates = content.get("m.relates_to") or {}
         if relates.get("rel_type") == "m.replace":
-            return None
+            return self._event(room_id, src, auth, "", "edit")
+        if msgtype not in ("m.text", "m.emote") or not isinstance(content.get("body"), str):
+            return self._event(room_id, src, auth, "", "media")
         text = content["body"]
         if "m.in_reply_to" in relates and text.startswith("> "):
             lines = text.split("\n")
             while lines and lines[0].startswith(">"):
                 lines.pop(0)
             text = "\n".join(lines).lstrip("\n")
+        return self._event(room_id, src, auth, text, "emote" if msgtype == "m.emote" else "text")
+
+    def _event(self, room_id: str, src: dict, auth: RoomAuth, text: str, kind: EventKind) -> Event:
         sender = src.get("sender", "")
         return Event(
             room_id=room_id,
             sender=sender,
             text=text,
             event_id=src.get("event_id", ""),
-            kind="emote" if msgtype == "m.emote" else "text",
+            kind=kind,
             ts=int(src.get("origin_server_ts") or 0),
             sender_is_admin=auth.is_admin(sender),
             bot_can_redact=auth.can_redact(self.user_id),

@@ -10,7 +10,7 @@ from bot import core_commands, floor, plugins  # noqa: F401  (registers the comm
 from bot.commands import find_command
 from bot.context import Context
 from bot.events import Action, Event
-from bot.protocol import read_line
+from bot.protocol import Line, read_line
 from bot.render import Renderer
 from bot.settings import TableSettings
 from bot.state import RoomState
@@ -83,6 +83,9 @@ class Table:
 
 
 def dispatch(ctx: Context) -> None:
+    if ctx.event.kind in ("edit", "media"):
+        floor.may_write(ctx, Line("talk"), None)
+        return
     line = read_line(ctx.event.text, ctx.event.kind == "emote")
     if line.kind in ("dash", "named_dash") and ctx.is_gm():
         floor.gm_dash_line(ctx, line)

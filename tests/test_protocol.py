@@ -247,3 +247,15 @@ def test_mute_mode_without_mute_power_only_warns() -> None:
 def test_console_senders_may_carry_a_port() -> None:
     t = play("@ana:host.example:8448: !tiro 1d6")
     assert t.text(1).startswith("@ana:host.example:8448 · 🎲 1d6")
+
+
+@pytest.mark.parametrize("kind", ["edit", "media"])
+def test_edits_and_media_count_as_writing_during_locks(kind: str) -> None:
+    table = make_table()
+    assert table.handle(Event("!r", "@bob:local", "", "$1", kind=kind)) == []
+    table.handle(Event("!r", GM, "-----", "$2"))
+    actions = table.handle(Event("!r", "@bob:local", "", "$3", kind=kind))
+    assert any(isinstance(a, Redact) and a.event_id == "$3" for a in actions)
+    table.handle(Event("!r", GM, "-----", "$4"))
+    gm_edit = table.handle(Event("!r", GM, "", "$5", kind=kind))
+    assert gm_edit == []

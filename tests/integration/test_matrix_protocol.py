@@ -70,6 +70,14 @@ async def test_narration_and_named_locks_in_redact_mode(cast, run_bot):
         after = await bruno.say(room, "!tiro d6")
         await bruno.wait_for(room, reply_to(after, bot_id), what="roll after the lock")
 
+        await gm.say(room, "-----")
+        edit = await bruno.client.room_send(room, "m.room.message", {
+            "msgtype": "m.text", "body": "* !tiro d20",
+            "m.new_content": {"msgtype": "m.text", "body": "!tiro d20"},
+            "m.relates_to": {"rel_type": "m.replace", "event_id": after},
+        })
+        await bruno.wait_for(room, redaction_of(edit.event_id), what="redaction of an edit during narration")
+
 
 async def test_mute_mode_server_refuses_players(cast, run_bot, synapse):
     gm, ana, bruno = cast.gm, *cast.players[:2]
