@@ -73,6 +73,7 @@ def gm_command(ctx: Context, args: str) -> None:
         return
     if user not in ctx.room.gms:
         ctx.room.gms.append(user)
+        floor.refresh_mute(ctx)
     ctx.reply("gm_added", user=user)
 
 

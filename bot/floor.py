@@ -34,9 +34,20 @@ def open_lock(ctx: Context, lock: FloorLock) -> None:
     if not ctx.event.bot_can_mute:
         warn_no_power(ctx)
         return
-    speakers = tuple(dict.fromkeys([*ctx.gms, lock.opened_by, *([lock.owner] if lock.owner else [])]))
     lock.muted = True
-    ctx.power_levels(True, speakers)
+    ctx.power_levels(True, lock_speakers(ctx, lock))
+
+
+def lock_speakers(ctx: Context, lock: FloorLock) -> tuple[str, ...]:
+    """Who may still post under a muted lock: the GMs, the GM who opened it and the named player."""
+    return tuple(dict.fromkeys([*ctx.gms, lock.opened_by, *([lock.owner] if lock.owner else [])]))
+
+
+def refresh_mute(ctx: Context) -> None:
+    """Re-apply a muted lock after its speakers changed (the transport keeps the first saved levels)."""
+    lock = ctx.room.lock
+    if lock is not None and lock.muted:
+        ctx.power_levels(True, lock_speakers(ctx, lock))
 
 
 def close_lock(ctx: Context) -> None:

@@ -259,3 +259,10 @@ def test_edits_and_media_count_as_writing_during_locks(kind: str) -> None:
     table.handle(Event("!r", GM, "-----", "$4"))
     gm_edit = table.handle(Event("!r", GM, "", "$5", kind=kind))
     assert gm_edit == []
+
+
+def test_a_gm_added_during_a_muted_lock_may_speak() -> None:
+    t = play(CAST + "@gm:local: -----\n@gm:local: !master @eve:local\n@eve:local: sigo narrando", enforce="mute")
+    relock = [a for a in t.for_line(4) if a["action"] == "power_levels"]
+    assert relock and relock[0]["lock"] is True and "@eve:local" in relock[0]["speakers"]
+    assert t.for_line(5) == []

@@ -308,3 +308,15 @@ def test_help_includes_the_savage_syntax() -> None:
     t = play("@ana:local: !ayuda", system="savage")
     assert "!interrumpir" in t.text(1) and "!beni" in t.text(1) and "Savage:" in t.text(1)
     assert len(open("templates/syntax_savage.txt", encoding="utf-8").read()) < 1200
+
+
+def test_a_granted_player_cannot_put_the_current_actor_on_hold() -> None:
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !turnos McAvoy, Kira
+@gm:local: !permite Kira
+@bob:local: !esperar
+@gm:local: !estado
+""", system="savage", seed=3)
+    assert "Solo el máster o el jugador de McAvoy" in t.text(8)
+    assert "▶ McAvoy" in t.text(9) and "espera" not in t.text(9).split("McAvoy")[1].split("\n")[0]
