@@ -67,6 +67,8 @@ def _symbol_re(pattern: str) -> re.Pattern[str]:
 _NUMBER_RE = re.compile(r"\s*(?:([+-])\s*)?(\d+)(?!\w)")
 _GLUED_NUMBER_RE = re.compile(r"\s*[+-]?\s*\d+[^\W\d]", re.UNICODE)
 _STRAY_SIGN_RE = re.compile(r"\s*[+-]")
+_DC_WORD_ALONE = re.compile(r"\s*(?:vs\.?|cd|dc)(?:\s*$|\s+(?!\d*d))", re.IGNORECASE)
+"""``d20 vs`` with no number: the DC was meant and is missing (not a comment)."""
 _CHECK_TAIL = re.compile(r"\s*(?:" + _DC_WORD + r")\s*[+-]?\d", re.IGNORECASE)
 _OPPOSED_TAIL = re.compile(r"\s*contra(?!\w)", re.IGNORECASE)
 
@@ -319,6 +321,8 @@ def _expression(text: str, rng: Rng) -> Outcome:
         return ReinoCheck(CheckResult(roll_d20(rng), modifier, dc), "prueba", scan.comment())
     if _OPPOSED_TAIL.match(rest):
         return _expression_opposed(expr, rest, rng)
+    if _DC_WORD_ALONE.match(rest):
+        raise DiceError("reino.missing_dc")
     return roll_dice(text, rng, SYSTEM.key)
 
 

@@ -47,6 +47,7 @@ KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern))
     for name, pattern in (
         ("tn", rf"(?:vs|vo|contra|dif)\s*{_NUM}\b"),
+        ("tn_missing", r"(?:vs|vo|dif)\b"),
         ("extra", r"extra\b"),
         ("multi", r"(?:multiacciones|multiaccion|multi|ma)\s*(\d+)\b"),
         ("unskilled", r"(?:sin entrenar|sin entrenamiento|hse)\b"),
@@ -217,6 +218,8 @@ def _take_word(rest: str, folded: str, pos: int, kind: str, found: dict, comment
         m = pattern.match(folded, pos)
         if m is None:
             continue
+        if name == "tn_missing":
+            raise DiceError("savage.missing_tn")
         if name not in ALLOWED[kind]:
             raise DiceError("savage.keyword_not_here", word=rest[m.start():m.end()].strip()[:20], kind=kind)
         groups = m.groups() if name != "targets" else (rest[m.start(1):m.end(1)],)

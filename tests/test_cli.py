@@ -66,3 +66,10 @@ def test_plain_output_reads_like_the_bot() -> None:
 def test_count_20000_json_completes() -> None:
     out = rolbot("roll", "--count", "20000", "--json", "4d6kh3+1")
     assert out.returncode == 0 and len(out.stdout.splitlines()) == 20000
+
+
+@pytest.mark.parametrize("system, expr", [("reino", "d20+3 vs"), ("reino", "d20 cd"), ("savage", "d8 vs"),
+                                          ("stormbringer", "d100 vs"), ("sombra", "3d10 vs")])
+def test_a_check_without_its_target_is_refused(system: str, expr: str) -> None:
+    out = rolbot("roll", "--system", system, expr)
+    assert out.returncode == 2 and out.stdout == "" and "Falta" in out.stderr
