@@ -60,10 +60,6 @@ class Die:
     kept: bool = True
 
     @property
-    def is_max(self) -> bool:
-        return self.faces[0] == self.sides
-
-    @property
     def is_min(self) -> bool:
         return self.faces[0] == 1
 
@@ -95,9 +91,6 @@ class DiceTerm:
         if self.keep:
             out += f"{self.keep}{self.keep_n}"
         return out
-
-    def roll(self, rnd: Callable[[], float], budget: list[int]) -> TermResult:
-        return TermResult(self, *self.roll_raw(rnd, budget))
 
     def roll_raw(self, rnd: Callable[[], float], budget: list[int]) -> RawTerm:
         """The term rolled as plain integers (the hot path; see ``TermResult`` for the structure)."""
@@ -160,9 +153,6 @@ class ConstantTerm:
     @property
     def text(self) -> str:
         return str(self.value)
-
-    def roll(self, rnd: Callable[[], float], budget: list[int]) -> TermResult:
-        return TermResult(self, *self.roll_raw(rnd, budget))
 
     def roll_raw(self, rnd: Callable[[], float], budget: list[int]) -> RawTerm:
         return [], None, _NOTHING_DROPPED, self.sign * self.value
