@@ -9,7 +9,8 @@ from typing import Any
 from bot.events import Action, Event, PowerLevels, Redact, Send
 from bot.render import Renderer
 from bot.settings import RoomSettings
-from bot.state import Character, RoomState
+from bot.commands import find_command
+from bot.state import MAX_NAME, Character, RoomState
 from systems import get_system
 from systems.base import GameSystem
 
@@ -74,6 +75,12 @@ class Context:
 
     def whisper(self, user_id: str, kind: str, **context: Any) -> None:
         self.render_send(kind, private_to=user_id, **context)
+
+    def reply_unknown_character(self, name: str) -> None:
+        self.reply("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())
+
+    def reply_usage(self, command_name: str) -> None:
+        self.reply("usage", command=find_command(command_name, self.system_key))
 
     def redact(self) -> None:
         reason = self.renderer.text("redact_reason")

@@ -123,7 +123,7 @@ def sheet_command(ctx: Context, args: str) -> None:
     name, pairs = _split_sheet_args(args, ctx)
     character = ctx.room.find_character(name)
     if character is None:
-        ctx.reply("unknown_character", name=name[:MAX_NAME], known=[c.name for c in ctx.room.characters.values()])
+        ctx.reply_unknown_character(name)
         return
     if pairs and not (ctx.is_gm() or character.owner == ctx.sender):
         ctx.reply("not_your_character", name=character.name)
@@ -230,7 +230,7 @@ def initiative_command(ctx: Context, args: str) -> None:
     if names:
         combat.order = [rounds.ensure_character(ctx, n).name for n in names]
     elif not combat.order:
-        combat.order = [c.name for c in ctx.room.characters.values()]
+        combat.order = ctx.room.character_names()
     if not combat.order:
         ctx.reply("no_combatants")
         return
@@ -255,7 +255,7 @@ def next_command(ctx: Context, args: str) -> None:
 def allow_command(ctx: Context, args: str) -> None:
     character = ctx.room.find_character(args)
     if character is None or character.owner is None:
-        ctx.reply("unknown_character", name=args[:MAX_NAME], known=[c.name for c in ctx.room.characters.values()])
+        ctx.reply_unknown_character(args)
         return
     if character.owner not in ctx.room.granted:
         ctx.room.granted.append(character.owner)

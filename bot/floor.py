@@ -19,7 +19,7 @@ def gm_dash_line(ctx: Context, line: Line) -> None:
         return
     character = room.find_character(line.name)
     if character is None:
-        ctx.reply("lock_unknown_character", name=line.name, known=[c.name for c in room.characters.values()])
+        ctx.reply("lock_unknown_character", name=line.name, known=room.character_names())
         return
     if room.lock:
         close_lock(ctx)

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 from bot import floor
-from bot.commands import command, find_command
+from bot.commands import command
 from bot.context import Context
 from bot.reino_table_state import (
     DEAD,
@@ -76,9 +76,6 @@ _ACTION_WORDS: dict[str, Action] = {
 # --- reading arguments -----------------------------------------------------------------
 
 
-def _usage(ctx: Context, name: str) -> None:
-    ctx.reply("usage", command=find_command(name, ctx.system_key))
-
 
 def _number(word: str) -> int | None:
     """A (signed) integer word within the system's bound, else None."""
@@ -98,8 +95,7 @@ def _target(ctx: Context, args: str) -> tuple[Character | None, list[str]]:
     """Like ``_split_name``, answering an unknown name."""
     character, rest = _split_name(ctx, args)
     if character is None:
-        ctx.reply("unknown_character", name=(args.split() or [""])[0][:40],
-                  known=[c.name for c in ctx.room.characters.values()])
+        ctx.reply_unknown_character((args.split() or [""])[0])
     return character, rest
 
 
@@ -128,7 +124,7 @@ def _own_or_named(ctx: Context, words: list[str]) -> Character | None:
     if character is None:
         return None
     if rest:
-        _usage(ctx, "pa")
+        ctx.reply_usage("pa")
         return None
     if not ctx.is_gm() and character.owner != ctx.sender:
         ctx.reply("not_your_character", name=character.name)
@@ -163,7 +159,7 @@ def attack_command(ctx: Context, args: str) -> None:
         return
     given = _number(words[0]) if words else None
     if given is None and words and _SIGNED_START.match(words[0]):
-        _usage(ctx, "ataque")
+        ctx.reply_usage("ataque")
         return
     attacker = _actor(ctx)
     if attacker is None:
@@ -196,7 +192,7 @@ def damage_command(ctx: Context, args: str) -> None:
     words = words[:-1] if halve else words
     points = _number(words[0]) if len(words) == 1 else None
     if points is None or points < 0:
-        _usage(ctx, "dano")
+        ctx.reply_usage("dano")
         return
     missing = [f for f in ("pr", "umbral") if f not in normalise_sheet(target.sheet)]
     if missing:
@@ -220,7 +216,7 @@ def wound_command(ctx: Context, args: str) -> None:
         return
     condition = _CONDITION_WORDS.get(name_key(words[0])) if len(words) == 1 else None
     if condition is None:
-        _usage(ctx, "herida")
+        ctx.reply_usage("herida")
         return
     combat = ctx.room.combat
     before = load(target, combat)
@@ -241,7 +237,7 @@ def heal_command(ctx: Context, args: str) -> None:
     word = name_key(words[0]) if len(words) == 1 else ""
     condition, flag = _CONDITION_WORDS.get(word), _FLAG_WORDS.get(word)
     if condition is None and flag is None:
-        _usage(ctx, "sana")
+        ctx.reply_usage("sana")
         return
     combat = ctx.room.combat
     rc = load(target, combat)
@@ -282,7 +278,7 @@ def _shown(ctx: Context, words: list[str]) -> Character | None:
         return _actor(ctx)
     character, rest = _target(ctx, " ".join(words))
     if character is not None and rest:
-        _usage(ctx, "pa")
+        ctx.reply_usage("pa")
         return None
     return character
 
@@ -323,7 +319,7 @@ def action_command(ctx: Context, args: str) -> None:
         return
     action = _ACTION_WORDS.get(name_key(args))
     if action is None:
-        _usage(ctx, "accion")
+        ctx.reply_usage("accion")
         return
     spent = check_action(combat, actor, rc, action)
     commit_action(combat, actor, spent)
@@ -341,7 +337,7 @@ def stabilize_command(ctx: Context, args: str) -> None:
     by_point = words == ["pa"] or words == ["ap"]
     bonus = 0 if by_point or not words else _number(words[0])
     if bonus is None or len(words) > 1:
-        _usage(ctx, "estabilizar")
+        ctx.reply_usage("estabilizar")
         return
     combat = ctx.room.combat
     round_number = _round_number(combat)
@@ -387,7 +383,7 @@ def surprise_command(ctx: Context, args: str) -> None:
     names = [] if name_key(args) in _NOBODY_WORDS else _names(ctx, args)
     too_long = len(names) > MAX_NAMES or any(len(n) > MAX_NAME for n in names)
     if name_key(args) not in _NOBODY_WORDS and (not names or too_long):
-        _usage(ctx, "sorpresa")
+        ctx.reply_usage("sorpresa")
         return
     combat.data["unaware"] = [name_key(n) for n in names]
     ctx.reply("reino_table_surprise", names=names)

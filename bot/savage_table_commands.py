@@ -6,7 +6,7 @@ import re
 
 from bot import combat as rounds
 from bot import floor
-from bot.commands import command, find_command
+from bot.commands import command
 from bot.context import Context
 from bot.savage_table_flow import (
     die_from,
@@ -57,17 +57,6 @@ def _error(ctx: Context, code: str, **params: object) -> None:
     ctx.reply("savage_table_error", code=code, **params)
 
 
-def _usage(ctx: Context, name: str) -> None:
-    ctx.reply("usage", command=find_command(name, "savage"))
-
-
-def _known(ctx: Context) -> list[str]:
-    return [c.name for c in ctx.room.characters.values()]
-
-
-def _unknown(ctx: Context, name: str) -> None:
-    ctx.reply("unknown_character", name=name[:MAX_NAME], known=_known(ctx))
-
 
 def _may_manage(ctx: Context, character: Character) -> bool:
     if ctx.is_gm() or character.owner == ctx.sender:
@@ -116,7 +105,7 @@ def benny_command(ctx: Context, args: str) -> None:
         _give_bennies(ctx, character, savage, int(word))
         return
     if word not in _SPEND + _UNSHAKE:
-        _usage(ctx, "beni")
+        ctx.reply_usage("beni")
         return
     if not _may_manage(ctx, character):
         return
@@ -146,10 +135,10 @@ def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, c
 def damage_command(ctx: Context, args: str) -> None:
     target, rest = split_name(ctx, args)
     if target is None:
-        _unknown(ctx, args)
+        ctx.reply_unknown_character(args)
         return
     if not rest:
-        _usage(ctx, "dano")
+        ctx.reply_usage("dano")
         return
     if "dureza" not in target.sheet:
         _error(ctx, "no_toughness", name=target.name)
@@ -307,7 +296,7 @@ def interrupt_command(ctx: Context, args: str) -> None:
     second, extra = split_name(ctx, rest) if first and rest else (None, rest)
     holder, target = (first, second) if second else (ctx.character, first)
     if target is None or holder is None or extra:
-        _usage(ctx, "interrumpir")
+        ctx.reply_usage("interrumpir")
         return
     if not _may_manage(ctx, holder):
         return
@@ -348,7 +337,7 @@ def surprise_command(ctx: Context, args: str) -> None:
     attackers_text, _, victims_text = args.partition("/")
     attackers, victims = _names(attackers_text), _names(victims_text)
     if not attackers or victims is None:
-        _usage(ctx, "sorpresa")
+        ctx.reply_usage("sorpresa")
         return
     setup = surprise(attackers, {v: False for v in victims})
     state = SavageCombat.load(combat)
@@ -405,7 +394,7 @@ def _start_task(ctx: Context, combat: Combat, state: SavageCombat, word: str, re
         helpers, rounds_left, *title_words = rest.split(maxsplit=2)
         task, title = DramaticTask.for_group(int(helpers), int(rounds_left)), " ".join(title_words)
     else:
-        _usage(ctx, "tarea")
+        ctx.reply_usage("tarea")
         return
     state.task = {"title": title[:80], "state": task.to_dict()}
     state.save(combat)

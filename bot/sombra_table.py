@@ -72,7 +72,7 @@ def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]] | None:
     """The named character with a known ``tipo`` and the sheet fields its table needs; else say why."""
     character, name, rest = _split_name(ctx, args)
     if character is None:
-        ctx.reply("unknown_character", name=name, known=[c.name for c in ctx.room.characters.values()])
+        ctx.reply_unknown_character(name)
         return None
     table = _table(character)
     if table is None:
@@ -322,7 +322,7 @@ def damage_command(ctx: Context, args: str) -> None:
 def wounds_command(ctx: Context, args: str) -> None:
     character, name, _ = _split_name(ctx, args)
     if character is None:
-        ctx.reply("unknown_character", name=name, known=[c.name for c in ctx.room.characters.values()])
+        ctx.reply_unknown_character(name)
         return
     ctx.reply("sombra_table_wounds", name=character.name, table=_table(character),
               labels=_labels(ctx.room.combat, character), effect=_effect(character),
@@ -333,7 +333,7 @@ def wounds_command(ctx: Context, args: str) -> None:
 def heal_command(ctx: Context, args: str) -> None:
     character, name, words = _split_name(ctx, args)
     if character is None:
-        ctx.reply("unknown_character", name=name, known=[c.name for c in ctx.room.characters.values()])
+        ctx.reply_unknown_character(name)
         return
     wounds, location = _wounds(character), None
     if words:

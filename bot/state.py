@@ -104,6 +104,9 @@ class RoomState:
         data["exploration"] = _build(Exploration, data["exploration"]) if data.get("exploration") else None
         return cls(**data)
 
+    def character_names(self) -> list[str]:
+        return [c.name for c in self.characters.values()]
+
     def find_character(self, name: str) -> Character | None:
         return self.characters.get(name_key(name))
 

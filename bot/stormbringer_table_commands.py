@@ -64,7 +64,7 @@ def split_known(ctx: Context, args: str) -> tuple[Character, list[str]]:
 def need_character(ctx: Context, name: str) -> Character:
     character = ctx.room.find_character(name)
     if character is None:
-        raise Refused("unknown_character", name=name[:40], known=[c.name for c in ctx.room.characters.values()])
+        raise Refused("unknown_character", name=name[:40], known=ctx.room.character_names())
     return character
 
 
