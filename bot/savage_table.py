@@ -16,7 +16,7 @@ from bot.savage_table_flow import deal, has_joker, roster, trait_roll, vigor_of
 from bot.savage_table_state import SHEET_FIELDS, SavageCombat, savage_of, sheet_die, store
 from bot.state import Character, Combat, name_key
 from systems.savage_deck import ActionDeck
-from systems.savage_state import DramaticTask, apply_bleeding_roll, recover_at_turn_start
+from systems.savage_state import apply_bleeding_roll, recover_at_turn_start
 
 
 @dataclass

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from systems.dice import MAX_TEXT, ConstantTerm, DiceError, DiceExpr, DiceTerm, parse_prefix
+from systems.dice import MAX_TEXT, ConstantTerm, DiceError, DiceExpr, parse_prefix
 from systems.savage_rules import (
     CALLED_SHOTS,
     DEFAULT_TN,

@@ -12,7 +12,6 @@ import hashlib
 import hmac
 import itertools
 import json
-import os
 import shutil
 import socket
 import subprocess

@@ -13,7 +13,6 @@ import os
 import random
 import re
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from bot.store import Store
 from bot.table import Table as CoreTable

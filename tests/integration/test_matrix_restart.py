@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 
-from tests.integration.conftest import ROOT, Chat, membership, redaction_of, reply_to
+from tests.integration.conftest import ROOT, redaction_of, reply_to
 from tests.integration.test_matrix_protocol import open_table, power_levels_by
 
 
@@ -46,16 +46,23 @@ async def test_backlog_and_open_lock_handled_after_restart(cast, run_bot):
     assert all(counts[r] == 1 for r in rolls), counts
 
 
-async def test_mute_lock_survives_restart_and_is_restored(cast, run_bot):
-    gm, ana = cast.gm, cast.players[0]
-    bot_id = cast.bot_user.user_id
-    config = cast.config(enforcement="mute")
+async def open_muted_table(cast, run_bot, config) -> tuple[str, dict]:
+    """A table whose GM opened a narration that the bot muted; the power levels from before it."""
+    gm, bot_id = cast.gm, cast.bot_user.user_id
     async with run_bot(config):
         room = await open_table(cast, power=100, players=1)
         await gm.sync_once(0)
         original = [ev for ev in gm.room_events(room) if ev.get("type") == "m.room.power_levels"][-1]["content"]
         await gm.say(room, "-----")
         await gm.wait_for(room, power_levels_by(bot_id, lambda c: c.get("events_default", 0) > 0), what="mute")
+    return room, original
+
+
+async def test_mute_lock_survives_restart_and_is_restored(cast, run_bot):
+    gm, ana = cast.gm, cast.players[0]
+    bot_id = cast.bot_user.user_id
+    config = cast.config(enforcement="mute")
+    room, original = await open_muted_table(cast, run_bot, config)
     async with run_bot(config):
         refused = await ana.try_say(room, "¿puedo?")
         assert getattr(refused, "status_code", None) == "M_FORBIDDEN"
@@ -155,12 +162,7 @@ async def test_saved_power_levels_without_an_open_lock_are_restored_at_start(cas
     gm = cast.gm
     bot_id = cast.bot_user.user_id
     config = cast.config(enforcement="mute")
-    async with run_bot(config):
-        room = await open_table(cast, power=100, players=1)
-        await gm.sync_once(0)
-        original = [ev for ev in gm.room_events(room) if ev.get("type") == "m.room.power_levels"][-1]["content"]
-        await gm.say(room, "-----")
-        await gm.wait_for(room, power_levels_by(bot_id, lambda c: c.get("events_default", 0) > 0), what="mute")
+    room, original = await open_muted_table(cast, run_bot, config)
     store = Store(config.db_path)
     data = store.load_room(room)
     assert data["lock"] and data["lock"]["muted"]
