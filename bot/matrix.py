@@ -61,6 +61,7 @@ class RoomAuth:
     creators: set[str] = field(default_factory=set)
     version: str = "1"
     power: dict[str, Any] = field(default_factory=dict)
+    _can_mute: tuple[dict, str, bool] | None = field(default=None, repr=False, compare=False)
 
     @property
     def creators_privileged(self) -> bool:
@@ -69,6 +70,7 @@ class RoomAuth:
     def apply(self, ev: dict) -> None:
         if ev.get("state_key") != "":
             return
+        self._can_mute = None
         content = ev.get("content") or {}
         if ev.get("type") == "m.room.power_levels":
             self.power = content
@@ -93,7 +95,17 @@ class RoomAuth:
         return self.level(user) >= int(self.power.get("redact", 50))
 
     def can_mute(self, user: str) -> bool:
-        """Allowed to edit power levels and above every player it would have to silence."""
+        """Allowed to edit power levels and above every player it would have to silence.
+
+        Asked on every event: the answer is kept until ``power`` is replaced."""
+        cached = self._can_mute
+        if cached is not None and cached[0] is self.power and cached[1] == user:
+            return cached[2]
+        answer = self._compute_can_mute(user)
+        self._can_mute = (self.power, user, answer)
+        return answer
+
+    def _compute_can_mute(self, user: str) -> bool:
         events = self.power.get("events") or {}
         needed = int(events.get("m.room.power_levels", self.power.get("state_default", 50)))
         if self.level(user) < needed:
