@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.integration.conftest import PYTHON, Synapse, _write_config, free_port  # noqa: E402
+from tests.matrix.conftest import PYTHON, Synapse, _write_config, free_port  # noqa: E402
 
 
 class SynapseServer:

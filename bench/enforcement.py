@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _synapse import RolbotProcess, SynapseServer, percentile, version  # noqa: E402
 
-from tests.integration.conftest import Chat, membership, redaction_of, reply_to  # noqa: E402
-from tests.integration.test_matrix_protocol import power_levels_by  # noqa: E402
+from tests.matrix.conftest import Chat, membership, redaction_of, reply_to  # noqa: E402
+from tests.matrix.test_matrix_protocol import power_levels_by  # noqa: E402
 
 
 def ts_of(chat: Chat, room: str, pred) -> int:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _synapse import PYTHON, ROOT, RolbotProcess, SynapseServer, percentile, version  # noqa: E402
 
-from tests.integration.conftest import Chat, membership, reply_to  # noqa: E402
+from tests.matrix.conftest import Chat, membership, reply_to  # noqa: E402
 
 
 def reply_ts(chat: Chat, room: str, event_id: str, sender: str) -> int | None:

@@ -45,10 +45,10 @@ def session(system: str) -> list[tuple[str, str]]:
 
 
 def build(path: str, rooms: int) -> tuple[int, float]:
-    from bot.events import Event
-    from bot.settings import RoomSettings, TableSettings
-    from bot.store import Store
-    from bot.table import Table
+    from bot.core.events import Event
+    from bot.core.settings import RoomSettings, TableSettings
+    from bot.core.store import Store
+    from bot.core.table import Table
 
     table = Table(Store(path), TableSettings(RoomSettings(gms=(GM,))), random.Random(1))
     start, events = time.perf_counter(), 0
@@ -66,10 +66,10 @@ def build(path: str, rooms: int) -> tuple[int, float]:
 ROLBOT_CHILD = r"""
 import os, sys, time
 sys.path.insert(0, ROOT)
-from bot.events import Event, Send
-from bot.settings import RoomSettings, TableSettings
-from bot.store import Store
-from bot.table import Table
+from bot.core.events import Event, Send
+from bot.core.settings import RoomSettings, TableSettings
+from bot.core.store import Store
+from bot.core.table import Table
 
 def status():
     fields = dict(line.split(":", 1) for line in open("/proc/self/status"))

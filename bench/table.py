@@ -14,10 +14,10 @@ from pathlib import Path
 
 import sqlite_utils
 
-from bot.events import Event
-from bot.settings import RoomSettings, TableSettings
-from bot.store import Store
-from bot.table import Table
+from bot.core.events import Event
+from bot.core.settings import RoomSettings, TableSettings
+from bot.core.store import Store
+from bot.core.table import Table
 
 GM = "@gm:bench"
 SESSION = [

@@ -8,9 +8,10 @@ import random
 import sys
 from typing import Sequence
 
-from bot.render import Renderer
-from bot.state import ENFORCEMENT_MODES
-from systems import SYSTEM_KEYS, get_system
+from bot.core.render import Renderer
+from bot.core.state import ENFORCEMENT_MODES
+from systems import SYSTEM_KEYS
+from systems import get_system
 from systems.dice import DiceError
 
 EXIT_BAD_INPUT = 2
@@ -47,9 +48,9 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 def cmd_console(args: argparse.Namespace) -> int:
     from bot.console import run_console
-    from bot.settings import RoomSettings, TableSettings
-    from bot.store import Store
-    from bot.table import Table
+    from bot.core.settings import RoomSettings, TableSettings
+    from bot.core.store import Store
+    from bot.core.table import Table
 
     renderer = Renderer()
     if args.system not in SYSTEM_KEYS:
@@ -67,7 +68,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(Renderer().text("config_error", code=err.code, params=err.params, for_cli=True), file=sys.stderr)
         return EXIT_BAD_INPUT
-    from bot.matrix import run_bot
+    from bot.matrix.bot import run_bot
 
     return run_bot(config)
 

@@ -10,8 +10,8 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.render import Renderer
-from bot.settings import RoomSettings, TableSettings
+from bot.core.render import Renderer
+from bot.core.settings import RoomSettings, TableSettings
 
 SYSTEM_KEYS = ("generic", "savage", "stormbringer", "reino", "sombra")
 ENFORCEMENT_MODES = ("warn", "redact", "mute")

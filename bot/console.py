@@ -7,9 +7,9 @@ import re
 import sys
 from typing import IO, Iterator
 
-from bot.events import Action, Event, PowerLevels, Redact, Send
-from bot.render import Renderer
-from bot.table import Table
+from bot.core.events import Action, Event, PowerLevels, Redact, Send
+from bot.core.render import Renderer
+from bot.core.table import Table
 
 ROOM_ID = "!console:local"
 _LINE = re.compile(r"^(@[^\s:]+:\S+?):(?:\s(.*))?$", re.DOTALL)

@@ -13,4 +13,4 @@ def get_system(key: str) -> GameSystem:
     """The system registered under ``key`` (each lives in ``systems/<key>.py`` as ``SYSTEM``)."""
     if key not in SYSTEM_KEYS:
         raise KeyError(key)
-    return importlib.import_module(f"systems.{key}").SYSTEM
+    return importlib.import_module(f"systems.{key}.resolver").SYSTEM

@@ -22,13 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.commands import REGISTRY
-from bot.events import Event, Send
-from bot.settings import RoomSettings, TableSettings
-from bot.state import RoomState
-from bot.store import Store
-from bot.table import Table
-from systems import SYSTEM_KEYS, get_system
+from bot.core.commands import REGISTRY
+from bot.core.events import Event, Send
+from bot.core.settings import RoomSettings, TableSettings
+from bot.core.state import RoomState
+from bot.core.store import Store
+from bot.core.table import Table
+from systems import SYSTEM_KEYS
+from systems import get_system
 from systems.dice import DiceError
 from tests.watchdog import watchdog
 

@@ -8,9 +8,9 @@ import random
 from dataclasses import dataclass, field
 
 from bot.console import run_console
-from bot.settings import RoomSettings, TableSettings
-from bot.store import Store
-from bot.table import Table
+from bot.core.settings import RoomSettings, TableSettings
+from bot.core.store import Store
+from bot.core.table import Table
 
 GM = "@gm:local"
 

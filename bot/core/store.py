@@ -1,0 +1,108 @@
+"""SQLite persistence through sqlite-utils (WAL).
+
+Every handled event is one transaction: the state it changed, the actions it
+produced (the outbox) and the record that it was handled commit together, so a
+crash either loses the whole event (it is handled again) or none of it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import sqlite_utils
+
+from bot.core.events import Action, action_from_dict, action_to_dict
+
+SCHEMA_VERSION = 1
+
+
+def _migrate_1(db: sqlite_utils.Database) -> None:
+    db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    db["handled"].create({"event_id": str, "room_id": str, "ts": int}, pk="event_id", if_not_exists=True)
+    db["outbox"].create(
+        {"action_id": str, "event_id": str, "seq": int, "data": str, "done": int},
+        pk="action_id",
+        if_not_exists=True,
+    )
+    db["outbox"].create_index(["done", "seq"], if_not_exists=True)
+    db["rooms"].create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1]
+
+
+class Store:
+    """The bot's database. ``path=None`` keeps everything in memory."""
+
+    def __init__(self, path: str | None = None) -> None:
+        conn = sqlite3.connect(path or ":memory:", isolation_level=None, check_same_thread=False)
+        self.db = sqlite_utils.Database(conn)
+        if path:
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self._seq = 0
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            version = int(self.get_meta("schema_version") or 0) if self.db["meta"].exists() else 0
+            for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+                migration(self.db)
+                self.set_meta("schema_version", str(number))
+        row = self.db.execute("SELECT max(seq) FROM outbox").fetchone()
+        self._seq = row[0] or 0
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
+
+    def was_handled(self, event_id: str) -> bool:
+        return self.db.execute("SELECT 1 FROM handled WHERE event_id = ?", [event_id]).fetchone() is not None
+
+    def mark_handled(self, event_id: str, room_id: str, ts: int) -> None:
+        self.db.execute("INSERT INTO handled (event_id, room_id, ts) VALUES (?, ?, ?)", [event_id, room_id, ts])
+
+    def load_room(self, room_id: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT data FROM rooms WHERE room_id = ?", [room_id]).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def save_room(self, room_id: str, data: str) -> None:
+        """``data``: the room state already serialised as JSON."""
+        self.db.execute("INSERT OR REPLACE INTO rooms (room_id, data) VALUES (?, ?)", [room_id, data])
+
+    def room_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT room_id FROM rooms")]
+
+    def queue_actions(self, event_id: str, actions: list[Action]) -> None:
+        rows = []
+        for action in actions:
+            self._seq += 1
+            rows.append((action.action_id, event_id, self._seq, json.dumps(action_to_dict(action), ensure_ascii=False)))
+        self.db.conn.executemany(
+            "INSERT INTO outbox (action_id, event_id, seq, data, done) VALUES (?, ?, ?, ?, 0)", rows
+        )
+
+    def pending_actions(self) -> list[Action]:
+        rows = self.db.execute("SELECT data FROM outbox WHERE done = 0 ORDER BY seq")
+        return [action_from_dict(json.loads(r[0])) for r in rows]
+
+    def actions_done(self, action_ids: list[str]) -> None:
+        with self.transaction():
+            self.db.conn.executemany("UPDATE outbox SET done = 1 WHERE action_id = ?", [[a] for a in action_ids])

@@ -1,0 +1,109 @@
+"""The reino table: combat hooks (see bot/combat.py); the commands are in ``bot.games.reino.commands``.
+
+Round timing, all through the hooks:
+- ``initiative``: 1d20 + ``iniciativa`` by the rules' ``start_combat``; with unaware combatants
+  (``!sorpresa``) only the aware roll and the first round is the surprise round.
+- ``new_round``: leaving the surprise round the others roll and join the order; spent actions
+  reset; a table Aturdido ends after the round following the one it came in; every Moribundo
+  combatant makes a dying save (DC 10 + 1 per previous save).
+- ``turn_start``: a note when the actor cannot act fully (surprise round, stunned, helpless).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.games.reino import commands as reino_table_commands  # noqa: F401  (registers the commands)
+from bot.core.combat import COMBAT_RULES
+from bot.core.context import Context
+from bot.games.reino.state import (
+    SHEET_FIELDS,
+    combatants,
+    fighter_data,
+    labels,
+    load,
+    save,
+)
+from bot.core.state import Character, Combat, name_key
+from systems.reino.outcomes import ReinoDyingSave
+from systems.reino.rules import (
+    CombatSequence,
+    Combatant,
+    Condition,
+    apply_dying_save,
+    clear_condition,
+    next_turn,
+    roll_dying_save,
+    start_combat,
+)
+
+
+class ReinoCombat:
+    sheet_fields: dict[str, type] = SHEET_FIELDS
+
+    def initiative(self, ctx: Context, combat: Combat) -> None:
+        unaware = set(combat.data.get("unaware", []))
+        people = [
+            Combatant(name, load(c, combat).initiative if (c := ctx.room.find_character(name)) else 0,
+                      aware=name_key(name) not in unaware)
+            for name in combat.order
+        ]
+        seq = start_combat(ctx.rng, people)
+        combat.order = [r.name for r in seq.order]
+        combat.data.update(sequence=seq.to_dict(), surprise_round=seq.surprise_round, taken={}, last_attack={})
+        for fighter in combat.data.get("fighters", {}).values():
+            fighter.update(stunned_round=None, stunned_since=None)
+        caught = [p.name for p in people if not p.aware] if seq.surprise_round else []
+        ctx.announce("reino/table_initiative", rolls=seq.order, surprised=caught)
+
+    def new_round(self, ctx: Context, combat: Combat) -> None:
+        if combat.data.get("surprise_round"):
+            self._end_surprise_round(ctx, combat)
+        combat.data["taken"] = {}
+        combat.data["last_attack"] = {}
+        for character in combatants(ctx.room, combat):
+            _end_table_stun(combat, character)
+            _dying_save(ctx, combat, character)
+
+    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        rc = load(actor, combat)
+        stunned = rc.stunned(combat.round)
+        if rc.helpless or stunned or combat.data.get("surprise_round"):
+            ctx.announce("reino/table_turn_note", name=actor.name, rc=rc, stunned=stunned,
+                         surprise_round=bool(combat.data.get("surprise_round")))
+
+    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
+        return labels(ctx, actor, combat)
+
+    @staticmethod
+    def _end_surprise_round(ctx: Context, combat: Combat) -> None:
+        combat.data["surprise_round"] = False
+        seq = CombatSequence.from_dict(combat.data["sequence"])
+        if sorted(name_key(r.name) for r in seq.rolls) != sorted(name_key(n) for n in combat.order):
+            return  # the GM set the order by hand (!turnos): it stays
+        seq = next_turn(ctx.rng, replace(seq, turn=len(seq.rolls) - 1))
+        combat.data["sequence"] = seq.to_dict()
+        combat.order = [r.name for r in seq.order]
+        rolled = {name_key(n) for n in combat.data.get("unaware", [])}
+        ctx.announce("reino/table_late_initiative", rolls=[r for r in seq.rolls if name_key(r.name) in rolled])
+
+
+def _end_table_stun(combat: Combat, character: Character) -> None:
+    fighter = fighter_data(combat, character)
+    since = fighter.get("stunned_since")
+    if since is not None and combat.round > since + 1:
+        fighter["stunned_since"] = None
+        save(character, combat, clear_condition(load(character, combat), Condition.ATURDIDO))
+
+
+def _dying_save(ctx: Context, combat: Combat, character: Character) -> None:
+    rc = load(character, combat)
+    if not rc.dying or rc.dead:
+        return
+    result = roll_dying_save(ctx.rng, rc.fortitude, rc.dying_saves)
+    after = apply_dying_save(rc, result, combat.round)
+    save(character, combat, after)
+    ctx.announce("reino/table_dying", name=character.name, r=ReinoDyingSave(result))
+
+
+COMBAT_RULES["reino"] = ReinoCombat()

@@ -1,0 +1,402 @@
+"""The reino commands: attacks, damage, wound states, action points and actions, stabilising, surprise.
+
+Every rule comes from ``systems.reino.rules``; a rule refusal raises ``ReinoRuleError`` before any
+state is written, and the table core answers it with ``templates/errors_reino.txt``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from bot.core import floor
+from bot.core.commands import command
+from bot.core.context import Context
+from bot.games.reino.state import (
+    DEAD,
+    UNCONSCIOUS,
+    budget,
+    check_action,
+    commit_action,
+    fighter_data,
+    in_round,
+    labels,
+    load,
+    normalise_sheet,
+    save,
+    surprised,
+)
+from bot.core.state import MAX_NAME, Character, Combat, name_key
+from systems.reino.resolver import MAX_NUMBER
+from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
+from systems.reino.rules import (
+    DEFAULT_DC,
+    Action,
+    AttackResult,
+    Condition,
+    ReinoCharacter,
+    apply_condition,
+    apply_damage,
+    clear_condition,
+    roll_attack,
+    roll_test,
+    spend_action_point,
+    stabilize,
+    succeed_with_action_point,
+)
+
+REINO = ("reino",)
+MAX_NAMES = 40
+MAX_COMMENT = 120
+_NUMBER = re.compile(r"^[+-]?\d{1,4}$")
+_SIGNED_START = re.compile(r"^[+-]?\d")
+_AP_WORDS = frozenset({"pa", "ap"})
+_SPEND_WORDS = frozenset({"gastar", "gasta", "spend"})
+_SUCCESS_WORDS = frozenset({"exito", "success"})
+_NOBODY_WORDS = frozenset({"nadie", "ninguno", "none", "nobody"})
+_CONDITION_WORDS: dict[str, Condition] = {
+    "aturdido": Condition.ATURDIDO, "aturdida": Condition.ATURDIDO, "stunned": Condition.ATURDIDO,
+    "malherido": Condition.MALHERIDO, "malherida": Condition.MALHERIDO, "wounded": Condition.MALHERIDO,
+    "incapacitado": Condition.INCAPACITADO, "incapacitada": Condition.INCAPACITADO,
+    "disabled": Condition.INCAPACITADO,
+    "moribundo": Condition.MORIBUNDO, "moribunda": Condition.MORIBUNDO, "dying": Condition.MORIBUNDO,
+}
+_FLAG_WORDS: dict[str, str] = {
+    "inconsciente": UNCONSCIOUS, "unconscious": UNCONSCIOUS, "muerto": DEAD, "muerta": DEAD, "dead": DEAD,
+}
+_ACTION_WORDS: dict[str, Action] = {
+    "estandar": Action.STANDARD, "standard": Action.STANDARD,
+    "movimiento": Action.MOVE, "move": Action.MOVE,
+    "completa": Action.FULL, "full": Action.FULL,
+    "gratuita": Action.FREE, "free": Action.FREE,
+    "reaccion": Action.REACTION, "reaction": Action.REACTION,
+}
+
+
+# --- reading arguments -----------------------------------------------------------------
+
+
+
+def _number(word: str) -> int | None:
+    """A (signed) integer word within the system's bound, else None."""
+    if not _NUMBER.match(word) or abs(int(word)) > MAX_NUMBER:
+        return None
+    return int(word)
+
+
+def _split_name(ctx: Context, args: str) -> tuple[Character | None, list[str]]:
+    """The longest known character name at the front of ``args``, and the words after it."""
+    words = args.split()
+    character, used = ctx.room.leading_character(words)
+    return (character, words[used:]) if character is not None else (None, words[1:])
+
+
+def _target(ctx: Context, args: str) -> tuple[Character | None, list[str]]:
+    """Like ``_split_name``, answering an unknown name."""
+    character, rest = _split_name(ctx, args)
+    if character is None:
+        ctx.reply_unknown_character((args.split() or [""])[0])
+    return character, rest
+
+
+def _acting(ctx: Context) -> Character | None:
+    """Who acts: for the GM the combatant whose turn it is, for a player their character."""
+    combat = ctx.room.combat
+    if ctx.is_gm() and in_round(combat):
+        current = ctx.room.find_character(combat.current or "")  # type: ignore[union-attr]
+        if current is not None:
+            return current
+    return ctx.character
+
+
+def _actor(ctx: Context) -> Character | None:
+    actor = _acting(ctx)
+    if actor is None:
+        ctx.reply("reino/table_no_actor")
+    return actor
+
+
+def _own_or_named(ctx: Context, words: list[str]) -> Character | None:
+    """A named character (only the GM or its player may act for it), or the one acting."""
+    if not words:
+        return _actor(ctx)
+    character, rest = _target(ctx, " ".join(words))
+    if character is None:
+        return None
+    if rest:
+        ctx.reply_usage("pa")
+        return None
+    if not ctx.is_gm() and character.owner != ctx.sender:
+        ctx.reply("not_your_character", name=character.name)
+        return None
+    return character
+
+
+def _round_number(combat: Combat | None) -> int:
+    return combat.round if combat is not None else 0
+
+
+def _names(ctx: Context, args: str) -> list[str]:
+    """Names split by commas, or by spaces with the longest known character names first."""
+    if "," in args:
+        return [" ".join(n.split()) for n in args.split(",") if n.strip()]
+    names, words = [], args.split()
+    while words:
+        used = ctx.room.leading_character(words)[1] or 1
+        names.append(" ".join(words[:used]))
+        words = words[used:]
+    return names
+
+
+# --- commands --------------------------------------------------------------------------
+
+
+@command("ataque", "attack", usage="OBJETIVO [±bono] [comentario]", in_character=True, needs_args=True,
+         systems=REINO)
+def attack_command(ctx: Context, args: str) -> None:
+    target, words = _target(ctx, args)
+    if target is None:
+        return
+    given = _number(words[0]) if words else None
+    if given is None and words and _SIGNED_START.match(words[0]):
+        ctx.reply_usage("ataque")
+        return
+    attacker = _actor(ctx)
+    if attacker is None:
+        return
+    comment = " ".join(words[1:] if given is not None else words)[:MAX_COMMENT]
+    combat = ctx.room.combat
+    rc_attacker, rc_target = load(attacker, combat), load(target, combat)
+    spent = check_action(combat, attacker, rc_attacker, Action.STANDARD)
+    bonus = given if given is not None else int(attacker.sheet.get("ataque", 0))
+    round_number = _round_number(combat)
+    caught = surprised(combat, target)
+    defense = rc_target.defense_now(round_number, surprised=caught)
+    result = roll_attack(ctx.rng, bonus + rc_attacker.action_penalty, defense,
+                         rc_target.damage_reduction, rc_attacker.minion)
+    commit_action(combat, attacker, spent)
+    if combat is not None:
+        combat.data.setdefault("last_attack", {})[name_key(attacker.name)] = {"target": target.name,
+                                                                             **result.to_dict()}
+    ctx.reply("reino/table_attack", attacker=attacker.name, target=target.name, r=ReinoAttack(result, comment),
+              penalty=rc_attacker.action_penalty, surprised=caught, stunned=rc_target.stunned(round_number))
+    floor.consume_grant(ctx)
+
+
+@command("daño", "damage", usage="NOMBRE PUNTOS [pa]", gm_only=True, needs_args=True, systems=REINO)
+def damage_command(ctx: Context, args: str) -> None:
+    target, words = _target(ctx, args)
+    if target is None:
+        return
+    halve = bool(words) and name_key(words[-1]) in _AP_WORDS
+    words = words[:-1] if halve else words
+    points = _number(words[0]) if len(words) == 1 else None
+    if points is None or points < 0:
+        ctx.reply_usage("dano")
+        return
+    missing = [f for f in ("pr", "umbral") if f not in normalise_sheet(target.sheet)]
+    if missing:
+        ctx.reply("reino/table_missing_stats", name=target.name, fields=missing)
+        return
+    combat = ctx.room.combat
+    after, report = apply_damage(load(target, combat), points, _round_number(combat), halve)
+    wound = None
+    if report.fortitude_dc is not None and not after.dying:
+        wound = ReinoWoundSave(roll_test(ctx.rng, after.fortitude, report.fortitude_dc), report.damage)
+    save(target, combat, after)
+    ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after,
+              labels=labels(ctx, target, combat))
+
+
+@command("herida", "wound", usage="NOMBRE aturdido|malherido|incapacitado|moribundo", gm_only=True,
+         needs_args=True, systems=REINO)
+def wound_command(ctx: Context, args: str) -> None:
+    target, words = _target(ctx, args)
+    if target is None:
+        return
+    condition = _CONDITION_WORDS.get(name_key(words[0])) if len(words) == 1 else None
+    if condition is None:
+        ctx.reply_usage("herida")
+        return
+    combat = ctx.room.combat
+    before = load(target, combat)
+    after = apply_condition(before, condition, _round_number(combat))
+    gained = next((c for c in after.conditions if c not in before.conditions), condition.value)
+    if gained == Condition.ATURDIDO and combat is not None:
+        fighter_data(combat, target)["stunned_since"] = combat.round
+    save(target, combat, after)
+    ctx.reply("reino/table_wound", name=target.name, asked=condition.value, gained=gained,
+              labels=labels(ctx, target, combat))
+
+
+@command("sana", "heal", usage="NOMBRE ESTADO", gm_only=True, needs_args=True, systems=REINO)
+def heal_command(ctx: Context, args: str) -> None:
+    target, words = _target(ctx, args)
+    if target is None:
+        return
+    word = name_key(words[0]) if len(words) == 1 else ""
+    condition, flag = _CONDITION_WORDS.get(word), _FLAG_WORDS.get(word)
+    if condition is None and flag is None:
+        ctx.reply_usage("sana")
+        return
+    combat = ctx.room.combat
+    rc = load(target, combat)
+    if condition is not None:
+        rc = clear_condition(rc, condition)
+        if condition == Condition.ATURDIDO:
+            rc = replace(rc, stunned_round=None)
+            fighter_data(combat, target).pop("stunned_since", None)
+    else:
+        rc = replace(rc, unconscious=False) if flag == UNCONSCIOUS else replace(rc, dead=False)
+    save(target, combat, rc)
+    ctx.reply("reino/table_heal", name=target.name, cleared=condition.value if condition else flag,
+              labels=labels(ctx, target, combat))
+
+
+@command("pa", "ap", usage="[NOMBRE] | gastar [NOMBRE] | éxito", systems=REINO)
+def action_points_command(ctx: Context, args: str) -> None:
+    words = args.split()
+    verb = name_key(words[0]) if words else ""
+    if verb in _SUCCESS_WORDS and len(words) == 1:
+        _buy_success(ctx)
+        return
+    spending = verb in _SPEND_WORDS
+    who = _own_or_named(ctx, words[1:]) if spending else _shown(ctx, words)
+    if who is None:
+        return
+    combat = ctx.room.combat
+    rc = load(who, combat)
+    if spending:
+        rc = spend_action_point(rc)
+        save(who, combat, rc)
+    ctx.reply("reino/table_ap", name=who.name, points=rc.action_points, spent=spending)
+
+
+def _shown(ctx: Context, words: list[str]) -> Character | None:
+    """Anyone may look at anyone's action points."""
+    if not words:
+        return _actor(ctx)
+    character, rest = _target(ctx, " ".join(words))
+    if character is not None and rest:
+        ctx.reply_usage("pa")
+        return None
+    return character
+
+
+def _buy_success(ctx: Context) -> None:
+    """An Action Point turns the actor's last failed attack of this round into a bare hit."""
+    actor = _actor(ctx)
+    if actor is None:
+        return
+    combat = ctx.room.combat
+    last = dict(combat.data.get("last_attack", {}).get(name_key(actor.name), {})) if combat else {}
+    if not last:
+        ctx.reply("reino/table_no_last_attack", name=actor.name)
+        return
+    target = last.pop("target")
+    after, bought = succeed_with_action_point(load(actor, combat), AttackResult.from_dict(last).test)
+    save(actor, combat, after)
+    combat.data["last_attack"].pop(name_key(actor.name))  # type: ignore[union-attr]
+    ctx.reply("reino/table_ap_success", name=actor.name, target=target, test=bought, points=after.action_points)
+
+
+@command("accion", "action", usage="[estándar|movimiento|completa|gratuita|reacción]", in_character=True,
+         systems=REINO)
+def action_command(ctx: Context, args: str) -> None:
+    combat = ctx.room.combat
+    if not in_round(combat):
+        ctx.reply("reino/table_no_round")
+        return
+    assert combat is not None
+    actor = _actor(ctx)
+    if actor is None:
+        return
+    rc = load(actor, combat)
+    if not args.strip():
+        current = budget(combat, actor, rc)
+        ctx.reply("reino/table_actions", name=actor.name, did=None, taken=current.taken,
+                  remaining=current.remaining())
+        return
+    action = _ACTION_WORDS.get(name_key(args))
+    if action is None:
+        ctx.reply_usage("accion")
+        return
+    spent = check_action(combat, actor, rc, action)
+    commit_action(combat, actor, spent)
+    assert spent is not None
+    ctx.reply("reino/table_actions", name=actor.name, did=action.value, taken=spent.taken,
+              remaining=spent.remaining())
+
+
+@command("estabilizar", "stabilize", usage="NOMBRE [±bono | pa]", in_character=True, needs_args=True,
+         systems=REINO)
+def stabilize_command(ctx: Context, args: str) -> None:
+    target, words = _target(ctx, args)
+    if target is None:
+        return
+    by_point = words == ["pa"] or words == ["ap"]
+    bonus = 0 if by_point or not words else _number(words[0])
+    if bonus is None or len(words) > 1:
+        ctx.reply_usage("estabilizar")
+        return
+    combat = ctx.room.combat
+    round_number = _round_number(combat)
+    stable = stabilize(load(target, combat), round_number)
+    helper = _acting(ctx)
+    alone = helper is not None and name_key(helper.name) == name_key(target.name)
+    spent = None
+    if helper is not None and not (alone and by_point):
+        spent = check_action(combat, helper, load(helper, combat), Action.STANDARD)
+    if by_point:
+        _stabilize_by_point(ctx, target, helper or target, stable)
+    else:
+        check = ReinoCheck(roll_test(ctx.rng, bonus, DEFAULT_DC), "estabilizar")
+        if check.test.success:
+            save(target, combat, stable)
+        ctx.reply("reino/table_stabilize", name=target.name, helper=helper.name if helper else None, r=check)
+        floor.consume_grant(ctx)
+    if helper is not None:
+        commit_action(combat, helper, spent)
+
+
+def _stabilize_by_point(ctx: Context, target: Character, payer: Character, stable: ReinoCharacter) -> None:
+    combat = ctx.room.combat
+    if name_key(payer.name) == name_key(target.name):
+        paid = spend_action_point(load(target, combat))
+        save(target, combat, stabilize(paid, _round_number(combat)))
+    else:
+        save(payer, combat, spend_action_point(load(payer, combat)))
+        save(target, combat, stable)
+    ctx.reply("reino/table_stabilize", name=target.name, helper=payer.name, r=None)
+
+
+@command("sorpresa", "surprise", usage="NOMBRE[, NOMBRE...] | nadie", gm_only=True, needs_args=True,
+         systems=REINO)
+def surprise_command(ctx: Context, args: str) -> None:
+    combat = ctx.room.combat
+    if combat is None:
+        ctx.reply("no_combat")
+        return
+    if combat.started:
+        ctx.reply("reino/table_surprise_late")
+        return
+    names = [] if name_key(args) in _NOBODY_WORDS else _names(ctx, args)
+    too_long = len(names) > MAX_NAMES or any(len(n) > MAX_NAME for n in names)
+    if name_key(args) not in _NOBODY_WORDS and (not names or too_long):
+        ctx.reply_usage("sorpresa")
+        return
+    combat.data["unaware"] = [name_key(n) for n in names]
+    ctx.reply("reino/table_surprise", names=names)
+
+
+@command("salud", "health", usage="[NOMBRE]", systems=REINO)
+def health_command(ctx: Context, args: str) -> None:
+    who = _shown(ctx, args.split())
+    if who is None:
+        return
+    combat = ctx.room.combat
+    rc = load(who, combat)
+    remaining = budget(combat, who, rc).remaining() if in_round(combat) else None  # type: ignore[arg-type]
+    ctx.reply("reino/table_health", name=who.name, rc=rc, labels=labels(ctx, who, combat),
+              defense=rc.defense_now(_round_number(combat), surprised=surprised(combat, who)),
+              remaining=remaining, has_pr="pr" in who.sheet)

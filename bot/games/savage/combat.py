@@ -1,0 +1,106 @@
+"""The savage table: combat hooks and commands (see bot/combat.py, bot/commands.py).
+
+Initiative is the action deck of ``systems.savage.deck``: one card per group (a Wild Card,
+or Extras sharing a ``grupo``), held cards kept, a reshuffle after a round with a joker.
+Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.games.savage import commands as savage_table_commands  # noqa: F401  (registers the commands)
+from bot.core.combat import COMBAT_RULES
+from bot.core.context import Context
+from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
+from bot.games.savage.state import SHEET_FIELDS, SavageCombat, savage_of, sheet_die, store
+from bot.core.state import Character, Combat, name_key
+from systems.savage.deck import ActionDeck
+from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
+
+
+@dataclass
+class SavageCombatRules:
+    sheet_fields: dict[str, type] = field(default_factory=lambda: dict(SHEET_FIELDS))
+
+    def initiative(self, ctx: Context, combat: Combat) -> None:
+        state = SavageCombat.load(combat)
+        if not state.dealt:
+            state.deck = ActionDeck.new(ctx.rng)
+        state.roster = list(combat.order)
+        on_hold = {name_key(n) for n in state.surprise.get("on_hold", [])}
+        state.holding = [n for n in state.roster if name_key(n) in on_hold]
+        deal(ctx, combat, state, first=True)
+        state.save(combat)
+
+    def new_round(self, ctx: Context, combat: Combat) -> None:
+        state = SavageCombat.load(combat)
+        if not state.dealt:
+            return
+        for character in roster(ctx, state):
+            _bleed(ctx, character)
+        _tick_task(ctx, state)
+        deal(ctx, combat, state, first=False)
+        state.surprise = {}
+        state.save(combat)
+
+    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        state = SavageCombat.load(combat)
+        if name_key(actor.name) in map(name_key, state.started):
+            return
+        state.started.append(actor.name)
+        state.stop_holding(actor.name)
+        state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(actor.name)]
+        state.save(combat)
+        joker = has_joker(ctx, actor)
+        savage = savage_of(actor)
+        if not (joker or savage.shaken):
+            return
+        die = sheet_die(actor, "espiritu")
+        roll = trait_roll(ctx, "espiritu", die, savage, joker) if savage.shaken and die else None
+        if roll is not None:
+            store(actor, recover_at_turn_start(savage, roll.outcome))
+        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, r=roll)
+
+    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
+        state = SavageCombat.load(combat)
+        savage = savage_of(actor)
+        card = state.card_of(actor)
+        flags = [
+            ("card", card.code if card else None),
+            ("joker", card is not None and card.joker),
+            ("hold", state.is_holding(actor.name)),
+            ("overwatch", name_key(actor.name) in map(name_key, state.overwatch)),
+            ("shaken", savage.shaken),
+            ("wounds", savage.wounds),
+            ("fatigue", savage.fatigue),
+            ("incapacitated", savage.incapacitated and not savage.dead),
+            ("bleeding", savage.bleeding),
+            ("dead", savage.dead),
+            ("out", savage.out and not savage.wild_card),
+            ("bennies", savage.bennies if savage.wild_card else 0),
+        ]
+        return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]
+
+
+def _bleed(ctx: Context, character: Character) -> None:
+    """Vigor at the start of each round for whoever is bleeding out."""
+    savage = savage_of(character)
+    if not savage.bleeding or savage.dead:
+        return
+    die, defaulted = vigor_of(character)
+    roll = trait_roll(ctx, "desangrar", die, savage, False)
+    store(character, apply_bleeding_roll(savage, roll.outcome))
+    ctx.announce("savage/table_vigor", name=character.name, r=roll, defaulted=defaulted)
+
+
+def _tick_task(ctx: Context, state: SavageCombat) -> None:
+    task = state.dramatic_task()
+    if task is None or state.task is None:
+        return
+    task = task.end_round()
+    ctx.announce("savage/table_task", title=state.task["title"], task=task, event="round")
+    state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
+
+
+COMBAT_RULES["savage"] = SavageCombatRules()

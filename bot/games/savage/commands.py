@@ -1,0 +1,427 @@
+"""The savage table's own commands: bennies, damage, soak, hold/interrupt, recovery, tasks, deck."""
+
+from __future__ import annotations
+
+import re
+
+from bot.core import combat as rounds
+from bot.core import floor
+from bot.core.commands import command
+from bot.core.context import Context
+from bot.games.savage.flow import (
+    die_from,
+    has_joker,
+    leave_order,
+    move_in_order,
+    reapply_incapacitation,
+    roll_incapacitation,
+    take_turn_now,
+    trait_roll,
+)
+from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
+from bot.core.state import MAX_NAME, Character, Combat, name_key
+from systems.savage.deck import Card, interrupt, surprise
+from systems.savage.rules import DamageEffect, damage_effect
+from systems.savage.state import (
+    DRAMATIC_TASKS,
+    DramaticTask,
+    SavageCharacter,
+    apply_damage,
+    gain_benny,
+    recover_at_turn_start,
+    soak_damage,
+    spend_benny,
+    unshake_with_benny,
+)
+from systems.savage.syntax import fold
+
+SAVAGE = ("savage",)
+MAX_DAMAGE = 999
+MAX_BENNY_STEP = 20
+_COUNT = re.compile(r"^[+-]\d{1,2}$")
+_SPEND = ("gastar", "spend")
+_UNSHAKE = ("recuperar", "unshake")
+_END = ("fin", "end")
+_FIRE = ("fuego", "fire")
+UNTRAINED = "d4"
+
+
+def split_name(ctx: Context, args: str) -> tuple[Character | None, str]:
+    """The longest known character name at the start of ``args``, and the rest."""
+    words = args.split()
+    character, used = ctx.room.leading_character(words)
+    return (character, " ".join(words[used:])) if character is not None else (None, args.strip())
+
+
+def _error(ctx: Context, code: str, **params: object) -> None:
+    ctx.reply("savage/table_error", code=code, **params)
+
+
+
+def _may_manage(ctx: Context, character: Character) -> bool:
+    if ctx.is_gm() or character.owner == ctx.sender:
+        return True
+    ctx.reply("not_your_character", name=character.name)
+    return False
+
+
+def _fight(ctx: Context) -> Combat | None:
+    """The running combat (cards dealt or turns set), or a notice."""
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        ctx.reply("no_combat")
+        return None
+    return combat
+
+
+def _own_or_named(ctx: Context, args: str) -> tuple[Character | None, str]:
+    """``NOMBRE resto`` or, without a known name, the sender's character (the GM's: the actor)."""
+    character, rest = split_name(ctx, args)
+    if character is not None:
+        return character, rest
+    own = ctx.character
+    if own is None and ctx.is_gm() and ctx.room.combat is not None:
+        own = ctx.room.find_character(ctx.room.combat.current or "")
+    if own is None:
+        _error(ctx, "no_character")
+    return own, args.strip()
+
+
+@command("beni", "benny", usage="[NOMBRE] [+N|-N|gastar|recuperar]", systems=SAVAGE)
+def benny_command(ctx: Context, args: str) -> None:
+    if not args.strip() and ctx.character is None:
+        rows = [(c.name, savage_of(c).bennies) for c in ctx.room.characters.values()]
+        ctx.reply("savage/table_bennies", rows=rows, name=None, change=None)
+        return
+    character, rest = _own_or_named(ctx, args)
+    if character is None:
+        return
+    word = fold(rest)
+    savage = savage_of(character)
+    if not word:
+        ctx.reply("savage/table_bennies", rows=[], name=character.name, change=None, bennies=savage.bennies)
+        return
+    if _COUNT.match(word):
+        _give_bennies(ctx, character, savage, int(word))
+        return
+    if word not in _SPEND + _UNSHAKE:
+        ctx.reply_usage("beni")
+        return
+    if not _may_manage(ctx, character):
+        return
+    if word in _UNSHAKE and not savage.shaken:
+        _error(ctx, "not_shaken", name=character.name)
+        return
+    after = unshake_with_benny(savage) if word in _UNSHAKE else spend_benny(savage)
+    store(character, after)
+    ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies,
+              change="unshaken" if word in _UNSHAKE else "spent")
+
+
+def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, count: int) -> None:
+    if not ctx.is_gm():
+        ctx.reply("gm_only", command="beni NOMBRE +N")
+        return
+    if not -MAX_BENNY_STEP <= count <= MAX_BENNY_STEP or savage.bennies + count < 0:
+        _error(ctx, "bad_bennies", name=character.name, bennies=savage.bennies, count=count)
+        return
+    after = gain_benny(savage, count)
+    store(character, after)
+    ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
+
+
+@command("daño", "damage", usage="NOMBRE TOTAL | NOMBRE DADOS [aumento]", in_character=True, needs_args=True,
+         systems=SAVAGE)
+def damage_command(ctx: Context, args: str) -> None:
+    target, rest = split_name(ctx, args)
+    if target is None:
+        ctx.reply_unknown_character(args)
+        return
+    if not rest:
+        ctx.reply_usage("dano")
+        return
+    if "dureza" not in target.sheet:
+        _error(ctx, "no_toughness", name=target.name)
+        return
+    savage = savage_of(target)
+    if rest.isdigit():
+        if not ctx.is_gm():
+            ctx.reply("gm_only", command="daño NOMBRE TOTAL")
+            return
+        if int(rest) > MAX_DAMAGE:
+            _error(ctx, "bad_total", limit=MAX_DAMAGE)
+            return
+        _apply_hit(ctx, target, savage, damage_effect(int(rest), savage.toughness, savage.shaken), None)
+        return
+    attacker = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
+    joker = attacker is not None and has_joker(ctx, attacker)
+    text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
+    roll = ctx.system.roll(text, ctx.rng)
+    floor.consume_grant(ctx)
+    _apply_hit(ctx, target, savage, roll.effect, roll)
+
+
+def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect, roll: object) -> None:
+    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it."""
+    after = apply_damage(before, effect)
+    combat = ctx.room.combat
+    state = SavageCombat.load(combat) if combat else None
+    hold_broken = bool(state and after.shaken and state.is_holding(target.name))
+    ctx.reply("savage/table_damage", name=target.name, r=roll, effect=effect, before=before, after=after,
+              hold_broken=hold_broken, can_soak=after.wild_card and effect.wounds > 0 and before.bennies > 0)
+    incap = None
+    if after.incapacitated and not before.incapacitated and after.wild_card:
+        after, incap = roll_incapacitation(ctx, target, after)
+    store(target, after)
+    if combat is None or state is None:
+        return
+    if hold_broken:
+        state.stop_holding(target.name)
+        move_in_order(combat, target.name, after_current=True)
+    if not after.can_act:
+        leave_order(combat, target.name)
+    state.hits[name_key(target.name)] = {
+        "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap, "soaked": False,
+    }
+    state.save(combat)
+
+
+@command("absorber", "soak", usage="[NOMBRE] [dN]", systems=SAVAGE)
+def soak_command(ctx: Context, args: str) -> None:
+    target, rest = _own_or_named(ctx, args)
+    if target is None or not _may_manage(ctx, target):
+        return
+    combat = ctx.room.combat
+    state = SavageCombat.load(combat) if combat else None
+    hit = state.hits.get(name_key(target.name)) if state else None
+    if combat is None or state is None or hit is None or hit["soaked"] or not hit["effect"][2]:
+        _error(ctx, "no_hit", name=target.name)
+        return
+    _, die = die_from(rest, target, "vigor")
+    if die is None:
+        _error(ctx, "no_die", name=target.name, field="vigor")
+        return
+    before = SavageCharacter.from_dict(hit["before"])
+    spend_benny(before)
+    effect = DamageEffect(*hit["effect"])
+    roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}")
+    paid, left = soak_damage(before, effect, roll.result)
+    after = apply_damage(paid, left)
+    if after.incapacitated and not before.incapacitated and hit["incap"]:
+        after = reapply_incapacitation(after, hit["incap"])
+    store(target, after)
+    if after.can_act and name_key(target.name) not in map(name_key, combat.order):
+        combat.order.append(target.name)
+    state.hits[name_key(target.name)] = {**hit, "soaked": True}
+    state.save(combat)
+    ctx.reply("savage/table_soak", name=target.name, r=roll, after=after)
+
+
+@command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True, systems=SAVAGE)
+def recover_command(ctx: Context, args: str) -> None:
+    character, rest = _own_or_named(ctx, args)
+    if character is None or not _may_manage(ctx, character):
+        return
+    savage = savage_of(character)
+    if not savage.shaken:
+        _error(ctx, "not_shaken", name=character.name)
+        return
+    _, die = die_from(rest, character, "espiritu")
+    if die is None:
+        _error(ctx, "no_die", name=character.name, field="espiritu")
+        return
+    roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character))
+    store(character, recover_at_turn_start(savage, roll.outcome))
+    floor.consume_grant(ctx)
+    ctx.reply("savage/table_recovery", name=character.name, r=roll)
+
+
+def _current_actor(ctx: Context, combat: Combat) -> Character | None:
+    actor = ctx.room.find_character(combat.current or "")
+    if actor is None or not (ctx.is_gm() or actor.owner == ctx.sender):
+        ctx.reply("not_your_turn_to_end", actor=combat.current)
+        return None
+    return actor
+
+
+@command("esperar", "hold", in_character=True, systems=SAVAGE)
+def hold_command(ctx: Context, args: str) -> None:
+    _hold(ctx, overwatch=False)
+
+
+@command("guardia", "overwatch", usage="[fuego]", in_character=True, systems=SAVAGE)
+def overwatch_command(ctx: Context, args: str) -> None:
+    if fold(args.strip()) not in _FIRE:
+        _hold(ctx, overwatch=True)
+        return
+    combat = _fight(ctx)
+    if combat is None:
+        return
+    if not ctx.is_gm():
+        ctx.reply("gm_only", command="guardia fuego")
+        return
+    state = SavageCombat.load(combat)
+    watch, shooters = state.watch().trigger()
+    state.overwatch = watch.watchers
+    for name in shooters:
+        state.stop_holding(name)
+    state.save(combat)
+    ctx.reply("savage/table_overwatch", name=None, shooters=shooters)
+
+
+def _hold(ctx: Context, overwatch: bool) -> None:
+    """The actor goes on hold (keeping the card) and the next turn starts."""
+    combat = _fight(ctx)
+    if combat is None:
+        return
+    actor = _current_actor(ctx, combat)
+    if actor is None:
+        return
+    state = SavageCombat.load(combat)
+    state.holding = [*state.holding, actor.name] if not state.is_holding(actor.name) else state.holding
+    if overwatch:
+        state.overwatch = state.watch().enter(actor.name).watchers
+    state.save(combat)
+    kind = "savage/table_overwatch" if overwatch else "savage/table_hold"
+    ctx.reply(kind, name=actor.name, shooters=[])
+    rounds.advance(ctx, combat)
+
+
+@command("interrumpir", "interrupt", usage="[QUIEN] NOMBRE", needs_args=True, systems=SAVAGE)
+def interrupt_command(ctx: Context, args: str) -> None:
+    combat = _fight(ctx)
+    if combat is None:
+        return
+    first, rest = split_name(ctx, args)
+    second, extra = split_name(ctx, rest) if first and rest else (None, rest)
+    holder, target = (first, second) if second else (ctx.character, first)
+    if target is None or holder is None or extra:
+        ctx.reply_usage("interrumpir")
+        return
+    if not _may_manage(ctx, holder):
+        return
+    state = SavageCombat.load(combat)
+    if not state.is_holding(holder.name):
+        _error(ctx, "not_holding", name=holder.name)
+        return
+    if name_key(target.name) != name_key(combat.current or "") or target is holder:
+        _error(ctx, "not_current", name=target.name, current=combat.current)
+        return
+    rolls = [_athletics(ctx, holder), _athletics(ctx, target)]
+    verdict = interrupt(rolls[0].total, rolls[1].total)
+    state.stop_holding(holder.name)
+    state.save(combat)
+    ctx.reply("savage/table_interrupt", holder=holder.name, target=target.name, rolls=rolls, verdict=verdict)
+    if verdict == "holder":
+        take_turn_now(ctx, combat, holder.name)
+    else:
+        move_in_order(combat, holder.name, after_current=True)
+
+
+def _athletics(ctx: Context, character: Character) -> object:
+    """Athletics from the sheet, or an untrained d4 (−2)."""
+    die = normal_die(str(character.sheet.get("atletismo", "")))
+    extra = "" if die else "sin entrenar"
+    return trait_roll(ctx, "", die or UNTRAINED, savage_of(character), has_joker(ctx, character), extra)
+
+
+@command("sorpresa", "surprise", usage="ATACANTES / SORPRENDIDOS", gm_only=True, needs_args=True, systems=SAVAGE)
+def surprise_command(ctx: Context, args: str) -> None:
+    combat = ctx.room.combat
+    if combat is None:
+        ctx.reply("no_combat")
+        return
+    if combat.started:
+        _error(ctx, "surprise_late")
+        return
+    attackers_text, _, victims_text = args.partition("/")
+    attackers, victims = _names(attackers_text), _names(victims_text)
+    if not attackers or victims is None:
+        ctx.reply_usage("sorpresa")
+        return
+    setup = surprise(attackers, {v: False for v in victims})
+    state = SavageCombat.load(combat)
+    state.surprise = {"on_hold": list(setup.on_hold), "lose_first_round": list(setup.lose_first_round)}
+    state.save(combat)
+    ctx.reply("savage/table_surprise", attackers=setup.on_hold, victims=setup.lose_first_round)
+
+
+def _names(text: str) -> list[str] | None:
+    names = [" ".join(n.split()) for n in text.split(",") if n.strip()]
+    return names if all(len(n) <= MAX_NAME for n in names) else None
+
+
+@command("mazo", "deck", systems=SAVAGE)
+def deck_command(ctx: Context, args: str) -> None:
+    combat = ctx.room.combat
+    state = SavageCombat.load(combat) if combat else None
+    if state is None or not state.dealt:
+        _error(ctx, "no_deck")
+        return
+    deck = state.deck
+    ctx.reply("savage/table_deck", left=len(deck.pile), discards=len(deck.discards),
+              jokers=sum(Card(c).joker for c in deck.pile), in_play=sorted(deck.in_play.items()),
+              reshuffle=deck.joker_this_round)
+
+
+@command("tarea", "task", usage="arduo|dificil|compleja [título] | grupo N RONDAS | dN [mods] | fin", systems=SAVAGE)
+def task_command(ctx: Context, args: str) -> None:
+    combat = ctx.room.combat
+    if combat is None:
+        _error(ctx, "task_needs_combat")
+        return
+    state = SavageCombat.load(combat)
+    word, _, rest = args.strip().partition(" ")
+    word = fold(word)
+    if normal_die(word):
+        _task_roll(ctx, combat, state, word, rest)
+    elif not word:
+        _show_task(ctx, state)
+    elif not ctx.is_gm():
+        ctx.reply("gm_only", command="tarea " + word[:20])
+    elif word in _END:
+        state.task = None
+        state.save(combat)
+        ctx.reply("savage/table_task", title="", task=None, event="ended")
+    else:
+        _start_task(ctx, combat, state, word, rest)
+
+
+def _start_task(ctx: Context, combat: Combat, state: SavageCombat, word: str, rest: str) -> None:
+    if word in DRAMATIC_TASKS:
+        task, title = DramaticTask.preset(word), rest
+    elif word == "grupo" and re.fullmatch(r"\d{1,2}\s+\d{1,2}(\s+.*)?", rest):
+        helpers, rounds_left, *title_words = rest.split(maxsplit=2)
+        task, title = DramaticTask.for_group(int(helpers), int(rounds_left)), " ".join(title_words)
+    else:
+        ctx.reply_usage("tarea")
+        return
+    state.task = {"title": title[:80], "state": task.to_dict()}
+    state.save(combat)
+    ctx.reply("savage/table_task", title=title[:80], task=task, event="started")
+
+
+def _show_task(ctx: Context, state: SavageCombat) -> None:
+    task = state.dramatic_task()
+    if task is None or state.task is None:
+        _error(ctx, "no_task")
+        return
+    ctx.reply("savage/table_task", title=state.task["title"], task=task, event="status")
+
+
+def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest: str) -> None:
+    task = state.dramatic_task()
+    if task is None or state.task is None:
+        _error(ctx, "no_task")
+        return
+    if not floor.may_act(ctx):
+        return
+    character = ctx.character
+    savage = savage_of(character) if character else SavageCharacter(ctx.speaker_name)
+    roll = trait_roll(ctx, "", die, savage, character is not None and has_joker(ctx, character), rest)
+    task = task.add_roll(roll.outcome, roll.raises)
+    title = state.task["title"]
+    state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
+    state.save(combat)
+    floor.consume_grant(ctx)
+    ctx.reply("savage/table_task", title=title, task=task, event="roll", r=roll, who=ctx.speaker_name)

@@ -1,0 +1,115 @@
+"""Savage table mechanics shared by the combat hooks and the commands: rolls, deals, turn moves.
+
+Every rule judgement goes through ``systems.savage.resolver*``; this module only builds the roll
+texts from the sheets and moves names around ``combat.order``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import combat as rounds
+from bot.core.context import Context
+from bot.games.savage.state import SavageCombat, group_of, normal_die, savage_of, sheet_die, turn_key
+from bot.core.state import Character, Combat, name_key
+from systems.savage.rules import IncapacitationResult
+from systems.savage.state import SavageCharacter, apply_incapacitation
+
+DEFAULT_VIGOR = "d4"
+
+
+def trait_roll(ctx: Context, verb: str, die: str, savage: SavageCharacter, joker: bool, extra: str = "") -> Any:
+    """A trait roll of ``savage`` through the resolver, with its wounds, fatigue and joker."""
+    words = [verb, die, "" if savage.wild_card else "extra"]
+    words += [f"heridas {savage.wounds}" if savage.wounds else "", f"fatiga {savage.fatigue}" if savage.fatigue else ""]
+    words += ["comodin" if joker else "", extra]
+    return ctx.system.roll(" ".join(w for w in words if w), ctx.rng)
+
+
+def has_joker(ctx: Context, character: Character) -> bool:
+    combat = ctx.room.combat
+    if combat is None:
+        return False
+    card = SavageCombat.load(combat).card_of(character)
+    return card is not None and card.joker
+
+
+def vigor_of(character: Character) -> tuple[str, bool]:
+    """The sheet's Vigor die, or the default d4 (True when defaulted)."""
+    die = sheet_die(character, "vigor")
+    return (die, False) if die else (DEFAULT_VIGOR, True)
+
+
+def roll_incapacitation(ctx: Context, character: Character, savage: SavageCharacter) -> tuple[SavageCharacter, dict[str, Any]]:
+    """The Vigor roll of a Wild Card just incapacitated; announces it and returns the new state."""
+    die, defaulted = vigor_of(character)
+    roll = trait_roll(ctx, "incapacitado", die, savage, has_joker(ctx, character))
+    ctx.announce("savage/table_vigor", name=character.name, r=roll, defaulted=defaulted)
+    result = roll.result
+    return apply_incapacitation(savage, result), {"dies": result.dies, "injury": result.injury, "bleeding": result.bleeding, "table": result.table}
+
+
+def reapply_incapacitation(savage: SavageCharacter, stored: dict[str, Any]) -> SavageCharacter:
+    return apply_incapacitation(savage, IncapacitationResult(**stored))
+
+
+def roster(ctx: Context, state: SavageCombat) -> list[Character]:
+    found = (ctx.room.find_character(n) for n in state.roster)
+    return [c for c in found if c is not None]
+
+
+def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None:
+    """Deal the action cards of a round and order ``combat.order`` by them."""
+    lost = {name_key(n) for n in state.surprise.get("lose_first_round", [])} if first else set()
+    everyone = roster(ctx, state)
+    acting = [c for c in everyone if savage_of(c).can_act and name_key(c.name) not in lost]
+    held = {group_of(c) for c in acting if state.is_holding(c.name)}
+    groups = list(dict.fromkeys(group_of(c) for c in acting if not (first and group_of(c) in held)))
+    reshuffled = state.deck.joker_this_round
+    state.deck = state.deck.deal(groups, held, ctx.rng)
+    index = {name_key(c.name): i for i, c in enumerate(everyone)}
+    acting.sort(key=lambda c: turn_key(state, c, index[name_key(c.name)]))
+    if acting:
+        combat.order = [c.name for c in acting]
+    state.started = []
+    rows = [{"name": c.name, "card": state.card_of(c), "holding": state.is_holding(c.name)} for c in acting]
+    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile),
+                 lost=[c.name for c in everyone if name_key(c.name) in lost])
+
+
+def move_in_order(combat: Combat, name: str, after_current: bool) -> None:
+    """Take ``name`` out of the order and put it at the current turn, or right after it."""
+    keys = [name_key(n) for n in combat.order]
+    if name_key(name) in keys:
+        position = keys.index(name_key(name))
+        del combat.order[position]
+        if position < combat.turn:
+            combat.turn -= 1
+    combat.order.insert(combat.turn + (1 if after_current else 0), name)
+
+
+def leave_order(combat: Combat, name: str) -> None:
+    """Someone out of the fight leaves the order now, unless it is their own turn (or the last one)."""
+    keys = [name_key(n) for n in combat.order]
+    if name_key(name) not in keys or len(keys) == 1:
+        return
+    position = keys.index(name_key(name))
+    if position == combat.turn:
+        return
+    del combat.order[position]
+    if position < combat.turn:
+        combat.turn -= 1
+
+
+def take_turn_now(ctx: Context, combat: Combat, name: str) -> None:
+    move_in_order(combat, name, after_current=False)
+    rounds.announce_turn(ctx, combat)
+
+
+def die_from(args: str, character: Character, key: str) -> tuple[str, str | None]:
+    """A trailing die in ``args`` (``... d8``) or the sheet's; returns (args without it, die)."""
+    words = args.split()
+    if words and normal_die(words[-1]):
+        return " ".join(words[:-1]), normal_die(words[-1])
+    return args, sheet_die(character, key)
+

@@ -1,0 +1,90 @@
+"""The stormbringer table: combat hooks and commands (see bot/combat.py, bot/commands.py).
+
+A 12-second round: statement of intent from the lowest DEX up, then missile attacks and
+melee attacks, each from the highest DEX down. ``combat.order`` holds the attack phases
+(missile, melee, then those without a weapon); it is worked out again from the sheets at
+each new round, when the per-round attack and parry counters are emptied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.games.stormbringer import commands as stormbringer_table_commands  # noqa: F401  (registers the commands)
+from bot.games.stormbringer import state as st
+from bot.core.combat import COMBAT_RULES
+from bot.core.context import Context
+from bot.core.state import Character, Combat
+
+SHEET_FIELDS: dict[str, type] = {
+    "des": int, "fue": int, "int": int, "pv": int, "grave": int,
+    "armadura": str, "arma": str, "dano": str, "bf": str,
+    "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ver": int,
+}
+
+
+def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
+    phases = st.order_round(ctx, combat, round_number)
+    acting = set(phases.missile) | set(phases.melee)
+    missing = [c.name for c in ctx.room.characters.values()
+               if c.name in combat.order and "des" not in c.sheet]
+    ctx.announce("stormbringer/table_phases", round=round_number, phases=phases,
+                 rest=[n for n in combat.order if n not in acting], missing=missing)
+
+
+def condition_label(ctx: Context, code: str, **params: object) -> str:
+    return ctx.renderer.text("stormbringer/table_condition", code=code, **params)
+
+
+@dataclass
+class StormbringerCombat:
+    sheet_fields: dict[str, type] = field(default_factory=lambda: dict(SHEET_FIELDS))
+
+    def initiative(self, ctx: Context, combat: Combat) -> None:
+        st.data(combat)["counters"] = {}
+        st.data(combat).pop("blow", None)
+        announce_phases(ctx, combat, 1)
+
+    def new_round(self, ctx: Context, combat: Combat) -> None:
+        st.data(combat)["counters"] = {}
+        st.data(combat).pop("blow", None)
+        st.prune_surprise(combat)
+        if st.ordered_by_hand(combat):
+            for key in ("phases", "order"):
+                combat.data.pop(key, None)
+        else:
+            announce_phases(ctx, combat, combat.round)
+
+    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        labels = self._limit_labels(ctx, combat, actor)
+        if labels:
+            ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
+
+    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
+        labels = []
+        if "pv" in actor.sheet:
+            labels.append(condition_label(ctx, "hp", value=st.sheet_int(actor, "pv")))
+        labels += [condition_label(ctx, code) for code in st.wounds(combat, actor.name) if code != "stunned"]
+        labels += self._limit_labels(ctx, combat, actor)
+        count = st.counter(combat, actor.name)
+        if count.attacks:
+            labels.append(condition_label(ctx, "attacks", value=count.attacks))
+        if count.parries:
+            labels.append(condition_label(ctx, "parries", value=count.parries))
+        if not count.can_parry():
+            labels.append(condition_label(ctx, "no_parry"))
+        if count.ripostes_earned:
+            labels.append(condition_label(ctx, "ripostes", value=count.ripostes_earned))
+        return labels
+
+    def _limit_labels(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
+        """Labels for what the actor may not do now (stunned, surprised)."""
+        if st.stunned(combat, actor.name):
+            return [condition_label(ctx, "stunned")]
+        limits = st.limits(combat, actor.name)
+        if limits == st.NORMAL:
+            return []
+        return [condition_label(ctx, "surprised", limits=limits, left=st.surprise_left(combat, actor.name))]
+
+
+COMBAT_RULES["stormbringer"] = StormbringerCombat()

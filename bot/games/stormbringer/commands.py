@@ -1,0 +1,344 @@
+"""Stormbringer commands: attacks, parries and dodges with the round counters, damage to hit
+points, ambush surprise and experience. Every roll goes through the pure resolver."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from bot.core import floor
+from bot.games.stormbringer import state as st
+from bot.core.commands import Handler, command
+from bot.core.context import Context
+from bot.core.state import Character, Combat, name_key
+from systems.dice import DiceExpr
+from systems.stormbringer.resolver import parse_request, resolve
+from systems.stormbringer.combat import SurpriseState
+from systems.stormbringer.syntax import Scanner
+
+SYSTEMS = ("stormbringer",)
+SKILL_FIELDS = ("ataque", "parada", "esquiva", "emboscada", "ver")
+MAX_VICTIMS = 20
+SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
+         "master": "gm", "dj": "gm", "gm": "gm", "pnj": "gm"}
+_AGAINST = re.compile(r"\s+(?:contra|vs\.?)\s+", re.IGNORECASE)
+
+
+class Refused(Exception):
+    """A command answered with one message (``kind``) and nothing changed."""
+
+    def __init__(self, kind: str, **params: Any) -> None:
+        super().__init__(kind)
+        self.kind, self.params = kind, params
+
+
+def refuse(code: str, **params: Any) -> Refused:
+    return Refused("stormbringer/table_refused", code=code, **params)
+
+
+def refusable(fn: Handler) -> Handler:
+    @functools.wraps(fn)
+    def run(ctx: Context, args: str) -> None:
+        try:
+            fn(ctx, args)
+        except Refused as refusal:
+            ctx.reply(refusal.kind, **refusal.params)
+    return run
+
+
+# -- argument helpers -------------------------------------------------------------------------
+
+def split_name(ctx: Context, words: list[str]) -> tuple[Character | None, list[str]]:
+    """The longest known character name at the start of ``words``, and the words after it."""
+    character, used = ctx.room.leading_character(words)
+    return character, words[used:]
+
+
+def split_known(ctx: Context, args: str) -> tuple[Character, list[str]]:
+    """Like ``split_name``, but the name must be a known character."""
+    character, words = split_name(ctx, args.split())
+    return (character, words) if character is not None else (need_character(ctx, args), [])
+
+
+def need_character(ctx: Context, name: str) -> Character:
+    character = ctx.room.find_character(name)
+    if character is None:
+        raise Refused("unknown_character", name=name[:40], known=ctx.room.character_names())
+    return character
+
+
+def skill_value(character: Character, words: list[str], default: str) -> tuple[str, str | None, list[str]]:
+    """The percentage (a number or a sheet skill, else ``default``), the skill used, the rest."""
+    if words and words[0].rstrip("%").isdigit():
+        return words[0], None, words[1:]
+    skill = default
+    if words and name_key(words[0]) in SKILL_FIELDS:
+        skill, words = name_key(words[0]), words[1:]
+    if not isinstance(character.sheet.get(skill), int):
+        raise refuse("no_skill", name=character.name, skill=skill)
+    return str(character.sheet[skill]), skill, words
+
+
+def started_combat(ctx: Context) -> Combat:
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        raise Refused("no_combat")
+    return combat
+
+
+def able(combat: Combat, character: Character, action: str) -> None:
+    """Stunned or surprised combatants may not do ``action`` ("attack", "parry", "dodge")."""
+    if st.stunned(combat, character.name):
+        raise refuse("stunned", name=character.name)
+    if not getattr(st.limits(combat, character.name), action):
+        raise refuse("surprised", name=character.name, action=action)
+
+
+def own_character(ctx: Context) -> Character:
+    character = ctx.character
+    if character is None:
+        raise refuse("no_character")
+    return character
+
+
+# -- attacks and defences ---------------------------------------------------------------------
+
+@command("ataque", "attack", usage="[OBJETIVO] [habilidad|%] [opciones: +10, mitad, doble, respuesta…]",
+         in_character=True, systems=SYSTEMS)
+@refusable
+def attack_command(ctx: Context, args: str) -> None:
+    combat = started_combat(ctx)
+    attacker = need_character(ctx, combat.current or "") if ctx.is_gm() else own_character(ctx)
+    target, words = split_name(ctx, args.split())
+    able(combat, attacker, "attack")
+    value, skill, words = skill_value(attacker, words, "ataque")
+    count = st.counter(combat, attacker.name)
+    req = parse_request(" ".join(["ataque", value, *words]))
+    req.ordinal = count.attacks + 1
+    if req.riposte and not count.ripostes_earned:
+        raise refuse("no_riposte", name=attacker.name)
+    result = resolve(req, ctx.rng)
+    count.record_attack(req.riposte)
+    st.save_counter(combat, attacker.name, count)
+    blow = None
+    if result.roll.succeeded:
+        blow = {"attacker": attacker.name, "target": target.name if target else None, "skill": skill,
+                "critical": result.roll.outcome == "critical",
+                "missile": st.weapon_kind(attacker) == "missile", "defended": False, "landed": True}
+        combat.data["blow"] = blow
+    else:
+        combat.data.pop("blow", None)
+    ctx.reply("stormbringer/table_action", who=attacker.name, r=result, blow=blow, action="attack", hidden=False)
+    floor.consume_grant(ctx)
+
+
+def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> tuple[Character, list[str], dict]:
+    """Who defends (the player's character; for the GM a named one or the blow's target)."""
+    named, words = split_name(ctx, args.split())
+    blow = combat.data.get("blow")
+    if blow is None:
+        raise refuse("no_blow")
+    if ctx.is_gm():
+        defender = named or (ctx.room.find_character(blow["target"]) if blow["target"] else None)
+        if defender is None:
+            raise refuse("who_defends")
+    else:
+        defender = own_character(ctx)
+        if named is not None and named is not defender:
+            raise Refused("not_your_character", name=named.name)
+    if blow["target"] and name_key(blow["target"]) != name_key(defender.name):
+        raise refuse("not_target", name=defender.name, target=blow["target"], attacker=blow["attacker"])
+    if blow["defended"]:
+        raise refuse("already_defended", name=blow["target"])
+    able(combat, defender, action)
+    return defender, words, blow
+
+
+def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
+    blow.update(target=defender.name, defended=True, landed=not stops)
+
+
+@command("parada", "parry", usage="[NOMBRE] [habilidad|%] [opciones: +10, proyectil, flecha…]", systems=SYSTEMS)
+@refusable
+def parry_command(ctx: Context, args: str) -> None:
+    combat = started_combat(ctx)
+    defender, words, blow = defender_and_blow(ctx, combat, args, "parry")
+    count = st.counter(combat, defender.name)
+    if not count.can_parry():
+        raise refuse("no_more_parries", name=defender.name)
+    value, _, words = skill_value(defender, words, "parada")
+    req = parse_request(" ".join(["parada", value, *words]))
+    req.ordinal = count.parries + 1
+    req.against_critical = req.against_critical or blow["critical"]
+    req.missile = req.missile or ("missile" if blow["missile"] else "")
+    result = resolve(req, ctx.rng)
+    count.record_parry(result.effect.stops_blow, st.master(defender))
+    st.save_counter(combat, defender.name, count)
+    settle_blow(blow, defender, result.effect.stops_blow)
+    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="parry", hidden=False)
+
+
+@command("esquiva", "dodge", usage="[NOMBRE] [habilidad|%] [opciones: +10, arrojadiza…]", systems=SYSTEMS)
+@refusable
+def dodge_command(ctx: Context, args: str) -> None:
+    combat = started_combat(ctx)
+    defender, words, blow = defender_and_blow(ctx, combat, args, "dodge")
+    value, _, words = skill_value(defender, words, "esquiva")
+    req = parse_request(" ".join(["esquiva", value, *words]))
+    req.against_critical = req.against_critical or blow["critical"]
+    req.missile = req.missile or ("thrown" if blow["missile"] else "")
+    result = resolve(req, ctx.rng)
+    settle_blow(blow, defender, result.effect.stops_blow)
+    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="dodge", hidden=False)
+
+
+# -- damage -----------------------------------------------------------------------------------
+
+def landed_blow(combat: Combat | None, target: Character) -> dict | None:
+    """The last blow if it hit ``target`` (or nobody in particular) and was not stopped."""
+    blow = combat.data.get("blow") if combat else None
+    if blow and blow["landed"] and name_key(blow["target"] or target.name) == name_key(target.name):
+        return blow
+    return None
+
+
+def weapon_text(ctx: Context, blow: dict | None) -> str:
+    """The attacker's sheet damage (``daño`` and ``bf``) for a landed blow, or nothing."""
+    attacker = ctx.room.find_character(blow["attacker"]) if blow else None
+    if attacker is None or "dano" not in attacker.sheet:
+        return ""
+    bonus = attacker.sheet.get("bf")
+    return f"{attacker.sheet['dano']} bf {bonus}" if bonus else str(attacker.sheet["dano"])
+
+
+def dice(text: object) -> DiceExpr:
+    return Scanner(str(text)).dice_or_constant()
+
+
+@command("daño", "damage", usage="NOMBRE [DADOS [bf X] [armadura A] [grave N] [crítico]]",
+         gm_only=True, needs_args=True, systems=SYSTEMS)
+@refusable
+def damage_command(ctx: Context, args: str) -> None:
+    target, words = split_known(ctx, args)
+    combat = ctx.room.combat
+    blow = landed_blow(combat, target)
+    req = parse_request(" ".join(["daño", *words]) if words else "daño " + weapon_text(ctx, blow))
+    if req.armour is None and "armadura" in target.sheet:
+        req.armour = dice(target.sheet["armadura"])
+    if req.threshold is None and isinstance(target.sheet.get("grave"), int):
+        req.threshold = target.sheet["grave"]
+    req.critical = req.critical or bool(blow and blow["critical"])
+    result = resolve(req, ctx.rng)
+    before = target.sheet.get("pv")
+    if isinstance(before, int):
+        target.sheet["pv"] = before - result.result.hp_lost
+    if combat is not None:
+        record_wounds(combat, target, result.result.major_wound, result.result.stunned)
+        if blow is not None:
+            combat.data.pop("blow")
+            mark_experience(ctx, blow)
+    ctx.reply("stormbringer/table_damage", name=target.name, r=result, before=before,
+              after=target.sheet.get("pv"))
+
+
+def record_wounds(combat: Combat, target: Character, major: bool | None, stunned: bool) -> None:
+    if major:
+        st.add_wound(combat, target.name, "major")
+    if stunned:
+        st.add_wound(combat, target.name, "stunned")
+
+
+def mark_experience(ctx: Context, blow: dict) -> None:
+    """A blow that hit and was not parried marks the attacker's skill for experience."""
+    attacker = ctx.room.find_character(blow["attacker"])
+    if attacker is not None and blow["skill"]:
+        st.set_marks(attacker, [*st.marks(attacker), blow["skill"]])
+
+
+# -- surprise ---------------------------------------------------------------------------------
+
+def victims(ctx: Context, text: str) -> list[Character]:
+    """Names split by commas, or by spaces matching the longest known names first."""
+    found: list[Character] = []
+    parts = [p.strip() for p in text.split(",")] if "," in text else [text]
+    for part in parts:
+        words = part.split()
+        while words:
+            character, words = split_name(ctx, words)
+            found.append(character or need_character(ctx, part))
+    if not found or len(found) > MAX_VICTIMS:
+        raise refuse("bad_victims")
+    return list({c.name: c for c in found}.values())
+
+
+def ambusher_value(ctx: Context, text: str) -> str:
+    words = text.split()
+    if len(words) == 1 and words[0].rstrip("%").isdigit():
+        return words[0]
+    leader = need_character(ctx, text)
+    return skill_value(leader, [], "emboscada")[0]
+
+
+@command("emboscada", "ambush", usage="JEFE|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True, needs_args=True,
+         systems=SYSTEMS)
+@refusable
+def ambush_command(ctx: Context, args: str) -> None:
+    combat = ctx.room.combat
+    if combat is None:
+        raise Refused("no_combat")
+    parts = _AGAINST.split(args, maxsplit=1)
+    if len(parts) != 2:
+        raise refuse("bad_ambush")
+    value = ambusher_value(ctx, parts[0].strip())
+    targets = victims(ctx, parts[1])
+    result = resolve(parse_request(f"emboscada {value}"), ctx.rng)
+    spotted = []
+    if result.roll.succeeded:
+        for victim in targets:
+            st.set_surprise(combat, victim.name, SurpriseState("ambush", result.rounds))
+    else:
+        for victim in targets:
+            check = resolve(parse_request(f"vs {st.sheet_int(victim, 'ver')}"), ctx.rng)
+            kind = "spotted" if check.roll.succeeded else "unaware"
+            st.set_surprise(combat, victim.name, SurpriseState(kind, master=st.master(victim)))
+            spotted.append((victim.name, check))
+    ctx.reply("stormbringer/table_ambush", r=result, victims=[v.name for v in targets], spotted=spotted)
+
+
+@command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True, systems=SYSTEMS)
+@refusable
+def first_command(ctx: Context, args: str) -> None:
+    combat = ctx.room.combat
+    if combat is None:
+        raise Refused("no_combat")
+    side = SIDES.get(name_key(args))
+    if side is None:
+        raise refuse("bad_side", value=args[:20])
+    st.data(combat)["first"] = side
+    ctx.reply("stormbringer/table_first", side=side)
+
+
+# -- experience -------------------------------------------------------------------------------
+
+@command("experiencia", "experience", usage="NOMBRE [habilidad…]", gm_only=True, needs_args=True,
+         systems=SYSTEMS)
+@refusable
+def experience_command(ctx: Context, args: str) -> None:
+    character, words = split_known(ctx, args)
+    marked = st.marks(character)
+    skills = list(dict.fromkeys(name_key(w) for w in words)) or marked
+    if not skills:
+        raise refuse("no_marks", name=character.name)
+    for skill in skills:
+        if skill not in SKILL_FIELDS or not isinstance(character.sheet.get(skill), int):
+            raise refuse("no_skill", name=character.name, skill=skill[:20])
+    intelligence = f" int {character.sheet['int']}" if isinstance(character.sheet.get("int"), int) else ""
+    rolls = []
+    for skill in skills:
+        result = resolve(parse_request(f"experiencia {character.sheet[skill]}{intelligence}"), ctx.rng)
+        if result.improved:
+            character.sheet[skill] = result.new_skill
+        rolls.append((skill, result))
+    st.set_marks(character, [m for m in marked if m not in skills])
+    ctx.reply("stormbringer/table_experience", name=character.name, rolls=rolls)

@@ -1,0 +1,149 @@
+"""Stormbringer combat state kept in ``combat.data`` (JSON values only) and read from sheets.
+
+Layout of ``combat.data``:
+- ``first``: the side that goes first in round 1 ("players" or "gm"); later rounds alternate.
+- ``phases``: the current round's ``RoundPhases``, and ``order`` the turn order worked out from
+  them (both dropped when the GM sets the turns by hand with ``!turnos``).
+- ``counters``: name key -> ``RoundCounter`` of this round (emptied at each new round).
+- ``blow``: the last landed attack awaiting a defence or damage (cleared each round).
+- ``surprise``: name key -> ``SurpriseState`` plus ``from``, the combat round it started.
+- ``wounds``: name key -> condition codes ("major", "stunned") for the rest of the combat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.context import Context
+from bot.core.state import Character, Combat, name_key
+from systems.stormbringer.combat import (
+    NORMAL,
+    ActionLimits,
+    Combatant,
+    RoundCounter,
+    RoundPhases,
+    SurpriseState,
+    round_phases,
+)
+from systems.stormbringer.rules import is_master
+
+WEAPON_KINDS = {
+    "cuerpo": "melee", "cuerpo a cuerpo": "melee", "melee": "melee",
+    "proyectil": "missile", "tiro": "missile", "distancia": "missile", "missile": "missile",
+    "ninguna": "none", "ninguno": "none", "sin": "none", "none": "none",
+}
+MARKS_FIELD = "marcas"
+
+
+def data(combat: Combat) -> dict[str, Any]:
+    for key in ("counters", "surprise", "wounds"):
+        combat.data.setdefault(key, {})
+    return combat.data
+
+
+def sheet_int(character: Character, field: str, default: int = 0) -> int:
+    value = character.sheet.get(field, default)
+    return value if isinstance(value, int) else default
+
+
+def weapon_kind(character: Character) -> str:
+    return WEAPON_KINDS.get(name_key(str(character.sheet.get("arma", "cuerpo"))), "melee")
+
+
+def master(character: Character) -> bool:
+    return is_master(sheet_int(character, "ataque"), sheet_int(character, "parada"))
+
+
+def side(ctx: Context, character: Character) -> str:
+    return "players" if character.owner and not ctx.is_gm(character.owner) else "gm"
+
+
+def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
+    out = []
+    for name in combat.order:
+        character = ctx.room.find_character(name)
+        if character is not None:
+            out.append(Combatant(character.name, sheet_int(character, "des"), weapon_kind(character),
+                                 side(ctx, character)))
+    return out
+
+
+def order_round(ctx: Context, combat: Combat, round_number: int) -> RoundPhases:
+    """Phases of ``round_number`` from the sheets; the turn order is missile, melee, then the rest."""
+    fighters = combatants(ctx, combat)
+    phases = round_phases(fighters, round_number, data(combat).get("first", "players"))
+    acting = set(phases.missile) | set(phases.melee)
+    rest = [c.name for c in sorted(fighters, key=lambda c: -c.dex) if c.name not in acting]
+    combat.order = [*phases.missile, *phases.melee, *rest]
+    data(combat).update(phases=phases.to_dict(), order=list(combat.order))
+    return phases
+
+
+def ordered_by_hand(combat: Combat) -> bool:
+    """The GM set the turns (``!turnos``) since the order was last worked out from the sheets."""
+    return combat.data.get("order") != combat.order
+
+
+def counter(combat: Combat, name: str) -> RoundCounter:
+    return RoundCounter.from_dict(data(combat)["counters"].get(name_key(name), {}))
+
+
+def save_counter(combat: Combat, name: str, value: RoundCounter) -> None:
+    data(combat)["counters"][name_key(name)] = value.to_dict()
+
+
+def surprise_round(combat: Combat, start: int) -> int:
+    """The surprise's own round number (1 = its first round) in the combat's current round."""
+    return max(combat.round, 1) - start + 1
+
+
+def limits(combat: Combat, name: str) -> ActionLimits:
+    entry = data(combat)["surprise"].get(name_key(name))
+    if entry is None:
+        return NORMAL
+    return SurpriseState.from_dict(entry).limits(surprise_round(combat, int(entry["from"])))
+
+
+def set_surprise(combat: Combat, name: str, state: SurpriseState) -> None:
+    data(combat)["surprise"][name_key(name)] = {**state.to_dict(), "from": max(combat.round, 1)}
+
+
+def surprise_left(combat: Combat, name: str) -> int:
+    """Rounds of surprise still to come, this one included (ambush only; 0 otherwise)."""
+    entry = data(combat)["surprise"].get(name_key(name))
+    if entry is None or entry["kind"] != "ambush":
+        return 0
+    return max(0, int(entry["rounds"]) - surprise_round(combat, int(entry["from"])) + 1)
+
+
+def prune_surprise(combat: Combat) -> None:
+    """Drop surprise entries that no longer limit anyone."""
+    table = data(combat)["surprise"]
+    for key in [k for k, v in table.items() if SurpriseState.from_dict(v).limits(
+            surprise_round(combat, int(v["from"]))) == NORMAL]:
+        del table[key]
+
+
+def wounds(combat: Combat, name: str) -> list[str]:
+    return list(data(combat)["wounds"].get(name_key(name), []))
+
+
+def add_wound(combat: Combat, name: str, code: str) -> None:
+    codes = data(combat)["wounds"].setdefault(name_key(name), [])
+    if code not in codes:
+        codes.append(code)
+
+
+def stunned(combat: Combat, name: str) -> bool:
+    return "stunned" in wounds(combat, name)
+
+
+def marks(character: Character) -> list[str]:
+    return [m for m in str(character.sheet.get(MARKS_FIELD, "")).split(",") if m]
+
+
+def set_marks(character: Character, skills: list[str]) -> None:
+    if skills:
+        character.sheet[MARKS_FIELD] = ",".join(dict.fromkeys(skills))
+    else:
+        character.sheet.pop(MARKS_FIELD, None)

@@ -1,0 +1,223 @@
+"""Sistema Sombra / Comandos de Guerra: 3d10 roll-under resolver (DESIGN.md 3.1).
+
+``SYSTEM.roll`` resolves checks (``3d10+M vs K`` with Spanish clauses), damage rolls,
+hit-location rolls and initiative orders; anything else falls back to the generic
+dice grammar. The combat rules themselves live in ``sombra_rules`` and ``sombra_damage``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from systems.base import Outcome, roll_dice
+from systems.dice import Die, DiceError, Rng, parse_prefix
+from systems.sombra.damage import DamageResult, aimed_digit, damage_from_dice, location_key
+from systems.sombra.rules import (
+    CheckResult, InitiativeSlot, Modifier, SombraDice, initiative_order,
+    resolve_check, roll_sombra_dice, total_modifier,
+)
+from systems.sombra.syntax import AIM_MODIFIERS, CheckRequest, Clauses, parse_check, parse_keyword_roll
+
+SYSTEM_KEY = "sombra"
+
+
+def _dice_fields(dice: SombraDice) -> dict:
+    return {"dice": list(dice.faces), "high": dice.high, "location": dice.location, "low": dice.low}
+
+
+def _die_objects(dice: SombraDice) -> list[Die]:
+    """The faces as engine dice, for the shared ``macros`` dice lists."""
+    return [Die(10, (f,), f) for f in dice.faces]
+
+
+@dataclass(slots=True)
+class SombraCheck:
+    """A 3d10 roll-under check, with the hit location and damage when it is an attack."""
+
+    template: ClassVar[str] = "sombra/check"
+    expr_text: str
+    check: CheckResult
+    roll_modifier: int
+    modifiers: tuple[Modifier, ...]
+    table: str | None = None
+    aimed: str | None = None
+    hit_digit: int | None = None
+    damage: DamageResult | None = None
+    comment: str = ""
+
+    @property
+    def total(self) -> int:
+        return self.check.dice.total
+
+    @property
+    def outcome(self) -> str:
+        return self.check.level
+
+    @property
+    def dice(self) -> list[Die]:
+        return _die_objects(self.check.dice)
+
+    @property
+    def hit_key(self) -> str | None:
+        return None if self.hit_digit is None else location_key(self.table or "persona", self.hit_digit)
+
+    def as_json(self) -> dict:
+        c = self.check
+        hit = None if self.hit_digit is None else {"digit": self.hit_digit, "key": self.hit_key}
+        return {
+            "system": SYSTEM_KEY, "kind": "check", "total": self.total, "outcome": c.level,
+            **_dice_fields(c.dice),
+            "target": c.target, "modifier": c.modifier, "effective": c.effective, "margin": c.margin,
+            "success": c.succeeded, "roll_modifier": self.roll_modifier,
+            "modifiers": [m.to_dict() for m in self.modifiers], "table": self.table, "aimed": self.aimed,
+            "hit_location": hit, "damage": _damage_json(self.damage), "comment": self.comment,
+        }
+
+
+def _damage_json(damage: DamageResult | None) -> dict | None:
+    if damage is None:
+        return None
+    return {**damage.to_dict(), "roman": damage.roman, "total": damage.total}
+
+
+@dataclass(slots=True)
+class SombraDamageRoll:
+    """Damage read straight from a fresh 3d10 (no check)."""
+
+    template: ClassVar[str] = "sombra/damage"
+    sombra_dice: SombraDice
+    damage: DamageResult
+    aimed: str | None = None
+    comment: str = ""
+
+    @property
+    def total(self) -> int:
+        return self.damage.total
+
+    @property
+    def dice(self) -> list[Die]:
+        return _die_objects(self.sombra_dice)
+
+    def as_json(self) -> dict:
+        return {
+            "system": SYSTEM_KEY, "kind": "damage", "total": self.total, "outcome": "damage",
+            **_dice_fields(self.sombra_dice), "aimed": self.aimed,
+            "damage": _damage_json(self.damage), "comment": self.comment,
+        }
+
+
+@dataclass(slots=True)
+class SombraLocationRoll:
+    """A hit location: the middle die of 3d10 (a 10 reads 0) on a table."""
+
+    template: ClassVar[str] = "sombra/location"
+    sombra_dice: SombraDice
+    table: str
+    comment: str = ""
+
+    @property
+    def total(self) -> int:
+        return self.sombra_dice.location
+
+    @property
+    def key(self) -> str:
+        return location_key(self.table, self.sombra_dice.location)
+
+    @property
+    def dice(self) -> list[Die]:
+        return _die_objects(self.sombra_dice)
+
+    def as_json(self) -> dict:
+        return {
+            "system": SYSTEM_KEY, "kind": "location", "total": self.total, "outcome": "location",
+            **_dice_fields(self.sombra_dice), "table": self.table, "key": self.key, "comment": self.comment,
+        }
+
+
+@dataclass(slots=True)
+class SombraInitiative:
+    """The acting order by VEL then AGI: nothing is rolled."""
+
+    template: ClassVar[str] = "sombra/initiative"
+    order: list[InitiativeSlot]
+
+    def as_json(self) -> dict:
+        return {
+            "system": SYSTEM_KEY, "kind": "initiative", "total": 0, "dice": [], "outcome": "initiative",
+            "order": [{"rank": s.rank, **s.combatant.to_dict(), "tied": s.tied} for s in self.order],
+        }
+
+
+def _hit_digit(clauses: Clauses, dice: SombraDice) -> int:
+    table = clauses.table or "persona"
+    return aimed_digit(table, clauses.aimed, dice.location) if clauses.aimed else dice.location
+
+
+def _resolve_check(request: CheckRequest, dice: SombraDice) -> SombraCheck:
+    c = request.clauses
+    modifiers = tuple(c.modifiers)
+    check = resolve_check(dice, request.target, request.roll_modifier + total_modifier(modifiers))
+    outcome = SombraCheck(f"{request.expr.text} vs {request.target}", check, request.roll_modifier,
+                          modifiers, c.table, c.aimed, comment=c.comment)
+    if check.succeeded and (c.table or c.aimed or c.damage):
+        outcome.hit_digit = _hit_digit(c, dice)
+        if c.damage:
+            outcome.damage = damage_from_dice(
+                c.damage.damage_type, dice, c.table or "persona", c.damage.total_bonus,
+                maximum=check.level == "critical", first_digit=outcome.hit_digit)
+    return outcome
+
+
+def _only_aim(clauses: Clauses) -> None:
+    """Damage and location rolls are no checks: only an aimed location makes sense there."""
+    extra = [m.name for m in clauses.modifiers if m.name not in AIM_MODIFIERS]
+    if extra:
+        raise DiceError("sombra.modifier_without_check", name=extra[0])
+
+
+def _damage_roll(clauses: Clauses, dice: SombraDice) -> SombraDamageRoll:
+    _only_aim(clauses)
+    request = clauses.damage
+    assert request is not None
+    damage = damage_from_dice(request.damage_type, dice, clauses.table or "persona",
+                              request.total_bonus, first_digit=_hit_digit(clauses, dice))
+    return SombraDamageRoll(dice, damage, clauses.aimed, clauses.comment)
+
+
+def _location_roll(clauses: Clauses, dice: SombraDice) -> SombraLocationRoll:
+    if clauses.modifiers:
+        raise DiceError("sombra.modifier_without_check", name=clauses.modifiers[0].name)
+    return SombraLocationRoll(dice, clauses.table or "persona", clauses.comment)
+
+
+@dataclass(frozen=True)
+class SombraSystem:
+    key: str = SYSTEM_KEY
+    name: str = "Sistema Sombra (Comandos de Guerra)"
+
+    def roll(self, text: str, rng: Rng) -> Outcome:
+        kind, data = _plan(text)
+        if kind == "generic":
+            return roll_dice(text, rng, self.key)
+        if kind == "initiative":
+            return SombraInitiative(initiative_order(data))
+        dice = roll_sombra_dice(rng)
+        if kind == "check":
+            return _resolve_check(data, dice)
+        return _damage_roll(data, dice) if kind == "damage" else _location_roll(data, dice)
+
+
+@lru_cache(maxsize=1024)
+def _plan(text: str) -> tuple[str, Any]:
+    """What a text asks for, parsed once: the parse is read-only afterwards."""
+    keyword = parse_keyword_roll(text)
+    if keyword is not None:
+        return keyword
+    expr, rest = parse_prefix(text.strip())
+    request = parse_check(expr, rest)
+    return ("generic", None) if request is None else ("check", request)
+
+
+SYSTEM = SombraSystem()

@@ -1,0 +1,311 @@
+"""Parsing of the Sistema Sombra Spanish roll syntax into plain requests.
+
+Checks: ``3d10[+-M] vs K [clauses...] [comment]``, clauses being difficulty names,
+``prisa``, ``apuntado LOC``, ``dirigido LOC``, ``apuntando``, ``segundo``,
+``rafaga N [paso S] [blanco T]``, ``mando N``, ``moral N``, ``esquiva N``,
+``persona|vehiculo|barco`` and ``daño TIPO[+N] [fue N]``. The first word that is no
+clause starts the comment. Also ``daño ...``, ``localizacion ...`` and ``iniciativa ...``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Callable
+
+from systems.dice import MAX_TEXT, DiceError, DiceExpr, DiceTerm
+from systems.sombra.damage import MELEE_TYPES, ROMAN
+from systems.sombra.rules import (
+    AIMED_LOCATION, CALLED_BLOW, DIFFICULTY, HURRY, OPPORTUNITY_INITIATIVE, SECOND_SHOT, TOOK_AIM,
+    Combatant, Modifier, burst_penalty, command_modifier, unarmed_difficulty,
+)
+
+MAX_ROLL_MODIFIER = 30
+MAX_COMBATANTS = 30
+MAX_NAME = 40
+
+# Words naming a location, accent-free: -> (table, key). Two-word names are tried first.
+LOCATION_WORDS: dict[str, tuple[str, str]] = {
+    "cabeza": ("persona", "cabeza"), "pecho": ("persona", "pecho"),
+    "brazo": ("persona", "brazos"), "brazos": ("persona", "brazos"),
+    "abdomen": ("persona", "abdomen"), "vientre": ("persona", "abdomen"),
+    "pierna": ("persona", "piernas"), "piernas": ("persona", "piernas"),
+    "techo": ("vehiculo", "techo"), "chasis": ("vehiculo", "chasis_frontal"),
+    "chasis frontal": ("vehiculo", "chasis_frontal"), "chasis posterior": ("vehiculo", "chasis_frontal"),
+    "chasis lateral": ("vehiculo", "chasis_lateral"), "cadenas": ("vehiculo", "cadenas"),
+    "ruedas": ("vehiculo", "cadenas"), "orugas": ("vehiculo", "cadenas"),
+    "torreta": ("vehiculo", "torreta_frontal"), "torreta frontal": ("vehiculo", "torreta_frontal"),
+    "torreta posterior": ("vehiculo", "torreta_frontal"), "torreta lateral": ("vehiculo", "torreta_lateral"),
+    "bajos": ("vehiculo", "bajos"), "puente": ("barco", "puente"), "proa": ("barco", "proa"),
+    "amura estribor": ("barco", "amura_estribor"), "amura babor": ("barco", "amura_babor"),
+    "traves": ("barco", "traves"), "aleta estribor": ("barco", "aleta_estribor"),
+    "aleta babor": ("barco", "aleta_babor"), "popa": ("barco", "popa"),
+}
+TABLE_WORDS = {"persona": "persona", "vehiculo": "vehiculo", "barco": "barco", "embarcacion": "barco"}
+AIM_MODIFIERS = frozenset({"apuntado", "dirigido"})
+DAMAGE_WORDS = frozenset({"dano", "danio", "damage"})
+LOCATION_COMMANDS = frozenset({"localizacion", "loc", "location"})
+INITIATIVE_COMMANDS = frozenset({"iniciativa", "init", "initiative"})
+
+_VS = re.compile(r"\s+vs\.?\s*", re.IGNORECASE)
+_INT = re.compile(r"[+-]?\d{1,4}")
+_DAMAGE_TYPE = re.compile(r"(viii|vii|vi|iv|v|iii|ii|i|[0-8])([+-]\d{1,4})?")
+
+
+def _excerpt(text: str, limit: int = 20) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plain(word: str) -> str:
+    """Lower case without accents: ``Daño`` -> ``dano``."""
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(slots=True)
+class DamageRequest:
+    damage_type: int
+    bonus: int = 0
+    strength: int | None = None
+
+    @property
+    def total_bonus(self) -> int:
+        """The weapon bonus plus the strength adjustment (FUE-5) for unarmed and melee types."""
+        if self.strength is None or self.damage_type not in MELEE_TYPES:
+            return self.bonus
+        return self.bonus + self.strength - 5
+
+
+@dataclass(slots=True)
+class Clauses:
+    """Everything after the target (or after ``daño``/``localizacion``)."""
+
+    modifiers: list[Modifier] = field(default_factory=list)
+    table: str | None = None
+    aimed: str | None = None
+    damage: DamageRequest | None = None
+    comment: str = ""
+
+
+@dataclass(slots=True)
+class CheckRequest:
+    expr: DiceExpr
+    target: int
+    roll_modifier: int
+    clauses: Clauses
+
+
+class _Words:
+    """A cursor over the words of the clause zone; the comment is what is left."""
+
+    def __init__(self, text: str) -> None:
+        head, paren, tail = text.partition("(")
+        self.words = head.split()
+        self.paren = (paren + tail).strip()
+        self.pos = 0
+
+    def peek(self, ahead: int = 0) -> str:
+        i = self.pos + ahead
+        return plain(self.words[i]) if i < len(self.words) else ""
+
+    def take(self) -> str:
+        word = self.peek()
+        self.pos += 1
+        return word
+
+    def number(self, name: str, low: int, high: int) -> int:
+        word = self.take()
+        if not _INT.fullmatch(word):
+            raise DiceError("sombra.number_missing", name=name, low=low, high=high)
+        value = int(word)
+        if not low <= value <= high:
+            raise DiceError("sombra.number_range", name=name, value=value, low=low, high=high)
+        return value
+
+    def comment(self) -> str:
+        text = " ".join([*self.words[self.pos:], self.paren]).strip()
+        if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+            text = text[1:-1].strip()
+        return text
+
+
+def parse_check(expr: DiceExpr, rest: str) -> CheckRequest | None:
+    """A check if ``rest`` starts with ``vs``; None leaves the text to the generic grammar."""
+    m = _VS.match(rest)
+    if m is None:
+        return None
+    roll_modifier = _check_modifier(expr)
+    words = _Words(rest[m.end():])
+    if not _INT.fullmatch(words.peek()):
+        raise DiceError("sombra.target_missing", text=_excerpt(rest.strip()))
+    target = words.number("vs", 0, 30)
+    return CheckRequest(expr, target, roll_modifier, parse_clauses(words))
+
+
+def _check_modifier(expr: DiceExpr) -> int:
+    dice = expr.dice_terms
+    if len(dice) != 1 or dice[0] != DiceTerm(1, 3, 10):
+        raise DiceError("sombra.check_dice", expr=expr.text)
+    modifier = sum(t.sign * t.value for t in expr.terms if not isinstance(t, DiceTerm))
+    if abs(modifier) > MAX_ROLL_MODIFIER:
+        raise DiceError("sombra.number_range", name="modificador", value=modifier,
+                        low=-MAX_ROLL_MODIFIER, high=MAX_ROLL_MODIFIER)
+    return modifier
+
+
+def parse_clauses(words: _Words) -> Clauses:
+    clauses = Clauses()
+    while words.peek() and _clause(words, clauses):
+        pass
+    clauses.comment = words.comment()
+    return clauses
+
+
+def _clause(words: _Words, c: Clauses) -> bool:
+    """Consume one clause into ``c``; False (nothing consumed) when the comment starts."""
+    word, two = words.peek(), f"{words.peek()}_{words.peek(1)}"
+    if two in ("muy_facil", "muy_dificil"):
+        words.pos += 2
+        c.modifiers.append(Modifier(two, DIFFICULTY[two]))
+    elif word in ("facil", "normal", "dificil"):
+        c.modifiers.append(Modifier(words.take(), DIFFICULTY[word]))
+    elif word in _FLAT:
+        c.modifiers.append(Modifier(words.take(), _FLAT[word]))
+    elif word in ("apuntado", "dirigido"):
+        words.take()
+        _aim(words, c, word)
+    elif word in _NUMBERED:
+        words.take()
+        c.modifiers.append(_NUMBERED[word](words))
+    elif word in ("rafaga", "bala"):
+        words.take()
+        c.modifiers.append(_burst(words))
+    elif word in TABLE_WORDS:
+        c.table = TABLE_WORDS[words.take()]
+    elif word in DAMAGE_WORDS:
+        words.take()
+        c.damage = _damage(words)
+    else:
+        return False
+    return True
+
+
+_FLAT = {"prisa": HURRY, "apuntando": TOOK_AIM, "segundo": SECOND_SHOT}
+
+
+def _numbered(name: str, low: int, high: int, rule: Callable[[int], int] | None = None) -> Callable[[_Words], Modifier]:
+    """A clause ``NAME N``; with a ``rule`` the modifier is read from N and N is kept as its param."""
+    def parse(words: _Words) -> Modifier:
+        value = words.number(name, low, high)
+        return Modifier(name, rule(value), value) if rule else Modifier(name, value)
+    return parse
+
+
+_NUMBERED = {
+    "mando": _numbered("mando", 3, 30, command_modifier),
+    "moral": _numbered("moral", -10, 10),
+    "esquiva": _numbered("esquiva", 0, 30, unarmed_difficulty),
+}
+
+
+def _aim(words: _Words, c: Clauses, how: str) -> None:
+    two = f"{words.peek()} {words.peek(1)}"
+    if two in LOCATION_WORDS:
+        words.pos += 2
+        table, key = LOCATION_WORDS[two]
+    elif words.peek() in LOCATION_WORDS:
+        table, key = LOCATION_WORDS[words.take()]
+    else:
+        raise DiceError("sombra.unknown_location", text=_excerpt(words.peek() or "—"))
+    if c.table is not None and c.table != table:
+        raise DiceError("sombra.location_table", location=key, table=c.table)
+    c.table, c.aimed = table, key
+    c.modifiers.append(Modifier(how, AIMED_LOCATION if how == "apuntado" else CALLED_BLOW))
+
+
+def _burst(words: _Words) -> Modifier:
+    bullet = words.number("rafaga", 1, 30)
+    step, target = 5, 1
+    while words.peek() in ("paso", "blanco"):
+        if words.take() == "paso":
+            step = words.number("paso", 1, 5)
+        else:
+            target = words.number("blanco", 1, 10)
+    return Modifier("rafaga", burst_penalty(bullet, step, target), bullet)
+
+
+def _damage(words: _Words) -> DamageRequest:
+    if words.peek() == "tipo":
+        words.take()
+    m = _DAMAGE_TYPE.fullmatch(words.peek())
+    if m is None:
+        raise DiceError("sombra.damage_type", text=_excerpt(words.peek() or "—"))
+    words.take()
+    kind = m[1].upper()
+    request = DamageRequest(int(kind) if kind.isdigit() else ROMAN.index(kind))
+    if m[2]:
+        request.bonus = _bounded(int(m[2]), "bonificador")
+    elif re.fullmatch(r"[+-]\d{1,4}", words.peek()):
+        request.bonus = _bounded(int(words.take()), "bonificador")
+    if words.peek() == "fue":
+        words.take()
+        request.strength = words.number("fue", 1, 10)
+    return request
+
+
+def _bounded(value: int, name: str, limit: int = 100) -> int:
+    if abs(value) > limit:
+        raise DiceError("sombra.number_range", name=name, value=value, low=-limit, high=limit)
+    return value
+
+
+def parse_keyword_roll(text: str) -> tuple[str, Clauses | list[Combatant]] | None:
+    """``daño ...``, ``localizacion ...`` or ``iniciativa ...``; None for anything else."""
+    if len(text) > MAX_TEXT:
+        raise DiceError("too_long", limit=MAX_TEXT)
+    first, _, rest = text.strip().partition(" ")
+    command = plain(first)
+    if command in DAMAGE_WORDS:
+        words = _Words(rest)
+        damage = _damage(words)
+        clauses = parse_clauses(words)
+        clauses.damage = damage
+        return "damage", clauses
+    if command in LOCATION_COMMANDS:
+        return "location", parse_clauses(_Words(rest))
+    if command in INITIATIVE_COMMANDS:
+        return "initiative", parse_initiative(rest)
+    return None
+
+
+def parse_initiative(text: str) -> list[Combatant]:
+    """``Ana 7 6, Bruno 7/8 oportunidad, Lancha barco``: name then VEL AGI, or ``barco``."""
+    entries = [e.strip() for e in text.split(",") if e.strip()]
+    if not entries:
+        raise DiceError("sombra.initiative_empty")
+    if len(entries) > MAX_COMBATANTS:
+        raise DiceError("sombra.number_range", name="combatientes", value=len(entries), low=1, high=MAX_COMBATANTS)
+    return [_combatant(e) for e in entries]
+
+
+_COMBATANT = re.compile(
+    r"(?P<name>.+?)\s+(?:(?P<vel>\d{1,2})\s*[/ ]\s*(?P<agi>\d{1,2})|(?P<boat>barco|embarcaci[oó]n))"
+    r"(?P<opportunity>\s+oportunidad)?",
+    re.IGNORECASE,
+)
+
+
+def _combatant(entry: str) -> Combatant:
+    m = _COMBATANT.fullmatch(entry)
+    if m is None or len(m["name"]) > MAX_NAME:
+        raise DiceError("sombra.initiative_entry", text=_excerpt(entry, 40))
+    bonus = OPPORTUNITY_INITIATIVE if m["opportunity"] else 0
+    if m["boat"]:
+        return Combatant.boat(m["name"], bonus)
+    vel, agi = int(m["vel"]), int(m["agi"])
+    for name, value in (("vel", vel), ("agi", agi)):
+        if not 1 <= value <= 10:
+            raise DiceError("sombra.number_range", name=name, value=value, low=1, high=10)
+    return Combatant(m["name"], vel, agi, bonus)
+

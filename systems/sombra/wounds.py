@@ -1,0 +1,102 @@
+"""Sistema Sombra wound effects on people, per hit location (the "Personas" list of rules 004).
+
+Pure functions over plain JSON-able data: a character's wounds are a dict
+``{location_key: {"severity": "light" | "serious", "damage": int}}``, one entry per location.
+
+Readings of lines that admit more than one:
+- A new wound on an already wounded location keeps the worse severity (two light chest
+  wounds stay light); on equal severity the larger damage is kept.
+- Penalties of different locations add up (chest light +3 and legs light +5 give +8).
+- Arm wounds hinder "actions using that arm": every attack counts as one.
+- Stunned (light head wound) lasts the victim's next two turns and halves their skills.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from systems.sombra.damage import wound_severity
+
+SEVERITIES: tuple[str, ...] = ("none", "light", "serious")
+STUN_TURNS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class WoundEffect:
+    """What a set of wounds does. ``penalty`` adds to every roll (roll-under: positive is harder)."""
+
+    penalty: int = 0
+    attack_penalty: int = 0
+    stun_turns: int = 0
+    half_movement: bool = False
+    unconscious: bool = False
+    unconscious_hours: int = 0
+    helpless: bool = False
+    """Down and conscious, no action but talking (serious abdomen wound)."""
+    arm_useless: bool = False
+    fallen: bool = False
+    """On the ground, cannot stand up unaided (serious leg wound)."""
+
+    @property
+    def can_act(self) -> bool:
+        return not (self.unconscious or self.helpless)
+
+    @property
+    def attack_modifier(self) -> int:
+        return self.penalty + self.attack_penalty
+
+
+def _effect(location: str, severity: str, damage: int) -> WoundEffect:
+    light = severity == "light"
+    if location == "cabeza":
+        return WoundEffect(penalty=3, stun_turns=STUN_TURNS) if light else \
+            WoundEffect(unconscious=True, unconscious_hours=damage)
+    if location == "pecho":
+        return WoundEffect(penalty=3 if light else 5)
+    if location == "brazos":
+        return WoundEffect(attack_penalty=3) if light else WoundEffect(arm_useless=True)
+    if location == "abdomen":
+        return WoundEffect(penalty=3, half_movement=True) if light else WoundEffect(helpless=True)
+    if location == "piernas":
+        return WoundEffect(penalty=5, half_movement=True) if light else WoundEffect(fallen=True)
+    raise ValueError(location)
+
+
+def combined_effect(wounds: dict[str, dict[str, Any]]) -> WoundEffect:
+    """The effect of every wound at once (penalties add, flags join)."""
+    total = WoundEffect()
+    for location, wound in wounds.items():
+        e = _effect(location, wound["severity"], wound["damage"])
+        total = WoundEffect(
+            total.penalty + e.penalty, total.attack_penalty + e.attack_penalty,
+            max(total.stun_turns, e.stun_turns), total.half_movement or e.half_movement,
+            total.unconscious or e.unconscious, max(total.unconscious_hours, e.unconscious_hours),
+            total.helpless or e.helpless, total.arm_useless or e.arm_useless, total.fallen or e.fallen,
+        )
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class WoundResult:
+    """One hit on a person: its severity, and whether it changed the stored wounds."""
+
+    location: str
+    damage: int
+    resistance: int
+    severity: str
+    worsened: bool
+    stuns: bool
+
+
+def apply_wound(wounds: dict[str, dict[str, Any]], location: str, damage: int,
+                resistance: int) -> tuple[dict[str, dict[str, Any]], WoundResult]:
+    """New wounds after a hit of ``damage`` points at ``location`` on someone with RES ``resistance``."""
+    severity = wound_severity(damage, resistance)
+    old = wounds.get(location)
+    rank = SEVERITIES.index(severity)
+    old_key = (SEVERITIES.index(old["severity"]), old["damage"]) if old else (0, 0)
+    worsened = rank > 0 and (rank, damage) > old_key
+    new = {**wounds, location: {"severity": severity, "damage": damage}} if worsened else dict(wounds)
+    stuns = worsened and _effect(location, severity, damage).stun_turns > 0
+    return new, WoundResult(location, damage, resistance, severity, worsened, stuns)

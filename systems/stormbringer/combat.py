@@ -1,0 +1,322 @@
+"""Stormbringer combat state and procedures over plain, JSON-round-trippable dataclasses.
+
+The table core keeps these in SQLite through ``to_dict()`` / ``from_dict()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from systems.dice import Rng
+from systems.stormbringer.rules import (
+    EXTRA_ATTACK_PENALTY,
+    EXTRA_PARRY_PENALTY,
+    is_master,
+    roll_die,
+)
+
+WEAPON_CHANGE_DEX_PENALTY = 5
+SIDES = ("players", "gm")
+WEAPON_HIT_POINTS = 20
+INTELLIGENCE_BASE = 12
+DEMON_OBJECT_BREAK_ABOVE = 50
+
+
+@dataclass(slots=True)
+class RoundCounter:
+    """One combatant's actions in the current round; the table calls ``reset()`` each round."""
+
+    attacks: int = 0
+    parries: int = 0
+    parry_failed: bool = False
+    ripostes_earned: int = 0
+
+    def attack_penalty(self) -> int:
+        """-20% per attack (normal or riposte) already made this round."""
+        return -EXTRA_ATTACK_PENALTY * self.attacks
+
+    def parry_penalty(self) -> int:
+        """-20% per parry already tried this round."""
+        return -EXTRA_PARRY_PENALTY * self.parries
+
+    def can_parry(self) -> bool:
+        """After a failed parry there are no more parries this round."""
+        return not self.parry_failed
+
+    def record_attack(self, riposte: bool = False) -> None:
+        self.attacks += 1
+        if riposte and self.ripostes_earned:
+            self.ripostes_earned -= 1
+
+    def record_parry(self, succeeded: bool, master: bool = False, free: bool = False) -> None:
+        """``free``: the shield's extra parry of a two-weapon fighter, with no penalty."""
+        if not free:
+            self.parries += 1
+        if not succeeded:
+            self.parry_failed = True
+        elif master:
+            self.ripostes_earned += 1
+
+    def reset(self) -> None:
+        self.attacks = self.parries = self.ripostes_earned = 0
+        self.parry_failed = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RoundCounter:
+        return cls(**{k: data[k] for k in ("attacks", "parries", "parry_failed", "ripostes_earned") if k in data})
+
+
+@dataclass(slots=True)
+class Combatant:
+    """What the round order needs: DEX, weapon kind ("melee", "missile" or "none"), side."""
+
+    name: str
+    dex: int
+    weapon: str = "melee"
+    side: str = "players"
+    changing_weapon: bool = False
+
+    @property
+    def acting_dex(self) -> int:
+        """Drawing or picking up a new weapon at the start of the round costs 5 DEX."""
+        return self.dex - (WEAPON_CHANGE_DEX_PENALTY if self.changing_weapon else 0)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Combatant:
+        return cls(
+            str(data["name"]), int(data["dex"]), str(data.get("weapon", "melee")),
+            str(data.get("side", "players")), bool(data.get("changing_weapon", False)),
+        )
+
+
+@dataclass(slots=True)
+class RoundPhases:
+    """Names in the order they act in each phase of a 12-second round."""
+
+    intent: list[str] = field(default_factory=list)
+    missile: list[str] = field(default_factory=list)
+    melee: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RoundPhases:
+        return cls(list(data["intent"]), list(data["missile"]), list(data["melee"]))
+
+
+def side_first(first_round_side: str, round_number: int) -> str:
+    """The GM picks who goes first in round 1 (GM or players); later rounds alternate."""
+    other = SIDES[1 - SIDES.index(first_round_side)]
+    return first_round_side if round_number % 2 == 1 else other
+
+
+def round_phases(
+    combatants: list[Combatant], round_number: int = 1, first_round_side: str = "players"
+) -> RoundPhases:
+    """Intent from the lowest DEX up; missile attacks, then melee attacks, from the highest DEX down.
+
+    Equal DEX: the side whose turn it is to go first this round goes first.
+    """
+    lead = side_first(first_round_side, round_number)
+
+    def tie(c: Combatant) -> int:
+        return 0 if c.side == lead else 1
+
+    intent = sorted(combatants, key=lambda c: (c.dex, tie(c)))
+    attackers = sorted(combatants, key=lambda c: (-c.acting_dex, tie(c)))
+    return RoundPhases(
+        [c.name for c in intent],
+        [c.name for c in attackers if c.weapon == "missile"],
+        [c.name for c in attackers if c.weapon == "melee"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLimits:
+    attack: bool = True
+    parry: bool = True
+    dodge: bool = True
+
+
+NORMAL = ActionLimits()
+HELPLESS = ActionLimits(False, False, False)
+
+
+@dataclass(slots=True)
+class SurpriseState:
+    """How surprise limits a victim, by the combat round (1 = the first round).
+
+    ``kind``: "ambush" (the ambush roll succeeded: ``rounds`` of 1d4-1 with no defence),
+    "spotted" (ambush failed, the victim made its Ver roll), "unaware" (ambush failed,
+    Ver failed), "helpless_saved" (made the POD save against a helpless-victim attack),
+    "initiative" (the attacker won the 1d10+DEX surprise initiative).
+    """
+
+    kind: str
+    rounds: int = 0
+    master: bool = False
+
+    def limits(self, round_number: int) -> ActionLimits:
+        return _SURPRISE_LIMITS[self.kind](self, round_number)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> SurpriseState:
+        return cls(str(data["kind"]), int(data.get("rounds", 0)), bool(data.get("master", False)))
+
+
+def _ambush(s: SurpriseState, n: int) -> ActionLimits:
+    return HELPLESS if n <= s.rounds else NORMAL
+
+
+def _spotted(s: SurpriseState, n: int) -> ActionLimits:
+    return ActionLimits(attack=s.master) if n == 1 else NORMAL
+
+
+def _unaware(s: SurpriseState, n: int) -> ActionLimits:
+    if n == 1:
+        return HELPLESS
+    return ActionLimits(attack=False) if n == 2 else NORMAL
+
+
+def _helpless_saved(s: SurpriseState, n: int) -> ActionLimits:
+    if n == 1:
+        return HELPLESS
+    return ActionLimits(attack=False) if n == 2 else NORMAL
+
+
+def _initiative(s: SurpriseState, n: int) -> ActionLimits:
+    return ActionLimits(attack=False, parry=False) if n == 1 else NORMAL
+
+
+_SURPRISE_LIMITS = {
+    "ambush": _ambush,
+    "spotted": _spotted,
+    "unaware": _unaware,
+    "helpless_saved": _helpless_saved,
+    "initiative": _initiative,
+}
+
+
+def ambush_surprise_rounds(rng: Rng) -> int:
+    """1d4-1 rounds of surprise after a successful ambush roll."""
+    return roll_die(rng, 4) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeSurprise:
+    attacker_die: int
+    defender_die: int
+    attacker_total: int
+    defender_total: int
+
+    @property
+    def attacker_wins(self) -> bool:
+        """Only a strictly higher total gives the attacker the initiative."""
+        return self.attacker_total > self.defender_total
+
+
+def initiative_surprise(attacker_dex: int, defender_dex: int, rng: Rng) -> InitiativeSurprise:
+    """An unexpected attack: each side rolls 1d10 + DEX."""
+    a, d = roll_die(rng, 10), roll_die(rng, 10)
+    return InitiativeSurprise(a, d, a + attacker_dex, d + defender_dex)
+
+
+@dataclass(frozen=True, slots=True)
+class DamageResult:
+    """One blow's damage. ``major_wound`` is None when no threshold is known."""
+
+    rolled: int
+    critical: bool
+    inflicted: int
+    absorbed: int
+    hp_lost: int
+    major_wound: bool | None
+    stunned: bool
+
+    @property
+    def wound_table(self) -> bool:
+        """A critical that wounds, or a major wound, sends the GM to the Heridas graves table."""
+        return self.hp_lost > 0 and (self.critical or bool(self.major_wound))
+
+
+def resolve_damage(
+    rolled: int, armour: int, critical: bool = False, major_threshold: int | None = None
+) -> DamageResult:
+    """``rolled``: weapon dice plus STR bonus. A critical doubles it and ignores all armour."""
+    rolled = max(0, rolled)
+    inflicted = rolled * 2 if critical else rolled
+    absorbed = 0 if critical else min(max(0, armour), inflicted)
+    hp_lost = inflicted - absorbed
+    major = None if major_threshold is None else hp_lost >= major_threshold
+    if critical and hp_lost > 0:
+        major = True
+    return DamageResult(rolled, critical, inflicted, absorbed, hp_lost, major, critical and hp_lost > 0)
+
+
+def weapon_survives_critical(damage: int, weapon_hp: int = WEAPON_HIT_POINTS) -> bool:
+    """Optional rule: a weapon parrying a critical breaks if the doubled damage exceeds its
+    remaining hit points (20 at most)."""
+    return damage * 2 <= min(WEAPON_HIT_POINTS, weapon_hp)
+
+
+def demon_object_breaks(face: int) -> bool:
+    """Striking a demon object: the weapon breaks on a d100 above 50."""
+    return face > DEMON_OBJECT_BREAK_ABOVE
+
+
+def intelligence_bonus(intelligence: int) -> int:
+    """+1% per INT point above 12; no penalty below."""
+    return max(0, intelligence - INTELLIGENCE_BASE)
+
+
+def experience_improves(face: int, skill: int, intelligence: int = INTELLIGENCE_BASE) -> bool:
+    """The experience roll improves the skill when the modified d100 exceeds the current skill."""
+    return face + intelligence_bonus(intelligence) > skill
+
+
+def training_gain(face: int) -> int:
+    """1d6-2 points, possibly negative, from a week with a master."""
+    return face - 2
+
+
+@dataclass(slots=True)
+class TrainingLog:
+    """A student's training record: weeks used and (master, weapon) pairs awaiting experience."""
+
+    weeks: list[int] = field(default_factory=list)
+    awaiting_experience: list[list[str]] = field(default_factory=list)
+
+    def refusal(self, master: str, weapon: str, week: int, attack: int, parry: int) -> str | None:
+        """Why this training is not allowed (a code), or None when it is."""
+        if not is_master(attack, parry):
+            return "not_a_master"
+        if week in self.weeks:
+            return "one_master_per_week"
+        if [master, weapon] in self.awaiting_experience:
+            return "needs_experience"
+        return None
+
+    def record_training(self, master: str, weapon: str, week: int) -> None:
+        self.weeks.append(week)
+        self.awaiting_experience.append([master, weapon])
+
+    def record_experience_success(self, weapon: str) -> None:
+        """A combat with the weapon and a won experience roll free the masters of that weapon."""
+        self.awaiting_experience = [p for p in self.awaiting_experience if p[1] != weapon]
+
+    def to_dict(self) -> dict:
+        return {"weeks": list(self.weeks), "awaiting_experience": [list(p) for p in self.awaiting_experience]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TrainingLog:
+        return cls(list(data.get("weeks", [])), [list(p) for p in data.get("awaiting_experience", [])])

@@ -1,0 +1,303 @@
+"""The Sistema Sombra table: initiative by VEL/AGI, attacks with hit locations, wounds,
+vehicle armour and boat flotation, through chat transcripts (issue 4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.core.state import name_key
+from systems.sombra.wounds import apply_wound, combined_effect
+from tests.scripted import faces
+from tests.transcript import make_table, play
+
+ROOM = "!console:local"
+
+CAST = """
+@gm:local: !pj McAvoy @ana:local
+@gm:local: !pj Bruno @bob:local
+@gm:local: !pj Hans
+@gm:local: !ficha McAvoy vel 7 agi 6 res 5 disparo 16 arma II+2
+@gm:local: !ficha Bruno vel 6 agi 8 res 6 disparo 15 arma II
+@gm:local: !ficha Hans vel 6 agi 8 res 4 disparo 14 arma II
+"""
+CAST_LINES = 6
+
+# One full combat. Dice (faces in rolling order) are scripted below, one triple per attack.
+COMBAT = CAST + """
+@gm:local: !combate
+@gm:local: !iniciativa
+@bob:local: !ataque Hans
+@ana:local: !ataque Hans apuntado cabeza
+@gm:local: !estado
+@ana:local: !siguiente
+@bob:local: !ataque Hans
+@bob:local: !siguiente
+@gm:local: !ataque McAvoy
+@gm:local: !siguiente
+@gm:local: !estado
+@ana:local: !siguiente
+@bob:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !estado
+@ana:local: !ataque Hans
+@gm:local: !heridas Hans
+@ana:local: !siguiente
+@bob:local: !siguiente
+@gm:local: !ataque McAvoy
+@gm:local: !combate fin
+@gm:local: !estado
+"""
+COMBAT_DICE = (1, 5, 3, 9, 9, 8, 1, 2, 1, 6, 6, 1)
+
+
+def line(n: int) -> int:
+    """Line ``n`` of a script that starts with CAST."""
+    return CAST_LINES + n
+
+
+def sombra_table(dice: tuple[int, ...] = (), seed: int = 1, db: str | None = None):
+    table = make_table(system="sombra", seed=seed, db=db)
+    if dice:
+        table.rng = faces(10, *dice)
+    return table
+
+
+def sheet(table, name: str) -> dict:
+    return table.room(ROOM).characters[name_key(name)].sheet
+
+
+# --- pure wound rules (systems/sombra_wounds.py) ----------------------------------------------
+
+def test_wound_severity_is_kept_per_location_and_worst_wins() -> None:
+    wounds, hit = apply_wound({}, "pecho", 6, 5)
+    assert hit.severity == "light" and hit.worsened and wounds == {"pecho": {"severity": "light", "damage": 6}}
+    wounds, hit = apply_wound(wounds, "pecho", 11, 5)
+    assert hit.severity == "serious" and wounds["pecho"]["severity"] == "serious"
+    again, hit = apply_wound(wounds, "pecho", 7, 5)
+    assert not hit.worsened and again == wounds
+    none, hit = apply_wound({}, "piernas", 5, 5)
+    assert hit.severity == "none" and none == {}
+
+
+def test_wound_effects_add_up_by_location() -> None:
+    effect = combined_effect({"pecho": {"severity": "light", "damage": 6},
+                              "piernas": {"severity": "light", "damage": 7},
+                              "brazos": {"severity": "light", "damage": 6}})
+    assert effect.penalty == 8 and effect.attack_modifier == 11 and effect.half_movement and effect.can_act
+    head = combined_effect({"cabeza": {"severity": "light", "damage": 6}})
+    assert head.stun_turns == 2 and head.penalty == 3
+    out = combined_effect({"cabeza": {"severity": "serious", "damage": 13}})
+    assert out.unconscious and out.unconscious_hours == 13 and not out.can_act
+    assert not combined_effect({"abdomen": {"severity": "serious", "damage": 9}}).can_act
+    assert combined_effect({"piernas": {"severity": "serious", "damage": 9}}).fallen
+
+
+# --- the full combat ---------------------------------------------------------------------------
+
+def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
+    table = sombra_table(COMBAT_DICE)
+    t = play(COMBAT, table)
+    assert table.rng.exhausted()
+    # Initiative: VEL first (McAvoy 7), then Bruno and Hans tie on 6/8, flagged for the GM.
+    init = t.texts(line(2))
+    assert "1. McAvoy (7/6) · 2. Bruno (6/8) = · 2. Hans (6/8) =" in init[0]
+    assert "empate total" in init[0]
+    assert "turno de McAvoy" in init[1]
+    # Bruno acting out of turn is refused (redacted, warned) and nothing is rolled.
+    assert t.redacted(line(3)) and "McAvoy" in t.text(line(3))
+    # McAvoy aims at the head: 1,5,3 + 2 = 11 <= 16; damage II+2 = 5+1+2 = 8 > RES 4: light, stunned.
+    attack = t.text(line(4))
+    assert "+2 apuntado = 11 → éxito medio" in attack
+    assert "cabeza (0) 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in attack
+    board = t.text(line(5))
+    assert "· Bruno [empate de iniciativa]" in board
+    assert "· Hans [empate de iniciativa, aturdido (2 turnos), cabeza: herida leve (8), +3 a sus acciones]" in board
+    assert "turno de Bruno" in t.text(line(6))
+    # Bruno misses: 26 > 15, no damage.
+    assert "fracaso medio" in t.text(line(7)) and "Hans sale ileso" in t.text(line(7))
+    # Hans's turn starts stunned; his attack halves his skill (14 -> 7) and adds his +3 wound penalty.
+    assert "Hans está aturdido" in t.texts(line(8))[0] and "turno de Hans" in t.texts(line(8))[1]
+    hans_attack = t.text(line(9))
+    assert "disparo 14 (aturdido: 7)" in hans_attack and "3d10+3 vs 7" in hans_attack
+    assert "→ éxito bajo" in hans_attack and "3 contra RES 5 → sin herida" in hans_attack
+    # Round 2: the stun counts down after each of Hans's turns, not each round.
+    assert any("Ronda 2. Orden: McAvoy → Bruno → Hans" in x for x in t.texts(line(10)))
+    assert "aturdido (1 turno)" in t.text(line(11)) and "▶ McAvoy" in t.text(line(11))
+    assert "Hans está aturdido: habilidades a la mitad (1 turno)" in t.texts(line(13))[0]
+    assert "aturdido" not in t.text(line(15)) and "cabeza: herida leve (8)" in t.text(line(15))
+    # Round 3: a serious abdomen wound (6+1+2 = 9 > 2x4) puts Hans down.
+    assert "abdomen (6) 9" in t.text(line(16)) and "herida grave" in t.text(line(16))
+    assert "en el suelo, sin poder actuar" in t.text(line(17))
+    assert "Hans no puede actuar" in t.texts(line(19))[0]
+    assert "Hans no puede atacar" in t.text(line(20))
+    assert "Fin del combate tras 3 rondas" in t.text(line(21))
+    assert "Sin combate" in t.text(line(22)) and table.room(ROOM).combat is None
+    # Wounds outlast the combat, on the sheet; McAvoy and Bruno were never hurt.
+    assert sheet(table, "Hans")["heridas"] == {"cabeza": {"severity": "light", "damage": 8},
+                                               "abdomen": {"severity": "serious", "damage": 9}}
+    assert "heridas" not in sheet(table, "McAvoy") and "heridas" not in sheet(table, "Bruno")
+
+
+def test_restart_mid_combat_resumes_exactly(tmp_path) -> None:
+    cut = line(11)  # round 2, Hans still stunned for one turn
+    lines = [x for x in COMBAT.splitlines() if x.strip()]
+    part_1 = "\n".join(lines[:cut]) + "\n"
+    part_2 = "\n".join(lines[cut:]) + "\n@ana:local: !heridas Hans\n"
+    single = sombra_table(COMBAT_DICE[:9])
+    play(part_1, single)
+    single.rng = random.Random(7)
+    expected = play(part_1 + part_2, single)
+
+    db = str(tmp_path / "r.db")
+    play(part_1, sombra_table(COMBAT_DICE[:9], db=db))
+    restarted = sombra_table(db=db)
+    restarted.rng = random.Random(7)
+    got = play(part_1 + part_2, restarted)
+
+    assert got.actions and got.actions == expected.actions
+    assert restarted.room(ROOM).to_dict() == single.room(ROOM).to_dict()
+    # The stored stun counter and ties came back: the next Hans turn is announced stunned once more.
+    assert "Hans está aturdido: habilidades a la mitad (1 turno)" in got.texts(line(13))[0]
+    assert "empate de iniciativa" in got.text(line(15))
+
+
+# --- each command, its alias, its refusals -----------------------------------------------------
+
+def test_attack_uses_sheet_skill_weapon_and_strength_and_english_alias() -> None:
+    table = sombra_table((4, 4, 3, 4, 4, 3))
+    t = play(CAST + """
+@gm:local: !ficha McAvoy pelea 13 fue 8 arma I
+@ana:local: !ataque Hans
+@ana:local: !attack Hans disparo dificil
+""", table)
+    melee = t.text(line(2))
+    # Type I: high die 4 plus FUE-5 = 3 -> 7 at the arm (middle die 4).
+    assert "con pelea 13" in melee and "Daño I+3: brazo (4) 7" in melee and "herida leve" in melee
+    shot = t.text(line(3))
+    assert "con disparo 16" in shot and "+5 difícil = 16 → éxito medio" in shot
+    assert sheet(table, "Hans")["heridas"]["brazos"] == {"severity": "light", "damage": 7}
+
+
+@pytest.mark.parametrize("spanish, english", [
+    ("!daño Hans 12 pecho", "!damage Hans 12 pecho"),
+    ("!curar McAvoy", "!heal McAvoy"),
+])
+def test_gm_only_commands_refuse_players_and_change_nothing(spanish: str, english: str) -> None:
+    table = sombra_table()
+    t = play(CAST + "@gm:local: !daño McAvoy 7 pecho\n"
+             f"@ana:local: {spanish}\n@bob:local: {english}\n@gm:local: !heridas Hans", table)
+    assert "Solo el máster" in t.text(line(2)) and "Solo el máster" in t.text(line(3))
+    assert "heridas" not in sheet(table, "Hans")
+    assert sheet(table, "McAvoy")["heridas"] == {"pecho": {"severity": "light", "damage": 7}}
+    assert "Hans: sin heridas" in t.text(line(4))
+
+
+def test_damage_rolled_or_fixed_and_healing() -> None:
+    table = sombra_table((2, 7, 9))
+    t = play(CAST + """
+@gm:local: !daño Hans II+2
+@gm:local: !damage McAvoy 11 cabeza
+@ana:local: !wounds McAvoy
+@gm:local: !curar Hans brazo
+@gm:local: !curar Hans pierna
+@gm:local: !heal McAvoy
+""", table)
+    # 2,7,9: middle 7 is abdomen, 9+2+2 = 13 > 2x4.
+    assert "Daño II+2: abdomen (7) 13" in t.text(line(1)) and "herida grave" in t.text(line(1))
+    assert "11 contra RES 5 → herida grave" in t.text(line(2))
+    assert "cabeza: herida grave (11)" in t.text(line(3)) and "inconsciente (11 h)" in t.text(line(3))
+    assert "no tiene ninguna herida en «brazo»" in t.text(line(4))
+    assert "no tiene ninguna herida en «pierna»" in t.text(line(5))
+    assert sheet(table, "Hans")["heridas"] == {"abdomen": {"severity": "serious", "damage": 13}}
+    assert "curadas todas las heridas" in t.text(line(6)) and sheet(table, "McAvoy")["heridas"] == {}
+
+
+BAD = [
+    ("@gm:local: !ataque", "Uso: !ataque"),
+    ("@ana:local: !ataque Nadie", "No hay ningún personaje llamado «Nadie»"),
+    ("@carol:local: !ataque Hans", "¿Quién ataca?"),
+    ("@ana:local: !ataque Kurt", "Falta en la ficha de Kurt: res"),
+    ("@ana:local: !ataque Hans arrojar", "Falta en la ficha de McAvoy: arrojar"),
+    ("@ana:local: !ataque Hans apuntado torreta", "no es una localización de persona"),
+    ("@ana:local: !ataque Hans rafaga 99", "fuera de rango"),
+    ("@gm:local: !daño Hans banana", "Tipo de daño «banana» desconocido"),
+    ("@gm:local: !daño Hans 12 torreta", "no es una localización de persona"),
+    ("@gm:local: !daño Hans 12 oreja", "No conozco la localización «oreja»"),
+    ("@gm:local: !daño Hans", "Uso: !daño NOMBRE"),
+    ("@gm:local: !daño Bote 12 proa", "tipo desconocido «submarino»"),
+    ("@gm:local: !heridas Nadie", "No hay ningún personaje llamado"),
+]
+
+
+@pytest.mark.parametrize("text, answer", BAD)
+def test_bad_arguments_get_a_short_spanish_answer_and_change_nothing(text: str, answer: str) -> None:
+    setup = CAST + "@gm:local: !pj Kurt\n@gm:local: !pj Bote\n@gm:local: !ficha Bote tipo submarino\n"
+    before = sombra_table()
+    play(setup, before)
+    table = sombra_table()
+    t = play(setup + text, table)
+    reply = t.text(CAST_LINES + 4)
+    assert answer in reply and len(reply) < 300
+    assert table.room(ROOM).to_dict() == before.room(ROOM).to_dict()
+
+
+def test_vehicle_armour_and_boat_flotation() -> None:
+    table = sombra_table((6, 1, 9, 5, 5, 3))
+    t = play(CAST + """
+@gm:local: !pj Tigre
+@gm:local: !ficha Tigre tipo vehiculo blindaje 12
+@gm:local: !pj Lancha
+@gm:local: !ficha Lancha tipo barco blindaje 4 flotabilidad 15
+@gm:local: !daño Tigre VI
+@gm:local: !daño Lancha III
+@gm:local: !combate
+@gm:local: !iniciativa McAvoy Lancha
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !estado
+@gm:local: !daño Lancha 40 popa
+@gm:local: !heridas Tigre
+@gm:local: !curar Tigre
+@gm:local: !heridas Tigre
+""", table)
+    # VI: 9x1 = 9 at the side turret (middle die 6) against armour 12: over half, loses 9//2.
+    tank = t.text(line(5))
+    assert "torreta lateral (6) 9" in tank and "pierde 4 de blindaje (queda 8)" in tank
+    assert "no atraviesa" in tank
+    # III: 2x(5+3) = 16 at través (middle die 5) through armour 4: 12 inside, a third to the crew.
+    boat = t.text(line(6))
+    assert "través (5) 16" in boat and "pierde 4 de blindaje (queda 0)" in boat
+    assert "12 al interior: 4 a la tripulación, 8 a armas e instrumental; flotabilidad 3" in boat
+    assert "empieza a hundirse" in boat
+    # Boats have initiative 5/5 whatever their sheet.
+    assert "1. McAvoy (7/6) · 2. Lancha (5/5)" in t.texts(line(8))[0]
+    # A new round: a boat that lost over 10 sinks a tenth of that loss (at least 1) each round.
+    assert any("Lancha se hunde: pierde 1 de flotabilidad (queda 2)" in x for x in t.texts(line(10)))
+    assert "· Lancha [flotabilidad 2, hundiéndose]" in t.text(line(11))
+    # Fixed damage on an untouched zone (armour 4): 36 inside, a quarter to the crew at the stern.
+    sunk = t.text(line(12))
+    assert "popa: 40, pierde 4 de blindaje (queda 0); 36 al interior: 9 a la tripulación" in sunk
+    assert "flotabilidad -34: ¡se hunde!" in sunk
+    assert sheet(table, "Lancha")["flotabilidad"] == -34
+    assert "torreta lateral 8" in t.text(line(13))
+    assert "Blindaje por zona" not in t.text(line(15)) and "blindaje_zonas" not in sheet(table, "Tigre")
+
+
+def test_stun_taken_in_ones_own_turn_lasts_two_more_turns() -> None:
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !iniciativa McAvoy Hans
+@gm:local: !daño McAvoy 8 cabeza
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !estado
+""", system="sombra")
+    assert "aturdido 2 turnos" in t.text(line(3))
+    stunned = [n for n in range(4, 9) if any("McAvoy está aturdido" in x for x in t.texts(line(n)))]
+    assert stunned == [5, 7]
+    assert "· McAvoy [cabeza: herida leve (8), +3 a sus acciones]" in t.text(line(9))

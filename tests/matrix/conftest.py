@@ -1,0 +1,355 @@
+"""A real Synapse on loopback for the Matrix transport tests (DESIGN.md 4), and helpers.
+
+The homeserver is started once per session. Users are registered per test through the
+shared-secret admin API (fast, no subprocess); every user but the ones asked for with
+``ratelimited=True`` is exempted from the message rate limit, which stays at Synapse's default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import itertools
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+import yaml
+from nio import AsyncClient, AsyncClientConfig, RoomCreateResponse, RoomPreset
+
+from bot.config import parse_config
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+PASSWORD = "contraseña-de-prueba"
+_counter = itertools.count(1)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class User:
+    user_id: str
+    password: str
+    access_token: str
+    device_id: str
+
+
+@dataclass
+class Synapse:
+    url: str
+    secret: str
+    directory: Path
+    admin: User | None = None
+
+    def _http(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+        req = urllib.request.Request(self.url + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return json.loads(resp.read() or b"{}")
+
+    def register(self, name: str, admin: bool = False, ratelimited: bool = False) -> User:
+        """A fresh user ``@NAME-N:localhost`` (N unique in the session)."""
+        localpart = f"{name}{next(_counter)}" if not admin else name
+        nonce = self._http("GET", "/_synapse/admin/v1/register")["nonce"]
+        mac = hmac.new(self.secret.encode(), digestmod=hashlib.sha1)
+        mac.update(b"\x00".join([nonce.encode(), localpart.encode(), PASSWORD.encode(),
+                                 b"admin" if admin else b"notadmin"]))
+        data = self._http("POST", "/_synapse/admin/v1/register", {
+            "nonce": nonce, "username": localpart, "password": PASSWORD, "admin": admin, "mac": mac.hexdigest()})
+        user = User(data["user_id"], PASSWORD, data["access_token"], data["device_id"])
+        if not ratelimited and self.admin is not None:
+            self._http("POST", f"/_synapse/admin/v1/users/{user.user_id}/override_ratelimit",
+                       {"messages_per_second": 0, "burst_count": 0}, token=self.admin.access_token)
+        return user
+
+
+def _write_config(directory: Path, port: int) -> tuple[Path, str]:
+    subprocess.run([PYTHON, "-m", "synapse.app.homeserver", "--server-name", "localhost",
+                    "--config-path", str(directory / "hs.yaml"), "--generate-config", "--report-stats=no"],
+                   cwd=directory, check=True, capture_output=True)
+    config = yaml.safe_load((directory / "hs.yaml").read_text())
+    fast = {"per_second": 1000, "burst_count": 1000}
+    config.update({
+        "listeners": [{"port": port, "bind_addresses": ["127.0.0.1"], "type": "http", "tls": False,
+                       "x_forwarded": False, "resources": [{"names": ["client"], "compress": False}]}],
+        "trusted_key_servers": [],
+        "suppress_key_server_warning": True,
+        "bcrypt_rounds": 4,
+        "presence": {"enabled": False},
+        "url_preview_enabled": False,
+        "enable_metrics": False,
+        "log_config": str(directory / "log.yaml"),
+        # rc_message stays at Synapse's default (0.2/s, burst 10): users are exempted one by one.
+        "rc_registration": fast,
+        "rc_login": {"address": fast, "account": fast, "failed_attempts": fast},
+        "rc_joins": {"local": fast, "remote": fast},
+        "rc_joins_per_room": fast,
+        "rc_invites": {"per_room": fast, "per_user": fast, "per_issuer": fast},
+        "rc_admin_redaction": fast,
+        "rc_room_creation": fast,
+    })
+    (directory / "hs.yaml").write_text(yaml.safe_dump(config))
+    (directory / "log.yaml").write_text(yaml.safe_dump({
+        "version": 1,
+        "formatters": {"p": {"format": "%(asctime)s %(name)s %(levelname)s %(message)s"}},
+        "handlers": {"f": {"class": "logging.FileHandler", "filename": str(directory / "homeserver.log"),
+                           "formatter": "p"}},
+        "root": {"level": "WARNING", "handlers": ["f"]},
+        "disable_existing_loggers": False,
+    }))
+    return directory / "hs.yaml", config["registration_shared_secret"]
+
+
+@pytest.fixture(scope="session")
+def synapse() -> Synapse:
+    directory = Path(tempfile.mkdtemp(prefix="rolbot-synapse-"))
+    port = free_port()
+    config_path, secret = _write_config(directory, port)
+    proc = subprocess.Popen([PYTHON, "-m", "synapse.app.homeserver", "--config-path", str(config_path)],
+                            cwd=directory, stdout=open(directory / "stdout.log", "wb"), stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"Synapse exited: {(directory / 'stdout.log').read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/health", timeout=2) as resp:
+                if resp.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("Synapse did not become healthy in 90 s")
+        time.sleep(0.2)
+    hs = Synapse(url, secret, directory)
+    hs.admin = hs.register("admin", admin=True)
+    try:
+        yield hs
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- clients
+
+
+class Chat:
+    """A real nio client for a test user, with a sync-until-predicate helper (never sleeps)."""
+
+    def __init__(self, synapse: Synapse, user: User) -> None:
+        self.user = user
+        self.client = AsyncClient(synapse.url, user.user_id, device_id=user.device_id,
+                                  config=AsyncClientConfig(encryption_enabled=False, store_sync_tokens=False))
+        self.client.restore_login(user.user_id, user.device_id, user.access_token)
+        self.events: dict[str, list[dict]] = {}
+        self.invites: set[str] = set()
+        self.token: str | None = None
+
+    @property
+    def user_id(self) -> str:
+        return self.user.user_id
+
+    async def sync_once(self, timeout_ms: int = 1000) -> None:
+        resp = await self.client.sync(timeout=timeout_ms, since=self.token,
+                                      sync_filter={"room": {"timeline": {"limit": 200}}})
+        assert hasattr(resp, "next_batch"), resp
+        self.token = resp.next_batch
+        for room_id, info in resp.rooms.join.items():
+            bucket = self.events.setdefault(room_id, [])
+            bucket.extend(getattr(e, "source", {}) for e in info.timeline.events)
+        for room_id, info in resp.rooms.leave.items():
+            self.events.setdefault(room_id, []).extend(getattr(e, "source", {}) for e in info.timeline.events)
+        self.invites.update(resp.rooms.invite)
+
+    async def wait_for(self, room_id: str, predicate: Callable[[dict], bool], timeout: float = 15,
+                       what: str = "event") -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            for ev in self.events.get(room_id, []):
+                if predicate(ev):
+                    return ev
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.user_id}: timed out waiting for {what} in {room_id}")
+            await self.sync_once(int(min(left, 2) * 1000))
+
+    async def wait_until(self, condition: Callable[[], bool], timeout: float = 15, what: str = "condition") -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.user_id}: timed out waiting for {what}")
+            await self.sync_once(int(min(left, 2) * 1000))
+
+    def room_events(self, room_id: str) -> list[dict]:
+        return self.events.get(room_id, [])
+
+    async def create_room(self, invite: list[str] = (), power_users: dict[str, int] | None = None) -> str:
+        initial = []
+        resp = await self.client.room_create(name="mesa", preset=RoomPreset.private_chat, invite=list(invite),
+                                             initial_state=initial,
+                                             power_level_override={"users": power_users} if power_users else None)
+        assert isinstance(resp, RoomCreateResponse), resp
+        return resp.room_id
+
+    async def join(self, room_id: str) -> None:
+        resp = await self.client.join(room_id)
+        assert hasattr(resp, "room_id"), resp
+
+    async def say(self, room_id: str, text: str, msgtype: str = "m.text") -> str:
+        resp = await self.client.room_send(room_id, "m.room.message", {"msgtype": msgtype, "body": text})
+        assert hasattr(resp, "event_id"), resp
+        return resp.event_id
+
+    async def try_say(self, room_id: str, text: str) -> Any:
+        return await self.client.room_send(room_id, "m.room.message", {"msgtype": "m.text", "body": text})
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+def reply_to(event_id: str, sender: str | None = None) -> Callable[[dict], bool]:
+    def pred(ev: dict) -> bool:
+        content = ev.get("content") or {}
+        rel = (content.get("m.relates_to") or {}).get("m.in_reply_to") or {}
+        return (ev.get("type") == "m.room.message" and rel.get("event_id") == event_id
+                and (sender is None or ev.get("sender") == sender))
+    return pred
+
+
+def redaction_of(event_id: str) -> Callable[[dict], bool]:
+    def pred(ev: dict) -> bool:
+        return ev.get("type") == "m.room.redaction" and (
+            ev.get("redacts") == event_id or (ev.get("content") or {}).get("redacts") == event_id)
+    return pred
+
+
+def membership(user_id: str, value: str) -> Callable[[dict], bool]:
+    def pred(ev: dict) -> bool:
+        return (ev.get("type") == "m.room.member" and ev.get("state_key") == user_id
+                and (ev.get("content") or {}).get("membership") == value)
+    return pred
+
+
+@dataclass
+class Table:
+    """One test's cast: a bot account and its config, a GM and players."""
+
+    synapse: Synapse
+    bot_user: User
+    storage: Path
+    gm: Chat
+    players: list[Chat]
+    extra: dict[str, Any] = field(default_factory=dict)
+    web_port: int = 0
+
+    def config_dict(self, **bot: Any) -> dict:
+        rooms = bot.pop("rooms", {})
+        matrix = {"homeserver": self.synapse.url, "user_id": self.bot_user.user_id,
+                  "password": self.bot_user.password, "sync_timeout_ms": 5000}
+        matrix.update(bot.pop("matrix", {}))
+        matrix = {k: v for k, v in matrix.items() if v is not None}
+        return {"matrix": matrix,
+                "storage": {"path": str(self.storage)},
+                "web": {"bind": f"127.0.0.1:{self.web_port}"},
+                "bot": bot, "rooms": rooms}
+
+    def config(self, **bot: Any):
+        return parse_config(self.config_dict(**bot), env={})
+
+    def write_config(self, path: Path, **bot: Any) -> Path:
+        def toml_value(v: Any) -> str:
+            return json.dumps(v, ensure_ascii=False) if not isinstance(v, bool) else str(v).lower()
+        data = self.config_dict(**bot)
+        lines = []
+        for section in ("matrix", "storage", "web", "bot"):
+            lines.append(f"[{section}]")
+            lines += [f"{k} = {toml_value(v)}" for k, v in data[section].items()]
+        for room_id, values in data["rooms"].items():
+            lines.append(f'[rooms."{room_id}"]')
+            lines += [f"{k} = {toml_value(v)}" for k, v in values.items()]
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
+
+@pytest.fixture
+async def cast(synapse: Synapse, tmp_path: Path):
+    """A fresh bot account, a GM and three players, all exempt from rate limits."""
+    bot_user = synapse.register("rolbot")
+    gm = Chat(synapse, synapse.register("master"))
+    players = [Chat(synapse, synapse.register(name)) for name in ("ana", "bruno", "carla")]
+    table = Table(synapse, bot_user, tmp_path / "state", gm, players, web_port=free_port())
+    try:
+        yield table
+    finally:
+        for chat in [gm, *players]:
+            await chat.close()
+
+
+class RunningBot:
+    """The bot in-process, as an asyncio task."""
+
+    def __init__(self, config) -> None:
+        from bot.matrix.bot import MatrixBot
+
+        self.bot = MatrixBot(config)
+        self.task: asyncio.Task | None = None
+
+    async def __aenter__(self) -> "RunningBot":
+        self.task = asyncio.ensure_future(self.bot.run())
+        ready = asyncio.ensure_future(self.bot.ready.wait())
+        done, _ = await asyncio.wait({self.task, ready}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if self.task.done():
+                self.task.result()
+            raise AssertionError("the bot did not finish its first sync")
+        return self
+
+    async def stop(self) -> None:
+        if self.task and not self.task.done():
+            self.bot.stop()
+            await asyncio.wait_for(self.task, 30)
+        self.bot.store.db.conn.close()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
+
+
+@pytest.fixture
+def run_bot():
+    return RunningBot
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "integration" in str(item.fspath):
+            item.add_marker(pytest.mark.integration)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "integration: real Synapse on loopback (tests/integration)")

@@ -1,0 +1,92 @@
+"""``rolbot run`` configuration and the health/metrics endpoint (no homeserver needed)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bot.config import ConfigError, load_config, parse_config
+from bot.web import Metrics, make_app
+from tests.matrix.conftest import ROOT
+
+GOOD = {
+    "matrix": {"homeserver": "http://127.0.0.1:8008", "user_id": "@rolbot:localhost", "password": "s3creto"},
+    "storage": {"path": "/tmp/rolbot-test"},
+    "bot": {"gms": ["@dj:localhost"], "enforcement": "mute", "allowed_inviters": ["@dj:localhost"]},
+    "rooms": {"!abc:localhost": {"system": "savage", "gms": ["@otra:localhost"], "ooc_in_locks": True}},
+}
+
+
+def test_config_overrides_and_hidden_secrets():
+    config = parse_config(GOOD, env={"ROLBOT_PASSWORD": "de-entorno"})
+    assert config.matrix.password.value == "de-entorno"
+    assert "de-entorno" not in repr(config) and "s3creto" not in repr(config)
+    room = config.table.for_room("!abc:localhost")
+    assert room.system == "savage" and room.enforcement == "mute" and room.ooc_in_locks
+    assert room.gms == ("@dj:localhost", "@otra:localhost")
+    assert config.table.for_room("!otra:localhost").system == "generic"
+    assert config.allowed_inviters == ("@dj:localhost",)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"matrix": {"homeserver": "matrix.org", "user_id": "@a:b", "password": "x"}}, "http"),
+    ({"matrix": {"homeserver": "http://x", "user_id": "rolbot", "password": "x"}}, "user_id"),
+    ({"matrix": {"homeserver": "http://x", "user_id": "@a:b"}}, "password"),
+    ({"bot": {"enforcement": "ban"}}, "enforcement"),
+    ({"bot": {"system": "dnd"}}, "sistema"),
+    ({"rooms": {"!a:b": {"color": "rojo"}}}, "color"),
+    ({"bot": {"enforcment": "warn"}}, "enforcment"),
+])
+def test_bad_config_is_explained_in_spanish(change, words):
+    with pytest.raises(ConfigError, match=words):
+        parse_config({**GOOD, **change}, env={})
+
+
+def test_rolbot_run_with_a_bad_config_exits_2(tmp_path):
+    bad = tmp_path / "rolbot.toml"
+    bad.write_text('[matrix]\nhomeserver = "http://x"\nuser_id = "@a:b"\npassword = "x"\n[storage]\npath = "/tmp/x"\n[bot]\nenforcement = "nada"\n')
+    proc = subprocess.run([sys.executable, "-m", "bot.cli", "run", "--config", str(bad)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "configuración no válida" in proc.stderr and "enforcement" in proc.stderr
+    missing = subprocess.run([sys.executable, "-m", "bot.cli", "run", "--config", str(tmp_path / "no.toml")],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "no existe" in missing.stderr
+    with pytest.raises(ConfigError, match="TOML"):
+        (tmp_path / "roto.toml").write_text("[matrix\n")
+        load_config(str(tmp_path / "roto.toml"))
+
+
+async def test_healthz_and_metrics(aiohttp_client):
+    metrics = Metrics()
+    client = await aiohttp_client(make_app(metrics))
+    assert (await client.get("/healthz")).status == 503
+    metrics.first_sync_done = True
+    metrics.replies = 3
+    assert (await client.get("/healthz")).status == 200
+    resp = await client.get("/metrics")
+    text = await resp.text()
+    assert resp.status == 200 and resp.content_type == "text/plain"
+    assert "# TYPE rolbot_replies_total counter" in text and "rolbot_replies_total 3" in text
+    for name in ("rolbot_events_handled_total", "rolbot_redactions_total", "rolbot_errors_total",
+                 "rolbot_sync_lag_seconds"):
+        assert name in text
+
+
+def test_locked_power_levels_keep_players_below_and_speakers_above():
+    from bot.matrix.bot import RoomAuth, locked_power_levels
+
+    base = {"users": {"@bot:s": 100, "@mod:s": 50, "@ana:s": 10, "@pablo:s": 10}, "users_default": 0, "events_default": 0,
+            "events": {"m.room.message": 0}, "state_default": 50}
+    auth = RoomAuth(creators={"@gm:s"}, version="12", power=base)
+    new = locked_power_levels(base, auth, "@bot:s", ("@gm:s", "@ana:s"))
+    ed = new["events_default"]
+    assert ed == 11  # above every player; a moderator (50) counts as a GM and may still post
+    assert new["events"]["m.room.message"] == ed
+    assert new["users"]["@ana:s"] == ed and new["users"]["@pablo:s"] == 10 and new["users"]["@mod:s"] == 50
+    assert "@gm:s" not in new["users"]  # room v12 creators must not be listed
+    assert base["users"]["@ana:s"] == 10  # the saved content is untouched
+    assert auth.is_admin("@gm:s") and auth.is_admin("@mod:s") and not auth.is_admin("@ana:s")
+    assert auth.can_mute("@bot:s") and auth.can_redact("@bot:s") and not auth.can_redact("@ana:s")

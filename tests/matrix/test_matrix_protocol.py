@@ -1,0 +1,159 @@
+"""The table protocol through a real Synapse: allow-list, kicks, locks (redact and mute), turns."""
+
+from __future__ import annotations
+
+from nio import RoomSendError
+
+from tests.matrix.conftest import membership, reply_to, redaction_of
+
+
+def power_levels_by(sender: str, check=lambda content: True):
+    def pred(ev: dict) -> bool:
+        return (ev.get("type") == "m.room.power_levels" and ev.get("sender") == sender
+                and check(ev.get("content") or {}))
+    return pred
+
+
+async def open_table(cast, power: int = 50, players: int = 2) -> str:
+    """A room created by the GM (room v12: the creator outranks everyone), the bot with ``power``,
+    the players joined and their characters claimed (McAvoy, Kurtz, ...)."""
+    gm, bot_id = cast.gm, cast.bot_user.user_id
+    chosen = cast.players[:players]
+    room = await gm.create_room(invite=[bot_id, *(p.user_id for p in chosen)], power_users={bot_id: power})
+    await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
+    for player, name in zip(chosen, ("McAvoy", "Kurtz", "Lerma")):
+        await player.join(room)
+        claim = await player.say(room, f"!pj {name}")
+        await player.wait_for(room, reply_to(claim, bot_id), what=f"claim of {name}")
+    return room
+
+
+async def test_invite_outside_allow_list_is_refused_and_kick_leaves(cast, run_bot):
+    gm, ana = cast.gm, cast.players[0]
+    bot_id = cast.bot_user.user_id
+    async with run_bot(cast.config(allowed_inviters=[gm.user_id])) as running:
+        stranger_room = await ana.create_room(invite=[bot_id])
+        await ana.wait_for(stranger_room, membership(bot_id, "leave"), what="invite rejected")
+        assert not any(membership(bot_id, "join")(ev) for ev in ana.room_events(stranger_room))
+
+        room = await gm.create_room(invite=[bot_id])
+        await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
+        hello = await gm.say(room, "!tiro d6")
+        await gm.wait_for(room, reply_to(hello, bot_id))
+        assert room in running.bot._queues
+        await gm.client.room_kick(room, bot_id, reason="fin de la partida")
+        await gm.wait_until(lambda: room not in running.bot._queues and room not in running.bot._auth,
+                            what="bot dropped the room after the kick")
+        rooms = await running.bot.client.joined_rooms()
+        assert room not in rooms.rooms
+
+
+async def test_narration_and_named_locks_in_redact_mode(cast, run_bot):
+    gm, ana, bruno = cast.gm, *cast.players[:2]
+    bot_id = cast.bot_user.user_id
+    async with run_bot(cast.config(enforcement="redact")):
+        room = await open_table(cast)
+        await gm.say(room, "-----")
+        talk = await ana.say(room, "¿puedo hablar?")
+        redaction = await ana.wait_for(room, redaction_of(talk), what="redaction during narration")
+        assert redaction["sender"] == bot_id and redaction["content"].get("reason")
+        await ana.wait_for(room, reply_to(talk, bot_id), what="lock warning")
+        await gm.say(room, "-----")
+
+        named = await gm.say(room, "---------- (mcavoy)")
+        await gm.wait_for(room, reply_to(named, bot_id), what="named lock notice")
+        allowed = await ana.say(room, "McAvoy habla con el guardia")
+        refused = await bruno.say(room, "Kurtz interrumpe")
+        await bruno.wait_for(room, redaction_of(refused), what="redaction of the other player")
+        assert not any(redaction_of(allowed)(ev) for ev in bruno.room_events(room))
+        await gm.say(room, "-----")
+        after = await bruno.say(room, "!tiro d6")
+        await bruno.wait_for(room, reply_to(after, bot_id), what="roll after the lock")
+
+        await gm.say(room, "-----")
+        edit = await bruno.client.room_send(room, "m.room.message", {
+            "msgtype": "m.text", "body": "* !tiro d20",
+            "m.new_content": {"msgtype": "m.text", "body": "!tiro d20"},
+            "m.relates_to": {"rel_type": "m.replace", "event_id": after},
+        })
+        await bruno.wait_for(room, redaction_of(edit.event_id), what="redaction of an edit during narration")
+
+
+async def test_mute_mode_server_refuses_players(cast, run_bot, synapse):
+    gm, ana, bruno = cast.gm, *cast.players[:2]
+    bot_id = cast.bot_user.user_id
+    # The room exists before the bot starts, so the per-room override can name it.
+    room = await gm.create_room(invite=[bot_id, ana.user_id, bruno.user_id], power_users={bot_id: 100})
+    config = cast.config(enforcement="redact", rooms={room: {"enforcement": "mute"}})
+    async with run_bot(config):
+        await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
+        for player, name in ((ana, "McAvoy"), (bruno, "Kurtz")):
+            await player.join(room)
+            claim = await player.say(room, f"!pj {name}")
+            await player.wait_for(room, reply_to(claim, bot_id))
+        await gm.sync_once(0)
+        original = [ev for ev in gm.room_events(room) if ev.get("type") == "m.room.power_levels"][-1]["content"]
+
+        await gm.say(room, "-----")
+        await gm.wait_for(room, power_levels_by(bot_id, lambda c: c.get("events_default", 0) > 0),
+                          what="mute power levels")
+        refused = await ana.try_say(room, "¿puedo hablar?")
+        assert isinstance(refused, RoomSendError) and refused.status_code == "M_FORBIDDEN"
+        await gm.say(room, "-----")
+        await gm.wait_for(room, power_levels_by(bot_id, lambda c: c == original), what="restored power levels")
+        await ana.say(room, "ya puedo")
+
+        named = await gm.say(room, "---------- (Kurtz)")
+        await gm.wait_for(room, reply_to(named, bot_id), what="named lock notice")
+        levels = await gm.wait_for(room, power_levels_by(bot_id, lambda c: c.get("events_default", 0) > 0
+                                                         and bruno.user_id in c.get("users", {})), what="named mute")
+        assert levels["content"]["users"][bruno.user_id] >= levels["content"]["events_default"]
+        assert ana.user_id not in levels["content"]["users"]
+        spoken = await bruno.say(room, "Kurtz responde")
+        refused = await ana.try_say(room, "McAvoy interrumpe")
+        assert isinstance(refused, RoomSendError) and refused.status_code == "M_FORBIDDEN"
+        await gm.say(room, "-----")
+        await gm.wait_for(room, lambda ev: power_levels_by(bot_id, lambda c: c == original)(ev)
+                          and ev["event_id"] != levels["event_id"] and ev["origin_server_ts"] > levels["origin_server_ts"],
+                          what="restored after the named lock")
+        assert not any(redaction_of(spoken)(ev) for ev in gm.room_events(room))
+
+
+async def test_turns_gate_in_character_posts(cast, run_bot):
+    gm, ana, bruno = cast.gm, *cast.players[:2]
+    bot_id = cast.bot_user.user_id
+    async with run_bot(cast.config()):
+        room = await open_table(cast)
+        await gm.say(room, "!combate")
+        await gm.say(room, "!turnos McAvoy Kurtz")
+        turn = await ana.wait_for(room, lambda ev: ev.get("sender") == bot_id
+                                  and ana.user_id in ev["content"].get("m.mentions", {}).get("user_ids", []),
+                                  what="turn announcement mentioning ana")
+        assert "m.relates_to" not in turn["content"]
+        early = await bruno.say(room, "!tiro d20")
+        await bruno.wait_for(room, redaction_of(early), what="out-of-turn roll redacted")
+        emote = await bruno.say(room, "ataca por la espalda", msgtype="m.emote")
+        await bruno.wait_for(room, redaction_of(emote), what="out-of-turn /me redacted")
+        mine = await ana.say(room, "!tiro d20")
+        answer = await ana.wait_for(room, reply_to(mine, bot_id), what="in-turn roll")
+        assert answer["content"]["m.mentions"] == {"user_ids": []}
+        await ana.say(room, "!siguiente")
+        await bruno.wait_for(room, lambda ev: ev.get("sender") == bot_id
+                             and bruno.user_id in ev["content"].get("m.mentions", {}).get("user_ids", []),
+                             what="bruno's turn")
+        now = await bruno.say(room, "!tiro d20")
+        await bruno.wait_for(room, reply_to(now, bot_id), what="bruno's roll")
+
+
+async def test_hidden_roll_goes_to_a_direct_room(cast, run_bot):
+    gm = cast.gm
+    bot_id = cast.bot_user.user_id
+    async with run_bot(cast.config()):
+        room = await open_table(cast, players=0)
+        secret = await gm.say(room, "!tiro d20 oculta")
+        await gm.wait_for(room, reply_to(secret, bot_id), what="public notice of a hidden roll")
+        await gm.wait_until(lambda: bool(gm.invites), what="invite to the direct room")
+        dm = next(iter(gm.invites))
+        await gm.join(dm)
+        await gm.wait_for(dm, lambda ev: ev.get("sender") == bot_id and ev.get("type") == "m.room.message",
+                          what="the hidden result")
