@@ -70,7 +70,7 @@ class SynapseServer:
             self.proc.kill()
             self.proc.wait(10)
 
-    def __enter__(self) -> "SynapseServer":
+    def __enter__(self) -> SynapseServer:
         self.start()
         return self
 

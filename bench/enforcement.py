@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _synapse import RolbotProcess, SynapseServer, percentile, version  # noqa: E402
+from _synapse import RolbotProcess, SynapseServer, percentile, version
 
-from tests.matrix.conftest import Chat, membership, redaction_of, reply_to  # noqa: E402
-from tests.matrix.test_matrix_protocol import power_levels_by  # noqa: E402
+from tests.matrix.conftest import Chat, membership, redaction_of, reply_to
+from tests.matrix.test_matrix_protocol import power_levels_by
 
 
 def ts_of(chat: Chat, room: str, pred) -> int:

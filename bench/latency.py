@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _synapse import PYTHON, ROOT, RolbotProcess, SynapseServer, percentile, version  # noqa: E402
+from _synapse import PYTHON, ROOT, RolbotProcess, SynapseServer, percentile, version
 
-from tests.matrix.conftest import Chat, membership, reply_to  # noqa: E402
+from tests.matrix.conftest import Chat, membership, reply_to
 
 
 def reply_ts(chat: Chat, room: str, event_id: str, sender: str) -> int | None:

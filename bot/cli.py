@@ -6,12 +6,11 @@ import argparse
 import json
 import random
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from bot.core.render import Renderer
 from bot.core.state import ENFORCEMENT_MODES
-from systems import SYSTEM_KEYS
-from systems import get_system
+from systems import SYSTEM_KEYS, get_system
 from systems.dice import DiceError
 
 EXIT_BAD_INPUT = 2

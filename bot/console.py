@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import IO, Iterator
+from collections.abc import Iterator
+from typing import IO
 
 from bot.core.events import Action, Event, PowerLevels, Redact, Send
 from bot.core.render import Renderer

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from systems.dice import RollResult, Rng, parse
+from systems.dice import Rng, RollResult, parse
 
 
 class Outcome(Protocol):

@@ -18,9 +18,10 @@ An exploding die is one chain of faces: its value is their sum (Savage Worlds
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Protocol
+from typing import Protocol
 
 MAX_TEXT = 500
 MAX_TERMS = 30
@@ -162,7 +163,7 @@ class TermResult:
     """One term as rolled. Rolling keeps only integers; ``dice`` builds the
     structured ``Die`` objects on first access, which keeps hot rolls cheap."""
 
-    __slots__ = ("term", "values", "chains", "dropped", "total", "_dice")
+    __slots__ = ("_dice", "chains", "dropped", "term", "total", "values")
 
     def __init__(self, term: DiceTerm | ConstantTerm, values: list[int],
                  chains: list[tuple[int, ...]] | None, dropped: frozenset[int] | None, total: int) -> None:
@@ -272,7 +273,7 @@ def _compile(expr: DiceExpr) -> Roller:
 class RollResult:
     """A rolled expression. ``terms`` (with their ``Die`` objects) are built on first access."""
 
-    __slots__ = ("expr", "raws", "total", "_terms", "_comment")
+    __slots__ = ("_comment", "_terms", "expr", "raws", "total")
 
     def __init__(self, expr: DiceExpr, raws: list[RawTerm], total: int) -> None:
         # ``_terms`` and ``_comment`` stay unset until needed: this runs on every roll.

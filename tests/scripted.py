@@ -6,8 +6,8 @@ The engine turns ``random()`` into a face with ``int(x * sides) + 1``; feeding
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from itertools import product
-from typing import Iterable, Iterator
 
 
 class FaceRng:

@@ -28,8 +28,7 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.state import RoomState
 from bot.core.store import Store
 from bot.core.table import Table
-from systems import SYSTEM_KEYS
-from systems import get_system
+from systems import SYSTEM_KEYS, get_system
 from systems.dice import DiceError
 from tests.watchdog import watchdog
 

@@ -5,8 +5,8 @@ It is not a speed check (speed lives in ``bench/``): the bound is generous on pu
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 HANG_SECONDS = 10
 

@@ -5,8 +5,9 @@ Command descriptions (the prose of ``!ayuda``) live in ``templates/help.txt``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from bot.core.state import name_key
 

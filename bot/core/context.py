@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from bot.core.commands import find_command
 from bot.core.events import Action, Event, PowerLevels, Redact, Send
 from bot.core.render import Renderer
 from bot.core.settings import RoomSettings
-from bot.core.commands import find_command
 from bot.core.state import MAX_NAME, Character, RoomState
 from systems import get_system
 from systems.base import GameSystem

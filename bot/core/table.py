@@ -6,9 +6,8 @@ import logging
 import random
 from dataclasses import replace
 
-from bot.core import room_commands as core_commands
-from bot.core import floor
 from bot import plugins  # noqa: F401  (registers the commands)
+from bot.core import floor, room_commands  # noqa: F401  (registers the commands)
 from bot.core.commands import find_command
 from bot.core.context import Context
 from bot.core.events import Action, Event

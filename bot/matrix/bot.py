@@ -22,8 +22,9 @@ import random
 import signal
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import aiohttp
 from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse, MessageDirection, RoomPreset
@@ -371,7 +372,7 @@ class MatrixBot:
                 log.warning("sync failed (%s); retrying in %.1f s", problem, wait)
                 try:
                     await asyncio.wait_for(self._stop_event.wait(), wait)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
                 continue
             failures = 0
@@ -576,7 +577,7 @@ class MatrixBot:
     async def _worker(self, room_id: str, queue: asyncio.Queue) -> None:
         while not self._stopping:
             job = await queue.get()
-            if job is None or self._stopping and job.event is not None:
+            if job is None or (self._stopping and job.event is not None):
                 break
             try:
                 if job.event is not None:

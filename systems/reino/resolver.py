@@ -7,9 +7,9 @@ The syntax (Spanish keywords, English aliases) is documented in the README (sect
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
 
 from systems.base import Outcome, roll_dice
 from systems.dice import MAX_TEXT, DiceError, DiceExpr, DiceTerm, Rng, parse_comment, parse_prefix

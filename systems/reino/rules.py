@@ -9,9 +9,10 @@ Rounding: every halving or x1.5 rounds toward zero (4.5 -> 4, -1.5 -> -1).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any, Iterable
+from typing import Any
 
 from systems.dice import DiceError, Rng
 

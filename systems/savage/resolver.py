@@ -7,12 +7,12 @@ expression left to right and then the raise d6.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from systems.base import DiceRoll, roll_dice
-from systems.dice import MAX_EXPLOSIONS, DiceExpr, DiceTerm, Die, RollResult, Rng
+from systems.dice import MAX_EXPLOSIONS, DiceExpr, DiceTerm, Die, Rng, RollResult
 from systems.savage.rules import (
     CRITICAL_FAILURE,
     FAILURE,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from systems.dice import DiceError
-from systems.sombra.rules import SIDES, SombraDice, PlainRecord
+from systems.sombra.rules import SIDES, PlainRecord, SombraDice
 
 # Location digit (0-9) -> location key, per target kind. Keys are ids; templates name them.
 LOCATION_TABLES: dict[str, tuple[str, ...]] = {

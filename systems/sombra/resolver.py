@@ -12,11 +12,17 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from systems.base import Outcome, roll_dice
-from systems.dice import Die, DiceError, Rng, parse_prefix
+from systems.dice import DiceError, Die, Rng, parse_prefix
 from systems.sombra.damage import DamageResult, aimed_digit, damage_from_dice, location_key
 from systems.sombra.rules import (
-    CheckResult, InitiativeSlot, Modifier, SombraDice, initiative_order,
-    resolve_check, roll_sombra_dice, total_modifier,
+    CheckResult,
+    InitiativeSlot,
+    Modifier,
+    SombraDice,
+    initiative_order,
+    resolve_check,
+    roll_sombra_dice,
+    total_modifier,
 )
 from systems.sombra.syntax import AIM_MODIFIERS, CheckRequest, Clauses, parse_check, parse_keyword_roll
 

@@ -6,8 +6,9 @@ Pure functions over plain dataclasses. Every state object round-trips through
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from systems.dice import DiceError
 
@@ -51,7 +52,7 @@ class PlainRecord:
         return asdict(self)  # type: ignore[call-overload]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]):  # noqa: ANN206
+    def from_dict(cls, data: dict[str, Any]):
         names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
         return cls(**{k: v for k, v in data.items() if k in names})
 

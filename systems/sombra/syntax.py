@@ -11,14 +11,24 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from systems.dice import MAX_TEXT, DiceError, DiceExpr, DiceTerm
 from systems.sombra.damage import MELEE_TYPES, ROMAN
 from systems.sombra.rules import (
-    AIMED_LOCATION, CALLED_BLOW, DIFFICULTY, HURRY, OPPORTUNITY_INITIATIVE, SECOND_SHOT, TOOK_AIM,
-    Combatant, Modifier, burst_penalty, command_modifier, unarmed_difficulty,
+    AIMED_LOCATION,
+    CALLED_BLOW,
+    DIFFICULTY,
+    HURRY,
+    OPPORTUNITY_INITIATIVE,
+    SECOND_SHOT,
+    TOOK_AIM,
+    Combatant,
+    Modifier,
+    burst_penalty,
+    command_modifier,
+    unarmed_difficulty,
 )
 
 MAX_ROLL_MODIFIER = 30

@@ -7,16 +7,16 @@ experience, training); the result objects in ``stormbringer_outcomes``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from systems.base import DiceRoll, Outcome, roll_dice
 from systems.dice import MAX_TEXT, DiceError, Rng
 from systems.stormbringer.combat import (
     demon_object_breaks,
+    experience_improves,
     initiative_surprise,
     intelligence_bonus,
-    experience_improves,
     resolve_damage,
 )
 from systems.stormbringer.outcomes import (

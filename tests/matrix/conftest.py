@@ -20,9 +20,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import yaml
@@ -319,7 +320,7 @@ class RunningBot:
         self.bot = MatrixBot(config)
         self.task: asyncio.Task | None = None
 
-    async def __aenter__(self) -> "RunningBot":
+    async def __aenter__(self) -> RunningBot:
         self.task = asyncio.ensure_future(self.bot.run())
         ready = asyncio.ensure_future(self.bot.ready.wait())
         done, _ = await asyncio.wait({self.task, ready}, timeout=30, return_when=asyncio.FIRST_COMPLETED)

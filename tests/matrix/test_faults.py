@@ -14,13 +14,12 @@ import random
 import re
 from collections import Counter, defaultdict
 
+from bench._synapse import SynapseServer
 from bot.core.store import Store
 from bot.core.table import Table as CoreTable
 from tests.matrix.conftest import Chat, RunningBot, Table, free_port, redaction_of, reply_to
 from tests.matrix.test_matrix_protocol import open_table
 from tests.matrix.test_matrix_restart import BotProcess
-
-from bench._synapse import SynapseServer
 
 KILLS = 32
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nio import RoomSendError
 
-from tests.matrix.conftest import membership, reply_to, redaction_of
+from tests.matrix.conftest import membership, redaction_of, reply_to
 
 
 def power_levels_by(sender: str, check=lambda content: True):

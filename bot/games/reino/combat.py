@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.games.reino import commands as reino_table_commands  # noqa: F401  (registers the commands)
 from bot.core.combat import COMBAT_RULES
 from bot.core.context import Context
+from bot.core.state import Character, Combat, name_key
+from bot.games.reino import commands as reino_table_commands  # noqa: F401  (registers the commands)
 from bot.games.reino.state import (
     SHEET_FIELDS,
     combatants,
@@ -24,11 +25,10 @@ from bot.games.reino.state import (
     load,
     save,
 )
-from bot.core.state import Character, Combat, name_key
 from systems.reino.outcomes import ReinoDyingSave
 from systems.reino.rules import (
-    CombatSequence,
     Combatant,
+    CombatSequence,
     Condition,
     apply_dying_save,
     clear_condition,

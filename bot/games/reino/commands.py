@@ -12,6 +12,7 @@ from dataclasses import replace
 from bot.core import floor
 from bot.core.commands import command
 from bot.core.context import Context
+from bot.core.state import MAX_NAME, Character, Combat, name_key
 from bot.games.reino.state import (
     DEAD,
     UNCONSCIOUS,
@@ -26,9 +27,8 @@ from bot.games.reino.state import (
     save,
     surprised,
 )
-from bot.core.state import MAX_NAME, Character, Combat, name_key
-from systems.reino.resolver import MAX_NUMBER
 from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
+from systems.reino.resolver import MAX_NUMBER
 from systems.reino.rules import (
     DEFAULT_DC,
     Action,

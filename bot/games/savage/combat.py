@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.games.savage import commands as savage_table_commands  # noqa: F401  (registers the commands)
 from bot.core.combat import COMBAT_RULES
 from bot.core.context import Context
+from bot.core.state import Character, Combat, name_key
+from bot.games.savage import commands as savage_table_commands  # noqa: F401  (registers the commands)
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
 from bot.games.savage.state import SHEET_FIELDS, SavageCombat, savage_of, sheet_die, store
-from bot.core.state import Character, Combat, name_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 

@@ -8,6 +8,7 @@ from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import command
 from bot.core.context import Context
+from bot.core.state import MAX_NAME, Character, Combat, name_key
 from bot.games.savage.flow import (
     die_from,
     has_joker,
@@ -19,7 +20,6 @@ from bot.games.savage.flow import (
     trait_roll,
 )
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
-from bot.core.state import MAX_NAME, Character, Combat, name_key
 from systems.savage.deck import Card, interrupt, surprise
 from systems.savage.rules import DamageEffect, damage_effect
 from systems.savage.state import (
@@ -339,7 +339,7 @@ def surprise_command(ctx: Context, args: str) -> None:
     if not attackers or victims is None:
         ctx.reply_usage("sorpresa")
         return
-    setup = surprise(attackers, {v: False for v in victims})
+    setup = surprise(attackers, dict.fromkeys(victims, False))
     state = SavageCombat.load(combat)
     state.surprise = {"on_hold": list(setup.on_hold), "lose_first_round": list(setup.lose_first_round)}
     state.save(combat)

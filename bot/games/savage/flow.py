@@ -10,8 +10,8 @@ from typing import Any
 
 from bot.core import combat as rounds
 from bot.core.context import Context
-from bot.games.savage.state import SavageCombat, group_of, normal_die, savage_of, sheet_die, turn_key
 from bot.core.state import Character, Combat, name_key
+from bot.games.savage.state import SavageCombat, group_of, normal_die, savage_of, sheet_die, turn_key
 from systems.savage.rules import IncapacitationResult
 from systems.savage.state import SavageCharacter, apply_incapacitation
 

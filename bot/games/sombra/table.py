@@ -16,21 +16,32 @@ from bot.core.commands import command
 from bot.core.context import Context
 from bot.core.state import Character, Combat
 from systems.dice import DiceError
-from systems.sombra.resolver import SombraCheck, SombraDamageRoll, SombraInitiative
 from systems.sombra.damage import (
-    BoatState, DamageResult, LocationHit, armour_loss, hit_boat, interior_damage, location_digits,
+    BoatState,
+    DamageResult,
+    LocationHit,
+    armour_loss,
+    hit_boat,
+    interior_damage,
+    location_digits,
     sinking_round,
 )
+from systems.sombra.resolver import SombraCheck, SombraDamageRoll, SombraInitiative
 from systems.sombra.rules import Attributes, Combatant, initiative_order
 from systems.sombra.syntax import (
-    LOCATION_WORDS, MELEE_TYPES, TABLE_WORDS, Clauses, parse_keyword_roll, plain,
+    LOCATION_WORDS,
+    MELEE_TYPES,
+    TABLE_WORDS,
+    Clauses,
+    parse_keyword_roll,
+    plain,
 )
 from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined_effect
 
 SYSTEMS = ("sombra",)
 SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
 SHEET_FIELDS: dict[str, type] = {
-    "vel": int, "agi": int, "fue": int, "res": int, **{s: int for s in SKILLS},
+    "vel": int, "agi": int, "fue": int, "res": int, **dict.fromkeys(SKILLS, int),
     "arma": str, "tipo": str, "blindaje": int, "flotabilidad": int,
 }
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"

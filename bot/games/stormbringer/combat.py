@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.games.stormbringer import commands as stormbringer_table_commands  # noqa: F401  (registers the commands)
-from bot.games.stormbringer import state as st
 from bot.core.combat import COMBAT_RULES
 from bot.core.context import Context
 from bot.core.state import Character, Combat
+from bot.games.stormbringer import commands as stormbringer_table_commands  # noqa: F401  (registers the commands)
+from bot.games.stormbringer import state as st
 
 SHEET_FIELDS: dict[str, type] = {
     "des": int, "fue": int, "int": int, "pv": int, "grave": int,

@@ -8,13 +8,13 @@ import re
 from typing import Any
 
 from bot.core import floor
-from bot.games.stormbringer import state as st
 from bot.core.commands import Handler, command
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
+from bot.games.stormbringer import state as st
 from systems.dice import DiceExpr
-from systems.stormbringer.resolver import parse_request, resolve
 from systems.stormbringer.combat import SurpriseState
+from systems.stormbringer.resolver import parse_request, resolve
 from systems.stormbringer.syntax import Scanner
 
 SYSTEMS = ("stormbringer",)

@@ -15,8 +15,17 @@ from hypothesis import strategies as st
 
 from bot.core.render import Renderer
 from systems.dice import DiceError
+from systems.savage.deck import (
+    ActionDeck,
+    Card,
+    HoldState,
+    full_deck,
+    initiative_order,
+    interrupt,
+    joker_groups,
+    surprise,
+)
 from systems.savage.resolver import SYSTEM
-from systems.savage.deck import ActionDeck, Card, HoldState, full_deck, initiative_order, interrupt, joker_groups, surprise
 from systems.savage.rules import (
     DamageEffect,
     TraitModifiers,
@@ -123,7 +132,7 @@ def test_one_on_only_one_die_is_not_critical_failure() -> None:
 
 
 def test_a_raise_is_every_full_four_over_the_tn() -> None:
-    for face, tn in product(range(1, 12), range(0, 8)):
+    for face, tn in product(range(1, 12), range(8)):
         result = SYSTEM.roll(f"d12 vs {tn}", FaceRng([(face, 12), (2, 6)]))
         total, over, raises = max(face, 2), max(face, 2) - tn, 0
         while over >= 4:

@@ -13,16 +13,40 @@ from bot.core.render import Renderer
 from systems import get_system
 from systems.base import DiceRoll
 from systems.dice import DiceError
-from systems.sombra.resolver import SYSTEM, SombraCheck, SombraDamageRoll, SombraInitiative, SombraLocationRoll
 from systems.sombra.damage import (
-    BoatState, DamageResult, LOCATION_TABLES, area_digits, armour_loss, boat_interior_split,
-    boat_metres_per_round, damage_from_dice, hit_boat, interior_damage, max_deceleration,
-    sinking_round, wound_severity,
+    LOCATION_TABLES,
+    BoatState,
+    DamageResult,
+    area_digits,
+    armour_loss,
+    boat_interior_split,
+    boat_metres_per_round,
+    damage_from_dice,
+    hit_boat,
+    interior_damage,
+    max_deceleration,
+    sinking_round,
+    wound_severity,
 )
+from systems.sombra.resolver import SYSTEM, SombraCheck, SombraDamageRoll, SombraInitiative, SombraLocationRoll
 from systems.sombra.rules import (
-    Attributes, Capacities, CheckResult, Combatant, InitiativeSlot, Modifier, SombraDice,
-    burst_penalty, capacities, capsizes, command_modifier, initiative_order, knockdown_penalty,
-    opposed_winner, resolve_check, success_level, unarmed_difficulty,
+    Attributes,
+    Capacities,
+    CheckResult,
+    Combatant,
+    InitiativeSlot,
+    Modifier,
+    SombraDice,
+    burst_penalty,
+    capacities,
+    capsizes,
+    command_modifier,
+    initiative_order,
+    knockdown_penalty,
+    opposed_winner,
+    resolve_check,
+    success_level,
+    unarmed_difficulty,
 )
 from tests.scripted import all_faces, faces
 

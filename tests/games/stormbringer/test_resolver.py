@@ -10,7 +10,6 @@ import pytest
 
 from bot.core.render import Renderer
 from systems.dice import DiceError
-from systems.stormbringer.resolver import SYSTEM
 from systems.stormbringer.combat import (
     Combatant,
     RoundCounter,
@@ -23,6 +22,7 @@ from systems.stormbringer.combat import (
     round_phases,
     weapon_survives_critical,
 )
+from systems.stormbringer.resolver import SYSTEM
 from systems.stormbringer.rules import (
     Target,
     attack_target,
