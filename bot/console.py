@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO
 
-from bot.core.events import Action, Event, PowerLevels, Redact, Send
+from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.render import Renderer
 from bot.core.table import Table
 
@@ -38,6 +38,8 @@ def action_json(action: Action) -> dict:
         data.update(event=action.event_id, reason=action.reason)
     elif isinstance(action, PowerLevels):
         data.update(event=action.reply_to, lock=action.lock, speakers=list(action.speakers))
+    elif isinstance(action, React):
+        data.update(event=action.event_id, key=action.key)
     return data
 
 

@@ -11,9 +11,9 @@ from typing import Literal
 
 from bot.core.render import Message
 
-EventKind = Literal["text", "emote", "edit", "media"]
-"""``edit`` (an edit of an earlier message) and ``media`` (images, files, stickers) carry no text:
-they only count as writing, for the locks."""
+EventKind = Literal["text", "emote", "notice", "media", "reaction", "poll", "other"]
+"""``text`` and ``emote`` are read; the rest (a notice, images, files, stickers, a reaction, a poll,
+any other timeline event) only counts as writing, for the locks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,9 @@ class Event:
     event_id: str
     kind: EventKind = "text"
     ts: int = 0
+    edit: bool = False
+    """An edit of an earlier message: ``text`` and ``kind`` are those of the new content. It is judged
+    (locks, turns) but never run as a command."""
     sender_is_admin: bool = False
     """The transport's word that the sender is a room creator or has power level >= 50."""
     bot_can_redact: bool = True
@@ -67,7 +70,18 @@ class PowerLevels:
     kind: Literal["power_levels"] = "power_levels"
 
 
-Action = Send | Redact | PowerLevels
+@dataclass(frozen=True, slots=True)
+class React:
+    """A reaction (an emoji ``key``) on ``event_id``: the GM's confirmation that a lock opened or closed."""
+
+    room_id: str
+    event_id: str
+    key: str
+    action_id: str = ""
+    kind: Literal["react"] = "react"
+
+
+Action = Send | Redact | PowerLevels | React
 
 
 def action_to_dict(action: Action) -> dict:
@@ -85,5 +99,7 @@ def action_from_dict(data: dict) -> Action:
         return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), **data)
     if kind == "redact":
         return Redact(**data)
+    if kind == "react":
+        return React(**data)
     return PowerLevels(speakers=tuple(data.pop("speakers")), **data)
 

@@ -84,7 +84,7 @@ class Table:
 
 
 def dispatch(ctx: Context) -> None:
-    if ctx.event.kind in ("edit", "media"):
+    if ctx.event.edit or ctx.event.kind not in ("text", "emote"):
         floor.may_write(ctx, Line("talk"), None)
         return
     line = read_line(ctx.event.text, ctx.event.kind == "emote")

@@ -528,7 +528,7 @@ class MatrixBot:
             return None
         relates = content.get("m.relates_to") or {}
         if relates.get("rel_type") == "m.replace":
-            return self._event(room_id, src, auth, "", "edit")
+            return self._event(room_id, src, auth, "", "text", edit=True)
         if msgtype not in ("m.text", "m.emote") or not isinstance(content.get("body"), str):
             return self._event(room_id, src, auth, "", "media")
         text = content["body"]
@@ -539,7 +539,8 @@ class MatrixBot:
             text = "\n".join(lines).lstrip("\n")
         return self._event(room_id, src, auth, text, "emote" if msgtype == "m.emote" else "text")
 
-    def _event(self, room_id: str, src: dict, auth: RoomAuth, text: str, kind: EventKind) -> Event:
+    def _event(self, room_id: str, src: dict, auth: RoomAuth, text: str, kind: EventKind,
+               edit: bool = False) -> Event:
         sender = src.get("sender", "")
         return Event(
             room_id=room_id,
@@ -547,6 +548,7 @@ class MatrixBot:
             text=text,
             event_id=src.get("event_id", ""),
             kind=kind,
+            edit=edit,
             ts=int(src.get("origin_server_ts") or 0),
             sender_is_admin=auth.is_admin(sender),
             bot_can_redact=auth.can_redact(self.user_id),

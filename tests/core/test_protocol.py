@@ -249,15 +249,21 @@ def test_console_senders_may_carry_a_port() -> None:
     assert t.text(1).startswith("@ana:host.example:8448 · 🎲 1d6")
 
 
+def _writing(kind: str, sender: str, event_id: str) -> Event:
+    if kind == "edit":
+        return Event("!r", sender, "", event_id, edit=True)
+    return Event("!r", sender, "", event_id, kind="media")
+
+
 @pytest.mark.parametrize("kind", ["edit", "media"])
 def test_edits_and_media_count_as_writing_during_locks(kind: str) -> None:
     table = make_table()
-    assert table.handle(Event("!r", "@bob:local", "", "$1", kind=kind)) == []
+    assert table.handle(_writing(kind, "@bob:local", "$1")) == []
     table.handle(Event("!r", GM, "-----", "$2"))
-    actions = table.handle(Event("!r", "@bob:local", "", "$3", kind=kind))
+    actions = table.handle(_writing(kind, "@bob:local", "$3"))
     assert any(isinstance(a, Redact) and a.event_id == "$3" for a in actions)
     table.handle(Event("!r", GM, "-----", "$4"))
-    gm_edit = table.handle(Event("!r", GM, "", "$5", kind=kind))
+    gm_edit = table.handle(_writing(kind, GM, "$5"))
     assert gm_edit == []
 
 
