@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import d20
 
-from systems import get_system
+from bot.games import GAMES
 from systems.dice import roll
 
 WINDOWS = 6
@@ -57,7 +57,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(1)
     rows = [(label, (lambda e=ours: roll(e, rng)), (lambda e=theirs: d20.roll(e))) for label, ours, theirs in PAIRS]
-    savage = get_system("savage")
+    savage = GAMES["savage"].system
     rows.append((SAVAGE[0], lambda: savage.roll(SAVAGE[1], rng), lambda: d20.roll(SAVAGE[2])))
     print(f"{'expresión':32} {'rolbot/s':>12} {'d20/s':>12} {'ratio':>8}")
     ratios = []

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from systems import SYSTEM_KEYS  # noqa: E402
+from bot.games import GAMES  # noqa: E402
 from tests.test_fuzz import check_roll, check_session, roll_texts, sessions  # noqa: E402
 
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -41,7 +41,7 @@ def main() -> None:
     failures = 0
     print(f"{'sistema':14} {'tiradas':>8} {'peor ms':>8} {'repetida':>9} {'sesiones':>9} {'líneas':>7} "
           f"{'peor línea ms':>14}")
-    for key in SYSTEM_KEYS:
+    for key in GAMES.keys():
         worst = {"roll": (0.0, ""), "line": (0.0, "")}
         counts = {"roll": 0, "session": 0, "line": 0}
 

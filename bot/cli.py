@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from bot.core.render import Renderer
 from bot.core.state import ENFORCEMENT_MODES
-from systems import SYSTEM_KEYS, get_system
+from bot.games import GAMES
 from systems.dice import DiceError
 
 EXIT_BAD_INPUT = 2
@@ -28,9 +28,9 @@ def _fail(renderer: Renderer, code: str, **params: object) -> int:
 
 def cmd_roll(args: argparse.Namespace) -> int:
     renderer = Renderer()
-    if args.system not in SYSTEM_KEYS:
-        return _fail(renderer, "unknown_system", key=args.system, known=SYSTEM_KEYS)
-    system = get_system(args.system)
+    if args.system not in GAMES:
+        return _fail(renderer, "unknown_system", key=args.system, known=GAMES.keys())
+    system = GAMES[args.system].system
     rng = make_rng(args.seed)
     text = " ".join(args.expr)
     out = sys.stdout
@@ -52,8 +52,8 @@ def cmd_console(args: argparse.Namespace) -> int:
     from bot.core.table import Table
 
     renderer = Renderer()
-    if args.system not in SYSTEM_KEYS:
-        return _fail(renderer, "unknown_system", key=args.system, known=SYSTEM_KEYS)
+    if args.system not in GAMES:
+        return _fail(renderer, "unknown_system", key=args.system, known=GAMES.keys())
     defaults = RoomSettings(system=args.system, gms=tuple(args.gm), enforcement=args.enforce)
     table = Table(Store(args.db), TableSettings(defaults), make_rng(args.seed), renderer)
     return run_console(table, sys.stdin, sys.stdout, args.jsonl)
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     renderer = Renderer()
 
     def text(key: str) -> str:
-        return renderer.text("cli_help", key=key, systems=SYSTEM_KEYS)
+        return renderer.text("cli_help", key=key, systems=GAMES.keys())
 
     parser = argparse.ArgumentParser(prog="rolbot", description=text("rolbot"))
     sub = parser.add_subparsers(dest="command", required=True)

@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.core.render import Renderer
 from bot.core.settings import RoomSettings, TableSettings
+from bot.games import GAMES
 
-SYSTEM_KEYS = ("generic", "savage", "stormbringer", "reino", "sombra")
 ENFORCEMENT_MODES = ("warn", "redact", "mute")
 ROOM_KEYS = ("system", "gms", "enforcement", "ooc_in_locks", "language")
 
@@ -113,8 +113,8 @@ def _room_fields(section: dict, where: str, allowed: tuple[str, ...]) -> dict[st
         if key not in allowed:
             continue
         if key == "system":
-            if value not in SYSTEM_KEYS:
-                raise ConfigError("unknown_system", value=value, where=where, known=SYSTEM_KEYS)
+            if value not in GAMES:
+                raise ConfigError("unknown_system", value=value, where=where, known=GAMES.keys())
             out[key] = value
         elif key == "enforcement":
             if value not in ENFORCEMENT_MODES:

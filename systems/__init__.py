@@ -1,16 +1,6 @@
-"""Pure game-system resolvers: data in, data out, RNG injected, no I/O."""
+"""Pure game rules: data in, data out, RNG injected, no I/O and no imports from ``bot``.
 
-from __future__ import annotations
-
-import importlib
-
-from systems.base import GameSystem
-
-SYSTEM_KEYS: tuple[str, ...] = ("generic", "savage", "stormbringer", "reino", "sombra")
-
-
-def get_system(key: str) -> GameSystem:
-    """The system registered under ``key`` (each lives in ``systems/<key>.py`` as ``SYSTEM``)."""
-    if key not in SYSTEM_KEYS:
-        raise KeyError(key)
-    return importlib.import_module(f"systems.{key}.resolver").SYSTEM
+``systems/dice.py`` is the shared dice engine, ``systems/refusal.py`` the one error family, and
+``systems/<game>/`` each game's rules, resolver (``SYSTEM``) and rule cards (``cards.toml``). The
+games a table offers are listed once, in ``bot/games/__init__.py``.
+"""

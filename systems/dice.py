@@ -21,7 +21,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
+
+from systems.refusal import Refusal
 
 MAX_TEXT = 500
 MAX_TERMS = 30
@@ -38,13 +40,16 @@ class Rng(Protocol):
     def random(self) -> float: ...
 
 
-class DiceError(ValueError):
-    """A bad expression. ``code`` names the template message; ``params`` fill it."""
+class DiceError(Refusal, ValueError):
+    """A bad roll, answered with ``templates/core/dice_error.txt``: ``code`` picks the line there
+    (a game's codes are ``<game>.<code>``, in ``templates/<game>/errors.txt``); ``params`` fill it."""
 
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(code)
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__("dice_error", **params)
         self.code = code
-        self.params = params
+
+    def context(self) -> dict[str, Any]:
+        return {"code": self.code, "params": self.params}
 
     def __str__(self) -> str:
         return f"{self.code} {self.params}" if self.params else self.code

@@ -22,13 +22,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.commands import REGISTRY
+from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.events import Event, Send
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.state import RoomState
 from bot.core.store import Store
 from bot.core.table import Table
-from systems import SYSTEM_KEYS, get_system
+from bot.games import GAMES
 from systems.dice import DiceError
 from tests.watchdog import watchdog
 
@@ -40,21 +40,23 @@ INTERNAL_ERROR = Table(Store(), TableSettings()).renderer.text("internal_error")
 
 
 def _doc_words(key: str) -> list[str]:
-    path = ROOT / "docs" / "syntax" / f"{key}.md"
-    spans = re.findall(r"`([^`\n]+)`", path.read_text(encoding="utf-8")) if path.exists() else []
+    """Phrases and words of the game's own syntax help (``templates/<game>/syntax.txt``)."""
+    path = ROOT / "templates" / key / "syntax.txt"
+    spans = re.split(r"[,;.()«»]", path.read_text(encoding="utf-8")) if path.exists() else []
     out = []
-    for span in spans:
-        span = re.sub(r"^[/!]{1,2}(tiro|roll)\s*", "", span)
+    for raw in spans:
+        span = re.sub(r"^\s*(\w+:\s*)?[/!]{0,2}(tiro|roll)\s*", "", raw).strip()
         out.append(span)
         out += span.split()
-    return sorted(set(w for w in out if w))
+    return sorted({w for w in out if w})
 
 
 DICE_TOKENS = ["d", "D", "d%", "d6", "d20", "3d10", "2d6", "4d6kh3", "kh", "kl", "k", "h", "l", "!", "+", "-",
                "*", "x", "×", "vs", "VS", "%", "(", ")", ",", "/", ":", "0", "1", "4", "6", "10", "12", "100",
                "99999999", "-1", "+5", "1d1!", "d0", "0d6", "1000d1000", "oculta", "hidden", "ñ", "á", "💥",
                "\u202e", "<b>", "&amp;"]
-WORDS = {key: _doc_words(key) for key in SYSTEM_KEYS}
+
+WORDS = {key: _doc_words(key) for key in GAMES.keys()}
 
 
 def roll_texts(key: str) -> st.SearchStrategy[str]:
@@ -65,7 +67,7 @@ def roll_texts(key: str) -> st.SearchStrategy[str]:
 
 
 def command_names(key: str) -> list[str]:
-    return sorted(name for name, cmds in REGISTRY.items() if any(c.available_in(key) for c in cmds))
+    return sorted(ROOM_COMMANDS.names() | GAMES[key].commands.names())
 
 
 def lines(key: str) -> st.SearchStrategy[str]:
@@ -86,7 +88,7 @@ def lines(key: str) -> st.SearchStrategy[str]:
 
 
 def check_roll(key: str, text: str, seed: int) -> None:
-    system = get_system(key)
+    system = GAMES[key].system
     with watchdog(text):
         try:
             outcome = system.roll(text, random.Random(seed))
@@ -142,7 +144,7 @@ SESSION = settings(max_examples=40, deadline=None, derandomize=True,
                                           HealthCheck.filter_too_much])
 
 
-@pytest.mark.parametrize("key", SYSTEM_KEYS)
+@pytest.mark.parametrize("key", GAMES.keys())
 def test_roll_returns_or_raises_dice_error(key: str) -> None:
     @FAST
     @given(text=roll_texts(key), seed=st.integers(0, 2**32))
@@ -152,7 +154,7 @@ def test_roll_returns_or_raises_dice_error(key: str) -> None:
     run()
 
 
-@pytest.mark.parametrize("key", SYSTEM_KEYS)
+@pytest.mark.parametrize("key", GAMES.keys())
 def test_table_sessions_never_crash(key: str) -> None:
     @SESSION
     @given(session=sessions(key), enforce=st.sampled_from(["warn", "redact", "mute"]))

@@ -1,11 +1,13 @@
-"""The command registry: one small function per command, its usage next to it.
+"""Commands as groups: one small function per command, its usage next to it.
 
-Command descriptions (the prose of ``!ayuda``) live in ``templates/help.txt``.
+The core has one group (the commands every room has, ``bot/core/room_commands.py``) and each game
+brings its own (``bot/games/<game>/``). Command descriptions (the prose of ``!ayuda``) live in
+``templates/core/help.txt``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,6 +15,8 @@ from bot.core.state import name_key
 
 if TYPE_CHECKING:
     from bot.core.context import Context
+
+__all__ = ["Command", "CommandGroup", "Handler"]
 
 Handler = Callable[["Context", str], None]
 
@@ -26,47 +30,40 @@ class Command:
     in_character: bool = False
     """In-character commands (rolls) obey locks and combat turns."""
     needs_args: bool = False
-    systems: tuple[str, ...] = ()
-    """Empty: every system; otherwise only rooms playing one of these."""
 
     @property
     def name(self) -> str:
         return self.names[0]
 
-    def available_in(self, system: str) -> bool:
-        return not self.systems or system in self.systems
 
+class CommandGroup:
+    """The commands of the core or of one game, found by any of their names."""
 
-REGISTRY: dict[str, list[Command]] = {}
+    def __init__(self) -> None:
+        self._by_name: dict[str, Command] = {}
+        self._commands: list[Command] = []
 
+    def command(self, *names: str, usage: str = "", gm_only: bool = False, in_character: bool = False,
+                needs_args: bool = False) -> Callable[[Handler], Handler]:
+        """Register the decorated function under ``names`` (Spanish first, English alias second)."""
 
-def command(
-    *names: str,
-    usage: str = "",
-    gm_only: bool = False,
-    in_character: bool = False,
-    needs_args: bool = False,
-    systems: tuple[str, ...] = (),
-) -> Callable[[Handler], Handler]:
-    """Register ``fn`` under ``names`` (Spanish first, English alias second)."""
+        def register(fn: Handler) -> Handler:
+            cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args)
+            for name in names:
+                key = name_key(name)
+                if key in self._by_name:
+                    raise ValueError(f"command name registered twice: {name}")
+                self._by_name[key] = cmd
+            self._commands.append(cmd)
+            return fn
 
-    def register(fn: Handler) -> Handler:
-        cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args, systems)
-        for name in names:
-            REGISTRY.setdefault(name_key(name), []).append(cmd)
-        return fn
+        return register
 
-    return register
+    def find(self, name: str) -> Command | None:
+        return self._by_name.get(name_key(name))
 
+    def names(self) -> set[str]:
+        return set(self._by_name)
 
-def find_command(name: str, system: str) -> Command | None:
-    return next((c for c in REGISTRY.get(name, []) if c.available_in(system)), None)
-
-
-def commands_for(system: str) -> list[Command]:
-    seen: dict[str, Command] = {}
-    for cmds in REGISTRY.values():
-        for cmd in cmds:
-            if cmd.available_in(system):
-                seen.setdefault(cmd.name + "/" + ",".join(cmd.systems), cmd)
-    return sorted(seen.values(), key=lambda c: (bool(c.systems), c.name))
+    def __iter__(self) -> Iterator[Command]:
+        return iter(self._commands)

@@ -6,13 +6,14 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from bot.core.commands import find_command
+from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, Redact, Send
 from bot.core.render import Renderer
 from bot.core.settings import RoomSettings
-from bot.core.state import MAX_NAME, Character, RoomState
-from systems import get_system
+from bot.core.game import Game, GameRegistry
+from bot.core.state import MAX_NAME, Character, Combat, RoomState
 from systems.base import GameSystem
+from systems.refusal import Refusal
 
 
 @dataclass
@@ -22,6 +23,8 @@ class Context:
     settings: RoomSettings
     renderer: Renderer
     rng: Random
+    games: GameRegistry
+    room_commands: CommandGroup
     actions: list[Action] = field(default_factory=list)
 
     @property
@@ -33,8 +36,22 @@ class Context:
         return self.room.system or self.settings.system
 
     @property
+    def game(self) -> Game:
+        """The room's game (a key no longer offered falls back to the default one)."""
+        key = self.system_key
+        return self.games[key] if key in self.games else self.games[self.settings.system]
+
+    @property
     def system(self) -> GameSystem:
-        return get_system(self.system_key)
+        return self.game.system
+
+    def find_command(self, name: str) -> Command | None:
+        """The room's game's own command of that name, else the core's."""
+        return self.game.commands.find(name) or self.room_commands.find(name)
+
+    def commands(self) -> list[Command]:
+        """For ``!ayuda``: the commands every room has, then the game's."""
+        return [*self.room_commands, *self.game.commands]
 
     @property
     def enforcement(self) -> str:
@@ -80,7 +97,53 @@ class Context:
         self.reply("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())
 
     def reply_usage(self, command_name: str) -> None:
-        self.reply("usage", command=find_command(command_name, self.system_key))
+        self.reply("usage", command=self.find_command(command_name))
+
+    # Argument helpers every game's commands share.
+
+    def split_name(self, args: str) -> tuple[Character | None, list[str]]:
+        """The longest known character name at the start of ``args`` and the words after it;
+        without a known name, None and all the words."""
+        words = args.split()
+        character, used = self.room.leading_character(words)
+        return (character, words[used:]) if character is not None else (None, words)
+
+    def named_character(self, args: str) -> tuple[Character, list[str]]:
+        """Like ``split_name``, but the name must be a known character."""
+        character, rest = self.split_name(args)
+        if character is None:
+            words = args.split()
+            raise Refusal("unknown_character", name=(words[0] if words else "")[:MAX_NAME],
+                          known=self.room.character_names())
+        return character, rest
+
+    def acting_character(self) -> Character | None:
+        """Who acts for the sender: their character, or for the GM the combatant whose turn it is."""
+        combat = self.room.combat
+        if self.is_gm() and combat is not None and combat.started:
+            current = self.room.find_character(combat.current or "")
+            if current is not None:
+                return current
+        return self.character
+
+    def own_or_named(self, args: str) -> tuple[Character | None, list[str]]:
+        """``NOMBRE resto`` names a character; without a known name, the one acting for the sender."""
+        character, rest = self.split_name(args)
+        if character is not None:
+            return character, rest
+        return self.acting_character(), rest
+
+    def may_manage(self, character: Character) -> None:
+        """Only the GM or the character's player may act for it."""
+        if not (self.is_gm() or character.owner == self.sender):
+            raise Refusal("not_your_character", name=character.name)
+
+    def running_combat(self) -> Combat:
+        """The combat whose turns have started, or a refusal."""
+        combat = self.room.combat
+        if combat is None or not combat.started:
+            raise Refusal("no_combat")
+        return combat
 
     def redact(self) -> None:
         reason = self.renderer.text("redact_reason")

@@ -3,15 +3,30 @@
 Each message kind ``K`` has ``K.txt`` (the plain ``body``) and, where it has
 formatting, ``K.html`` (the ``formatted_body``, autoescaped so user text never
 becomes markup); without ``K.html`` the HTML is the escaped plain text.
+
+Kinds of the core are bare names (``status`` is ``templates/core/status.txt``); a game's are
+``<game>/<kind>`` (``savage/soak`` is ``templates/savage/soak.txt``, or the file in the folder its
+``Game`` names). A group's own folder (``[templates] dir``) is searched first, with the same names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    select_autoescape,
+)
 from markupsafe import escape
 
 MAX_BODY = 4000
@@ -28,9 +43,14 @@ def _truncate(text: str, limit: int = MAX_BODY) -> str:
 
 
 class Renderer:
-    def __init__(self) -> None:
+    def __init__(self, game_templates: Iterable[tuple[str, Traversable]] = (), override_dir: str | None = None) -> None:
+        """``game_templates``: (game key, folder of its messages), from the games' registry."""
+        shipped = files("templates")
+        loaders: list[BaseLoader] = [] if override_dir is None else [FileSystemLoader(override_dir)]
+        loaders.append(PrefixLoader({key: FileSystemLoader(str(folder)) for key, folder in game_templates}))
+        loaders.append(FileSystemLoader([str(shipped / "core"), str(shipped)]))
         self.env = Environment(
-            loader=FileSystemLoader([str(files("templates") / "core"), str(files("templates"))]),
+            loader=ChoiceLoader(loaders),
             autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
             trim_blocks=True,
             lstrip_blocks=True,

@@ -6,12 +6,12 @@ import re
 
 from bot.core import combat as rounds
 from bot.core import floor
-from bot.core.commands import command, commands_for
+from bot.core.commands import CommandGroup
 from bot.core.context import Context
-from bot.core.rulebook import search_rules
+from bot.core.rulebook import Rulebook
 from bot.core.state import ENFORCEMENT_MODES, MAX_NAME, Character, Combat, Exploration, name_key
-from systems import SYSTEM_KEYS
 
+COMMANDS = CommandGroup()
 MAX_COMBATANTS = 40
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
 _HIDDEN_WORDS = ("oculta", "oculto", "hidden")
@@ -22,12 +22,12 @@ def _valid_name(name: str) -> bool:
     return 0 < len(name) <= MAX_NAME and name.isprintable() and not name.startswith(("@", "!", "/"))
 
 
-@command("ayuda", "help")
+@COMMANDS.command("ayuda", "help")
 def help_command(ctx: Context, args: str) -> None:
-    ctx.reply("help", commands=commands_for(ctx.system_key), system=ctx.system_key, is_gm=ctx.is_gm())
+    ctx.reply("help", commands=ctx.commands(), system=ctx.system_key, is_gm=ctx.is_gm())
 
 
-@command("tiro", "roll", usage="EXPRESIÓN [comentario] [oculta]", in_character=True, needs_args=True)
+@COMMANDS.command("tiro", "roll", usage="EXPRESIÓN [comentario] [oculta]", in_character=True, needs_args=True)
 def roll_command(ctx: Context, args: str) -> None:
     words = args.split()
     hidden = words[-1].lower() in _HIDDEN_WORDS
@@ -44,17 +44,17 @@ def roll_command(ctx: Context, args: str) -> None:
     floor.consume_grant(ctx)
 
 
-@command("sistema", "system", usage="CLAVE", gm_only=True, needs_args=True)
+@COMMANDS.command("sistema", "system", usage="CLAVE", gm_only=True, needs_args=True)
 def system_command(ctx: Context, args: str) -> None:
     key = args.strip().lower()
-    if key not in SYSTEM_KEYS:
-        ctx.reply("dice_error", code="unknown_system", params={"key": key[:30], "known": SYSTEM_KEYS})
+    if key not in ctx.games:
+        ctx.reply("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
         return
     ctx.room.system = key
     ctx.reply("system_set", system=ctx.system)
 
 
-@command("modo", "mode", usage="warn|redact|mute", gm_only=True, needs_args=True)
+@COMMANDS.command("modo", "mode", usage="warn|redact|mute", gm_only=True, needs_args=True)
 def mode_command(ctx: Context, args: str) -> None:
     mode = args.strip().lower()
     if mode not in ENFORCEMENT_MODES:
@@ -65,7 +65,7 @@ def mode_command(ctx: Context, args: str) -> None:
     ctx.reply("mode_set", mode=mode)
 
 
-@command("master", "gm", usage="@usuario", gm_only=True, needs_args=True)
+@COMMANDS.command("master", "gm", usage="@usuario", gm_only=True, needs_args=True)
 def gm_command(ctx: Context, args: str) -> None:
     user = args.strip()
     if not _USER_ID.match(user):
@@ -77,7 +77,7 @@ def gm_command(ctx: Context, args: str) -> None:
     ctx.reply("gm_added", user=user)
 
 
-@command("pj", "pc", usage="NOMBRE [@usuario]", needs_args=True)
+@COMMANDS.command("pj", "pc", usage="NOMBRE [@usuario]", needs_args=True)
 def character_command(ctx: Context, args: str) -> None:
     name, owner = args, ctx.sender
     parts = args.rsplit(None, 1)
@@ -117,9 +117,9 @@ def _release_characters_of(ctx: Context, owner: str) -> None:
             other.owner = None
 
 
-@command("ficha", "sheet", usage="NOMBRE [campo valor]...", needs_args=True)
+@COMMANDS.command("ficha", "sheet", usage="NOMBRE [campo valor]...", needs_args=True)
 def sheet_command(ctx: Context, args: str) -> None:
-    fields = rounds.rules_for(ctx).sheet_fields
+    fields = ctx.game.sheet_fields
     name, pairs = _split_sheet_args(args, ctx)
     character = ctx.room.find_character(name)
     if character is None:
@@ -164,13 +164,13 @@ def _coerce(value: str, field_type: type) -> object:
     return value
 
 
-@command("regla", "rule", usage="TEMA", needs_args=True)
+@COMMANDS.command("regla", "rule", usage="TEMA", needs_args=True)
 def rule_command(ctx: Context, args: str) -> None:
-    cards = search_rules(ctx.system_key, args[:200])
+    cards = Rulebook.of(ctx.games).search(ctx.system_key, args[:200])
     ctx.reply("rule_cards", query=args[:60], cards=cards)
 
 
-@command("combate", "combat", usage="[fin]", gm_only=True)
+@COMMANDS.command("combate", "combat", usage="[fin]", gm_only=True)
 def combat_command(ctx: Context, args: str) -> None:
     if args.strip().lower() in _END_WORDS:
         if ctx.room.combat is None:
@@ -189,7 +189,7 @@ def combat_command(ctx: Context, args: str) -> None:
     ctx.reply("combat_started", system=ctx.system)
 
 
-@command("turnos", "turns", usage="NOMBRE NOMBRE...", gm_only=True, needs_args=True)
+@COMMANDS.command("turnos", "turns", usage="NOMBRE NOMBRE...", gm_only=True, needs_args=True)
 def turns_command(ctx: Context, args: str) -> None:
     combat = _require_combat(ctx)
     if combat is None:
@@ -218,7 +218,7 @@ def _combatant_names(ctx: Context, args: str) -> list[str]:
     return names if len({name_key(n) for n in names}) == len(names) else []
 
 
-@command("iniciativa", "init", gm_only=True)
+@COMMANDS.command("iniciativa", "init", gm_only=True)
 def initiative_command(ctx: Context, args: str) -> None:
     combat = _require_combat(ctx)
     if combat is None:
@@ -234,11 +234,11 @@ def initiative_command(ctx: Context, args: str) -> None:
     if not combat.order:
         ctx.reply("no_combatants")
         return
-    rounds.rules_for(ctx).initiative(ctx, combat)
+    ctx.game.combat.initiative(ctx, combat)
     rounds.start_rounds(ctx, combat)
 
 
-@command("siguiente", "next")
+@COMMANDS.command("siguiente", "next")
 def next_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None or not combat.started:
@@ -251,7 +251,7 @@ def next_command(ctx: Context, args: str) -> None:
     rounds.advance(ctx, combat)
 
 
-@command("permite", "allow", usage="NOMBRE", gm_only=True, needs_args=True)
+@COMMANDS.command("permite", "allow", usage="NOMBRE", gm_only=True, needs_args=True)
 def allow_command(ctx: Context, args: str) -> None:
     character = ctx.room.find_character(args)
     if character is None or character.owner is None:
@@ -262,14 +262,14 @@ def allow_command(ctx: Context, args: str) -> None:
     ctx.reply("roll_granted", name=character.name, owner=character.owner)
 
 
-@command("estado", "status")
+@COMMANDS.command("estado", "status")
 def status_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     ctx.reply("status", combat=combat, rows=rounds.board(ctx, combat) if combat else [],
               lock=ctx.room.lock, system=ctx.system)
 
 
-@command("exploracion", "explore", usage="[fin]", gm_only=True)
+@COMMANDS.command("exploracion", "explore", usage="[fin]", gm_only=True)
 def exploration_command(ctx: Context, args: str) -> None:
     if args.strip().lower() in _END_WORDS:
         ctx.room.exploration = None

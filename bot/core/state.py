@@ -104,6 +104,10 @@ class RoomState:
         data["exploration"] = _build(Exploration, data["exploration"]) if data.get("exploration") else None
         return cls(**data)
 
+    @classmethod
+    def from_json(cls, text: str) -> RoomState:
+        return cls.from_dict(json.loads(text))
+
     def character_names(self) -> list[str]:
         return [c.name for c in self.characters.values()]
 

@@ -6,17 +6,18 @@ import logging
 import random
 from dataclasses import replace
 
-from bot import plugins  # noqa: F401  (registers the commands)
-from bot.core import floor, room_commands  # noqa: F401  (registers the commands)
-from bot.core.commands import find_command
+from bot.core import floor
+from bot.core.commands import Command
 from bot.core.context import Context
 from bot.core.events import Action, Event
+from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
 from bot.core.render import Renderer
+from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState
 from bot.core.store import Store
-from systems.dice import DiceError
+from systems.refusal import Refusal
 
 log = logging.getLogger(__name__)
 MAX_COMMAND_ARGS = 2000
@@ -24,11 +25,18 @@ MAX_COMMAND_ARGS = 2000
 
 class Table:
     def __init__(self, store: Store, settings: TableSettings | None = None,
-                 rng: random.Random | None = None, renderer: Renderer | None = None) -> None:
+                 rng: random.Random | None = None, renderer: Renderer | None = None,
+                 games: GameRegistry | None = None) -> None:
+        """``games`` defaults to the shipped ones (``bot/games/__init__.py``)."""
+        if games is None:
+            from bot.games import GAMES
+
+            games = GAMES
+        self.games = games
         self.store = store
         self.settings = settings or TableSettings()
         self.rng = rng or random.SystemRandom()
-        self.renderer = renderer or Renderer()
+        self.renderer = renderer or Renderer([(g.key, g.templates) for g in games if g.templates is not None])
         self._rooms: dict[str, RoomState] = {}
 
     def room(self, room_id: str) -> RoomState:
@@ -61,6 +69,7 @@ class Table:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, fresh=True)
                 ctx.reply("internal_error")
+            self._rooms[event.room_id] = ctx.room
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
             self.store.save_room(event.room_id, ctx.room.to_json())
             self.store.queue_actions(event.event_id, actions)
@@ -71,7 +80,7 @@ class Table:
         if fresh:
             self._rooms.pop(event.room_id, None)
         return Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
-                       self.renderer, self.rng)
+                       self.renderer, self.rng, self.games, ROOM_COMMANDS)
 
     def pending_actions(self) -> list[Action]:
         return self.store.pending_actions()
@@ -91,7 +100,7 @@ def dispatch(ctx: Context) -> None:
     if line.kind in ("dash", "named_dash") and ctx.is_gm():
         floor.gm_dash_line(ctx, line)
         return
-    command = find_command(line.name, ctx.system_key) if line.kind == "command" else None
+    command = ctx.find_command(line.name) if line.kind == "command" else None
     if command is not None and len(line.args) > MAX_COMMAND_ARGS:
         if floor.may_write(ctx, line, command):
             ctx.reply("command_too_long", limit=MAX_COMMAND_ARGS)
@@ -114,7 +123,15 @@ def dispatch(ctx: Context) -> None:
     if command.needs_args and not line.args:
         ctx.reply("usage", command=command)
         return
+    run(ctx, command, line.args)
+
+
+def run(ctx: Context, command: Command, args: str) -> None:
+    """Run ``command``; a refusal undoes whatever it changed and answers with its one message."""
+    before, sent = ctx.room.to_json(), len(ctx.actions)
     try:
-        command.run(ctx, line.args)
-    except DiceError as err:
-        ctx.reply("dice_error", code=err.code, params=err.params)
+        command.run(ctx, args)
+    except Refusal as refusal:
+        ctx.room = RoomState.from_json(before)
+        del ctx.actions[sent:]
+        ctx.reply(refusal.kind, **refusal.context())

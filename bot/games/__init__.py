@@ -1,0 +1,17 @@
+"""The games a table offers: one line each (see docs/architecture.md, "Adding a game").
+
+The first is the default of a room with no ``system`` set.
+"""
+
+from bot.core.game import GameRegistry
+from bot.games import generic, reino, savage, sombra, stormbringer
+
+__all__ = ["GAMES"]
+
+GAMES = GameRegistry(
+    generic.GAME,
+    savage.GAME,
+    stormbringer.GAME,
+    reino.GAME,
+    sombra.GAME,
+)

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from bot.core.commands import REGISTRY
+from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
+from bot.games import GAMES
 from tests.transcript import play
 
 CAST = """
@@ -37,8 +38,8 @@ def test_gm_only_commands_refuse_players(spanish: str, english: str) -> None:
 
 
 def test_every_registered_command_has_a_usage_or_takes_no_arguments() -> None:
-    for commands in REGISTRY.values():
-        for cmd in commands:
+    for group in (ROOM_COMMANDS, *(game.commands for game in GAMES)):
+        for cmd in group:
             assert not cmd.needs_args or cmd.usage, cmd.names
             assert len(cmd.names) >= 2, f"{cmd.names} needs a Spanish name and an English alias"
 

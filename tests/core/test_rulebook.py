@@ -6,9 +6,19 @@ import unicodedata
 
 import pytest
 
-from bot.core.rulebook import load_cards, search_rules
+from bot.core.rulebook import Rulebook, load_cards
+from bot.games import GAMES
 
 SYSTEMS = ["savage", "stormbringer", "reino", "sombra"]
+RULEBOOK = Rulebook.of(GAMES)
+
+
+def cards_of(system: str) -> list[dict]:
+    return load_cards(system, GAMES[system].cards)
+
+
+def search_rules(system: str, query: str, limit: int = 3) -> list[dict]:
+    return RULEBOOK.search(system, query, limit)
 
 
 def _shout_without_accents(text: str) -> str:
@@ -18,7 +28,7 @@ def _shout_without_accents(text: str) -> str:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_cards_are_well_formed(system: str) -> None:
-    cards = load_cards(system)
+    cards = cards_of(system)
     assert len(cards) >= 12
     assert len({c["id"] for c in cards}) == len(cards)
     for card in cards:
@@ -30,7 +40,7 @@ def test_cards_are_well_formed(system: str) -> None:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_each_card_is_the_best_match_for_its_own_title(system: str) -> None:
     misses = []
-    for card in load_cards(system):
+    for card in cards_of(system):
         found = search_rules(system, _shout_without_accents(card["title"]), limit=3)
         if card["id"] not in [f["id"] for f in found]:
             misses.append(card["title"])
@@ -39,7 +49,7 @@ def test_each_card_is_the_best_match_for_its_own_title(system: str) -> None:
 
 def test_search_stays_within_the_room_system() -> None:
     for system in SYSTEMS:
-        ids = {c["id"] for c in load_cards(system)}
+        ids = {c["id"] for c in cards_of(system)}
         for card in search_rules(system, "daño herida ataque", limit=10):
             assert card["id"] in ids
 

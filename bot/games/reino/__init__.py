@@ -1,0 +1,16 @@
+"""El Reino de la Sombra at the table: action points, the surprise round, dying saves, states."""
+
+from importlib.resources import files
+
+from bot.core.game import Game
+from bot.games.reino.combat import ReinoCombat
+from bot.games.reino.commands import COMMANDS
+from bot.games.reino.state import SHEET_FIELDS
+from systems.reino import SYSTEM
+
+__all__ = ["GAME"]
+
+GAME = Game(
+    "reino", SYSTEM, ReinoCombat(), SHEET_FIELDS, COMMANDS,
+    templates=files("templates") / "reino", cards=files("systems") / "reino" / "cards.toml",
+)

@@ -1,4 +1,4 @@
-"""The reino table: combat hooks (see bot/combat.py); the commands are in ``bot.games.reino.commands``.
+"""The reino table's combat hooks (``bot/core/combat.py`` calls them); the commands are in ``commands.py``.
 
 Round timing, all through the hooks:
 - ``initiative``: 1d20 + ``iniciativa`` by the rules' ``start_combat``; with unaware combatants
@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.combat import COMBAT_RULES
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
-from bot.games.reino import commands as reino_table_commands  # noqa: F401  (registers the commands)
 from bot.games.reino.state import (
     SHEET_FIELDS,
     combatants,
@@ -39,7 +37,6 @@ from systems.reino.rules import (
 
 
 class ReinoCombat:
-    sheet_fields: dict[str, type] = SHEET_FIELDS
 
     def initiative(self, ctx: Context, combat: Combat) -> None:
         unaware = set(combat.data.get("unaware", []))
@@ -104,6 +101,3 @@ def _dying_save(ctx: Context, combat: Combat, character: Character) -> None:
     after = apply_dying_save(rc, result, combat.round)
     save(character, combat, after)
     ctx.announce("reino/table_dying", name=character.name, r=ReinoDyingSave(result))
-
-
-COMBAT_RULES["reino"] = ReinoCombat()

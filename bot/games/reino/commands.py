@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 from bot.core import floor
-from bot.core.commands import command
+from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
 from bot.games.reino.state import (
@@ -45,7 +45,7 @@ from systems.reino.rules import (
     succeed_with_action_point,
 )
 
-REINO = ("reino",)
+COMMANDS = CommandGroup()
 MAX_NAMES = 40
 MAX_COMMENT = 120
 _NUMBER = re.compile(r"^[+-]?\d{1,4}$")
@@ -151,8 +151,7 @@ def _names(ctx: Context, args: str) -> list[str]:
 # --- commands --------------------------------------------------------------------------
 
 
-@command("ataque", "attack", usage="OBJETIVO [±bono] [comentario]", in_character=True, needs_args=True,
-         systems=REINO)
+@COMMANDS.command("ataque", "attack", usage="OBJETIVO [±bono] [comentario]", in_character=True, needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
     target, words = _target(ctx, args)
     if target is None:
@@ -183,7 +182,7 @@ def attack_command(ctx: Context, args: str) -> None:
     floor.consume_grant(ctx)
 
 
-@command("daño", "damage", usage="NOMBRE PUNTOS [pa]", gm_only=True, needs_args=True, systems=REINO)
+@COMMANDS.command("daño", "damage", usage="NOMBRE PUNTOS [pa]", gm_only=True, needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
     target, words = _target(ctx, args)
     if target is None:
@@ -208,8 +207,8 @@ def damage_command(ctx: Context, args: str) -> None:
               labels=labels(ctx, target, combat))
 
 
-@command("herida", "wound", usage="NOMBRE aturdido|malherido|incapacitado|moribundo", gm_only=True,
-         needs_args=True, systems=REINO)
+@COMMANDS.command("herida", "wound", usage="NOMBRE aturdido|malherido|incapacitado|moribundo", gm_only=True,
+         needs_args=True)
 def wound_command(ctx: Context, args: str) -> None:
     target, words = _target(ctx, args)
     if target is None:
@@ -229,7 +228,7 @@ def wound_command(ctx: Context, args: str) -> None:
               labels=labels(ctx, target, combat))
 
 
-@command("sana", "heal", usage="NOMBRE ESTADO", gm_only=True, needs_args=True, systems=REINO)
+@COMMANDS.command("sana", "heal", usage="NOMBRE ESTADO", gm_only=True, needs_args=True)
 def heal_command(ctx: Context, args: str) -> None:
     target, words = _target(ctx, args)
     if target is None:
@@ -253,7 +252,7 @@ def heal_command(ctx: Context, args: str) -> None:
               labels=labels(ctx, target, combat))
 
 
-@command("pa", "ap", usage="[NOMBRE] | gastar [NOMBRE] | éxito", systems=REINO)
+@COMMANDS.command("pa", "ap", usage="[NOMBRE] | gastar [NOMBRE] | éxito")
 def action_points_command(ctx: Context, args: str) -> None:
     words = args.split()
     verb = name_key(words[0]) if words else ""
@@ -300,8 +299,7 @@ def _buy_success(ctx: Context) -> None:
     ctx.reply("reino/table_ap_success", name=actor.name, target=target, test=bought, points=after.action_points)
 
 
-@command("accion", "action", usage="[estándar|movimiento|completa|gratuita|reacción]", in_character=True,
-         systems=REINO)
+@COMMANDS.command("accion", "action", usage="[estándar|movimiento|completa|gratuita|reacción]", in_character=True)
 def action_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if not in_round(combat):
@@ -328,8 +326,7 @@ def action_command(ctx: Context, args: str) -> None:
               remaining=spent.remaining())
 
 
-@command("estabilizar", "stabilize", usage="NOMBRE [±bono | pa]", in_character=True, needs_args=True,
-         systems=REINO)
+@COMMANDS.command("estabilizar", "stabilize", usage="NOMBRE [±bono | pa]", in_character=True, needs_args=True)
 def stabilize_command(ctx: Context, args: str) -> None:
     target, words = _target(ctx, args)
     if target is None:
@@ -370,8 +367,7 @@ def _stabilize_by_point(ctx: Context, target: Character, payer: Character, stabl
     ctx.reply("reino/table_stabilize", name=target.name, helper=payer.name, r=None)
 
 
-@command("sorpresa", "surprise", usage="NOMBRE[, NOMBRE...] | nadie", gm_only=True, needs_args=True,
-         systems=REINO)
+@COMMANDS.command("sorpresa", "surprise", usage="NOMBRE[, NOMBRE...] | nadie", gm_only=True, needs_args=True)
 def surprise_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
@@ -389,7 +385,7 @@ def surprise_command(ctx: Context, args: str) -> None:
     ctx.reply("reino/table_surprise", names=names)
 
 
-@command("salud", "health", usage="[NOMBRE]", systems=REINO)
+@COMMANDS.command("salud", "health", usage="[NOMBRE]")
 def health_command(ctx: Context, args: str) -> None:
     who = _shown(ctx, args.split())
     if who is None:

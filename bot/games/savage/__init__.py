@@ -1,0 +1,16 @@
+"""Savage Worlds at the table: the action deck, bennies, damage and soak, hold and interrupt."""
+
+from importlib.resources import files
+
+from bot.core.game import Game
+from bot.games.savage.combat import SavageCombatRules
+from bot.games.savage.commands import COMMANDS
+from bot.games.savage.state import SHEET_FIELDS
+from systems.savage import SYSTEM
+
+__all__ = ["GAME"]
+
+GAME = Game(
+    "savage", SYSTEM, SavageCombatRules(), SHEET_FIELDS, COMMANDS,
+    templates=files("templates") / "savage", cards=files("systems") / "savage" / "cards.toml",
+)

@@ -1,4 +1,4 @@
-"""The savage table: combat hooks and commands (see bot/combat.py, bot/commands.py).
+"""The savage table's combat hooks (``bot/core/combat.py`` calls them; commands in ``commands.py``).
 
 Initiative is the action deck of ``systems.savage.deck``: one card per group (a Wild Card,
 or Extras sharing a ``grupo``), held cards kept, a reshuffle after a round with a joker.
@@ -7,22 +7,16 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-from bot.core.combat import COMBAT_RULES
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
-from bot.games.savage import commands as savage_table_commands  # noqa: F401  (registers the commands)
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
 from bot.games.savage.state import SHEET_FIELDS, SavageCombat, savage_of, sheet_die, store
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 
 
-@dataclass
 class SavageCombatRules:
-    sheet_fields: dict[str, type] = field(default_factory=lambda: dict(SHEET_FIELDS))
-
     def initiative(self, ctx: Context, combat: Combat) -> None:
         state = SavageCombat.load(combat)
         if not state.dealt:
@@ -101,6 +95,3 @@ def _tick_task(ctx: Context, state: SavageCombat) -> None:
     task = task.end_round()
     ctx.announce("savage/table_task", title=state.task["title"], task=task, event="round")
     state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
-
-
-COMBAT_RULES["savage"] = SavageCombatRules()

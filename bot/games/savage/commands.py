@@ -6,7 +6,7 @@ import re
 
 from bot.core import combat as rounds
 from bot.core import floor
-from bot.core.commands import command
+from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
 from bot.games.savage.flow import (
@@ -35,7 +35,7 @@ from systems.savage.state import (
 )
 from systems.savage.syntax import fold
 
-SAVAGE = ("savage",)
+COMMANDS = CommandGroup()
 MAX_DAMAGE = 999
 MAX_BENNY_STEP = 20
 _COUNT = re.compile(r"^[+-]\d{1,2}$")
@@ -87,7 +87,7 @@ def _own_or_named(ctx: Context, args: str) -> tuple[Character | None, str]:
     return own, args.strip()
 
 
-@command("beni", "benny", usage="[NOMBRE] [+N|-N|gastar|recuperar]", systems=SAVAGE)
+@COMMANDS.command("beni", "benny", usage="[NOMBRE] [+N|-N|gastar|recuperar]")
 def benny_command(ctx: Context, args: str) -> None:
     if not args.strip() and ctx.character is None:
         rows = [(c.name, savage_of(c).bennies) for c in ctx.room.characters.values()]
@@ -130,8 +130,7 @@ def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, c
     ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
 
 
-@command("daño", "damage", usage="NOMBRE TOTAL | NOMBRE DADOS [aumento]", in_character=True, needs_args=True,
-         systems=SAVAGE)
+@COMMANDS.command("daño", "damage", usage="NOMBRE TOTAL | NOMBRE DADOS [aumento]", in_character=True, needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
     target, rest = split_name(ctx, args)
     if target is None:
@@ -186,7 +185,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     state.save(combat)
 
 
-@command("absorber", "soak", usage="[NOMBRE] [dN]", systems=SAVAGE)
+@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN]")
 def soak_command(ctx: Context, args: str) -> None:
     target, rest = _own_or_named(ctx, args)
     if target is None or not _may_manage(ctx, target):
@@ -217,7 +216,7 @@ def soak_command(ctx: Context, args: str) -> None:
     ctx.reply("savage/table_soak", name=target.name, r=roll, after=after)
 
 
-@command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True, systems=SAVAGE)
+@COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _own_or_named(ctx, args)
     if character is None or not _may_manage(ctx, character):
@@ -244,12 +243,12 @@ def _current_actor(ctx: Context, combat: Combat) -> Character | None:
     return actor
 
 
-@command("esperar", "hold", in_character=True, systems=SAVAGE)
+@COMMANDS.command("esperar", "hold", in_character=True)
 def hold_command(ctx: Context, args: str) -> None:
     _hold(ctx, overwatch=False)
 
 
-@command("guardia", "overwatch", usage="[fuego]", in_character=True, systems=SAVAGE)
+@COMMANDS.command("guardia", "overwatch", usage="[fuego]", in_character=True)
 def overwatch_command(ctx: Context, args: str) -> None:
     if fold(args.strip()) not in _FIRE:
         _hold(ctx, overwatch=True)
@@ -287,7 +286,7 @@ def _hold(ctx: Context, overwatch: bool) -> None:
     rounds.advance(ctx, combat)
 
 
-@command("interrumpir", "interrupt", usage="[QUIEN] NOMBRE", needs_args=True, systems=SAVAGE)
+@COMMANDS.command("interrumpir", "interrupt", usage="[QUIEN] NOMBRE", needs_args=True)
 def interrupt_command(ctx: Context, args: str) -> None:
     combat = _fight(ctx)
     if combat is None:
@@ -325,7 +324,7 @@ def _athletics(ctx: Context, character: Character) -> object:
     return trait_roll(ctx, "", die or UNTRAINED, savage_of(character), has_joker(ctx, character), extra)
 
 
-@command("sorpresa", "surprise", usage="ATACANTES / SORPRENDIDOS", gm_only=True, needs_args=True, systems=SAVAGE)
+@COMMANDS.command("sorpresa", "surprise", usage="ATACANTES / SORPRENDIDOS", gm_only=True, needs_args=True)
 def surprise_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
@@ -351,7 +350,7 @@ def _names(text: str) -> list[str] | None:
     return names if all(len(n) <= MAX_NAME for n in names) else None
 
 
-@command("mazo", "deck", systems=SAVAGE)
+@COMMANDS.command("mazo", "deck")
 def deck_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
@@ -364,7 +363,7 @@ def deck_command(ctx: Context, args: str) -> None:
               reshuffle=deck.joker_this_round)
 
 
-@command("tarea", "task", usage="arduo|dificil|compleja [título] | grupo N RONDAS | dN [mods] | fin", systems=SAVAGE)
+@COMMANDS.command("tarea", "task", usage="arduo|dificil|compleja [título] | grupo N RONDAS | dN [mods] | fin")
 def task_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:

@@ -1,0 +1,16 @@
+"""Sistema Sombra at the table: initiative by VEL/AGI, attacks with hit locations, wounds, boats."""
+
+from importlib.resources import files
+
+from bot.core.game import Game
+from bot.games.sombra.table import SombraCombat
+from bot.games.sombra.table import COMMANDS
+from bot.games.sombra.table import SHEET_FIELDS
+from systems.sombra import SYSTEM
+
+__all__ = ["GAME"]
+
+GAME = Game(
+    "sombra", SYSTEM, SombraCombat(), SHEET_FIELDS, COMMANDS,
+    templates=files("templates") / "sombra", cards=files("systems") / "sombra" / "cards.toml",
+)

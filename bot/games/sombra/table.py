@@ -1,4 +1,4 @@
-"""The sombra table: combat hooks and commands (see bot/combat.py, bot/commands.py).
+"""The sombra table: combat hooks (``bot/core/combat.py`` calls them) and commands.
 
 Every rule comes from ``systems/sombra*``; this module only reads sheets, stores results
 and picks the message. What outlasts a fight lives in ``character.sheet`` (wounds, zone
@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import floor
-from bot.core.combat import COMBAT_RULES
-from bot.core.commands import command
+from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import Character, Combat
 from systems.dice import DiceError
@@ -38,7 +37,7 @@ from systems.sombra.syntax import (
 )
 from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined_effect
 
-SYSTEMS = ("sombra",)
+COMMANDS = CommandGroup()
 SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
 SHEET_FIELDS: dict[str, type] = {
     "vel": int, "agi": int, "fue": int, "res": int, **dict.fromkeys(SKILLS, int),
@@ -173,7 +172,6 @@ class SombraCombat:
     """Initiative by VEL then AGI (ties flagged), stun counted in the victim's turns,
     sinking boats losing flotation each round, wounds and flotation on the status board."""
 
-    sheet_fields: dict[str, type] = SHEET_FIELDS
 
     def initiative(self, ctx: Context, combat: Combat) -> None:
         entries = [_combatant(ctx, name) for name in combat.order]
@@ -231,7 +229,6 @@ def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
     return labels
 
 
-COMBAT_RULES["sombra"] = SombraCombat()
 
 
 # --- commands -----------------------------------------------------------------------------
@@ -254,8 +251,8 @@ def _weapon_type(weapon: str) -> int:
     return clauses.damage.damage_type
 
 
-@command("ataque", "attack", usage="OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 2...]",
-         in_character=True, needs_args=True, systems=SYSTEMS)
+@COMMANDS.command("ataque", "attack", usage="OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 2...]",
+         in_character=True, needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
     attacker = _attacker(ctx)
     if attacker is None:
@@ -308,8 +305,8 @@ def _fixed_damage(table: str, words: list[str]) -> DamageResult | None:
     return DamageResult(0, table, 0, False, (LocationHit(digit, location[1], int(words[0])),))
 
 
-@command("daño", "damage", usage="NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC", gm_only=True,
-         needs_args=True, systems=SYSTEMS)
+@COMMANDS.command("daño", "damage", usage="NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC", gm_only=True,
+         needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
     found = _target(ctx, args)
     if found is None:
@@ -329,7 +326,7 @@ def damage_command(ctx: Context, args: str) -> None:
               after=_labels(ctx.room.combat, target))
 
 
-@command("heridas", "wounds", usage="NOMBRE", needs_args=True, systems=SYSTEMS)
+@COMMANDS.command("heridas", "wounds", usage="NOMBRE", needs_args=True)
 def wounds_command(ctx: Context, args: str) -> None:
     character, name, _ = _split_name(ctx, args)
     if character is None:
@@ -340,7 +337,7 @@ def wounds_command(ctx: Context, args: str) -> None:
               armour=character.sheet.get(ZONE_ARMOUR) or {})
 
 
-@command("curar", "heal", usage="NOMBRE [localización]", gm_only=True, needs_args=True, systems=SYSTEMS)
+@COMMANDS.command("curar", "heal", usage="NOMBRE [localización]", gm_only=True, needs_args=True)
 def heal_command(ctx: Context, args: str) -> None:
     character, name, words = _split_name(ctx, args)
     if character is None:

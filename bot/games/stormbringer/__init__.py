@@ -1,0 +1,16 @@
+"""Stormbringer at the table: statement of intent, phases, parries and dodges, damage, ambush."""
+
+from importlib.resources import files
+
+from bot.core.game import Game
+from bot.games.stormbringer.combat import StormbringerCombat
+from bot.games.stormbringer.commands import COMMANDS
+from bot.games.stormbringer.combat import SHEET_FIELDS
+from systems.stormbringer import SYSTEM
+
+__all__ = ["GAME"]
+
+GAME = Game(
+    "stormbringer", SYSTEM, StormbringerCombat(), SHEET_FIELDS, COMMANDS,
+    templates=files("templates") / "stormbringer", cards=files("systems") / "stormbringer" / "cards.toml",
+)

@@ -1,4 +1,4 @@
-"""The stormbringer table: combat hooks and commands (see bot/combat.py, bot/commands.py).
+"""The stormbringer table's combat hooks (``bot/core/combat.py`` calls them; commands in ``commands.py``).
 
 A 12-second round: statement of intent from the lowest DEX up, then missile attacks and
 melee attacks, each from the highest DEX down. ``combat.order`` holds the attack phases
@@ -8,12 +8,9 @@ each new round, when the per-round attack and parry counters are emptied.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-from bot.core.combat import COMBAT_RULES
 from bot.core.context import Context
 from bot.core.state import Character, Combat
-from bot.games.stormbringer import commands as stormbringer_table_commands  # noqa: F401  (registers the commands)
 from bot.games.stormbringer import state as st
 
 SHEET_FIELDS: dict[str, type] = {
@@ -36,10 +33,7 @@ def condition_label(ctx: Context, code: str, **params: object) -> str:
     return ctx.renderer.text("stormbringer/table_condition", code=code, **params)
 
 
-@dataclass
 class StormbringerCombat:
-    sheet_fields: dict[str, type] = field(default_factory=lambda: dict(SHEET_FIELDS))
-
     def initiative(self, ctx: Context, combat: Combat) -> None:
         st.data(combat)["counters"] = {}
         st.data(combat).pop("blow", None)
@@ -85,6 +79,3 @@ class StormbringerCombat:
         if limits == st.NORMAL:
             return []
         return [condition_label(ctx, "surprised", limits=limits, left=st.surprise_left(combat, actor.name))]
-
-
-COMBAT_RULES["stormbringer"] = StormbringerCombat()

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from bot.core import floor
-from bot.core.commands import Handler, command
+from bot.core.commands import CommandGroup, Handler
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
@@ -17,7 +17,7 @@ from systems.stormbringer.combat import SurpriseState
 from systems.stormbringer.resolver import parse_request, resolve
 from systems.stormbringer.syntax import Scanner
 
-SYSTEMS = ("stormbringer",)
+COMMANDS = CommandGroup()
 SKILL_FIELDS = ("ataque", "parada", "esquiva", "emboscada", "ver")
 MAX_VICTIMS = 20
 SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
@@ -104,8 +104,8 @@ def own_character(ctx: Context) -> Character:
 
 # -- attacks and defences ---------------------------------------------------------------------
 
-@command("ataque", "attack", usage="[OBJETIVO] [habilidad|%] [opciones: +10, mitad, doble, respuesta…]",
-         in_character=True, systems=SYSTEMS)
+@COMMANDS.command("ataque", "attack", usage="[OBJETIVO] [habilidad|%] [opciones: +10, mitad, doble, respuesta…]",
+         in_character=True)
 @refusable
 def attack_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
@@ -159,7 +159,7 @@ def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
     blow.update(target=defender.name, defended=True, landed=not stops)
 
 
-@command("parada", "parry", usage="[NOMBRE] [habilidad|%] [opciones: +10, proyectil, flecha…]", systems=SYSTEMS)
+@COMMANDS.command("parada", "parry", usage="[NOMBRE] [habilidad|%] [opciones: +10, proyectil, flecha…]")
 @refusable
 def parry_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
@@ -179,7 +179,7 @@ def parry_command(ctx: Context, args: str) -> None:
     ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="parry", hidden=False)
 
 
-@command("esquiva", "dodge", usage="[NOMBRE] [habilidad|%] [opciones: +10, arrojadiza…]", systems=SYSTEMS)
+@COMMANDS.command("esquiva", "dodge", usage="[NOMBRE] [habilidad|%] [opciones: +10, arrojadiza…]")
 @refusable
 def dodge_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
@@ -216,8 +216,8 @@ def dice(text: object) -> DiceExpr:
     return Scanner(str(text)).dice_or_constant()
 
 
-@command("daño", "damage", usage="NOMBRE [DADOS [bf X] [armadura A] [grave N] [crítico]]",
-         gm_only=True, needs_args=True, systems=SYSTEMS)
+@COMMANDS.command("daño", "damage", usage="NOMBRE [DADOS [bf X] [armadura A] [grave N] [crítico]]",
+         gm_only=True, needs_args=True)
 @refusable
 def damage_command(ctx: Context, args: str) -> None:
     target, words = split_known(ctx, args)
@@ -280,8 +280,7 @@ def ambusher_value(ctx: Context, text: str) -> str:
     return skill_value(leader, [], "emboscada")[0]
 
 
-@command("emboscada", "ambush", usage="JEFE|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True, needs_args=True,
-         systems=SYSTEMS)
+@COMMANDS.command("emboscada", "ambush", usage="JEFE|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True, needs_args=True)
 @refusable
 def ambush_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
@@ -306,7 +305,7 @@ def ambush_command(ctx: Context, args: str) -> None:
     ctx.reply("stormbringer/table_ambush", r=result, victims=[v.name for v in targets], spotted=spotted)
 
 
-@command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True, systems=SYSTEMS)
+@COMMANDS.command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True)
 @refusable
 def first_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
@@ -321,8 +320,7 @@ def first_command(ctx: Context, args: str) -> None:
 
 # -- experience -------------------------------------------------------------------------------
 
-@command("experiencia", "experience", usage="NOMBRE [habilidad…]", gm_only=True, needs_args=True,
-         systems=SYSTEMS)
+@COMMANDS.command("experiencia", "experience", usage="NOMBRE [habilidad…]", gm_only=True, needs_args=True)
 @refusable
 def experience_command(ctx: Context, args: str) -> None:
     character, words = split_known(ctx, args)

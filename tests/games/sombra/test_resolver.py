@@ -10,7 +10,7 @@ from math import comb
 import pytest
 
 from bot.core.render import Renderer
-from systems import get_system
+from bot.games import GAMES
 from systems.base import DiceRoll
 from systems.dice import DiceError
 from systems.sombra.damage import (
@@ -180,7 +180,7 @@ def test_seeded_rolls_are_reproducible() -> None:
 
 
 def test_registry_and_generic_fallback() -> None:
-    assert get_system("sombra") is SYSTEM
+    assert GAMES["sombra"].system is SYSTEM
     result = SYSTEM.roll("2d6+1 hola", faces(6, 3, 4))
     assert isinstance(result, DiceRoll) and result.total == 8
     assert result.as_json()["system"] == "sombra"

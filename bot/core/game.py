@@ -1,0 +1,81 @@
+"""A game, as the table core sees it: one object, listed once in ``bot/games/__init__.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.core.commands import CommandGroup
+from systems.base import GameSystem
+
+if TYPE_CHECKING:
+    from bot.core.context import Context
+    from bot.core.state import Character, Combat
+
+__all__ = ["CombatRules", "Game", "GameRegistry"]
+
+
+class CombatRules(Protocol):
+    """A game's combat hooks. Each mutates ``combat.data`` (its own JSON-able state)."""
+
+    def initiative(self, ctx: Context, combat: Combat) -> None:
+        """Order ``combat.order`` by the game's initiative and announce it."""
+
+    def new_round(self, ctx: Context, combat: Combat) -> None:
+        """Between rounds (re-deal cards, reset per-round counters)."""
+
+    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        """At the start of ``actor``'s turn (conditions that tick)."""
+
+    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
+        """Short condition labels for the status board."""
+        ...
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything of one game: its pure resolver, its table hooks, its commands and its files.
+
+    ``templates`` is the folder of the game's messages, addressed as ``<key>/<kind>``; ``cards`` its
+    rule cards (TOML, see docs/rule-cards.md); either may be None."""
+
+    key: str
+    system: GameSystem
+    combat: CombatRules
+    sheet_fields: dict[str, type]
+    commands: CommandGroup = field(default_factory=CommandGroup)
+    templates: Traversable | None = None
+    cards: Traversable | None = None
+
+    @property
+    def name(self) -> str:
+        return self.system.name
+
+
+class GameRegistry:
+    """The games a table offers, by key, in the order they were listed (the first is the default)."""
+
+    def __init__(self, *games: Game) -> None:
+        self._games: dict[str, Game] = {}
+        for game in games:
+            if game.key in self._games:
+                raise ValueError(f"game listed twice: {game.key}")
+            self._games[game.key] = game
+
+    def __getitem__(self, key: str) -> Game:
+        return self._games[key]
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._games
+
+    def __iter__(self) -> Iterator[Game]:
+        return iter(self._games.values())
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(self._games)
+
+    def with_game(self, game: Game) -> GameRegistry:
+        """A new registry with ``game`` added (tests plug a toy game in this way)."""
+        return GameRegistry(*self, game)
