@@ -8,9 +8,9 @@ from typing import Any
 
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, Redact, Send
+from bot.core.game import Game, GameRegistry
 from bot.core.render import Renderer
 from bot.core.settings import RoomSettings
-from bot.core.game import Game, GameRegistry
 from bot.core.state import MAX_NAME, Character, Combat, RoomState
 from systems.base import GameSystem
 from systems.refusal import Refusal

@@ -16,7 +16,6 @@ from dataclasses import replace
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.reino.state import (
-    SHEET_FIELDS,
     combatants,
     fighter_data,
     labels,

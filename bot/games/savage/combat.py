@@ -7,11 +7,10 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
-
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
-from bot.games.savage.state import SHEET_FIELDS, SavageCombat, savage_of, sheet_die, store
+from bot.games.savage.state import SavageCombat, savage_of, sheet_die, store
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 

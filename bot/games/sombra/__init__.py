@@ -3,9 +3,7 @@
 from importlib.resources import files
 
 from bot.core.game import Game
-from bot.games.sombra.table import SombraCombat
-from bot.games.sombra.table import COMMANDS
-from bot.games.sombra.table import SHEET_FIELDS
+from bot.games.sombra.table import COMMANDS, SHEET_FIELDS, SombraCombat
 from systems.sombra import SYSTEM
 
 __all__ = ["GAME"]

@@ -3,9 +3,8 @@
 from importlib.resources import files
 
 from bot.core.game import Game
-from bot.games.stormbringer.combat import StormbringerCombat
+from bot.games.stormbringer.combat import SHEET_FIELDS, StormbringerCombat
 from bot.games.stormbringer.commands import COMMANDS
-from bot.games.stormbringer.combat import SHEET_FIELDS
 from systems.stormbringer import SYSTEM
 
 __all__ = ["GAME"]
