@@ -7,7 +7,7 @@ import json
 import random
 from dataclasses import dataclass, field
 
-from bot.console import run_console
+from bot.console import ROOM_ID, run_console
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
@@ -53,3 +53,34 @@ def play(script: str, table: Table | None = None, **options: object) -> Transcri
     out = io.StringIO()
     run_console(table, io.StringIO("\n".join(lines) + "\n"), out, jsonl=True)
     return Transcript([json.loads(line) for line in out.getvalue().splitlines()])
+
+
+def script_lines(script: str) -> int:
+    """How many events ``script`` holds (what ``play`` numbers them by)."""
+    return sum(1 for line in script.splitlines() if line.strip())
+
+
+def assert_gm_only(setup: str, player: str, *commands: str, **options: object) -> None:
+    """After ``setup``, each of ``commands`` from ``player`` gets the GM-only refusal and changes
+    nothing; the first, from the GM, is not refused."""
+    baseline = make_table(**options)  # type: ignore[arg-type]
+    play(setup, table=baseline)
+    table = make_table(**options)  # type: ignore[arg-type]
+    first = script_lines(setup) + 1
+    t = play(setup + "".join(f"\n{player}: {command}" for command in commands), table=table)
+    for number in range(first, first + len(commands)):
+        assert t.text(number).startswith("⛔ Solo el máster"), t.text(number)
+    assert table.room(ROOM_ID).to_dict() == baseline.room(ROOM_ID).to_dict()
+    gm = play(setup + f"\n{GM}: {commands[0]}", **options)
+    assert not any(text.startswith("⛔ Solo el máster") for text in gm.texts(first))
+
+
+def assert_refused(setup: str, line: str, expected: str, **options: object) -> None:
+    """After ``setup``, ``line`` (``SENDER: TEXT``) gets one message containing ``expected`` and
+    changes nothing."""
+    baseline = make_table(**options)  # type: ignore[arg-type]
+    play(setup, table=baseline)
+    table = make_table(**options)  # type: ignore[arg-type]
+    t = play(setup + "\n" + line, table=table)
+    assert expected in t.text(script_lines(setup) + 1)
+    assert table.room(ROOM_ID).to_dict() == baseline.room(ROOM_ID).to_dict()
