@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.games import GAMES
-from tests.transcript import play
+from tests.transcript import assert_gm_only, play
 
 CAST = """
 @gm:local: !pj McAvoy @ana:local
@@ -31,10 +31,7 @@ GM_ONLY = [
 
 @pytest.mark.parametrize("spanish, english", GM_ONLY)
 def test_gm_only_commands_refuse_players(spanish: str, english: str) -> None:
-    t = play(CAST + f"@bob:local: {spanish}\n@bob:local: {english}")
-    for line in (3, 4):
-        assert "Solo el máster" in t.text(line)
-    assert play(CAST + f"@gm:local: {spanish}").texts(3)[0] != t.text(3)
+    assert_gm_only(CAST, "@bob:local", spanish, english)
 
 
 def test_every_registered_command_has_a_usage_or_takes_no_arguments() -> None:
