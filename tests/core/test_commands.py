@@ -25,6 +25,7 @@ GM_ONLY = [
     ("!exploracion", "!explore"),
     ("!modo warn", "!mode warn"),
     ("!master @bob:local", "!gm @bob:local"),
+    ("!pnj Orco", "!npc Orco"),
 ]
 
 
