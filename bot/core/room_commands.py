@@ -383,7 +383,7 @@ def npc_command(ctx: Context, args: str) -> None:
         ctx.reply("bad_sheet_value", field="grupo", value=group[:30])
         return
     if count and not 1 <= int(count[1]) <= MAX_COMBATANTS:
-        ctx.reply("too_many_combatants", count=int(count[1]), limit=MAX_COMBATANTS)
+        ctx.reply("bad_npc_count", limit=MAX_COMBATANTS)
         return
     if ctx.room.combat is not None and ctx.room.combat.started:
         ctx.reply("npc_combat_started")

@@ -138,8 +138,8 @@ def test_more_npcs_of_the_same_name_continue_the_numbering() -> None:
 @pytest.mark.parametrize("line, answer", [
     ("!pnj Orco x2 grupo orcos", "⚠️ Genérico no tiene grupos de Extras"),
     ("!pnj Elric", "⛔ Elric es el personaje de @ana:local: un PNJ necesita otro nombre."),
-    ("!pnj Orco x41", "⚠️ 41 combatientes son demasiados: como mucho 40."),
-    ("!pnj Orco x0", "⚠️ 0 combatientes son demasiados"),
+    ("!pnj Orco x41", "⚠️ De 1 a 40 PNJ de una vez: !pnj Orco x3."),
+    ("!pnj Orco x0", "⚠️ De 1 a 40 PNJ de una vez: !pnj Orco x3."),
     ("!pnj \u3164 x3", "⚠️ El nombre del personaje necesita al menos una letra visible"),
     ("!pnj @Orco", "⚠️ El nombre del personaje debe tener entre 1 y 40 caracteres"),
 ])
