@@ -137,7 +137,8 @@ def attack_command(ctx: Context, args: str) -> None:
         combat.data["blow"] = blow
     else:
         combat.data.pop("blow", None)
-    ctx.reply("stormbringer/table_action", who=attacker.name, r=result, blow=blow, action="attack", hidden=False, shield=False, riposte=False)
+    ctx.reply("stormbringer/table_action", who=attacker.name, r=result, blow=blow, action="attack", hidden=False,
+              shield=False, riposte=False)
     floor.consume_grant(ctx)
 
 
@@ -222,7 +223,8 @@ def dodge_command(ctx: Context, args: str) -> None:
     req.missile = req.missile or ("thrown" if blow["missile"] else "")
     result = resolve(req, ctx.rng)
     settle_blow(blow, defender, result.effect.stops_blow)
-    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="dodge", hidden=False, shield=False, riposte=False)
+    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="dodge", hidden=False,
+              shield=False, riposte=False)
 
 
 # -- damage -----------------------------------------------------------------------------------

@@ -45,7 +45,8 @@ def test_a_shield_as_second_weapon_parries_once_more_without_penalty_or_attacks(
     assert "Ataque 85%: [65] → éxito" in t.text(13)
     # Without the shield this parry was at 65 -20 = 45% (test_full_combat).
     assert "Parada 65%: [95] → fallo" in t.text(14) and "parada adicional del escudo" in t.text(14)
-    assert t.text(16) == "⛔ Orco ya usó el escudo este asalto: da un ataque con -25% o una parada adicional, no las dos."
+    assert t.text(16) == ("⛔ Orco ya usó el escudo este asalto: da un ataque con -25% "
+                          "o una parada adicional, no las dos.")
 
 
 def test_the_second_weapon_penalty_adds_to_the_penalty_for_earlier_attacks() -> None:
