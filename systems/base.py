@@ -17,8 +17,11 @@ class Outcome(Protocol):
 
 
 class GameSystem(Protocol):
-    key: str
-    name: str
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
 
     def roll(self, text: str, rng: Rng) -> Outcome:
         """Resolve one roll text (without the ``/tiro`` command); raise DiceError if bad."""

@@ -12,7 +12,7 @@ def ensure_character(ctx: Context, name: str) -> Character:
     """A known character, or a new non-player character run by the GM."""
     character = ctx.room.find_character(name)
     if character is None:
-        character = Character(name, npc=True)
+        character = Character(name, npc=True, creator=ctx.sender)
         ctx.room.characters[name_key(name)] = character
     return character
 

@@ -9,17 +9,63 @@ from bot.core import floor
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.rulebook import Rulebook
-from bot.core.state import ENFORCEMENT_MODES, MAX_NAME, Character, Combat, Exploration, name_key
+from bot.core.state import (
+    ENFORCEMENT_MODES,
+    MAX_NAME,
+    Character,
+    Combat,
+    Exploration,
+    clean_name,
+    has_visible_letter,
+    name_key,
+)
 
 COMMANDS = CommandGroup()
 MAX_COMBATANTS = 40
+MAX_CHARACTERS = 200
+"""Characters in one room, NPCs included."""
+MAX_CHARACTERS_PER_PLAYER = 5
+"""Characters a player (not a GM) may add to a room with ``!pj``."""
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
 _HIDDEN_WORDS = ("oculta", "oculto", "hidden")
 _END_WORDS = ("fin", "end")
+_GROUP_WORDS = ("grupo", "group")
+_COUNT = re.compile(r"[x×](\d{1,3})", re.IGNORECASE)
 
 
-def _valid_name(name: str) -> bool:
-    return 0 < len(name) <= MAX_NAME and name.isprintable() and not name.startswith(("@", "!", "/"))
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` (already ``clean_name``d) cannot be a character's name, or None."""
+    if not (0 < len(name) <= MAX_NAME and name.isprintable()) or name.startswith(("@", "!", "/")):
+        return "shape"
+    if not has_visible_letter(name):
+        return "no_letter"
+    return None
+
+
+def _refuse_name(ctx: Context, name: str) -> bool:
+    """Say why ``name`` is refused (True), or accept it (False)."""
+    problem = _name_problem(name)
+    if problem is not None:
+        ctx.reply("bad_name", code=problem, limit=MAX_NAME)
+    return problem is not None
+
+
+def _refuse_new_characters(ctx: Context, count: int) -> bool:
+    """Say why ``count`` more characters would break a cap (True), or allow them (False)."""
+    characters = ctx.room.characters.values()
+    if len(characters) + count > MAX_CHARACTERS:
+        ctx.reply("too_many_characters", limit=MAX_CHARACTERS)
+        return True
+    own = sum(1 for c in characters if c.creator == ctx.sender)
+    if not ctx.is_gm() and own + count > MAX_CHARACTERS_PER_PLAYER:
+        ctx.reply("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
+        return True
+    return False
+
+
+def _gm_character(ctx: Context, character: Character) -> bool:
+    """An NPC, or a character the GM plays: its sheet is the GM's."""
+    return character.npc or (character.owner is not None and ctx.is_gm(character.owner))
 
 
 @COMMANDS.command("ayuda", "help")
@@ -89,9 +135,8 @@ def character_command(ctx: Context, args: str) -> None:
         if not _USER_ID.match(owner):
             ctx.reply("bad_user", user=owner[:60])
             return
-    name = " ".join(name.split())
-    if not _valid_name(name):
-        ctx.reply("bad_name", limit=MAX_NAME)
+    name = clean_name(name)
+    if _refuse_name(ctx, name):
         return
     character = ctx.room.find_character(name)
     if character and not ctx.is_gm():
@@ -102,7 +147,9 @@ def character_command(ctx: Context, args: str) -> None:
             ctx.reply("character_taken", name=character.name, owner=character.owner)
             return
     if character is None:
-        character = Character(name)
+        if _refuse_new_characters(ctx, 1):
+            return
+        character = Character(name, creator=ctx.sender)
         ctx.room.characters[name_key(name)] = character
     if not ctx.is_gm(owner):
         _release_characters_of(ctx, owner)
@@ -127,6 +174,9 @@ def sheet_command(ctx: Context, args: str) -> None:
         return
     if pairs and not (ctx.is_gm() or character.owner == ctx.sender):
         ctx.reply("not_your_character", name=character.name)
+        return
+    if not ctx.is_gm() and _gm_character(ctx, character):
+        ctx.reply("npc_sheet_private", name=character.name)
         return
     updates = {}
     for key, value in pairs:
@@ -195,27 +245,52 @@ def turns_command(ctx: Context, args: str) -> None:
     if combat is None:
         return
     names = _combatant_names(ctx, args)
-    if not names:
-        ctx.reply("bad_turns")
+    if names is None:
         return
-    combat.order = [rounds.ensure_character(ctx, n).name for n in names]
+    _tell_new_npcs(ctx, combat, _enlist(ctx, combat, names))
     rounds.start_rounds(ctx, combat)
 
 
-def _combatant_names(ctx: Context, args: str) -> list[str]:
-    """Names split by commas, or by spaces with the longest known character names matched first."""
-    args = re.sub(r"[\"«»]", " ", args)
+def _combatant_names(ctx: Context, args: str) -> list[str] | None:
+    """Names split by commas, or by spaces with the longest known character names matched first;
+    None, after saying why, when the list is unusable (bad or repeated names, over a cap)."""
+    args = re.sub(r"[\"«»]", " ", clean_name(args))
     if "," in args:
-        names = [" ".join(n.split()) for n in args.split(",") if n.strip()]
+        names = [clean_name(n) for n in args.split(",") if n.strip()]
     else:
         words, names = args.split(), []
         while words:
             used = ctx.room.leading_character(words)[1] or 1
             names.append(" ".join(words[:used]))
             words = words[used:]
-    if len(names) > MAX_COMBATANTS or not all(_valid_name(n) for n in names):
-        return []
-    return names if len({name_key(n) for n in names}) == len(names) else []
+    if len(names) > MAX_COMBATANTS:
+        ctx.reply("too_many_combatants", count=len(names), limit=MAX_COMBATANTS)
+        return None
+    if any(_refuse_name(ctx, n) for n in names):
+        return None
+    if not names or len({name_key(n) for n in names}) != len(names):
+        ctx.reply("bad_turns")
+        return None
+    if _refuse_new_characters(ctx, sum(1 for n in names if ctx.room.find_character(n) is None)):
+        return None
+    return names
+
+
+def _enlist(ctx: Context, combat: Combat, names: list[str]) -> list[str]:
+    """Set the turn order to ``names``: players' characters stay theirs, unknown names become the
+    GM's NPCs. Returns the new NPCs' names."""
+    new = [n for n in names if ctx.room.find_character(n) is None]
+    combat.order = [rounds.ensure_character(ctx, n).name for n in names]
+    return new
+
+
+def _tell_new_npcs(ctx: Context, combat: Combat, new: list[str]) -> None:
+    """The GM hears which names became new NPCs and which stay players' characters, so a
+    mistyped player's name never turns silently into an NPC."""
+    if new:
+        characters = map(ctx.room.find_character, combat.order)
+        players = [c for c in characters if c and c.owner and not ctx.is_gm(c.owner)]
+        ctx.reply("npcs_enlisted", names=new, players=players)
 
 
 @COMMANDS.command("iniciativa", "init", gm_only=True)
@@ -224,17 +299,20 @@ def initiative_command(ctx: Context, args: str) -> None:
     if combat is None:
         return
     names = _combatant_names(ctx, args) if args.strip() else []
-    if args.strip() and not names:
-        ctx.reply("bad_turns")
+    if names is None:
         return
-    if names:
-        combat.order = [rounds.ensure_character(ctx, n).name for n in names]
-    elif not combat.order:
-        combat.order = ctx.room.character_names()
+    everyone = ctx.room.character_names()
+    if not names and not combat.order and len(everyone) > MAX_COMBATANTS:
+        ctx.reply("too_many_combatants", count=len(everyone), limit=MAX_COMBATANTS)
+        return
+    new = _enlist(ctx, combat, names) if names else []
+    if not combat.order:
+        combat.order = everyone
     if not combat.order:
         ctx.reply("no_combatants")
         return
     ctx.game.combat.initiative(ctx, combat)
+    _tell_new_npcs(ctx, combat, new)
     rounds.start_rounds(ctx, combat)
 
 
@@ -283,3 +361,51 @@ def _require_combat(ctx: Context) -> Combat | None:
     if ctx.room.combat is None:
         ctx.reply("no_combat")
     return ctx.room.combat
+
+
+@COMMANDS.command("pnj", "npc", usage="NOMBRE [xN] [grupo G]", gm_only=True, needs_args=True)
+def npc_command(ctx: Context, args: str) -> None:
+    """NPCs set up before the fight: ``!pnj Orco x3 grupo orcos`` makes Orco 1 to Orco 3, Extras
+    sharing a card where the system has groups; they join the next ``!iniciativa``."""
+    words = clean_name(args).split()
+    keys = [name_key(w) for w in words]
+    cut = max((i for i, k in enumerate(keys) if k in _GROUP_WORDS), default=len(words))
+    group = " ".join(words[cut + 1:]) if cut < len(words) else None
+    words = words[:cut]
+    count = _COUNT.fullmatch(words[-1]) if len(words) > 1 else None
+    name = " ".join(words[:-1] if count else words)
+    if _refuse_name(ctx, name):
+        return
+    if group is not None and "grupo" not in ctx.game.sheet_fields:
+        ctx.reply("npc_no_groups", system=ctx.system)
+        return
+    if group is not None and not 0 < len(group) <= MAX_NAME:
+        ctx.reply("bad_sheet_value", field="grupo", value=group[:30])
+        return
+    if count and not 1 <= int(count[1]) <= MAX_COMBATANTS:
+        ctx.reply("bad_npc_count", limit=MAX_COMBATANTS)
+        return
+    if ctx.room.combat is not None and ctx.room.combat.started:
+        ctx.reply("npc_combat_started")
+        return
+    names = _numbered(ctx, name, int(count[1])) if count else [name]
+    if any(_refuse_name(ctx, n) for n in names):
+        return
+    taken = next((c for c in map(ctx.room.find_character, names) if c and not c.npc), None)
+    if taken is not None:
+        ctx.reply("npc_name_taken", name=taken.name, owner=taken.owner)
+        return
+    if _refuse_new_characters(ctx, sum(1 for n in names if ctx.room.find_character(n) is None)):
+        return
+    npcs = [rounds.ensure_character(ctx, n) for n in names]
+    if group is not None:
+        for npc in npcs:
+            npc.sheet["grupo"] = group
+    ctx.reply("npcs_ready", names=[c.name for c in npcs], group=group, combat=ctx.room.combat is not None)
+
+
+def _numbered(ctx: Context, name: str, count: int) -> list[str]:
+    """``count`` names ``NAME 1``, ``NAME 2``... skipping numbers already in the room."""
+    numbers = (i for i in range(1, count + len(ctx.room.characters) + 1)
+               if ctx.room.find_character(f"{name} {i}") is None)
+    return [f"{name} {i}" for _, i in zip(range(count), numbers)]

@@ -12,12 +12,26 @@ ENFORCEMENT_MODES: tuple[str, ...] = ("warn", "redact", "mute")
 MAX_NAME = 40
 MAX_NAME_WORDS = 8
 """Character names are matched on at most this many words (keeps matching linear in the input)."""
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+"""Hangul fillers: Unicode letters that show nothing."""
 
 
 def name_key(name: str) -> str:
-    """Case- and accent-insensitive key of a character name."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+    """Case- and accent-insensitive key of a character name, after NFKC (``𝐁𝐫𝐮𝐧𝐨``, ``ℬruno``: ``bruno``);
+    format characters (zero-width, direction marks) are ignored."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    kept = (c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf")
+    return " ".join("".join(kept).split())
+
+
+def clean_name(name: str) -> str:
+    """A character name as stored and shown: NFKC-normalised, single spaces."""
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
+def has_visible_letter(name: str) -> bool:
+    """At least one letter that shows (not a filler, a blank Braille cell or a lone combining mark)."""
+    return any(unicodedata.category(c).startswith("L") and c not in INVISIBLE_LETTERS for c in name)
 
 
 def _known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
@@ -35,7 +49,10 @@ class Character:
     owner: str | None = None
     sheet: dict[str, Any] = field(default_factory=dict)
     npc: bool = False
-    """Created by the GM (``!turnos``, ``!iniciativa``): only a GM may hand it to a player."""
+    """Created by the GM (``!pnj``, ``!turnos``, ``!iniciativa``): only a GM may hand it to a player;
+    its sheet is the GM's."""
+    creator: str | None = None
+    """Who added it to the room (a player's characters are capped)."""
 
 
 @dataclass

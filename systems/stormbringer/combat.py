@@ -30,6 +30,9 @@ class RoundCounter:
     parries: int = 0
     parry_failed: bool = False
     ripostes_earned: int = 0
+    shield_used: bool = False
+    """A shield as second weapon gives one extra attack (-25%) or one extra parry (no penalty)
+    per round: this one is spent."""
 
     def attack_penalty(self) -> int:
         """-20% per attack (normal or riposte) already made this round."""
@@ -59,14 +62,15 @@ class RoundCounter:
 
     def reset(self) -> None:
         self.attacks = self.parries = self.ripostes_earned = 0
-        self.parry_failed = False
+        self.parry_failed = self.shield_used = False
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> RoundCounter:
-        return cls(**{k: data[k] for k in ("attacks", "parries", "parry_failed", "ripostes_earned") if k in data})
+        return cls(**{k: data[k] for k in ("attacks", "parries", "parry_failed", "ripostes_earned", "shield_used")
+                   if k in data})
 
 
 @dataclass(slots=True)

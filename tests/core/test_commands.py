@@ -26,6 +26,7 @@ GM_ONLY = [
     ("!exploracion", "!explore"),
     ("!modo warn", "!mode warn"),
     ("!master @bob:local", "!gm @bob:local"),
+    ("!pnj Orco", "!npc Orco"),
 ]
 
 
@@ -146,7 +147,8 @@ def test_next_by_a_player_only_on_their_turn() -> None:
 def test_generic_initiative_orders_by_roll() -> None:
     t = play(CAST + "@gm:local: !combate\n@gm:local: !iniciativa McAvoy, Sör Brönn, Orco")
     texts = t.texts(4)
-    assert texts[0].startswith("🎲 Iniciativa") and texts[1].startswith("▶️ Ronda 1")
+    assert texts[0].startswith("🎲 Iniciativa") and texts[1].startswith("🎭 PNJ nuevos del máster: Orco.")
+    assert texts[2].startswith("▶️ Ronda 1")
     order = [part.rsplit(" ", 1) for part in texts[0].split(": ", 1)[1].rstrip(".").split(", ")]
     totals = [int(total) for _, total in order]
     assert totals == sorted(totals, reverse=True)

@@ -14,7 +14,7 @@ from bot.games.stormbringer import state as st
 
 SHEET_FIELDS: dict[str, type] = {
     "des": int, "fue": int, "int": int, "pv": int, "grave": int,
-    "armadura": str, "arma": str, "dano": str, "bf": str,
+    "armadura": str, "arma": str, "arma2": str, "dano": str, "bf": str,
     "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ver": int,
 }
 
@@ -49,6 +49,7 @@ class StormbringerCombat:
             announce_phases(ctx, combat, combat.round)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        combat.data.pop("riposte", None)
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)

@@ -23,6 +23,8 @@ MAX_VICTIMS = 20
 SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
          "master": "gm", "dj": "gm", "gm": "gm", "pnj": "gm"}
 _AGAINST = re.compile(r"\s+(?:contra|vs\.?)\s+", re.IGNORECASE)
+RIPOSTE_WORDS = ("respuesta", "replica")
+SECOND_WEAPON = re.compile(r"\b(?:dos|2)\s+armas\b|\bsegunda\s+arma\b", re.IGNORECASE)
 
 
 class Refused(Exception):
@@ -109,8 +111,8 @@ def own_character(ctx: Context) -> Character:
 @refusable
 def attack_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
-    attacker = need_character(ctx, combat.current or "") if ctx.is_gm() else own_character(ctx)
     target, words = split_name(ctx, args.split())
+    attacker = attacking(ctx, combat, words)
     able(combat, attacker, "attack")
     value, skill, words = skill_value(attacker, words, "ataque")
     count = st.counter(combat, attacker.name)
@@ -118,19 +120,37 @@ def attack_command(ctx: Context, args: str) -> None:
     req.ordinal = count.attacks + 1
     if req.riposte and not count.ripostes_earned:
         raise refuse("no_riposte", name=attacker.name)
+    shield_attack = req.second_weapon and st.weapon_kind(attacker, "arma2") == "shield"
+    if shield_attack and count.shield_used:
+        raise refuse("shield_spent", name=attacker.name)
     result = resolve(req, ctx.rng)
     count.record_attack(req.riposte)
+    count.shield_used = count.shield_used or shield_attack
     st.save_counter(combat, attacker.name, count)
+    combat.data.pop("riposte", None)
     blow = None
     if result.roll.succeeded:
+        kind = st.weapon_kind(attacker)
         blow = {"attacker": attacker.name, "target": target.name if target else None, "skill": skill,
-                "critical": result.roll.outcome == "critical",
-                "missile": st.weapon_kind(attacker) == "missile", "defended": False, "landed": True}
+                "critical": result.roll.outcome == "critical", "weapon": kind,
+                "missile": kind in st.MISSILE_KINDS, "defended": False, "landed": True}
         combat.data["blow"] = blow
     else:
         combat.data.pop("blow", None)
-    ctx.reply("stormbringer/table_action", who=attacker.name, r=result, blow=blow, action="attack", hidden=False)
+    ctx.reply("stormbringer/table_action", who=attacker.name, r=result, blow=blow, action="attack", hidden=False,
+              shield=False, riposte=False)
     floor.consume_grant(ctx)
+
+
+def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
+    """Who attacks: the player's character; for the GM, the combatant whose turn it is, or for a
+    riposte (``respuesta``) the master who has just parried."""
+    if not ctx.is_gm():
+        return own_character(ctx)
+    pending = combat.data.get("riposte")
+    if pending and any(name_key(w) in RIPOSTE_WORDS for w in words):
+        return need_character(ctx, pending["by"])
+    return need_character(ctx, combat.current or "")
 
 
 def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> tuple[Character, list[str], dict]:
@@ -167,16 +187,27 @@ def parry_command(ctx: Context, args: str) -> None:
     count = st.counter(combat, defender.name)
     if not count.can_parry():
         raise refuse("no_more_parries", name=defender.name)
+    arrow = blow.get("weapon") in st.UNDODGEABLE_KINDS
+    if arrow and not st.has_shield(defender):
+        raise refuse("arrow_needs_shield", name=defender.name)
     value, _, words = skill_value(defender, words, "parada")
     req = parse_request(" ".join(["parada", value, *words]))
-    req.ordinal = count.parries + 1
+    shield = count.parries > 0 and not count.shield_used and st.weapon_kind(defender, "arma2") == "shield"
+    req.ordinal = 1 if shield else count.parries + 1
     req.against_critical = req.against_critical or blow["critical"]
-    req.missile = req.missile or ("missile" if blow["missile"] else "")
+    req.missile = req.missile or ("arrow" if arrow else "missile" if blow["missile"] else "")
     result = resolve(req, ctx.rng)
-    count.record_parry(result.effect.stops_blow, st.master(defender))
+    count.record_parry(result.effect.stops_blow, st.master(defender), free=shield)
+    count.shield_used = count.shield_used or shield
     st.save_counter(combat, defender.name, count)
     settle_blow(blow, defender, result.effect.stops_blow)
-    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="parry", hidden=False)
+    riposte = result.effect.stops_blow and st.master(defender)
+    if riposte:
+        combat.data["riposte"] = {"by": defender.name, "against": blow["attacker"]}
+        if defender.owner and defender.owner not in ctx.room.granted:
+            ctx.room.granted.append(defender.owner)
+    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="parry", hidden=False,
+              shield=shield, riposte=riposte)
 
 
 @COMMANDS.command("esquiva", "dodge", usage="[NOMBRE] [habilidad|%] [opciones: +10, arrojadiza…]")
@@ -184,13 +215,16 @@ def parry_command(ctx: Context, args: str) -> None:
 def dodge_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
     defender, words, blow = defender_and_blow(ctx, combat, args, "dodge")
+    if blow.get("weapon") in st.UNDODGEABLE_KINDS:
+        raise refuse("cannot_dodge", weapon=blow["weapon"])
     value, _, words = skill_value(defender, words, "esquiva")
     req = parse_request(" ".join(["esquiva", value, *words]))
     req.against_critical = req.against_critical or blow["critical"]
     req.missile = req.missile or ("thrown" if blow["missile"] else "")
     result = resolve(req, ctx.rng)
     settle_blow(blow, defender, result.effect.stops_blow)
-    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="dodge", hidden=False)
+    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="dodge", hidden=False,
+              shield=False, riposte=False)
 
 
 # -- damage -----------------------------------------------------------------------------------
@@ -291,6 +325,9 @@ def ambush_command(ctx: Context, args: str) -> None:
         raise refuse("bad_ambush")
     value = ambusher_value(ctx, parts[0].strip())
     targets = victims(ctx, parts[1])
+    blind = [v.name for v in targets if not isinstance(v.sheet.get("ver"), int)]
+    if blind:
+        raise refuse("no_notice", names=blind)
     result = resolve(parse_request(f"emboscada {value}"), ctx.rng)
     spotted = []
     if result.roll.succeeded:
@@ -298,7 +335,7 @@ def ambush_command(ctx: Context, args: str) -> None:
             st.set_surprise(combat, victim.name, SurpriseState("ambush", result.rounds))
     else:
         for victim in targets:
-            check = resolve(parse_request(f"vs {st.sheet_int(victim, 'ver')}"), ctx.rng)
+            check = resolve(parse_request(f"vs {victim.sheet['ver']}"), ctx.rng)
             kind = "spotted" if check.roll.succeeded else "unaware"
             st.set_surprise(combat, victim.name, SurpriseState(kind, master=st.master(victim)))
             spotted.append((victim.name, check))

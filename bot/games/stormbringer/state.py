@@ -30,8 +30,16 @@ from systems.stormbringer.rules import is_master
 WEAPON_KINDS = {
     "cuerpo": "melee", "cuerpo a cuerpo": "melee", "melee": "melee",
     "proyectil": "missile", "tiro": "missile", "distancia": "missile", "missile": "missile",
+    "arrojadiza": "thrown", "lanzada": "thrown", "thrown": "thrown",
+    "arco": "bow", "flechas": "bow", "bow": "bow",
+    "honda": "sling", "sling": "sling",
+    "escudo": "shield", "shield": "shield",
     "ninguna": "none", "ninguno": "none", "sin": "none", "none": "none",
 }
+"""Sheet values of ``arma`` and ``arma2`` (the second weapon) -> weapon kind."""
+MISSILE_KINDS = ("missile", "thrown", "bow", "sling")
+UNDODGEABLE_KINDS = ("bow", "sling")
+"""Arrows and sling stones cannot be dodged, and only a shield parries them."""
 MARKS_FIELD = "marcas"
 
 
@@ -46,8 +54,20 @@ def sheet_int(character: Character, field: str, default: int = 0) -> int:
     return value if isinstance(value, int) else default
 
 
-def weapon_kind(character: Character) -> str:
-    return WEAPON_KINDS.get(name_key(str(character.sheet.get("arma", "cuerpo"))), "melee")
+def weapon_kind(character: Character, field: str = "arma") -> str:
+    """The kind of the sheet's weapon (``arma``) or second weapon (``arma2``, "none" when unset)."""
+    default = "cuerpo" if field == "arma" else "ninguna"
+    return WEAPON_KINDS.get(name_key(str(character.sheet.get(field, default))), "melee")
+
+
+def phase_kind(character: Character) -> str:
+    """The round phase the weapon attacks in: "missile", "melee" or "none"."""
+    kind = weapon_kind(character)
+    return "missile" if kind in MISSILE_KINDS else "none" if kind == "none" else "melee"
+
+
+def has_shield(character: Character) -> bool:
+    return "shield" in (weapon_kind(character), weapon_kind(character, "arma2"))
 
 
 def master(character: Character) -> bool:
@@ -63,7 +83,7 @@ def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
     for name in combat.order:
         character = ctx.room.find_character(name)
         if character is not None:
-            out.append(Combatant(character.name, sheet_int(character, "des"), weapon_kind(character),
+            out.append(Combatant(character.name, sheet_int(character, "des"), phase_kind(character),
                                  side(ctx, character)))
     return out
 

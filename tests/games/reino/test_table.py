@@ -306,7 +306,8 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
     assert "Desprevenidos: Orco" in t.text(line + 2)
     init = t.texts(line + 3)
     assert "Asalto sorpresa: Orco está desprevenido" in init[0] and "Ana 12 ([10]+2), Bruno 5 ([4]+1)" in init[0]
-    assert "una sola acción" in init[1] and init[2] == "▶️ Ronda 1: turno de Ana (@ana:local)."
+    assert init[1] == "🎭 PNJ nuevos del máster: Orco. Siguen siendo de sus jugadores: Ana (@ana:local), Bruno (@bob:local)."
+    assert "una sola acción" in init[2] and init[3] == "▶️ Ronda 1: turno de Ana (@ana:local)."
     assert "ya no te quedan acciones de ese tipo" in t.text(line + 6)
     assert t.redacted(line + 7)
     assert "Solo el máster" in t.text(line + 9)

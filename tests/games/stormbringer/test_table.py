@@ -126,7 +126,8 @@ def test_restart_keeps_counters_and_phases_in_json(tmp_path) -> None:
     db = str(tmp_path / "r.db")
     play(SETUP + FIGHT_1, make_table(system="stormbringer", seed=FIGHT_SEED, db=db))
     data = make_table(system="stormbringer", db=db).room(ROOM).to_dict()["combat"]["data"]
-    assert data["counters"]["orco"] == {"attacks": 0, "parries": 2, "parry_failed": True, "ripostes_earned": 0}
+    assert data["counters"]["orco"] == {"attacks": 0, "parries": 2, "parry_failed": True, "ripostes_earned": 0,
+                                       "shield_used": False}
     assert data["counters"]["elric"]["attacks"] == 1
     assert data["blow"]["defended"] and data["blow"]["landed"] and data["blow"]["attacker"] == "Elric"
     assert data["phases"]["melee"] == ["Elric", "Orco"]
