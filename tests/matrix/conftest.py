@@ -315,7 +315,7 @@ class RunningBot:
     """The bot in-process, as an asyncio task."""
 
     def __init__(self, config) -> None:
-        from bot.matrix.bot import MatrixBot
+        from bot.matrix import MatrixBot
 
         self.bot = MatrixBot(config)
         self.task: asyncio.Task | None = None
