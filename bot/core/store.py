@@ -35,8 +35,8 @@ def _migrate_1(db: sqlite_utils.Database) -> None:
 def _migrate_2(db: sqlite_utils.Database) -> None:
     """Transport state: power levels saved while a room is muted, and each user's private room.
     (The Matrix transport created these tables itself before; the names stay for existing databases.)"""
-    db["matrix_saved_power"].create({"room_id": str, "content": str}, pk="room_id", if_not_exists=True)
-    db["matrix_dm"].create({"user_id": str, "room_id": str}, pk="user_id", if_not_exists=True)
+    db.table("matrix_saved_power").create({"room_id": str, "content": str}, pk="room_id", if_not_exists=True)
+    db.table("matrix_dm").create({"user_id": str, "room_id": str}, pk="user_id", if_not_exists=True)
 
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2]

@@ -13,6 +13,8 @@ Design notes (DESIGN.md 4):
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import os
 import random
@@ -148,6 +150,7 @@ class MatrixBot:
                 await asyncio.gather(sync, return_exceptions=True)
                 break
             stop.cancel()
+            problem: str | None
             try:
                 resp = sync.result()
             except NETWORK_ERRORS as err:
@@ -166,10 +169,8 @@ class MatrixBot:
                 else:
                     wait = min(30.0, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
                 log.warning("sync failed (%s); retrying in %.1f s", problem, wait)
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stop_event.wait(), wait)
-                except TimeoutError:
-                    pass
                 continue
             failures = 0
             await self._process_sync(resp, since=token, first=first)
@@ -301,8 +302,8 @@ class MatrixBot:
         for _ in range(50):
             resp = await self.session.request(
                 "missed messages",
-                lambda: client.room_messages(room_id, start=token, end=since,
-                                             direction=MessageDirection.back, limit=100),
+                functools.partial(client.room_messages, room_id, start=token, end=since,
+                                  direction=MessageDirection.back, limit=100),
                 attempts=6)
             chunk = [getattr(ev, "source", None) for ev in resp.chunk]
             for src in chunk:

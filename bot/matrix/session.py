@@ -4,6 +4,7 @@ and requests with retries."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -121,7 +122,8 @@ class Session:
             client.restore_login(self.user_id, device or "", token)
             who = await self.request("whoami", client.whoami)
             if getattr(who, "user_id", self.user_id) != self.user_id:
-                raise PermanentError(f"the access token belongs to {getattr(who, 'user_id', '?')}, not to {self.user_id}")
+                owner = getattr(who, "user_id", "?")
+                raise PermanentError(f"the access token belongs to {owner}, not to {self.user_id}")
             device = getattr(who, "device_id", None) or device or ""
             client.device_id = device
             self._save(token, device)
@@ -147,10 +149,8 @@ class Session:
 
     async def relogin(self) -> None:
         """The homeserver rejected the token: forget the saved session and log in with the password."""
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.config.session_path)
-        except FileNotFoundError:
-            pass
         if not self.config.matrix.password:
             raise PermanentError("the configured access_token is no longer valid")
         await self.client.close()

@@ -125,8 +125,9 @@ def synapse() -> Synapse:
     directory = Path(tempfile.mkdtemp(prefix="rolbot-synapse-"))
     port = free_port()
     config_path, secret = _write_config(directory, port)
-    proc = subprocess.Popen([PYTHON, "-m", "synapse.app.homeserver", "--config-path", str(config_path)],
-                            cwd=directory, stdout=open(directory / "stdout.log", "wb"), stderr=subprocess.STDOUT)
+    with open(directory / "stdout.log", "wb") as out:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen([PYTHON, "-m", "synapse.app.homeserver", "--config-path", str(config_path)],
+                                cwd=directory, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     while True:

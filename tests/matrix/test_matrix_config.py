@@ -46,7 +46,8 @@ def test_bad_config_is_explained_in_spanish(change, words):
 
 def test_rolbot_run_with_a_bad_config_exits_2(tmp_path):
     bad = tmp_path / "rolbot.toml"
-    bad.write_text('[matrix]\nhomeserver = "http://x"\nuser_id = "@a:b"\npassword = "x"\n[storage]\npath = "/tmp/x"\n[bot]\nenforcement = "nada"\n')
+    bad.write_text('[matrix]\nhomeserver = "http://x"\nuser_id = "@a:b"\npassword = "x"\n'
+                   '[storage]\npath = "/tmp/x"\n[bot]\nenforcement = "nada"\n')
     proc = subprocess.run([sys.executable, "-m", "bot.cli", "run", "--config", str(bad)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
