@@ -236,9 +236,9 @@ class Chat:
 
 def reply_to(event_id: str, sender: str | None = None) -> Callable[[dict], bool]:
     def pred(ev: dict) -> bool:
-        content = ev.get("content") or {}
-        rel = (content.get("m.relates_to") or {}).get("m.in_reply_to") or {}
-        return (ev.get("type") == "m.room.message" and rel.get("event_id") == event_id
+        relates = (ev.get("content") or {}).get("m.relates_to")  # members may post any JSON here
+        rel = relates.get("m.in_reply_to") if isinstance(relates, dict) else None
+        return (ev.get("type") == "m.room.message" and isinstance(rel, dict) and rel.get("event_id") == event_id
                 and (sender is None or ev.get("sender") == sender))
     return pred
 
