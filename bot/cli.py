@@ -67,7 +67,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(Renderer().text("config_error", code=err.code, params=err.params, for_cli=True), file=sys.stderr)
         return EXIT_BAD_INPUT
-    from bot.matrix.bot import run_bot
+    from bot.matrix import run_bot
 
     return run_bot(config)
 

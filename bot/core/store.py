@@ -32,7 +32,14 @@ def _migrate_1(db: sqlite_utils.Database) -> None:
     db["rooms"].create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1]
+def _migrate_2(db: sqlite_utils.Database) -> None:
+    """Transport state: power levels saved while a room is muted, and each user's private room.
+    (The Matrix transport created these tables itself before; the names stay for existing databases.)"""
+    db.table("matrix_saved_power").create({"room_id": str, "content": str}, pk="room_id", if_not_exists=True)
+    db.table("matrix_dm").create({"user_id": str, "room_id": str}, pk="user_id", if_not_exists=True)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2]
 
 
 class Store:
@@ -90,6 +97,35 @@ class Store:
 
     def room_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT room_id FROM rooms")]
+
+    def saved_power_levels(self, room_id: str) -> dict[str, Any] | None:
+        """The room's power levels as they were before a mute, while the mute lasts."""
+        row = self.db.execute("SELECT content FROM matrix_saved_power WHERE room_id = ?", [room_id]).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def save_power_levels(self, room_id: str, content: dict[str, Any]) -> None:
+        self.db.execute("INSERT OR REPLACE INTO matrix_saved_power (room_id, content) VALUES (?, ?)",
+                        [room_id, json.dumps(content)])
+
+    def forget_power_levels(self, room_id: str) -> None:
+        self.db.execute("DELETE FROM matrix_saved_power WHERE room_id = ?", [room_id])
+
+    def rooms_with_saved_power_levels(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT room_id FROM matrix_saved_power")]
+
+    def private_room(self, user_id: str) -> str | None:
+        """The room the bot made for private messages to ``user_id``."""
+        row = self.db.execute("SELECT room_id FROM matrix_dm WHERE user_id = ?", [user_id]).fetchone()
+        return row[0] if row else None
+
+    def set_private_room(self, user_id: str, room_id: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
+
+    def mark_skipped(self, event_id: str, room_id: str, ts: int) -> None:
+        """Record an event the table never saw (unreadable) as handled, so it is never tried again."""
+        with self.transaction():
+            self.db.execute("INSERT OR IGNORE INTO handled (event_id, room_id, ts) VALUES (?, ?, ?)",
+                            [event_id, room_id, ts])
 
     def queue_actions(self, event_id: str, actions: list[Action]) -> None:
         rows = []

@@ -1,0 +1,17 @@
+"""The Matrix transport (matrix-nio), split by concern:
+
+- ``session``: login, the saved device and token, relogin, requests with retries;
+- ``bot``: the sync loop, batches, the sync token, per-room workers;
+- ``translate``: sync event JSON to the core's ``Event`` (pure);
+- ``power``: creators and power levels, the mute's power levels (pure);
+- ``outbox``: sending, redacting, reacting, power levels, private rooms.
+
+Only this package imports nio.
+"""
+
+from bot.matrix.bot import MatrixBot, run_bot
+from bot.matrix.errors import PermanentError
+from bot.matrix.power import RoomAuth, locked_power_levels
+from bot.matrix.translate import Malformed, translate
+
+__all__ = ["Malformed", "MatrixBot", "PermanentError", "RoomAuth", "locked_power_levels", "run_bot", "translate"]

@@ -125,8 +125,9 @@ def synapse() -> Synapse:
     directory = Path(tempfile.mkdtemp(prefix="rolbot-synapse-"))
     port = free_port()
     config_path, secret = _write_config(directory, port)
-    proc = subprocess.Popen([PYTHON, "-m", "synapse.app.homeserver", "--config-path", str(config_path)],
-                            cwd=directory, stdout=open(directory / "stdout.log", "wb"), stderr=subprocess.STDOUT)
+    with open(directory / "stdout.log", "wb") as out:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen([PYTHON, "-m", "synapse.app.homeserver", "--config-path", str(config_path)],
+                                cwd=directory, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     while True:
@@ -235,9 +236,9 @@ class Chat:
 
 def reply_to(event_id: str, sender: str | None = None) -> Callable[[dict], bool]:
     def pred(ev: dict) -> bool:
-        content = ev.get("content") or {}
-        rel = (content.get("m.relates_to") or {}).get("m.in_reply_to") or {}
-        return (ev.get("type") == "m.room.message" and rel.get("event_id") == event_id
+        relates = (ev.get("content") or {}).get("m.relates_to")  # members may post any JSON here
+        rel = relates.get("m.in_reply_to") if isinstance(relates, dict) else None
+        return (ev.get("type") == "m.room.message" and isinstance(rel, dict) and rel.get("event_id") == event_id
                 and (sender is None or ev.get("sender") == sender))
     return pred
 
@@ -315,7 +316,7 @@ class RunningBot:
     """The bot in-process, as an asyncio task."""
 
     def __init__(self, config) -> None:
-        from bot.matrix.bot import MatrixBot
+        from bot.matrix import MatrixBot
 
         self.bot = MatrixBot(config)
         self.task: asyncio.Task | None = None

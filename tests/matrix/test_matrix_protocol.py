@@ -114,7 +114,8 @@ async def test_mute_mode_server_refuses_players(cast, run_bot, synapse):
         assert isinstance(refused, RoomSendError) and refused.status_code == "M_FORBIDDEN"
         await gm.say(room, "-----")
         await gm.wait_for(room, lambda ev: power_levels_by(bot_id, lambda c: c == original)(ev)
-                          and ev["event_id"] != levels["event_id"] and ev["origin_server_ts"] > levels["origin_server_ts"],
+                          and ev["event_id"] != levels["event_id"]
+                          and ev["origin_server_ts"] > levels["origin_server_ts"],
                           what="restored after the named lock")
         assert not any(redaction_of(spoken)(ev) for ev in gm.room_events(room))
 

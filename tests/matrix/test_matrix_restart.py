@@ -83,8 +83,9 @@ class BotProcess:
 
     async def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "run", "--config", str(self.config_path)],
-                                     cwd=ROOT, env=env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
+        with open(self.log, "ab") as out:  # the child keeps its own copy of the descriptor
+            self.proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "run", "--config", str(self.config_path)],
+                                         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while not self._healthy():
             assert self.proc.poll() is None, self.log.read_text()[-3000:]

@@ -1,0 +1,133 @@
+"""Carrying out the table's actions on Matrix: notices (in the room or a private room), redactions,
+reactions, and the power levels of a mute. What must survive a restart goes through ``Store``.
+
+Every action has a stable ``action_id``; its hash is the Matrix transaction id, so a resend after a
+crash is deduplicated by the homeserver (same device: the session is kept on disk)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from nio import RoomPreset
+
+from bot.core.events import Action, PowerLevels, React, Redact, Send
+from bot.core.render import Renderer
+from bot.core.store import Store
+from bot.matrix.errors import PermanentError
+from bot.matrix.power import RoomAuth, locked_power_levels
+from bot.matrix.session import Session
+from bot.web import Metrics
+
+log = logging.getLogger("rolbot.matrix")
+
+
+def txn_id(action_id: str) -> str:
+    return "rolbot-" + hashlib.sha256(action_id.encode()).hexdigest()[:32]
+
+
+class Outbox:
+    def __init__(self, session: Session, store: Store, renderer: Renderer, metrics: Metrics,
+                 auths: dict[str, RoomAuth], auth_for: Callable[[str], Awaitable[RoomAuth]],
+                 stopping: Callable[[], bool]) -> None:
+        self.session = session
+        self.store = store
+        self.renderer = renderer
+        self.metrics = metrics
+        self._auths = auths
+        self._auth_for = auth_for
+        self._stopping = stopping
+        self._pl_locks: dict[str, asyncio.Lock] = {}
+        self._dm_lock = asyncio.Lock()
+
+    async def execute(self, action: Action) -> None:
+        """Carry out ``action`` and mark it done, unless the bot is stopping and it failed
+        (then it stays in the outbox and is retried at the next start)."""
+        try:
+            if isinstance(action, Send):
+                await self.send(action)
+                self.metrics.replies += 1
+            elif isinstance(action, Redact):
+                await self.redact(action)
+                self.metrics.redactions += 1
+            elif isinstance(action, React):
+                await self.react(action)
+            elif isinstance(action, PowerLevels):
+                await self.power_levels(action)
+                self.metrics.power_level_changes += 1
+        except PermanentError as err:
+            log.error("action %s in %s failed: %s", action.kind, action.room_id, err)
+            if self._stopping():
+                return
+        if action.action_id:
+            self.store.actions_done([action.action_id])
+
+    async def send(self, action: Send) -> None:
+        content: dict[str, Any] = {
+            "msgtype": "m.notice",
+            "body": action.message.body,
+            "format": "org.matrix.custom.html",
+            "formatted_body": action.message.html,
+            "m.mentions": {"user_ids": list(action.mentions)},
+        }
+        room_id = action.room_id
+        if action.private_to:
+            room_id = await self.private_room(action.private_to)
+        elif action.reply_to:
+            content["m.relates_to"] = {"m.in_reply_to": {"event_id": action.reply_to}}
+        tx = txn_id(action.action_id) if action.action_id else None
+        client = self.session.client
+        await self.session.request("send", lambda: client.room_send(room_id, "m.room.message", content, tx_id=tx))
+
+    async def redact(self, action: Redact) -> None:
+        client = self.session.client
+        await self.session.request("redact", lambda: client.room_redact(
+            action.room_id, action.event_id, reason=action.reason,
+            tx_id=txn_id(action.action_id or f"redact/{action.event_id}")))
+
+    async def react(self, action: React) -> None:
+        content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": action.event_id, "key": action.key}}
+        tx = txn_id(action.action_id or f"react/{action.event_id}/{action.key}")
+        client = self.session.client
+        await self.session.request("react", lambda: client.room_send(action.room_id, "m.reaction", content, tx_id=tx))
+
+    async def private_room(self, user_id: str) -> str:
+        """The bot's private room with ``user_id``, made on first use."""
+        async with self._dm_lock:
+            known = self.store.private_room(user_id)
+            if known:
+                return known
+            client = self.session.client
+            resp = await self.session.request("create private room", lambda: client.room_create(
+                is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
+                name=self.renderer.text("dm_room_name")))
+            self.store.set_private_room(user_id, resp.room_id)
+            return resp.room_id
+
+    async def power_levels(self, action: PowerLevels) -> None:
+        room_id = action.room_id
+        client = self.session.client
+        async with self._pl_locks.setdefault(room_id, asyncio.Lock()):
+            saved = self.store.saved_power_levels(room_id)
+            if action.lock:
+                resp = await self.session.request("read power levels", lambda: client.room_get_state_event(
+                    room_id, "m.room.power_levels"))
+                current = resp.content
+                if saved is None:
+                    saved = current
+                    self.store.save_power_levels(room_id, current)
+                auth = await self._auth_for(room_id)
+                auth.power = current
+                new = locked_power_levels(saved, auth, self.session.user_id, action.speakers)
+                await self.session.request("mute room", lambda: client.room_put_state(
+                    room_id, "m.room.power_levels", new))
+                auth.power = new
+            elif saved is not None:
+                await self.session.request("restore power levels", lambda: client.room_put_state(
+                    room_id, "m.room.power_levels", saved))
+                self.store.forget_power_levels(room_id)
+                if room_id in self._auths:
+                    self._auths[room_id].power = saved

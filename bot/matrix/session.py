@@ -1,0 +1,157 @@
+"""The bot's Matrix session: login (password or token), the saved device and token, relogin,
+and requests with retries."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import aiohttp
+from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse
+
+from bot.config import Config
+from bot.matrix.errors import PermanentError
+from bot.web import Metrics
+
+log = logging.getLogger("rolbot.matrix")
+
+NETWORK_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)
+T = TypeVar("T")
+
+
+class Session:
+    """One logged-in ``AsyncClient``, kept on the same device across restarts."""
+
+    def __init__(self, config: Config, metrics: Metrics, stopping: Callable[[], bool]) -> None:
+        self.config = config
+        self.user_id = config.matrix.user_id
+        self.metrics = metrics
+        self._stopping = stopping
+        self._client: AsyncClient | None = None
+
+    @property
+    def client(self) -> AsyncClient:
+        if self._client is None:
+            raise RuntimeError("not logged in")
+        return self._client
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+
+    # ------------------------------------------------------------------ requests with retries
+
+    async def request(self, what: str, call: Callable[[], Awaitable[T]], *,
+                      attempts: int | None = None, cap: float = 30.0) -> T:
+        """Run ``call`` until it succeeds: 429 waits ``retry_after_ms``; 5xx and network errors back
+        off exponentially (capped). A 4xx other than 429 raises ``PermanentError``."""
+        failures = 0
+        while True:
+            try:
+                resp = await call()
+            except NETWORK_ERRORS as err:
+                problem = f"network error: {err!r}"
+            else:
+                if not isinstance(resp, ErrorResponse):
+                    return resp
+                status = getattr(getattr(resp, "transport_response", None), "status", None)
+                if resp.status_code == "M_LIMIT_EXCEEDED" or status == 429:
+                    wait = (resp.retry_after_ms or 1000) / 1000
+                    if self._stopping() and wait > 1:
+                        raise PermanentError(f"{what}: rate limited while stopping")
+                    self.metrics.retries += 1
+                    log.info("%s: rate limited, retrying in %.1f s", what, wait)
+                    await asyncio.sleep(wait)
+                    continue
+                if status is None or status < 500:
+                    self.metrics.errors += 1
+                    raise PermanentError(f"{what}: {resp.status_code} {resp.message}")
+                problem = f"HTTP {status} {resp.status_code}"
+            failures += 1
+            self.metrics.retries += 1
+            if (attempts and failures >= attempts) or (self._stopping() and failures >= 2):
+                self.metrics.errors += 1
+                raise PermanentError(f"{what}: {problem} (after {failures} attempts)")
+            wait = min(cap, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
+            log.warning("%s: %s; retrying in %.1f s", what, problem, wait)
+            await asyncio.sleep(wait)
+
+    # ------------------------------------------------------------------ login
+
+    def _new_client(self, device_id: str | None = None) -> AsyncClient:
+        cfg = AsyncClientConfig(encryption_enabled=False, store_sync_tokens=False,
+                                max_limit_exceeded=0, max_timeouts=0, request_timeout=60)
+        self._client = AsyncClient(self.config.matrix.homeserver, self.user_id, device_id=device_id,
+                                   store_path=self.config.storage_path, config=cfg)
+        return self._client
+
+    def _load(self) -> dict[str, Any] | None:
+        try:
+            with open(self.config.session_path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (FileNotFoundError, ValueError):
+            return None
+        if (not isinstance(data, dict) or data.get("user_id") != self.user_id
+                or data.get("homeserver") != self.config.matrix.homeserver
+                or not isinstance(data.get("device_id"), str) or not isinstance(data.get("access_token"), str)):
+            return None
+        return data
+
+    def _save(self, access_token: str, device_id: str) -> None:
+        path = self.config.session_path
+        tmp = path + ".tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"homeserver": self.config.matrix.homeserver, "user_id": self.user_id,
+                       "device_id": device_id, "access_token": access_token}, fh)
+        os.replace(tmp, path)
+
+    async def login(self) -> None:
+        mcfg = self.config.matrix
+        session = self._load()
+        if mcfg.access_token:
+            token = mcfg.access_token.value
+            device = session["device_id"] if session and session["access_token"] == token else None
+            client = self._new_client(device)
+            client.restore_login(self.user_id, device or "", token)
+            who = await self.request("whoami", client.whoami)
+            if getattr(who, "user_id", self.user_id) != self.user_id:
+                owner = getattr(who, "user_id", "?")
+                raise PermanentError(f"the access token belongs to {owner}, not to {self.user_id}")
+            device = getattr(who, "device_id", None) or device or ""
+            client.device_id = device
+            self._save(token, device)
+            log.info("token session: %s, device %s", self.user_id, device)
+            return
+        if session:
+            client = self._new_client(session["device_id"])
+            client.restore_login(self.user_id, session["device_id"], session["access_token"])
+            try:
+                await self.request("whoami", client.whoami)
+                log.info("session restored: %s, device %s", self.user_id, session["device_id"])
+                return
+            except PermanentError as err:
+                log.warning("the saved session is no longer valid (%s): logging in with the password", err)
+                await client.close()
+        device = session["device_id"] if session else None
+        client = self._new_client(device)
+        resp = await self.request("login", lambda: client.login(mcfg.password.value, device_name=mcfg.device_name))
+        if not isinstance(resp, LoginResponse):
+            raise PermanentError("login failed")
+        self._save(resp.access_token, resp.device_id)
+        log.info("logged in: %s, device %s", self.user_id, resp.device_id)
+
+    async def relogin(self) -> None:
+        """The homeserver rejected the token: forget the saved session and log in with the password."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.config.session_path)
+        if not self.config.matrix.password:
+            raise PermanentError("the configured access_token is no longer valid")
+        await self.client.close()
+        await self.login()

@@ -1,0 +1,163 @@
+"""Sync event JSON to the core's ``Event``. Pure: no I/O, never raises.
+
+Everything here comes from room members, so every field is type-checked before use. An event
+that cannot be read the way the spec says gives a ``Malformed``: the caller logs and counts it,
+and hands its ``event`` (when there is one) to the table, where it counts as writing (kind
+``other``) but is never run as a command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.core.events import Event, EventKind
+from bot.matrix.power import RoomAuth
+
+TEXT_KINDS: dict[str, EventKind] = {"m.text": "text", "m.emote": "emote", "m.notice": "notice"}
+MEDIA_MSGTYPES = frozenset({"m.image", "m.file", "m.audio", "m.video", "m.location"})
+POLL_TYPES = frozenset({
+    "m.poll.start", "org.matrix.msc3381.poll.start",
+    "m.poll.response", "org.matrix.msc3381.poll.response",
+    "m.poll.end", "org.matrix.msc3381.poll.end",
+})
+# Timeline events that are nobody's writing.
+IGNORED_TYPES = frozenset({"m.room.redaction"})
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """An event the spec's shapes do not fit. ``event``: what the table still judges, if anything."""
+
+    reason: str
+    event_id: str | None
+    event: Event | None = None
+
+
+class _Bad(Exception):
+    """A field of the wrong type (internal to this module)."""
+
+
+def is_own_join(src: object, user_id: str) -> bool:
+    """``src`` is the membership event of ``user_id`` joining."""
+    if not isinstance(src, dict) or src.get("type") != "m.room.member" or src.get("state_key") != user_id:
+        return False
+    content = src.get("content")
+    return isinstance(content, dict) and content.get("membership") == "join"
+
+
+def is_state(src: object) -> bool:
+    return isinstance(src, dict) and "state_key" in src
+
+
+def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str) -> Event | Malformed | None:
+    """One timeline event (not a state event) as the table sees it; ``None`` when it is no one's writing."""
+    if not isinstance(src, dict):
+        return Malformed("the event is not an object", None)
+    event_id = src.get("event_id")
+    if not isinstance(event_id, str) or not event_id:
+        return Malformed("no event_id", None)
+    sender = src.get("sender")
+    if not isinstance(sender, str) or not sender:
+        return Malformed("no sender", event_id)
+    etype = src.get("type")
+    if not isinstance(etype, str):
+        return Malformed("no type", event_id)
+    if sender == bot_user or "state_key" in src or etype in IGNORED_TYPES or _redacted(src):
+        return None
+    ts = src.get("origin_server_ts")
+    base = Event(
+        room_id=room_id,
+        sender=sender,
+        text="",
+        event_id=event_id,
+        kind="other",
+        ts=ts if isinstance(ts, int) and not isinstance(ts, bool) and ts >= 0 else 0,
+        sender_is_admin=auth.is_admin(sender),
+        bot_can_redact=auth.can_redact(bot_user),
+        bot_can_mute=auth.can_mute(bot_user),
+    )
+    try:
+        return _read(base, etype, src.get("content"))
+    except _Bad as bad:
+        edit = isinstance(src.get("content"), dict) and _is_edit(src["content"])
+        return Malformed(str(bad), event_id, replace(base, edit=edit))
+
+
+def _with(base: Event, kind: EventKind, text: str = "", edit: bool = False) -> Event:
+    return replace(base, kind=kind, text=text, edit=edit)
+
+
+def _redacted(src: dict[str, Any]) -> bool:
+    unsigned = src.get("unsigned")
+    return isinstance(unsigned, dict) and "redacted_because" in unsigned
+
+
+def _obj(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Bad(f"{what} is not an object")
+    return value
+
+
+def _opt_obj(value: object, what: str) -> dict[str, Any]:
+    return {} if value is None else _obj(value, what)
+
+
+def _str(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise _Bad(f"{what} is not a string")
+    return value
+
+
+def _relation(content: dict[str, Any]) -> dict[str, Any]:
+    relates = _opt_obj(content.get("m.relates_to"), "m.relates_to")
+    if "rel_type" in relates:
+        _str(relates["rel_type"], "m.relates_to.rel_type")
+    return relates
+
+
+def _is_edit(content: dict[str, Any]) -> bool:
+    relates = content.get("m.relates_to")
+    return isinstance(relates, dict) and relates.get("rel_type") == "m.replace"
+
+
+def _read(base: Event, etype: str, raw: object) -> Event:
+    content = _obj(raw, "content")
+    relates = _relation(content)
+    edit = relates.get("rel_type") == "m.replace"
+    if etype == "m.room.message":
+        if edit:
+            new = _obj(content.get("m.new_content"), "m.new_content")
+            kind, text = _message(new, {})
+            return _with(base, kind, text, edit=True)
+        kind, text = _message(content, relates)
+        return _with(base, kind, text)
+    if etype == "m.sticker":
+        return _with(base, "media", edit=edit)
+    if etype == "m.reaction":
+        key = relates.get("key")
+        return _with(base, "reaction", key if isinstance(key, str) else "")
+    if etype in POLL_TYPES:
+        return _with(base, "poll", edit=edit)
+    return _with(base, "other", edit=edit)
+
+
+def _message(content: dict[str, Any], relates: dict[str, Any]) -> tuple[EventKind, str]:
+    msgtype = _str(content.get("msgtype"), "msgtype")
+    kind = TEXT_KINDS.get(msgtype)
+    if kind is None:
+        return ("media" if msgtype in MEDIA_MSGTYPES else "other"), ""
+    text = _str(content.get("body"), "body")
+    if "m.in_reply_to" in relates:
+        _obj(relates["m.in_reply_to"], "m.in_reply_to")
+        text = _strip_reply_fallback(text)
+    return kind, text
+
+
+def _strip_reply_fallback(text: str) -> str:
+    if not text.startswith("> "):
+        return text
+    lines = text.split("\n")
+    while lines and lines[0].startswith(">"):
+        lines.pop(0)
+    return "\n".join(lines).lstrip("\n")

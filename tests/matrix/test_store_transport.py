@@ -1,0 +1,44 @@
+"""The Matrix transport's state in ``Store`` (saved power levels, private rooms, skipped events), and the
+upgrade of a database where the transport had made its tables itself (no homeserver)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.core.store import Store
+
+
+def test_saved_power_levels_private_rooms_and_skipped_events():
+    store = Store()
+    assert store.saved_power_levels("!r:s") is None and store.rooms_with_saved_power_levels() == []
+    store.save_power_levels("!r:s", {"users": {"@gm:s": 100}, "events_default": 0})
+    assert store.saved_power_levels("!r:s") == {"users": {"@gm:s": 100}, "events_default": 0}
+    assert store.rooms_with_saved_power_levels() == ["!r:s"]
+    store.forget_power_levels("!r:s")
+    assert store.saved_power_levels("!r:s") is None
+    assert store.private_room("@ana:s") is None
+    store.set_private_room("@ana:s", "!dm:s")
+    assert store.private_room("@ana:s") == "!dm:s"
+    store.mark_skipped("$bad", "!r:s", 0)
+    store.mark_skipped("$bad", "!r:s", 0)  # seen again (a backfill): no error
+    assert store.was_handled("$bad")
+
+
+def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_path):
+    path = str(tmp_path / "rolbot.db")
+    Store(path).db.conn.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.execute("DROP TABLE matrix_saved_power")
+    conn.execute("DROP TABLE matrix_dm")
+    # What the transport created beside the store before the tables moved into the store's schema.
+    conn.execute("CREATE TABLE matrix_saved_power (room_id TEXT PRIMARY KEY, content TEXT)")
+    conn.execute("CREATE TABLE matrix_dm (user_id TEXT PRIMARY KEY, room_id TEXT)")
+    conn.execute("INSERT INTO matrix_saved_power VALUES ('!r:s', '{\"events_default\": 0}')")
+    conn.execute("INSERT INTO matrix_dm VALUES ('@ana:s', '!dm:s')")
+    conn.commit()
+    conn.close()
+    store = Store(path)
+    assert store.get_meta("schema_version") == "2"
+    assert store.saved_power_levels("!r:s") == {"events_default": 0}
+    assert store.private_room("@ana:s") == "!dm:s"
