@@ -1,4 +1,6 @@
-"""Rule cards (``systems/cards/<key>.toml``) indexed with SQLite FTS5 for ``!regla``.
+"""Rule cards (``systems/<key>/cards.toml``) indexed with SQLite FTS5 for ``!regla``.
+
+Each card cites its rules document by the document's title (``source``), never by a file name.
 
 The index is built once per process in memory; the ``unicode61`` tokenizer with
 ``remove_diacritics 2`` makes the search case- and accent-insensitive.

@@ -572,23 +572,3 @@ def test_cli_json_contract() -> None:
 
 def test_trait_modifiers_without_any_are_zero() -> None:
     assert TraitModifiers().total == 0 and TraitModifiers(actions=3, joker=True).total == -2
-
-
-def _words(text: str) -> list[str]:
-    return "".join(c if c.isalnum() else " " for c in text.lower()).split()
-
-
-def test_rule_cards_are_well_formed_and_not_copied() -> None:
-    import tomllib
-    from pathlib import Path
-
-    cards = tomllib.loads((Path(__file__).resolve().parents[3] / "systems/savage/cards.toml").read_text(encoding="utf-8"))["card"]
-    assert 12 <= len(cards) <= 30 and len({c["id"] for c in cards}) == len(cards)
-    rules = Path(__file__).resolve().parents[4] / "shared" / "rules"
-    sources = {name: _words((rules / name).read_text(encoding="utf-8")) for name in {c["source"] for c in cards} if (rules / name).exists()}
-    shingles = {tuple(words[i:i + 8]) for words in sources.values() for i in range(len(words) - 7)}
-    for card in cards:
-        assert {"id", "title", "keywords", "source", "text"} <= set(card) and card["keywords"]
-        words = _words(card["text"])
-        copied = [words[i:i + 8] for i in range(len(words) - 7) if tuple(words[i:i + 8]) in shingles]
-        assert not copied, (card["id"], copied)

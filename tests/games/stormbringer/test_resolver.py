@@ -438,17 +438,6 @@ def test_check_message_names_the_outcome(face):
     assert words[result.roll.outcome] in RENDERER.render(result.template, r=result).body
 
 
-def test_rule_cards_are_well_formed():
-    import tomllib
-    from pathlib import Path
-
-    cards = tomllib.loads((Path(__file__).resolve().parents[3] / "systems/stormbringer/cards.toml").read_text("utf-8"))["card"]
-    assert 12 <= len(cards) <= 30 and len({c["id"] for c in cards}) == len(cards)
-    for card in cards:
-        assert card["id"].isascii() and card["title"] and card["keywords"] and card["text"]
-        assert card["source"] == "002_fbc80469e67b6799.txt"
-
-
 def test_riposte_attack_syntax():
     data = roll("ataque 95 segundo respuesta", (70, 100)).as_json()
     assert (data["riposte"], data["target"], data["outcome"]) == (True, 75, "success")
