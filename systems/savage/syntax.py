@@ -4,7 +4,8 @@
 
 Verbs: ``daño``, ``rof N`` / ``cdf N``, ``apoyar``, ``absorber``, ``espiritu``,
 ``incapacitado``, ``desangrar``; none means a trait roll. Keywords may appear in
-any order after the dice; words that are not keywords form the comment.
+any order after the dice; words that are not keywords form the comment. A signed
+number among them (``d8 vs 6 +1``) is a modifier added to the dice, as in ``d8+1 vs 6``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from systems.savage.rules import (
 )
 
 MAX_TN = 999
+MAX_MODIFIER = 999
 MAX_SUPPORT_STEP = 4
 MAX_TARGETS = 6
 MAX_TARGET_NAME = 40
@@ -67,11 +69,12 @@ KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("shaken", r"aturdido\b"),
         ("incoming", r"recibe\s*(\d+)\b"),
         ("targets", r"(?:objetivos|objetivo|blancos)\s*:?\s*(.+)$"),
+        ("modifier", r"([+-])\s*(\d+)\b"),
     )
 )
 TRAIT_KEYS = frozenset(
     {"tn", "extra", "multi", "unskilled", "wounds", "fatigue", "joker", "support", "strength",
-     "cover", "light", "range", "recoil", "moving", "called"}
+     "cover", "light", "range", "recoil", "moving", "called", "modifier"}
 )
 ALLOWED = {
     "trait": TRAIT_KEYS,
@@ -81,7 +84,7 @@ ALLOWED = {
     "bleeding": TRAIT_KEYS,
     "soak": TRAIT_KEYS | {"incoming"},
     "rof": TRAIT_KEYS | {"bipod", "targets"},
-    "damage": frozenset({"tn", "joker", "called", "raise", "shaken"}),
+    "damage": frozenset({"tn", "joker", "called", "raise", "shaken", "modifier"}),
 }
 
 
@@ -238,7 +241,7 @@ def _last(found: dict, name: str) -> tuple | None:
 
 
 def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> SavageRequest:
-    request = SavageRequest(kind, expr, comment, rof=rof)
+    request = SavageRequest(kind, _with_late_modifiers(expr, found.get("modifier", [])), comment, rof=rof)
     request.wild = "extra" not in found
     if tn := _last(found, "tn"):
         value = _bounded(tn[0], -MAX_TN, MAX_TN, "savage.bad_tn")
@@ -257,6 +260,15 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
     if kind == "rof":
         ammo_for_rof(rof)
     return request
+
+
+def _with_late_modifiers(expr: DiceExpr, late: list[tuple[str, str]]) -> DiceExpr:
+    """``d8 vs 6 +1`` is ``d8+1 vs 6``: a modifier written among the keywords joins the dice's constant."""
+    terms = [
+        ConstantTerm(-1 if sign == "-" else 1, abs(_bounded(sign + digits, -MAX_MODIFIER, MAX_MODIFIER, "savage.bad_modifier")))
+        for sign, digits in late
+    ]
+    return DiceExpr((*expr.terms, *terms), expr.comment) if terms else expr
 
 
 def _modifiers(found: dict, kind: str, rof: int) -> TraitModifiers:

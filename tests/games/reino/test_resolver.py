@@ -388,3 +388,21 @@ def test_cli_bad_input_exits_2_with_one_line() -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("⚠️") and proc.stderr.strip().count("\n") == 0
+
+
+# --- a modifier written after the target (issue 10, item 14) ---------------------------
+
+
+@pytest.mark.parametrize(("after", "before"), [
+    ("d20 vs 12 +2", "d20+2 vs 12"), ("d20+1 vs 12 -3", "d20-2 vs 12"), ("d20 vs 12 + 2 (saltar)", "d20+2 vs 12 (saltar)"),
+    ("prueba +1 vs 12 +2", "prueba +3 vs 12"), ("fortaleza vs 14 +2", "fortaleza +2 vs 14"),
+    ("ataque +5 vs 14 +2 rd 1", "ataque +7 vs 14 rd 1"),
+])
+def test_a_modifier_after_the_target_adds_to_the_d20(after: str, before: str) -> None:
+    for face in range(1, 21):
+        assert roll(after, face).as_json() == roll(before, face).as_json()
+
+
+def test_a_modifier_after_the_target_exact() -> None:
+    data = roll("d20 vs 12 +2", 10).as_json()
+    assert (data["natural"], data["modifier"], data["total"], data["outcome"]) == (10, 2, 12, "success")

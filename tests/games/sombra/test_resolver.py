@@ -530,3 +530,24 @@ def test_result_classes() -> None:
     assert isinstance(roll("3d10 vs 14", 1, 2, 3), SombraCheck)
     assert isinstance(roll("daño II", 1, 2, 3), SombraDamageRoll)
     assert isinstance(roll("loc persona", 1, 2, 3), SombraLocationRoll)
+
+
+# -- a modifier written after the target (issue 10, item 14) ---------------------------------
+
+@pytest.mark.parametrize(("after", "before"), [
+    ("3d10 vs 14 +3", "3d10+3 vs 14"), ("3d10 vs 14 -2", "3d10-2 vs 14"), ("3d10+1 vs 14 +3", "3d10+4 vs 14"),
+    ("3d10 vs 14 + 3", "3d10+3 vs 14"), ("3d10 vs 14 dificil +3", "3d10+3 vs 14 dificil"),
+])
+def test_a_modifier_after_the_target_adds_to_the_roll(after: str, before: str) -> None:
+    for dice in all_faces(10, 10, 10):
+        late, early = roll(after, *dice).as_json(), roll(before, *dice).as_json()
+        assert late == early
+
+
+def test_a_modifier_after_the_target_exact() -> None:
+    # 3+6+4 = 13, +3 = 16 > 14: a failure (it was a success with the +3 read as a comment).
+    data = roll("3d10 vs 14 +3", 3, 6, 4).as_json()
+    assert (data["total"], data["roll_modifier"], data["effective"], data["success"], data["comment"]) == (
+        13, 3, 16, False, "")
+    with pytest.raises(DiceError):
+        roll("3d10 vs 14 +31")

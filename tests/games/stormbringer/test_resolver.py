@@ -448,3 +448,13 @@ def test_failed_parry_message_forbids_dodging_that_blow():
     assert "no puede esquivar" in RENDERER.render(result.template, r=result).body
     arrow = roll("parada 40 flecha", (10, 100))
     assert "escudo" in RENDERER.render(arrow.template, r=arrow).body
+
+
+# -- a modifier written after the target (issue 10, item 14) ---------------------------------
+
+@pytest.mark.parametrize(("after", "skill"), [("d100 vs 50 +10", 60), ("d100 vs 50 -15", 35), ("vs 50 + 10", 60)])
+def test_a_modifier_after_the_target_adds_to_the_skill(after: str, skill: int) -> None:
+    for face in range(1, 101):
+        late, plain = roll(after, (face, 100)).as_json(), roll(f"d100 vs {skill}", (face, 100)).as_json()
+        assert (late["total"], late["outcome"], late["target"]) == (plain["total"], plain["outcome"], skill)
+        assert late["modifiers"] == [{"reason": "user", "value": skill - 50}]
