@@ -184,7 +184,8 @@ def _is_trait_die(expr: DiceExpr) -> bool:
     if len(dice) != 1:
         return False
     die = dice[0]
-    return die.sign > 0 and die.count == 1 and not die.explode_at and not die.keep and not die.percent and die.sides >= 2
+    plain = not (die.explode_at or die.keep or die.percent)
+    return die.sign > 0 and die.count == 1 and plain and die.sides >= 2
 
 
 def _bounded(digits: str, low: int, high: int, code: str) -> int:
@@ -264,10 +265,8 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
 
 def _with_late_modifiers(expr: DiceExpr, late: list[tuple[str, str]]) -> DiceExpr:
     """``d8 vs 6 +1`` is ``d8+1 vs 6``: a modifier written among the keywords joins the dice's constant."""
-    terms = [
-        ConstantTerm(-1 if sign == "-" else 1, abs(_bounded(sign + digits, -MAX_MODIFIER, MAX_MODIFIER, "savage.bad_modifier")))
-        for sign, digits in late
-    ]
+    values = [_bounded(sign + digits, -MAX_MODIFIER, MAX_MODIFIER, "savage.bad_modifier") for sign, digits in late]
+    terms = [ConstantTerm(-1 if value < 0 else 1, abs(value)) for value in values]
     return DiceExpr((*expr.terms, *terms), expr.comment) if terms else expr
 
 
@@ -282,10 +281,14 @@ def _modifiers(found: dict, kind: str, rof: int) -> TraitModifiers:
     mods.unskilled = "unskilled" in found
     mods.joker = "joker" in found
     mods.strength = "strength" in found
-    mods.support = [_bounded(s[0], -MAX_SUPPORT_STEP, MAX_SUPPORT_STEP, "savage.bad_support") for s in found.get("support", [])]
-    mods.cover = _choice(_last(found, "cover"), ("ligera", "media", "pesada", "casi total", "total"), "savage.unknown_cover")
+    mods.support = [
+        _bounded(s[0], -MAX_SUPPORT_STEP, MAX_SUPPORT_STEP, "savage.bad_support") for s in found.get("support", [])
+    ]
+    covers = ("ligera", "media", "pesada", "casi total", "total")
+    mods.cover = _choice(_last(found, "cover"), covers, "savage.unknown_cover")
     light = _last(found, "light")
-    mods.light = _choice((light[0] or light[1],) if light else None, ("tenue", "penumbra", "oscuridad", "oscuridad total", "a ciegas"), "savage.unknown_light")
+    lights = ("tenue", "penumbra", "oscuridad", "oscuridad total", "a ciegas")
+    mods.light = _choice((light[0] or light[1],) if light else None, lights, "savage.unknown_light")
     mods.range = _choice(_last(found, "range"), ("corta", "media", "larga"), "savage.unknown_range")
     mods.recoil = "recoil" in found or (kind == "rof" and rof > 1 and "bipod" not in found)
     mods.moving = "moving" in found
