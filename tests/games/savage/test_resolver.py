@@ -28,8 +28,10 @@ from systems.savage.deck import (
 from systems.savage.resolver import SYSTEM
 from systems.savage.rules import (
     DamageEffect,
+    SoakResult,
     TraitModifiers,
     ammo_for_rof,
+    best_soak,
     damage_effect,
     incapacitation,
     soak,
@@ -602,3 +604,9 @@ def test_an_out_of_range_modifier_after_the_target_is_refused() -> None:
         SYSTEM.roll("d8 vs 6 +5000", random.Random(1))
     assert err.value.code == "savage.bad_modifier"
     assert "5000" in Renderer().render("dice_error", code=err.value.code, params=err.value.params).body
+
+
+def test_a_soak_reroll_keeps_the_better_result() -> None:
+    first, worse, better = SoakResult(3, 1), SoakResult(3, 0), SoakResult(3, 2)
+    assert best_soak(first, worse) is first and best_soak(first, better) is better
+    assert best_soak(first, SoakResult(3, 1)) is first
