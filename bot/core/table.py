@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 
 from bot import plugins  # noqa: F401  (registers the commands)
+from bot.core import combat as rounds
 from bot.core import floor, room_commands  # noqa: F401  (registers the commands)
 from bot.core.commands import find_command
 from bot.core.context import Context
@@ -116,5 +117,6 @@ def dispatch(ctx: Context) -> None:
         return
     try:
         command.run(ctx, line.args)
+        rounds.sweep_dead(ctx)
     except DiceError as err:
         ctx.reply("dice_error", code=err.code, params=err.params)

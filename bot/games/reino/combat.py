@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.combat import COMBAT_RULES
+from bot.core.combat import COMBAT_RULES, Vitality
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.reino import commands as reino_table_commands  # noqa: F401  (registers the commands)
@@ -74,6 +74,10 @@ class ReinoCombat:
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return labels(ctx, actor, combat)
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        rc = load(character, ctx.room.combat)
+        return "dead" if rc.dead else "down" if rc.helpless else "up"
 
     @staticmethod
     def _end_surprise_round(ctx: Context, combat: Combat) -> None:

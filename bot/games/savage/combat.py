@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.core.combat import COMBAT_RULES
+from bot.core.combat import COMBAT_RULES, Vitality
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage import commands as savage_table_commands  # noqa: F401  (registers the commands)
@@ -81,6 +81,10 @@ class SavageCombatRules:
             ("bennies", savage.bennies if savage.wild_card else 0),
         ]
         return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        savage = savage_of(character)
+        return "dead" if savage.dead else "up" if savage.can_act else "down"
 
 
 def _bleed(ctx: Context, character: Character) -> None:

@@ -180,7 +180,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     if hold_broken:
         state.stop_holding(target.name)
         move_in_order(combat, target.name, after_current=True)
-    if not after.can_act:
+    if not after.can_act and not after.dead:
         leave_order(combat, target.name)
     state.hits[name_key(target.name)] = {
         "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap, "soaked": False,
