@@ -228,7 +228,7 @@ def soak_command(ctx: Context, args: str) -> None:
 @command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True, systems=SAVAGE)
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _own_or_named(ctx, args)
-    if character is None or not _may_manage(ctx, character):
+    if character is None or not _may_manage(ctx, character) or rounds.refuse_if_down(ctx, character):
         return
     savage = savage_of(character)
     if not savage.shaken:
@@ -306,7 +306,7 @@ def interrupt_command(ctx: Context, args: str) -> None:
     if target is None or holder is None or extra:
         ctx.reply_usage("interrumpir")
         return
-    if not _may_manage(ctx, holder):
+    if not _may_manage(ctx, holder) or rounds.refuse_if_down(ctx, holder):
         return
     state = SavageCombat.load(combat)
     if not state.is_holding(holder.name):
@@ -425,6 +425,8 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     if not floor.may_act(ctx):
         return
     character = ctx.character
+    if rounds.refuse_if_down(ctx, character):
+        return
     savage = savage_of(character) if character else SavageCharacter(ctx.speaker_name)
     roll = trait_roll(ctx, "", die, savage, character is not None and has_joker(ctx, character), rest)
     task = task.add_roll(roll.outcome, roll.raises)

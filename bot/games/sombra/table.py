@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.combat import COMBAT_RULES, Vitality
 from bot.core.commands import command
@@ -273,6 +274,8 @@ def attack_command(ctx: Context, args: str) -> None:
         return
     target, table, rest = found
     effect = _effect(attacker)
+    if _int(attacker, DEAD) and rounds.refuse_if_down(ctx, attacker):
+        return
     if not effect.can_act:
         ctx.reply("sombra/table_cannot_act", name=attacker.name, effect=effect)
         return

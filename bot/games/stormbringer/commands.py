@@ -7,6 +7,7 @@ import functools
 import re
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import Handler, command
 from bot.core.context import Context
@@ -111,6 +112,8 @@ def attack_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
     attacker = need_character(ctx, combat.current or "") if ctx.is_gm() else own_character(ctx)
     target, words = split_name(ctx, args.split())
+    if rounds.refuse_if_down(ctx, attacker):
+        return
     able(combat, attacker, "attack")
     value, skill, words = skill_value(attacker, words, "ataque")
     count = st.counter(combat, attacker.name)
@@ -164,6 +167,8 @@ def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
 def parry_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
     defender, words, blow = defender_and_blow(ctx, combat, args, "parry")
+    if rounds.refuse_if_down(ctx, defender):
+        return
     count = st.counter(combat, defender.name)
     if not count.can_parry():
         raise refuse("no_more_parries", name=defender.name)
@@ -184,6 +189,8 @@ def parry_command(ctx: Context, args: str) -> None:
 def dodge_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
     defender, words, blow = defender_and_blow(ctx, combat, args, "dodge")
+    if rounds.refuse_if_down(ctx, defender):
+        return
     value, _, words = skill_value(defender, words, "esquiva")
     req = parse_request(" ".join(["esquiva", value, *words]))
     req.against_critical = req.against_critical or blow["critical"]

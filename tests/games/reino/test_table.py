@@ -261,7 +261,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Hechas este asalto: ninguna. Le quedan: estándar, movimiento, completa, gratuita, reacción" in t.text(line + 24)
     assert "Bruno intenta estabilizar a Ana" in t.text(line + 25) and "sigue Moribundo" in t.text(line + 25)
     assert "Ana está moribundo e indefenso" in t.texts(line + 26)[0]
-    assert "estás indefenso" in t.text(line + 27)
+    assert "Ana está fuera de combate (PR 2/20, moribundo" in t.text(line + 27)
     # Round 3: Ana's first dying save (DC 10) passes without stabilising; the dead Orco makes none.
     round_three = t.texts(line + 28)
     assert len([m for m in round_three if "Moribundo: Fortaleza" in m]) == 1
@@ -427,7 +427,7 @@ def test_stabilising_with_an_action_point_and_the_rp_spelling() -> None:
 @bob:local: !salud Bruno
 """, table=table)
     assert "Ana gasta un Punto de Acción: Ana se estabiliza" in t.text(6)
-    assert "Ana no tiene Puntos de Acción" in t.text(8)
+    assert "Ana está fuera de combate" in t.text(8)  # unconscious after stabilising: no action
     assert "Bruno gasta un Punto de Acción: Bruno se estabiliza" in t.text(9)
     assert "PR 10/15" in t.text(11) and "rp" not in sheet(table, "Bruno")
     assert (sheet(table, "Ana")["pa"], sheet(table, "Bruno")["pa"]) == (0, 1)
