@@ -183,7 +183,8 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     if not after.can_act and not after.dead:
         leave_order(combat, target.name)
     state.hits[name_key(target.name)] = {
-        "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap, "soaked": False,
+        "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap,
+        "soaked": False,
     }
     state.save(combat)
 
