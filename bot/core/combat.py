@@ -7,12 +7,11 @@ from typing import Any
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 
-
 def ensure_character(ctx: Context, name: str) -> Character:
     """A known character, or a new non-player character run by the GM."""
     character = ctx.room.find_character(name)
     if character is None:
-        character = Character(name, npc=True, creator=ctx.sender)
+        character = Character(name, npc=True)
         ctx.room.characters[name_key(name)] = character
     return character
 
@@ -30,6 +29,7 @@ def announce_turn(ctx: Context, combat: Combat) -> None:
 def start_rounds(ctx: Context, combat: Combat) -> None:
     combat.round, combat.turn = 1, 0
     ctx.room.granted.clear()
+    drop_dead(ctx, combat)
     announce_turn(ctx, combat)
 
 
@@ -37,12 +37,59 @@ def advance(ctx: Context, combat: Combat) -> None:
     """The next turn; out-of-turn permissions last until the turn changes."""
     ctx.room.granted.clear()
     combat.turn += 1
+    _begin_turn(ctx, combat)
+
+
+def _begin_turn(ctx: Context, combat: Combat) -> None:
+    """Start the turn ``combat.turn`` points at, or a new round past the end of the order."""
     if combat.turn >= len(combat.order):
         combat.round += 1
         combat.turn = 0
         ctx.game.combat.new_round(ctx, combat)
+        drop_dead(ctx, combat)
         ctx.announce("new_round", round=combat.round, order=list(combat.order))
     announce_turn(ctx, combat)
+
+
+def drop_dead(ctx: Context, combat: Combat) -> bool:
+    """The dead leave the turn order, each with a notice; True when the actor of the turn left."""
+    rules = ctx.game.combat
+    actor_left = False
+    for name in list(combat.order):
+        character = ctx.room.find_character(name)
+        if character is None or rules.vitality(ctx, character) != "dead":
+            continue
+        position = combat.order.index(name)
+        actor_left = actor_left or (combat.started and position == combat.turn)
+        del combat.order[position]
+        if position < combat.turn:
+            combat.turn -= 1
+        ctx.announce("combatant_dead", name=name)
+    return actor_left
+
+
+def sweep_dead(ctx: Context) -> None:
+    """After a command: whoever died leaves the order; if it was their turn, the next one starts."""
+    combat = ctx.room.combat
+    if combat is None or not combat.order:
+        return
+    if drop_dead(ctx, combat) and combat.order:
+        ctx.room.granted.clear()
+        _begin_turn(ctx, combat)
+
+
+def refuse_if_down(ctx: Context, character: Character | None) -> bool:
+    """True (with a notice) when ``character`` is down or dead: no in-character roll by or for them.
+
+    Whatever their state requires (a dying save, a bleeding-out Vigor roll) their system rolls for them."""
+    if character is None:
+        return False
+    vitality = ctx.game.combat.vitality(ctx, character)
+    if vitality == "up":
+        return False
+    ctx.reply("character_down", name=character.name, dead=vitality == "dead",
+              conditions=ctx.game.combat.conditions(ctx, ctx.room.combat, character) if ctx.room.combat else [])
+    return True
 
 
 def board(ctx: Context, combat: Combat) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from bot.core.commands import CommandGroup
 from systems.base import GameSystem
@@ -14,7 +14,11 @@ if TYPE_CHECKING:
     from bot.core.context import Context
     from bot.core.state import Character, Combat
 
-__all__ = ["CombatRules", "Game", "GameRegistry"]
+__all__ = ["CombatRules", "Game", "GameRegistry", "Vitality"]
+
+Vitality = Literal["up", "down", "dead"]
+"""``up`` acts; ``down`` (dying, incapacitated, unconscious...) makes only the rolls its state requires,
+which its game rolls for it; ``dead`` leaves the turn order."""
 
 
 class CombatRules(Protocol):
@@ -31,6 +35,10 @@ class CombatRules(Protocol):
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         """Short condition labels for the status board."""
+        ...
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        """Whether ``character`` can act, is down, or is dead, from its sheet."""
         ...
 
 

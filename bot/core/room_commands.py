@@ -75,6 +75,8 @@ def help_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("tiro", "roll", usage="EXPRESIÓN [comentario] [oculta]", in_character=True, needs_args=True)
 def roll_command(ctx: Context, args: str) -> None:
+    if not ctx.is_gm() and rounds.refuse_if_down(ctx, ctx.character):
+        return
     words = args.split()
     hidden = words[-1].lower() in _HIDDEN_WORDS
     if hidden and not ctx.is_gm():

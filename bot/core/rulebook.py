@@ -1,5 +1,7 @@
 """Rule cards (each game's ``cards.toml``, see docs/rule-cards.md) indexed with SQLite FTS5 for ``!regla``.
 
+Each card cites its rules document by the document's title (``source``), never by a file name.
+
 The index is built once per registry in memory; the ``unicode61`` tokenizer with
 ``remove_diacritics 2`` makes the search case- and accent-insensitive. A game without cards of its
 own (the generic one) searches every game's cards.

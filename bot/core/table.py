@@ -6,6 +6,7 @@ import logging
 import random
 from dataclasses import replace
 
+from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import Command
 from bot.core.context import Context
@@ -131,6 +132,7 @@ def run(ctx: Context, command: Command, args: str) -> None:
     before, sent = ctx.room.to_json(), len(ctx.actions)
     try:
         command.run(ctx, args)
+        rounds.sweep_dead(ctx)
     except Refusal as refusal:
         ctx.room = RoomState.from_json(before)
         del ctx.actions[sent:]

@@ -154,12 +154,21 @@ def _modifier(scan: _Scanner) -> int:
     return 0 if value is None else value
 
 
+def _late_modifier(scan: _Scanner) -> int:
+    """Signed numbers written after the DC or Defense (``d20 vs 12 +2``): added to the d20 like M."""
+    total = 0
+    while _STRAY_SIGN_RE.match(scan.rest) and (value := scan.number()) is not None:
+        total = _bounded(total + value)
+    return total
+
+
 # --- one parser per roll kind ----------------------------------------------------------
 
 
 def _check(scan: _Scanner, rng: Rng) -> ReinoCheck:
     modifier = _modifier(scan)
     dc = _dc(scan)
+    modifier = _bounded(modifier + _late_modifier(scan))
     return ReinoCheck(CheckResult(roll_d20(rng), modifier, dc), "prueba", scan.comment())
 
 
@@ -176,6 +185,7 @@ def _attack(scan: _Scanner, rng: Rng) -> ReinoAttack:
     defense = scan.option_number(_DC_WORD + r"|def(?:ensa)?", "reino.missing_defense")
     if defense is None:
         raise DiceError("reino.missing_defense", text=_excerpt(scan.rest.strip()))
+    bonus = _bounded(bonus + _late_modifier(scan))
     reduction, minion = 0, False
     while True:
         if (dr := scan.option_number(r"rd|dr", "reino.missing_number")) is not None:
@@ -253,6 +263,7 @@ def _save(scan: _Scanner, rng: Rng) -> ReinoCheck | ReinoWoundSave:
     if purpose == "fortaleza" and scan.word(r"da[ñn]o|danio|damage"):
         return _wound_after(scan, rng, modifier)
     dc = _dc(scan)
+    modifier = _bounded(modifier + _late_modifier(scan))
     return ReinoCheck(CheckResult(roll_d20(rng), modifier, dc), purpose, scan.comment())
 
 
@@ -318,6 +329,7 @@ def _expression(text: str, rng: Rng) -> Outcome:
         modifier = _d20_modifier(expr)
         scan = _Scanner(rest)
         dc = _dc(scan)
+        modifier = _bounded(modifier + _late_modifier(scan))
         return ReinoCheck(CheckResult(roll_d20(rng), modifier, dc), "prueba", scan.comment())
     if _OPPOSED_TAIL.match(rest):
         return _expression_opposed(expr, rest, rng)

@@ -197,6 +197,11 @@ def soak(incoming: int, outcome: str, raises: int) -> SoakResult:
     return SoakResult(incoming, min(incoming, removed))
 
 
+def best_soak(kept: SoakResult, reroll: SoakResult) -> SoakResult:
+    """A second benny re-rolls the soak's Vigor roll, as any trait roll: the better result stands."""
+    return reroll if reroll.soaked > kept.soaked else kept
+
+
 @dataclass(frozen=True, slots=True)
 class IncapacitationResult:
     """The Vigor roll on being incapacitated; ``table`` is the one the GM rolls on."""

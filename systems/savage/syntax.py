@@ -4,7 +4,8 @@
 
 Verbs: ``daño``, ``rof N`` / ``cdf N``, ``apoyar``, ``absorber``, ``espiritu``,
 ``incapacitado``, ``desangrar``; none means a trait roll. Keywords may appear in
-any order after the dice; words that are not keywords form the comment.
+any order after the dice; words that are not keywords form the comment. A signed
+number among them (``d8 vs 6 +1``) is a modifier added to the dice, as in ``d8+1 vs 6``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from systems.savage.rules import (
 )
 
 MAX_TN = 999
+MAX_MODIFIER = 999
 MAX_SUPPORT_STEP = 4
 MAX_TARGETS = 6
 MAX_TARGET_NAME = 40
@@ -67,11 +69,12 @@ KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("shaken", r"aturdido\b"),
         ("incoming", r"recibe\s*(\d+)\b"),
         ("targets", r"(?:objetivos|objetivo|blancos)\s*:?\s*(.+)$"),
+        ("modifier", r"([+-])\s*(\d+)\b"),
     )
 )
 TRAIT_KEYS = frozenset(
     {"tn", "extra", "multi", "unskilled", "wounds", "fatigue", "joker", "support", "strength",
-     "cover", "light", "range", "recoil", "moving", "called"}
+     "cover", "light", "range", "recoil", "moving", "called", "modifier"}
 )
 ALLOWED = {
     "trait": TRAIT_KEYS,
@@ -81,7 +84,7 @@ ALLOWED = {
     "bleeding": TRAIT_KEYS,
     "soak": TRAIT_KEYS | {"incoming"},
     "rof": TRAIT_KEYS | {"bipod", "targets"},
-    "damage": frozenset({"tn", "joker", "called", "raise", "shaken"}),
+    "damage": frozenset({"tn", "joker", "called", "raise", "shaken", "modifier"}),
 }
 
 
@@ -181,7 +184,8 @@ def _is_trait_die(expr: DiceExpr) -> bool:
     if len(dice) != 1:
         return False
     die = dice[0]
-    return die.sign > 0 and die.count == 1 and not die.explode_at and not die.keep and not die.percent and die.sides >= 2
+    plain = not (die.explode_at or die.keep or die.percent)
+    return die.sign > 0 and die.count == 1 and plain and die.sides >= 2
 
 
 def _bounded(digits: str, low: int, high: int, code: str) -> int:
@@ -238,7 +242,7 @@ def _last(found: dict, name: str) -> tuple | None:
 
 
 def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> SavageRequest:
-    request = SavageRequest(kind, expr, comment, rof=rof)
+    request = SavageRequest(kind, _with_late_modifiers(expr, found.get("modifier", [])), comment, rof=rof)
     request.wild = "extra" not in found
     if tn := _last(found, "tn"):
         value = _bounded(tn[0], -MAX_TN, MAX_TN, "savage.bad_tn")
@@ -259,6 +263,13 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
     return request
 
 
+def _with_late_modifiers(expr: DiceExpr, late: list[tuple[str, str]]) -> DiceExpr:
+    """``d8 vs 6 +1`` is ``d8+1 vs 6``: a modifier written among the keywords joins the dice's constant."""
+    values = [_bounded(sign + digits, -MAX_MODIFIER, MAX_MODIFIER, "savage.bad_modifier") for sign, digits in late]
+    terms = [ConstantTerm(-1 if value < 0 else 1, abs(value)) for value in values]
+    return DiceExpr((*expr.terms, *terms), expr.comment) if terms else expr
+
+
 def _modifiers(found: dict, kind: str, rof: int) -> TraitModifiers:
     mods = TraitModifiers()
     if multi := _last(found, "multi"):
@@ -270,10 +281,14 @@ def _modifiers(found: dict, kind: str, rof: int) -> TraitModifiers:
     mods.unskilled = "unskilled" in found
     mods.joker = "joker" in found
     mods.strength = "strength" in found
-    mods.support = [_bounded(s[0], -MAX_SUPPORT_STEP, MAX_SUPPORT_STEP, "savage.bad_support") for s in found.get("support", [])]
-    mods.cover = _choice(_last(found, "cover"), ("ligera", "media", "pesada", "casi total", "total"), "savage.unknown_cover")
+    mods.support = [
+        _bounded(s[0], -MAX_SUPPORT_STEP, MAX_SUPPORT_STEP, "savage.bad_support") for s in found.get("support", [])
+    ]
+    covers = ("ligera", "media", "pesada", "casi total", "total")
+    mods.cover = _choice(_last(found, "cover"), covers, "savage.unknown_cover")
     light = _last(found, "light")
-    mods.light = _choice((light[0] or light[1],) if light else None, ("tenue", "penumbra", "oscuridad", "oscuridad total", "a ciegas"), "savage.unknown_light")
+    lights = ("tenue", "penumbra", "oscuridad", "oscuridad total", "a ciegas")
+    mods.light = _choice((light[0] or light[1],) if light else None, lights, "savage.unknown_light")
     mods.range = _choice(_last(found, "range"), ("corta", "media", "larga"), "savage.unknown_range")
     mods.recoil = "recoil" in found or (kind == "rof" and rof > 1 and "bipod" not in found)
     mods.moving = "moving" in found

@@ -1,6 +1,7 @@
 """Parsing of the Sistema Sombra Spanish roll syntax into plain requests.
 
-Checks: ``3d10[+-M] vs K [clauses...] [comment]``, clauses being difficulty names,
+Checks: ``3d10[+-M] vs K [clauses...] [comment]``, clauses being a signed number (added to
+the roll like M: ``3d10 vs 14 +3`` is ``3d10+3 vs 14``), difficulty names,
 ``prisa``, ``apuntado LOC``, ``dirigido LOC``, ``apuntando``, ``segundo``,
 ``rafaga N [paso S] [blanco T]``, ``mando N``, ``moral N``, ``esquiva N``,
 ``persona|vehiculo|barco`` and ``daño TIPO[+N] [fue N]``. The first word that is no
@@ -60,6 +61,7 @@ INITIATIVE_COMMANDS = frozenset({"iniciativa", "init", "initiative"})
 
 _VS = re.compile(r"\s+vs\.?\s*", re.IGNORECASE)
 _INT = re.compile(r"[+-]?\d{1,4}")
+_SIGNED = re.compile(r"[+-]\d{1,4}")
 _DAMAGE_TYPE = re.compile(r"(viii|vii|vi|iv|v|iii|ii|i|[0-8])([+-]\d{1,4})?")
 
 
@@ -92,6 +94,8 @@ class Clauses:
     """Everything after the target (or after ``daño``/``localizacion``)."""
 
     modifiers: list[Modifier] = field(default_factory=list)
+    roll_modifier: int = 0
+    """Signed numbers among a check's clauses, added to the roll (``3d10 vs 14 +3``)."""
     table: str | None = None
     aimed: str | None = None
     damage: DamageRequest | None = None
@@ -150,26 +154,45 @@ def parse_check(expr: DiceExpr, rest: str) -> CheckRequest | None:
     if not _INT.fullmatch(words.peek()):
         raise DiceError("sombra.target_missing", text=_excerpt(rest.strip()))
     target = words.number("vs", 0, 30)
-    return CheckRequest(expr, target, roll_modifier, parse_clauses(words))
+    clauses = parse_clauses(words, check=True)
+    return CheckRequest(expr, target, _roll_modifier(roll_modifier + clauses.roll_modifier), clauses)
 
 
 def _check_modifier(expr: DiceExpr) -> int:
     dice = expr.dice_terms
     if len(dice) != 1 or dice[0] != DiceTerm(1, 3, 10):
         raise DiceError("sombra.check_dice", expr=expr.text)
-    modifier = sum(t.sign * t.value for t in expr.terms if not isinstance(t, DiceTerm))
+    return _roll_modifier(sum(t.sign * t.value for t in expr.terms if not isinstance(t, DiceTerm)))
+
+
+def _roll_modifier(modifier: int) -> int:
     if abs(modifier) > MAX_ROLL_MODIFIER:
         raise DiceError("sombra.number_range", name="modificador", value=modifier,
                         low=-MAX_ROLL_MODIFIER, high=MAX_ROLL_MODIFIER)
     return modifier
 
 
-def parse_clauses(words: _Words) -> Clauses:
+def parse_clauses(words: _Words, check: bool = False) -> Clauses:
+    """The clauses, then the comment; a signed number is a clause of checks only."""
     clauses = Clauses()
-    while words.peek() and _clause(words, clauses):
+    step = _signed_clause if check else _clause
+    while words.peek() and step(words, clauses):
         pass
     clauses.comment = words.comment()
     return clauses
+
+
+def _signed_clause(words: _Words, c: Clauses) -> bool:
+    """``+3`` or ``+ 3`` added to the roll, else any other clause."""
+    word, after = words.peek(), words.peek(1)
+    if word in ("+", "-") and after.isdigit() and _INT.fullmatch(after):
+        text, words.pos = word + after, words.pos + 2
+    elif _SIGNED.fullmatch(word):
+        text, words.pos = word, words.pos + 1
+    else:
+        return _clause(words, c)
+    c.roll_modifier = _roll_modifier(c.roll_modifier + int(text))
+    return True
 
 
 def _clause(words: _Words, c: Clauses) -> bool:

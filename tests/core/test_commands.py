@@ -205,3 +205,11 @@ def test_console_cli_contract(tmp_path) -> None:
         input=script, capture_output=True, text=True, check=True,
     ).stdout
     assert "@ana:local: !tiro 2d6" in chat and "🎲 2d6" in chat and "✂️" in chat
+
+
+@pytest.mark.parametrize(("system", "example"), [
+    ("savage", "d8 vs 6 +1 = d8+1 vs 6"), ("stormbringer", "+10 tras el porcentaje se le suma"),
+    ("reino", "d20 vs 15 +3"), ("sombra", "+3 (se suma a la tirada, como 3d10+3)"),
+])
+def test_help_documents_a_modifier_after_the_target(system: str, example: str) -> None:
+    assert example in play("@ana:local: !ayuda", system=system).text(1)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
 from bot.core.rulebook import Rulebook, load_cards
 from bot.games import GAMES
+from tests.transcript import play
 
 SYSTEMS = ["savage", "stormbringer", "reino", "sombra"]
 RULEBOOK = Rulebook.of(GAMES)
@@ -26,15 +29,73 @@ def _shout_without_accents(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).upper()
 
 
+RULES_FILES = {
+    "Savage Worlds, reglas de la casa": "000_bafd3d4b8a0f1c8d.txt",
+    "Suplemento de Savage Worlds": "001_39746d727614e035.txt",
+    "Stormbringer, reglas de la casa": "002_fbc80469e67b6799.txt",
+    "El Reino de la Sombra, reglas de la casa": "003_a2259ea339c0de0f.txt",
+    "Sistema Sombra / Comandos de Guerra, reglas de la casa": "004_ba09264dd169f9d1.txt",
+}
+"""Each rules document's title (what cards cite) and its file in ``shared/rules``."""
+SOURCES = {
+    "savage": {"Savage Worlds, reglas de la casa", "Suplemento de Savage Worlds"},
+    "stormbringer": {"Stormbringer, reglas de la casa"},
+    "reino": {"El Reino de la Sombra, reglas de la casa"},
+    "sombra": {"Sistema Sombra / Comandos de Guerra, reglas de la casa"},
+}
+SHINGLE = 8
+"""A card sharing a run of this many words with a rules document has pasted from it."""
+
+
+def _words(text: str) -> list[str]:
+    return "".join(c if c.isalnum() else " " for c in text.casefold()).split()
+
+
+def _rules_dir() -> Path:
+    """``shared/rules`` next to the checkout or one of its parents (worktrees sit deeper)."""
+    root = Path(__file__).resolve().parents[2]
+    found = next((p / "shared" / "rules" for p in root.parents if (p / "shared" / "rules").is_dir()), None)
+    assert found is not None, f"no shared/rules above {root}"
+    return found
+
+
+@lru_cache(maxsize=1)
+def _rules_shingles() -> frozenset[tuple[str, ...]]:
+    shingles: set[tuple[str, ...]] = set()
+    for name in RULES_FILES.values():
+        words = _words((_rules_dir() / name).read_text(encoding="utf-8"))
+        shingles.update(tuple(words[i:i + SHINGLE]) for i in range(len(words) - SHINGLE + 1))
+    return frozenset(shingles)
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_cards_are_well_formed(system: str) -> None:
+def test_cards_are_well_formed_cite_titles_and_paste_nothing(system: str) -> None:
     cards = cards_of(system)
-    assert len(cards) >= 12
+    assert 12 <= len(cards) <= 30
     assert len({c["id"] for c in cards}) == len(cards)
+    pasted = []
     for card in cards:
-        assert card["title"] and card["text"] and card["keywords"]
-        assert card["source"].endswith(".txt")
+        assert card["id"].isascii() and card["title"] and card["text"] and card["keywords"]
         assert len(card["text"]) < 900
+        assert card["source"] in SOURCES[system], (card["id"], card["source"])
+        words = _words(card["text"])
+        pasted += [(card["id"], run) for i in range(len(words) - SHINGLE + 1)
+                   if (run := tuple(words[i:i + SHINGLE])) in _rules_shingles()]
+    assert pasted == []
+
+
+def test_the_paste_check_catches_a_pasted_sentence() -> None:
+    sentence = (_rules_dir() / RULES_FILES["Savage Worlds, reglas de la casa"]).read_text(encoding="utf-8")
+    words = _words(sentence)[100:100 + SHINGLE]
+    assert tuple(words) in _rules_shingles()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_rule_command_shows_the_document_title(system: str) -> None:
+    card = cards_of(system)[0]
+    t = play(f"@ana:local: !regla {card['title']}", system=system)
+    assert f"({card['source']})" in t.texts(1)[0]
+    assert ".txt" not in t.texts(1)[0]
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

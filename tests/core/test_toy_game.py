@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
-from bot.core.game import Game, GameRegistry
+from bot.core.game import Game, GameRegistry, Vitality
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.state import Character, Combat
 from bot.core.store import Store
@@ -44,6 +44,9 @@ class ToyCombat:
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return ["🧸"]
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        return "up"
 
 
 def toy_game(folder: Path) -> Game:

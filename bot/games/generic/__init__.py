@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 
 from bot.core.context import Context
-from bot.core.game import Game
+from bot.core.game import Game, Vitality
 from bot.core.state import Character, Combat
 from systems.dice import parse
 from systems.generic import SYSTEM
@@ -34,6 +34,9 @@ class GenericCombat:
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return []
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        return "up"
 
 
 GAME = Game("generic", SYSTEM, GenericCombat(), {"iniciativa": int}, templates=files("templates") / "generic")

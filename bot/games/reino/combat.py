@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.core.game import Vitality
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.reino.state import (
@@ -70,6 +71,10 @@ class ReinoCombat:
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return labels(ctx, actor, combat)
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        rc = load(character, ctx.room.combat)
+        return "dead" if rc.dead else "down" if rc.helpless else "up"
 
     @staticmethod
     def _end_surprise_round(ctx: Context, combat: Combat) -> None:

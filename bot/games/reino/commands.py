@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
@@ -161,7 +162,7 @@ def attack_command(ctx: Context, args: str) -> None:
         ctx.reply_usage("ataque")
         return
     attacker = _actor(ctx)
-    if attacker is None:
+    if attacker is None or rounds.refuse_if_down(ctx, attacker):
         return
     comment = " ".join(words[1:] if given is not None else words)[:MAX_COMMENT]
     combat = ctx.room.combat
@@ -310,6 +311,8 @@ def action_command(ctx: Context, args: str) -> None:
     if actor is None:
         return
     rc = load(actor, combat)
+    if args.strip() and rounds.refuse_if_down(ctx, actor):
+        return
     if not args.strip():
         current = budget(combat, actor, rc)
         ctx.reply("reino/table_actions", name=actor.name, did=None, taken=current.taken,
@@ -341,6 +344,8 @@ def stabilize_command(ctx: Context, args: str) -> None:
     stable = stabilize(load(target, combat), round_number)
     helper = _acting(ctx)
     alone = helper is not None and name_key(helper.name) == name_key(target.name)
+    if not (alone and by_point) and rounds.refuse_if_down(ctx, helper):
+        return  # a dying character may only spend an Action Point to stabilise themselves
     spent = None
     if helper is not None and not (alone and by_point):
         spent = check_action(combat, helper, load(helper, combat), Action.STANDARD)

@@ -75,6 +75,7 @@ def load(character: Character, combat: Combat | None) -> ReinoCharacter:
 def save(character: Character, combat: Combat | None, rc: ReinoCharacter) -> None:
     sheet = character.sheet
     if "pr" in sheet:
+        sheet.setdefault("pr_max", rc.max_resistance)  # the full PR, before any damage (rules 003)
         sheet["pr"] = rc.resistance
     if "pa" in sheet or rc.action_points:
         sheet["pa"] = rc.action_points
@@ -105,7 +106,9 @@ def budget(combat: Combat, character: Character, rc: ReinoCharacter) -> ActionBu
     return replace(fresh, taken=tuple(taken))
 
 
-def check_action(combat: Combat | None, character: Character, rc: ReinoCharacter, action: Action) -> ActionBudget | None:
+def check_action(
+    combat: Combat | None, character: Character, rc: ReinoCharacter, action: Action
+) -> ActionBudget | None:
     """The budget after ``action`` (not stored yet), None out of combat; raises when it is not allowed."""
     if not in_round(combat):
         return None

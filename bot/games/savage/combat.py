@@ -7,6 +7,7 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
+from bot.core.game import Vitality
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
@@ -74,6 +75,10 @@ class SavageCombatRules:
             ("bennies", savage.bennies if savage.wild_card else 0),
         ]
         return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        savage = savage_of(character)
+        return "dead" if savage.dead else "up" if savage.can_act else "down"
 
 
 def _bleed(ctx: Context, character: Character) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.core import combat as rounds
 from bot.core import floor
@@ -21,7 +22,7 @@ from bot.games.savage.flow import (
 )
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
 from systems.savage.deck import Card, interrupt, surprise
-from systems.savage.rules import DamageEffect, damage_effect
+from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import (
     DRAMATIC_TASKS,
     DramaticTask,
@@ -43,6 +44,7 @@ _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
 _END = ("fin", "end")
 _FIRE = ("fuego", "fire")
+_REROLL = ("repetir", "otra", "reroll")
 UNTRAINED = "d4"
 
 
@@ -177,49 +179,56 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     if hold_broken:
         state.stop_holding(target.name)
         move_in_order(combat, target.name, after_current=True)
-    if not after.can_act:
+    if not after.can_act and not after.dead:
         leave_order(combat, target.name)
     state.hits[name_key(target.name)] = {
-        "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap, "soaked": False,
+        "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap,
+        "soaked": False,
     }
     state.save(combat)
 
 
-@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN]")
+@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]")
 def soak_command(ctx: Context, args: str) -> None:
     target, rest = _own_or_named(ctx, args)
     if target is None or not _may_manage(ctx, target):
         return
+    words = rest.split()
+    reroll = bool(words) and fold(words[-1]) in _REROLL
+    rest = " ".join(words[:-1]) if reroll else rest
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     hit = state.hits.get(name_key(target.name)) if state else None
-    if combat is None or state is None or hit is None or hit["soaked"] or not hit["effect"][2]:
-        _error(ctx, "no_hit", name=target.name)
+    if combat is None or state is None or hit is None or not hit["effect"][2] or hit["soaked"] != reroll:
+        _error(ctx, "no_soak" if reroll else "no_hit", name=target.name)
         return
     _, die = die_from(rest, target, "vigor")
     if die is None:
         _error(ctx, "no_die", name=target.name, field="vigor")
         return
-    before = SavageCharacter.from_dict(hit["before"])
+    bennies = savage_of(target).bennies if reroll else SavageCharacter.from_dict(hit["before"]).bennies
+    before = replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies)
     spend_benny(before)
     effect = DamageEffect(*hit["effect"])
     roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}")
-    paid, left = soak_damage(before, effect, roll.result)
+    kept = SoakResult(effect.wounds, hit.get("best", 0)) if reroll else roll.result
+    best = best_soak(kept, roll.result)
+    paid, left = soak_damage(before, effect, best)
     after = apply_damage(paid, left)
     if after.incapacitated and not before.incapacitated and hit["incap"]:
         after = reapply_incapacitation(after, hit["incap"])
     store(target, after)
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
-    state.hits[name_key(target.name)] = {**hit, "soaked": True}
+    state.hits[name_key(target.name)] = {**hit, "soaked": True, "best": best.soaked}
     state.save(combat)
-    ctx.reply("savage/table_soak", name=target.name, r=roll, after=after)
+    ctx.reply("savage/table_soak", name=target.name, r=roll, after=after, reroll=reroll, best=best)
 
 
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _own_or_named(ctx, args)
-    if character is None or not _may_manage(ctx, character):
+    if character is None or not _may_manage(ctx, character) or rounds.refuse_if_down(ctx, character):
         return
     savage = savage_of(character)
     if not savage.shaken:
@@ -297,7 +306,7 @@ def interrupt_command(ctx: Context, args: str) -> None:
     if target is None or holder is None or extra:
         ctx.reply_usage("interrumpir")
         return
-    if not _may_manage(ctx, holder):
+    if not _may_manage(ctx, holder) or rounds.refuse_if_down(ctx, holder):
         return
     state = SavageCombat.load(combat)
     if not state.is_holding(holder.name):
@@ -416,6 +425,8 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     if not floor.may_act(ctx):
         return
     character = ctx.character
+    if rounds.refuse_if_down(ctx, character):
+        return
     savage = savage_of(character) if character else SavageCharacter(ctx.speaker_name)
     roll = trait_roll(ctx, "", die, savage, character is not None and has_joker(ctx, character), rest)
     task = task.add_roll(roll.outcome, roll.raises)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core import floor
+from bot.core.game import Vitality
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import Character, Combat
@@ -41,8 +43,9 @@ COMMANDS = CommandGroup()
 SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
 SHEET_FIELDS: dict[str, type] = {
     "vel": int, "agi": int, "fue": int, "res": int, **dict.fromkeys(SKILLS, int),
-    "arma": str, "tipo": str, "blindaje": int, "flotabilidad": int,
+    "arma": str, "tipo": str, "blindaje": int, "flotabilidad": int, "muerto": int,
 }
+DEAD = "muerto"
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
@@ -208,6 +211,12 @@ class SombraCombat:
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(combat, actor)]
 
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
+        if _int(character, DEAD):
+            return "dead"
+        return "up" if _effect(character).can_act else "down"
+
 
 def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
     data = combat.data if combat else {}
@@ -263,6 +272,8 @@ def attack_command(ctx: Context, args: str) -> None:
         return
     target, table, rest = found
     effect = _effect(attacker)
+    if _int(attacker, DEAD) and rounds.refuse_if_down(ctx, attacker):
+        return
     if not effect.can_act:
         ctx.reply("sombra/table_cannot_act", name=attacker.name, effect=effect)
         return

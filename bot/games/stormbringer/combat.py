@@ -8,6 +8,7 @@ each new round, when the per-round attack and parry counters are emptied.
 
 from __future__ import annotations
 
+from bot.core.game import Vitality
 from bot.core.context import Context
 from bot.core.state import Character, Combat
 from bot.games.stormbringer import state as st
@@ -70,6 +71,11 @@ class StormbringerCombat:
         if count.ripostes_earned:
             labels.append(condition_label(ctx, "ripostes", value=count.ripostes_earned))
         return labels
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        """Dead at 0 hit points or less (only when the sheet keeps ``pv``)."""
+        hit_points = character.sheet.get("pv")
+        return "dead" if isinstance(hit_points, int) and hit_points <= 0 else "up"
 
     def _limit_labels(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         """Labels for what the actor may not do now (stunned, surprised)."""

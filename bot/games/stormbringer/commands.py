@@ -7,6 +7,7 @@ import functools
 import re
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import CommandGroup, Handler
 from bot.core.context import Context
@@ -113,6 +114,8 @@ def attack_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
     target, words = split_name(ctx, args.split())
     attacker = attacking(ctx, combat, words)
+    if rounds.refuse_if_down(ctx, attacker):
+        return
     able(combat, attacker, "attack")
     value, skill, words = skill_value(attacker, words, "ataque")
     count = st.counter(combat, attacker.name)
@@ -184,6 +187,8 @@ def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
 def parry_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
     defender, words, blow = defender_and_blow(ctx, combat, args, "parry")
+    if rounds.refuse_if_down(ctx, defender):
+        return
     count = st.counter(combat, defender.name)
     if not count.can_parry():
         raise refuse("no_more_parries", name=defender.name)
@@ -215,6 +220,8 @@ def parry_command(ctx: Context, args: str) -> None:
 def dodge_command(ctx: Context, args: str) -> None:
     combat = started_combat(ctx)
     defender, words, blow = defender_and_blow(ctx, combat, args, "dodge")
+    if rounds.refuse_if_down(ctx, defender):
+        return
     if blow.get("weapon") in st.UNDODGEABLE_KINDS:
         raise refuse("cannot_dodge", weapon=blow["weapon"])
     value, _, words = skill_value(defender, words, "esquiva")

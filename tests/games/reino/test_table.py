@@ -211,12 +211,10 @@ FULL_COMBAT = CAST + """
 @bob:local: !siguiente
 @ana:local: !ataque Jefe
 @ana:local: !siguiente
-@gm:local: !siguiente
 @gm:local: !estado
 @gm:local: !siguiente
 @bob:local: !estabilizar Ana +3
 @bob:local: !siguiente
-@gm:local: !siguiente
 @gm:local: !siguiente
 @gm:local: !salud Ana
 @gm:local: !combate fin
@@ -254,7 +252,8 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     # Round 2: Orco's dying save fails; Ana is stunned this round (no dodge, -2: Defense 11).
     new_round = t.texts(line + 19)
     assert "Orco" in new_round[0] and "vs CD 10" in new_round[0] and "muere" in new_round[0]
-    assert "Ronda 2. Orden: Jefe → Bruno → Ana → Orco" in new_round[1]
+    assert new_round[1] == "💀 Orco ha muerto y sale del orden de turnos."
+    assert "Ronda 2. Orden: Jefe → Bruno → Ana." in new_round[2]
     assert "sin esquiva y -2" in t.text(line + 20) and "vs Defensa 11" in t.text(line + 20)
     assert "PR 11 → 2" in t.text(line + 21) and "fallada" in t.text(line + 21)
     assert "ya estaba incapacitado, pasa a moribundo" in t.text(line + 22)
@@ -262,22 +261,22 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Hechas este asalto: ninguna. Le quedan: estándar, movimiento, completa, gratuita, reacción" in t.text(line + 24)
     assert "Bruno intenta estabilizar a Ana" in t.text(line + 25) and "sigue Moribundo" in t.text(line + 25)
     assert "Ana está moribundo e indefenso" in t.texts(line + 26)[0]
-    assert "estás indefenso" in t.text(line + 27)
+    assert "Ana está fuera de combate (PR 2/20, moribundo" in t.text(line + 27)
     # Round 3: Ana's first dying save (DC 10) passes without stabilising; the dead Orco makes none.
-    round_three = t.texts(line + 29)
+    round_three = t.texts(line + 28)
     assert len([m for m in round_three if "Moribundo: Fortaleza" in m]) == 1
     assert "Ana" in round_three[0] and "vs CD 10 (0 previas)" in round_three[0] and "sigue Moribundo" in round_three[0]
-    status = t.text(line + 30)
-    assert "Ronda 3" in status and "Ana [PR 2/20, moribundo, PA 0]" in status and "muerto" in status
+    status = t.text(line + 29)
+    assert "Ronda 3" in status and "Ana [PR 2/20, moribundo, PA 0]" in status and "Orco" not in status
     # Bruno stabilises her: Incapacitado and unconscious; round 4 has no dying save.
-    assert "estabilizado" in t.text(line + 32)
-    assert not any("Moribundo: Fortaleza" in m for m in t.texts(line + 35))
-    assert "Ana: Defensa 11" in t.text(line + 36) and "incapacitado, aturdido, inconsciente" in t.text(line + 36)
-    assert "4" in t.text(line + 37)
+    assert "estabilizado" in t.text(line + 31)
+    assert not any("Moribundo: Fortaleza" in m for m in t.texts(line + 33))
+    assert "Ana: Defensa 11" in t.text(line + 34) and "incapacitado, aturdido, inconsciente" in t.text(line + 34)
+    assert "4" in t.text(line + 35)
     assert room(table).combat is None
     ana = sheet(table, "Ana")
     assert (ana["pr"], ana["pa"], ana["estados"]) == (2, 0, "incapacitado, inconsciente")
-    assert "estados incapacitado, inconsciente" in t.text(line + 38)
+    assert "estados incapacitado, inconsciente" in t.text(line + 36)
     assert sheet(table, "Orco")["estados"] == "moribundo, muerto"
     assert table.rng.exhausted()  # type: ignore[attr-defined]
 
@@ -429,7 +428,7 @@ def test_stabilising_with_an_action_point_and_the_rp_spelling() -> None:
 @bob:local: !salud Bruno
 """, table=table)
     assert "Ana gasta un Punto de Acción: Ana se estabiliza" in t.text(6)
-    assert "Ana no tiene Puntos de Acción" in t.text(8)
+    assert "Ana está fuera de combate" in t.text(8)  # unconscious after stabilising: no action
     assert "Bruno gasta un Punto de Acción: Bruno se estabiliza" in t.text(9)
     assert "PR 10/15" in t.text(11) and "rp" not in sheet(table, "Bruno")
     assert (sheet(table, "Ana")["pa"], sheet(table, "Bruno")["pa"]) == (0, 1)

@@ -321,3 +321,33 @@ def test_a_granted_player_cannot_put_the_current_actor_on_hold() -> None:
 """, system="savage", seed=3)
     assert "Solo el máster o el jugador de McAvoy" in t.text(8)
     assert "▶ McAvoy" in t.text(9) and "espera" not in t.text(9).split("McAvoy")[1].split("\n")[0]
+
+
+def test_a_second_benny_rerolls_a_soak_and_the_better_result_stands() -> None:
+    """000: one soak per attack, but a second benny may repeat its Vigor roll (seed 4: fail, 1, fail)."""
+    table = make_table(system="savage", seed=4)
+    t = play("""
+@gm:local: !pj Kira @bob:local
+@gm:local: !ficha Kira dureza 5 parada 6 bennies 3 vigor d8 espiritu d8
+@gm:local: !combate
+@gm:local: !turnos Kira, Orco
+@bob:local: !absorber repetir
+@gm:local: !daño Kira 13
+@bob:local: !absorber repetir
+@bob:local: !absorber
+@bob:local: !absorber
+@bob:local: !absorber repetir
+@bob:local: !soak reroll
+@bob:local: !absorber Kira repetir
+""", table=table)
+    assert "Kira no tiene una absorción que repetir" in t.text(5)
+    assert "Kira no tiene una absorción que repetir" in t.text(7)
+    assert "Absorbe 0 de 2" in t.text(8) and "Queda: 2 heridas, aturdido; 2 benis" in t.text(8)
+    assert "!absorber Kira repetir" in t.text(8)
+    assert "no tiene heridas recientes que absorber" in t.text(9)
+    assert "repite la absorción con otro beni" in t.text(10) and "Absorbe 1 de 2" in t.text(10)
+    assert "Cuenta la mejor de las tiradas: absorbe 1 de 2" in t.text(10) and "Queda: 1 herida, aturdido; 1 beni" in t.text(10)
+    assert "Absorbe 0 de 2" in t.text(11) and "Cuenta la mejor de las tiradas: absorbe 1 de 2" in t.text(11)
+    assert "Queda: 1 herida, aturdido; 0 benis" in t.text(11) and "repetir" not in t.text(11).split("Queda:")[1]
+    assert t.text(12) == "⚠️ Kira no tiene benis."
+    assert _sheet(table, "Kira")["heridas"] == 1 and _sheet(table, "Kira")["bennies"] == 0

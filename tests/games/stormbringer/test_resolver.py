@@ -438,17 +438,6 @@ def test_check_message_names_the_outcome(face):
     assert words[result.roll.outcome] in RENDERER.render(result.template, r=result).body
 
 
-def test_rule_cards_are_well_formed():
-    import tomllib
-    from pathlib import Path
-
-    cards = tomllib.loads((Path(__file__).resolve().parents[3] / "systems/stormbringer/cards.toml").read_text("utf-8"))["card"]
-    assert 12 <= len(cards) <= 30 and len({c["id"] for c in cards}) == len(cards)
-    for card in cards:
-        assert card["id"].isascii() and card["title"] and card["keywords"] and card["text"]
-        assert card["source"] == "002_fbc80469e67b6799.txt"
-
-
 def test_riposte_attack_syntax():
     data = roll("ataque 95 segundo respuesta", (70, 100)).as_json()
     assert (data["riposte"], data["target"], data["outcome"]) == (True, 75, "success")
@@ -459,3 +448,13 @@ def test_failed_parry_message_forbids_dodging_that_blow():
     assert "no puede esquivar" in RENDERER.render(result.template, r=result).body
     arrow = roll("parada 40 flecha", (10, 100))
     assert "escudo" in RENDERER.render(arrow.template, r=arrow).body
+
+
+# -- a modifier written after the target (issue 10, item 14) ---------------------------------
+
+@pytest.mark.parametrize(("after", "skill"), [("d100 vs 50 +10", 60), ("d100 vs 50 -15", 35), ("vs 50 + 10", 60)])
+def test_a_modifier_after_the_target_adds_to_the_skill(after: str, skill: int) -> None:
+    for face in range(1, 101):
+        late, plain = roll(after, (face, 100)).as_json(), roll(f"d100 vs {skill}", (face, 100)).as_json()
+        assert (late["total"], late["outcome"], late["target"]) == (plain["total"], plain["outcome"], skill)
+        assert late["modifiers"] == [{"reason": "user", "value": skill - 50}]

@@ -16,7 +16,7 @@ SETUP = """
 @gm:local: !pj Orco
 @gm:local: !ficha Elric des 17 pv 14 armadura 1d8 grave 7 daño 1d8+1 bf 1d6 ataque 85 parada 70 esquiva 40 ver 60
 @gm:local: !ficha Moonglum des 15 pv 11 arma proyectil daño 1d8 ataque 80 parada 50 esquiva 50 ver 5
-@gm:local: !ficha Orco des 12 pv 13 armadura 1d6 grave 7 daño 1d8 bf 1d4 ataque 60 parada 65 esquiva 30 emboscada 70
+@gm:local: !ficha Orco des 12 pv 24 armadura 1d6 grave 7 daño 1d8 bf 1d4 ataque 60 parada 65 esquiva 30 emboscada 70
 @gm:local: !combate
 """
 # Lines 8-: a full combat. Seed 58 gives the dice described in test_full_combat.
@@ -77,27 +77,27 @@ def test_full_combat() -> None:
     assert "ya intentó defenderse de ese golpe" in t.text(14)
     # Damage from Elric's sheet (1d8+1 + 1d6) minus Orco's armour 1d6.
     assert "Daño [1] + 1 + BF [3] = 5 − armadura [3] (absorbe 3) → pierde 2 PV" in t.text(15)
-    assert "PV 13 → 11" in t.text(15)
+    assert "PV 24 → 22" in t.text(15)
     # Elric's second attack is at -20%; Orco may not parry again this round, but may dodge.
     assert "Ataque 85 -20 (ataques previos) = 65%: [29] → éxito" in t.text(16)
     assert "no puede parar más este asalto" in t.text(17)
     assert "Esquiva 30%: [88] → fallo" in t.text(18)
-    assert "Herida grave (umbral 7)" in t.text(19) and "PV 11 → 0" in t.text(19)
+    assert "Herida grave (umbral 7)" in t.text(19) and "PV 22 → 11" in t.text(19)
     status = t.text(20)
     assert "Elric [PV 14, ataques 2]" in status
-    assert "Orco [PV 0, herida grave, paradas 2, sin más paradas]" in status
+    assert "Orco [PV 11, herida grave, paradas 2, sin más paradas]" in status
     assert "turno de Orco" in t.text(21)
     assert "Orco · ⚔️ Ataque 60%" in t.text(22)
     assert "Elric · 🛡️ Parada 70%: [49] → éxito" in t.text(23)
     # Round 2: counters emptied, phases announced again, Orco parries with no penalty.
     first_lines = [m.split("\n")[0] for m in t.texts(24)][:2]
     assert first_lines == ["📋 Asalto 2 (12 s).", "🔔 Ronda 2. Orden: Moonglum → Elric → Orco."]
-    assert "Orco [PV 0, herida grave]" in t.text(25) and "paradas" not in t.text(25)
+    assert "Orco [PV 11, herida grave]" in t.text(25) and "paradas" not in t.text(25)
     assert "Parada 65 ÷2 = 32% contra proyectil" in t.text(27) and "previas" not in t.text(27)
     assert "Fin del combate tras 2 rondas" in t.text(28)
     state = room(table)
     assert state["combat"] is None
-    assert state["characters"]["orco"]["sheet"]["pv"] == 0
+    assert state["characters"]["orco"]["sheet"]["pv"] == 11
     assert state["characters"]["elric"]["sheet"]["marcas"] == "ataque"   # hit, not parried
 
 
