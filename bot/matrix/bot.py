@@ -13,6 +13,7 @@ Design notes (DESIGN.md 4):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 import json
@@ -30,14 +31,17 @@ import aiohttp
 from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse, MessageDirection, RoomPreset
 
 from bot.config import Config
+from bot.core.errors import StartupError
 from bot.core.events import Action, Event, EventKind, PowerLevels, Redact, Send
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.net import describe_network_error
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot.matrix")
 
 SYNC_TOKEN_KEY = "matrix_sync_token"
+SESSION_KEYS = ("homeserver", "user_id", "device_id", "access_token")
 ADMIN_LEVEL = 50
 INFINITE = 10**12
 # Room versions in which the creators outrank every power level (and are not in ``users``).
@@ -211,6 +215,7 @@ class MatrixBot:
                 await self._sync_loop()
         finally:
             await self._shutdown()
+        log.info("rolbot stopped")
 
     async def _shutdown(self) -> None:
         self._stopping = True
@@ -223,7 +228,6 @@ class MatrixBot:
             await self.client.close()
         if self._web:
             await self._web.cleanup()
-        log.info("rolbot stopped")
 
     # ------------------------------------------------------------------ requests with retries
 
@@ -236,7 +240,7 @@ class MatrixBot:
             try:
                 resp = await call()
             except NETWORK_ERRORS as err:
-                problem = f"network error: {err!r}"
+                problem = describe_network_error(err, self.config.matrix.homeserver)
             else:
                 if not isinstance(resp, ErrorResponse):
                     return resp
@@ -260,7 +264,8 @@ class MatrixBot:
                 raise PermanentError(f"{what}: {problem} (after {failures} attempts)")
             wait = min(cap, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
             log.warning("%s: %s; retrying in %.1f s", what, problem, wait)
-            await asyncio.sleep(wait)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_event.wait(), wait)
 
     # ------------------------------------------------------------------ login
 
@@ -274,8 +279,12 @@ class MatrixBot:
         try:
             with open(self.config.session_path, encoding="utf-8") as fh:
                 data = json.load(fh)
-        except (FileNotFoundError, ValueError):
+        except FileNotFoundError:
             return None
+        except ValueError:
+            raise StartupError("session_corrupt", path=self.config.session_path) from None
+        if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in SESSION_KEYS):
+            raise StartupError("session_corrupt", path=self.config.session_path)
         if data.get("user_id") != self.user_id or data.get("homeserver") != self.config.matrix.homeserver:
             return None
         return data
@@ -316,7 +325,13 @@ class MatrixBot:
                 await self.client.close()
         device = session["device_id"] if session else None
         self.client = self._client(device)
-        resp = await self._request("login", lambda: self.client.login(mcfg.password.value, device_name=mcfg.device_name))
+        try:
+            resp = await self._request("login", lambda: self.client.login(mcfg.password.value,
+                                                                          device_name=mcfg.device_name))
+        except PermanentError:
+            if self._stopping:
+                raise
+            raise StartupError("login_refused", user=self.user_id, homeserver=mcfg.homeserver) from None
         if not isinstance(resp, LoginResponse):
             raise PermanentError("login failed")
         self._save_session(resp.access_token, resp.device_id)
@@ -355,7 +370,7 @@ class MatrixBot:
             try:
                 resp = sync.result()
             except NETWORK_ERRORS as err:
-                resp, problem = None, repr(err)
+                resp, problem = None, describe_network_error(err, self.config.matrix.homeserver)
             else:
                 problem = None if not isinstance(resp, ErrorResponse) else f"{resp.status_code} {resp.message}"
             if problem is not None:
@@ -702,6 +717,8 @@ async def _main(config: Config) -> int:
     try:
         await bot.run()
     except PermanentError as err:
+        if bot.stopping:
+            return 0
         log.error("%s", err)
         return 1
     return 0
