@@ -92,9 +92,6 @@ class Store:
         row = self.db.execute("SELECT max(seq) FROM outbox").fetchone()
         self._seq = row[0] or 0
 
-    def close(self) -> None:
-        self.db.conn.close()
-
     @contextmanager
     def transaction(self) -> Iterator[None]:
         conn = self.db.conn

@@ -727,5 +727,5 @@ async def _main(config: Config) -> int:
 def run_bot(config: Config) -> int:
     logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("nio").setLevel(logging.WARNING)
+    logging.getLogger("nio").setLevel(logging.ERROR)  # its schema warnings on every error response are noise
     return asyncio.run(_main(config))
