@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
 
+from bot.core.errors import StartupError
 from bot.core.render import Renderer
 from bot.core.state import ENFORCEMENT_MODES
 from bot.games import GAMES
@@ -24,6 +26,21 @@ def make_rng(seed: int | None) -> random.Random:
 def _fail(renderer: Renderer, code: str, **params: object) -> int:
     print(renderer.text("dice_error", code=code, params=params), file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def _startup_failed(err: StartupError) -> int:
+    print(Renderer().text("startup_error", code=err.code, params=err.params), file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def prepare_storage(path: str) -> None:
+    """The ``[storage]`` folder, created if missing (owner only)."""
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except FileExistsError:
+        raise StartupError("storage_not_a_dir", path=path) from None
+    except OSError as err:
+        raise StartupError("storage_cannot_create", path=path, reason=err.strerror or str(err)) from None
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
@@ -55,7 +72,13 @@ def cmd_console(args: argparse.Namespace) -> int:
     if args.system not in GAMES:
         return _fail(renderer, "unknown_system", key=args.system, known=GAMES.keys())
     defaults = RoomSettings(system=args.system, gms=tuple(args.gm), enforcement=args.enforce)
-    table = Table(Store(args.db), TableSettings(defaults), make_rng(args.seed), renderer)
+    try:
+        store = Store(args.db)
+    except StartupError as err:
+        return _startup_failed(err)
+    table = Table(store, TableSettings(defaults), make_rng(args.seed), renderer)
+    if args.db and args.seed is not None:
+        table.resume_seed(args.seed)
     return run_console(table, sys.stdin, sys.stdout, args.jsonl)
 
 
@@ -69,7 +92,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     from bot.matrix import run_bot
 
-    return run_bot(config)
+    try:
+        prepare_storage(config.storage_path)
+        return run_bot(config)
+    except StartupError as err:
+        return _startup_failed(err)
 
 
 def build_parser() -> argparse.ArgumentParser:

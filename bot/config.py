@@ -16,6 +16,7 @@ from bot.games import GAMES
 
 ENFORCEMENT_MODES = ("warn", "redact", "mute")
 ROOM_KEYS = ("system", "gms", "enforcement", "ooc_in_locks", "language")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class ConfigError(Exception):
@@ -185,14 +186,16 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
             raise ConfigError("unknown_keys", unknown=sorted(unknown), where=where, known=ROOM_KEYS)
         rooms[room_id] = _room_fields(section, where, ROOM_KEYS)
 
-    level = _str(_table(data, "logging"), "level", "logging", default="INFO").upper()
+    level = _str(_table(data, "logging"), "level", "logging") or "INFO"
+    if level.upper() not in LOG_LEVELS:
+        raise ConfigError("bad_log_level", value=level, known=LOG_LEVELS)
     return Config(
         matrix=mcfg,
         storage_path=path,
         web_bind=bind or None,
         allowed_inviters=inviters,
         table=TableSettings(defaults=defaults, rooms=rooms),
-        log_level=level,
+        log_level=level.upper(),
     )
 
 

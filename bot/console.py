@@ -44,20 +44,38 @@ def action_json(action: Action) -> dict:
 
 
 def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> int:
+    """Replies committed but never printed (a crash between the two) come first; events already
+    handled in an earlier run over the same database are skipped silently."""
     renderer = table.renderer
+    for event_id, actions in _by_event(table.pending_actions()):
+        _print(stdout, renderer, jsonl, event_id, actions)
+        table.actions_done([a.action_id for a in actions])
     for item in read_events(stdin):
         if isinstance(item, tuple):
             print(renderer.text("console_bad_line", number=item[0], line=item[1][:80]), file=sys.stderr)
             continue
+        if table.store.was_handled(item.event_id):
+            continue
         actions = table.handle(item)
-        if jsonl:
-            stdout.writelines(json.dumps(action_json(a), ensure_ascii=False) + "\n" for a in actions)
-        else:
-            stdout.write(_chat_view(renderer, item, actions) + "\n")
+        _print(stdout, renderer, jsonl, item, actions)
         table.actions_done([a.action_id for a in actions])
-        stdout.flush()
     return 0
 
 
-def _chat_view(renderer: Renderer, event: Event, actions: list[Action]) -> str:
-    return renderer.text("console_view", event=event, actions=actions)
+def _by_event(actions: list[Action]) -> Iterator[tuple[str, list[Action]]]:
+    """Pending actions grouped by the event they answer (an action id is ``EVENT_ID/N``)."""
+    groups: dict[str, list[Action]] = {}
+    for action in actions:
+        groups.setdefault(action.action_id.rpartition("/")[0], []).append(action)
+    yield from groups.items()
+
+
+def _print(stdout: IO[str], renderer: Renderer, jsonl: bool, event: Event | str, actions: list[Action]) -> None:
+    """Print and flush: an action is marked done only once it is out of the process."""
+    if jsonl:
+        stdout.writelines(json.dumps(action_json(a), ensure_ascii=False) + "\n" for a in actions)
+    elif isinstance(event, Event):
+        stdout.write(renderer.text("console_view", event=event, actions=actions) + "\n")
+    else:
+        stdout.write(renderer.text("console_view", event=None, pending=event, actions=actions) + "\n")
+    stdout.flush()

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import socket
 import time
 from dataclasses import dataclass, field
 
 from aiohttp import web
+
+from bot.core.errors import StartupError
+
+_BIND_ERRORS = {errno.EADDRINUSE: "web_port_in_use", errno.EADDRNOTAVAIL: "web_not_local",
+                errno.EACCES: "web_forbidden"}
 
 
 @dataclass
@@ -65,5 +73,13 @@ async def start_web(metrics: Metrics, host: str, port: int) -> web.AppRunner:
     runner = web.AppRunner(make_app(metrics), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
-    await site.start()
+    try:
+        await site.start()
+    except OSError as err:
+        await runner.cleanup()
+        bind = f"{host}:{port}"
+        if isinstance(err, socket.gaierror):
+            raise StartupError("web_bad_host", bind=bind) from None
+        reason = os.strerror(err.errno) if err.errno else str(err)
+        raise StartupError(_BIND_ERRORS.get(err.errno or 0, "web_bind"), bind=bind, port=port, reason=reason) from None
     return runner

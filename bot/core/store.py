@@ -3,6 +3,10 @@
 Every handled event is one transaction: the state it changed, the actions it
 produced (the outbox) and the record that it was handled commit together, so a
 crash either loses the whole event (it is handled again) or none of it.
+
+The schema version is SQLite's ``PRAGMA user_version``: a database written by a newer rolbot
+is refused, never migrated backwards. A file that is not a usable SQLite database raises
+``StartupError`` with one of the ``db_*`` codes.
 """
 
 from __future__ import annotations
@@ -15,9 +19,17 @@ from typing import Any
 
 import sqlite_utils
 
+from bot.core.errors import StartupError
 from bot.core.events import Action, action_from_dict, action_to_dict
 
-SCHEMA_VERSION = 1
+_ERROR_CODES = {
+    "SQLITE_NOTADB": "db_not_sqlite",
+    "SQLITE_CORRUPT": "db_corrupt",
+    "SQLITE_READONLY": "db_readonly",
+    "SQLITE_CANTOPEN": "db_cannot_open",
+    "SQLITE_BUSY": "db_busy",
+    "SQLITE_LOCKED": "db_busy",
+}
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -40,26 +52,50 @@ def _migrate_2(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _startup_error(err: sqlite3.Error, path: str) -> StartupError:
+    code = _ERROR_CODES.get(getattr(err, "sqlite_errorname", ""), "db_error")
+    return StartupError(code, path=path, detail=str(err))
 
 
 class Store:
     """The bot's database. ``path=None`` keeps everything in memory."""
 
     def __init__(self, path: str | None = None) -> None:
-        conn = sqlite3.connect(path or ":memory:", isolation_level=None, check_same_thread=False)
+        self._seq = 0
+        try:
+            conn = sqlite3.connect(path or ":memory:", isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as err:
+            raise _startup_error(err, path or ":memory:") from None
         self.db = sqlite_utils.Database(conn)
+        try:
+            self._open(path)
+        except sqlite3.Error as err:
+            conn.close()
+            raise _startup_error(err, path or ":memory:") from None
+        except StartupError:
+            conn.close()
+            raise
+
+    def _open(self, path: str | None) -> None:
         if path:
             self.db.execute("PRAGMA journal_mode=WAL")
+            if [row[0] for row in self.db.execute("PRAGMA quick_check")] != ["ok"]:
+                raise StartupError("db_corrupt", path=path)
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self._seq = 0
-        self._migrate()
+        self._migrate(path or ":memory:")
 
-    def _migrate(self) -> None:
+    def _migrate(self, path: str) -> None:
+        """Every open writes (the schema version), so an unwritable database is refused at once."""
         with self.transaction():
-            version = int(self.get_meta("schema_version") or 0) if self.db["meta"].exists() else 0
-            for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StartupError("db_newer_schema", path=path, found=version, supported=SCHEMA_VERSION)
+            for migration in MIGRATIONS[version:]:
                 migration(self.db)
-                self.set_meta("schema_version", str(number))
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         row = self.db.execute("SELECT max(seq) FROM outbox").fetchone()
         self._seq = row[0] or 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from dataclasses import replace
@@ -22,6 +23,8 @@ from systems.refusal import Refusal
 
 log = logging.getLogger(__name__)
 MAX_COMMAND_ARGS = 2000
+RNG_KEY = "rng"
+"""Meta key of a seeded run's RNG: ``{"seed": N, "state": ...}``, written with each event."""
 
 
 class Table:
@@ -39,6 +42,19 @@ class Table:
         self.rng = rng or random.SystemRandom()
         self.renderer = renderer or Renderer([(g.key, g.templates) for g in games if g.templates is not None])
         self._rooms: dict[str, RoomState] = {}
+        self._seed: int | None = None
+
+    def resume_seed(self, seed: int) -> None:
+        """A seeded ``random.Random`` that continues where the last run with ``seed`` over this
+        database stopped (a fresh sequence the first time, or after a run with another seed).
+        From now on its state is saved in the same transaction as each event."""
+        self.rng = random.Random(seed)
+        saved = self.store.get_meta(RNG_KEY)
+        data = json.loads(saved) if saved else None
+        if data and data["seed"] == seed:
+            version, internal, gauss = data["state"]
+            self.rng.setstate((version, tuple(internal), gauss))
+        self._seed = seed
 
     def room(self, room_id: str) -> RoomState:
         state = self._rooms.get(room_id)
@@ -73,6 +89,8 @@ class Table:
             self._rooms[event.room_id] = ctx.room
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
             self.store.save_room(event.room_id, ctx.room.to_json())
+            if self._seed is not None:
+                self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
             self.store.queue_actions(event.event_id, actions)
             self.store.mark_handled(event.event_id, event.room_id, event.ts)
         return actions

@@ -35,6 +35,7 @@ from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, Session
 from bot.matrix.translate import Malformed, is_own_join, is_state, translate
+from bot.net import describe_network_error
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot.matrix")
@@ -88,7 +89,7 @@ class MatrixBot:
         self._batches: deque[Batch] = deque()
         self._auth: dict[str, RoomAuth] = {}
         self._web: Any = None
-        self.session = Session(config, self.metrics, lambda: self._stopping)
+        self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
         self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
                              self._auth, self._auth_for, lambda: self._stopping)
 
@@ -119,6 +120,7 @@ class MatrixBot:
                 await self._sync_loop()
         finally:
             await self._shutdown()
+        log.info("rolbot stopped")
 
     async def _shutdown(self) -> None:
         self._stopping = True
@@ -130,7 +132,6 @@ class MatrixBot:
         await self.session.close()
         if self._web:
             await self._web.cleanup()
-        log.info("rolbot stopped")
 
     # ------------------------------------------------------------------ sync
 
@@ -154,7 +155,7 @@ class MatrixBot:
             try:
                 resp = sync.result()
             except NETWORK_ERRORS as err:
-                resp, problem = None, repr(err)
+                resp, problem = None, describe_network_error(err, self.config.matrix.homeserver)
             else:
                 problem = None if not isinstance(resp, ErrorResponse) else f"{resp.status_code} {resp.message}"
             if problem is not None:
@@ -385,6 +386,8 @@ async def _main(config: Config) -> int:
     try:
         await bot.run()
     except PermanentError as err:
+        if bot.stopping:
+            return 0
         log.error("%s", err)
         return 1
     return 0
@@ -393,5 +396,5 @@ async def _main(config: Config) -> int:
 def run_bot(config: Config) -> int:
     logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("nio").setLevel(logging.WARNING)
+    logging.getLogger("nio").setLevel(logging.ERROR)  # its schema warnings on every error response are noise
     return asyncio.run(_main(config))

@@ -16,23 +16,29 @@ import aiohttp
 from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse
 
 from bot.config import Config
+from bot.core.errors import StartupError
 from bot.matrix.errors import PermanentError
+from bot.net import describe_network_error
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
 
 NETWORK_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)
+SESSION_KEYS = ("homeserver", "user_id", "device_id", "access_token")
 T = TypeVar("T")
 
 
 class Session:
     """One logged-in ``AsyncClient``, kept on the same device across restarts."""
 
-    def __init__(self, config: Config, metrics: Metrics, stopping: Callable[[], bool]) -> None:
+    def __init__(self, config: Config, metrics: Metrics, stopping: Callable[[], bool],
+                 stop_event: asyncio.Event | None = None) -> None:
+        """``stop_event``, once set, cuts short any wait between retries."""
         self.config = config
         self.user_id = config.matrix.user_id
         self.metrics = metrics
         self._stopping = stopping
+        self._stop_event = stop_event or asyncio.Event()
         self._client: AsyncClient | None = None
 
     @property
@@ -56,7 +62,7 @@ class Session:
             try:
                 resp = await call()
             except NETWORK_ERRORS as err:
-                problem = f"network error: {err!r}"
+                problem = describe_network_error(err, self.config.matrix.homeserver)
             else:
                 if not isinstance(resp, ErrorResponse):
                     return resp
@@ -80,7 +86,8 @@ class Session:
                 raise PermanentError(f"{what}: {problem} (after {failures} attempts)")
             wait = min(cap, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
             log.warning("%s: %s; retrying in %.1f s", what, problem, wait)
-            await asyncio.sleep(wait)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_event.wait(), wait)
 
     # ------------------------------------------------------------------ login
 
@@ -95,11 +102,13 @@ class Session:
         try:
             with open(self.config.session_path, encoding="utf-8") as fh:
                 data = json.load(fh)
-        except (FileNotFoundError, ValueError):
+        except FileNotFoundError:
             return None
-        if (not isinstance(data, dict) or data.get("user_id") != self.user_id
-                or data.get("homeserver") != self.config.matrix.homeserver
-                or not isinstance(data.get("device_id"), str) or not isinstance(data.get("access_token"), str)):
+        except ValueError:
+            raise StartupError("session_corrupt", path=self.config.session_path) from None
+        if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in SESSION_KEYS):
+            raise StartupError("session_corrupt", path=self.config.session_path)
+        if data.get("user_id") != self.user_id or data.get("homeserver") != self.config.matrix.homeserver:
             return None
         return data
 
@@ -141,7 +150,13 @@ class Session:
                 await client.close()
         device = session["device_id"] if session else None
         client = self._new_client(device)
-        resp = await self.request("login", lambda: client.login(mcfg.password.value, device_name=mcfg.device_name))
+        try:
+            resp = await self.request("login", lambda: client.login(mcfg.password.value,
+                                                                    device_name=mcfg.device_name))
+        except PermanentError:
+            if self._stopping():
+                raise
+            raise StartupError("login_refused", user=self.user_id, homeserver=mcfg.homeserver) from None
         if not isinstance(resp, LoginResponse):
             raise PermanentError("login failed")
         self._save(resp.access_token, resp.device_id)

@@ -7,6 +7,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from bot.core.events import Event, Send
 from tests.transcript import make_table, play
 
@@ -85,3 +87,47 @@ def test_console_db_flag_persists_across_processes(tmp_path) -> None:
                          text=True, check=True, capture_output=True).stdout
     actions = [json.loads(line) for line in out.splitlines()]
     assert [a["action"] for a in actions] == ["redact", "send"] and actions[0]["event"] == "$2"
+
+
+def _console(db: str, lines: str, *options: str) -> str:
+    cmd = [sys.executable, "-m", "bot.cli", "console", "--gm", "@gm:local", "--db", db, *options]
+    return subprocess.run(cmd, input=lines, text=True, check=True, capture_output=True, timeout=60).stdout
+
+
+def test_console_prints_a_reply_committed_before_a_crash_first(tmp_path) -> None:
+    """A kill -9 between the commit and the print: the event is handled in-process (committed,
+    never printed), then ``rolbot console --db`` prints that reply before anything else, once."""
+    db = str(tmp_path / "c.db")
+    committed = make_table(db=db).handle(Event("!console:local", "@ana:local", "!tiro 2d6 (pendiente)", "$1"))
+    out = _console(db, "@ana:local: !tiro 2d6 (pendiente)\n@ana:local: !tiro 1d4 (nueva)\n", "--jsonl")
+    actions = [json.loads(line) for line in out.splitlines()]
+    assert [(a["id"], a["text"]) for a in actions[:1]] == [("$1/0", committed[0].message.body)]
+    assert [a["id"] for a in actions] == ["$1/0", "$2/0"] and "nueva" in actions[1]["text"]
+    assert _console(db, "@ana:local: !tiro 2d6 (pendiente)\n", "--jsonl") == ""
+
+
+def test_console_chat_view_prints_a_pending_reply_first(tmp_path) -> None:
+    db = str(tmp_path / "c.db")
+    committed = make_table(db=db).handle(Event("!console:local", "@ana:local", "!tiro 2d6 (pendiente)", "$1"))
+    out = _console(db, "@ana:local: !tiro 2d6 (pendiente)\n@ana:local: hola\n").splitlines()
+    assert "$1" in out[0] and committed[0].message.body.splitlines()[0] in out[1]
+    assert out[2:] == ["@ana:local: hola"]
+
+
+ROLLS = "".join(f"@ana:local: !tiro 3d6+{n} (tirada {n})\n" for n in range(1, 9))
+
+
+@pytest.mark.parametrize("mode", [("--jsonl",), ()])
+def test_a_seeded_run_split_in_two_continues_the_sequence(tmp_path, mode: tuple[str, ...]) -> None:
+    """Two runs over one --db (the second replays the whole script, README) print exactly what one
+    run over all the lines prints: the second run continues the seed's sequence. A third run with
+    another seed starts that seed's own sequence."""
+    whole = _console(str(tmp_path / "one.db"), ROLLS, "--seed", "5", *mode)
+    split_db = str(tmp_path / "two.db")
+    first_half = "".join(ROLLS.splitlines(keepends=True)[:4])
+    split = _console(split_db, first_half, "--seed", "5", *mode) + _console(split_db, ROLLS, "--seed", "5", *mode)
+    assert len(whole.splitlines()) >= len(ROLLS.splitlines())
+    assert split == whole
+    more = "".join(f"@bea:local: !tiro 3d6 (otra {n})\n" for n in range(3))
+    other_seed = _console(split_db, ROLLS + more, "--seed", "6", *mode)
+    assert other_seed == _console(str(tmp_path / "fresh.db"), "#\n" * 8 + more, "--seed", "6", *mode)

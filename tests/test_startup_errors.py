@@ -1,0 +1,227 @@
+"""What stops rolbot before it can work is one Spanish line on stderr and exit status 2, never a
+traceback (issue 10, item 18). Every case runs ``python -m bot.cli`` as a real process; the
+homeserver is a closed local port, so nothing here needs a Matrix server."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.core.store import SCHEMA_VERSION, Store
+from tests.watchdog import watchdog
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rolbot(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+
+
+def assert_one_line(proc: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rolbot: "), proc.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def write_config(path: Path, storage: Path, bind: str | None = None, level: str | None = None) -> Path:
+    """A ``rolbot run`` config whose homeserver is a closed local port."""
+    lines = ["[matrix]", f'homeserver = "http://127.0.0.1:{free_port()}"', 'user_id = "@rolbot:localhost"',
+             'password = "x"', "[storage]", f"path = {json.dumps(str(storage))}",
+             "[web]", f'bind = "{bind or f"127.0.0.1:{free_port()}"}"']
+    if level is not None:
+        lines += ["[logging]", f'level = "{level}"']
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# --------------------------------------------------------------------------- databases
+
+
+def _good_db(path: Path) -> bytes:
+    store = Store(str(path))
+    store.db.conn.executemany("INSERT INTO rooms (room_id, data) VALUES (?, ?)",
+                              [(f"!r{i}:local", "x" * 500) for i in range(300)])
+    store.db.conn.close()
+    return path.read_bytes()
+
+
+def _not_sqlite(path: Path) -> None:
+    path.write_text("estas son mis notas de la partida, no una base de datos\n" * 20)
+
+
+def _truncated(path: Path) -> None:
+    data = _good_db(path)
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _malformed(path: Path) -> None:
+    data = bytearray(_good_db(path))
+    data[4096 * 3: 4096 * 3 + 200] = b"\xff" * 200
+    path.write_bytes(bytes(data))
+
+
+def _newer_schema(path: Path) -> None:
+    _good_db(path)
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+
+
+@contextmanager
+def unwritable(path: Path) -> Iterator[None]:
+    """Root ignores file modes: there the file is made immutable (and mutable again afterwards)."""
+    _good_db(path)
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+    else:
+        path.chmod(0o444)
+        yield
+
+
+BAD_DATABASES: dict[str, tuple[Callable[[Path], object], str]] = {
+    "not_sqlite": (_not_sqlite, "no es una base de datos SQLite"),
+    "truncated": (_truncated, "dañada o truncada"),
+    "malformed": (_malformed, "dañada o truncada"),
+    "newer_schema": (_newer_schema, "versión más nueva"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_DATABASES))
+def test_console_refuses_a_bad_database(tmp_path: Path, case: str) -> None:
+    make, words = BAD_DATABASES[case]
+    db = tmp_path / "mesa.db"
+    make(db)
+    before = db.read_bytes()
+    assert_one_line(rolbot("console", "--db", str(db)), words, str(db))
+    assert db.read_bytes() == before
+
+
+def test_run_refuses_a_bad_database(tmp_path: Path) -> None:
+    """The same ``Store`` opens both: one case is enough to show ``rolbot run`` reports it."""
+    storage = tmp_path / "state"
+    storage.mkdir()
+    _not_sqlite(storage / "rolbot.sqlite3")
+    proc = rolbot("run", "--config", str(write_config(tmp_path / "c.toml", storage)))
+    assert_one_line(proc, "no es una base de datos SQLite")
+
+
+def test_an_unwritable_database_is_refused(tmp_path: Path) -> None:
+    storage = tmp_path / "state"
+    storage.mkdir()
+    db = storage / "rolbot.sqlite3"
+    with unwritable(db):
+        assert_one_line(rolbot("console", "--db", str(db)), "no se puede escribir")
+        assert_one_line(rolbot("run", "--config", str(write_config(tmp_path / "c.toml", storage))),
+                        "no se puede escribir")
+
+
+def test_a_database_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    assert_one_line(rolbot("console", "--db", str(tmp_path / "no" / "existe.db")), "no se puede abrir ni crear")
+
+
+def test_the_schema_version_is_sqlite_user_version(tmp_path: Path) -> None:
+    Store(str(tmp_path / "mesa.db")).db.conn.close()
+    conn = sqlite3.connect(tmp_path / "mesa.db")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 1
+    conn.close()
+
+
+# --------------------------------------------------------------------------- rolbot run
+
+
+def test_a_storage_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    storage = tmp_path / "state"
+    storage.write_text("no soy una carpeta\n")
+    proc = rolbot("run", "--config", str(write_config(tmp_path / "c.toml", storage)))
+    assert_one_line(proc, "es un fichero", str(storage))
+
+
+def test_a_storage_path_that_cannot_be_created_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "fichero").write_text("x\n")
+    storage = tmp_path / "fichero" / "state"
+    proc = rolbot("run", "--config", str(write_config(tmp_path / "c.toml", storage)))
+    assert_one_line(proc, "no se puede crear", str(storage))
+
+
+def test_a_web_port_in_use_is_refused(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = rolbot("run", "--config", str(write_config(tmp_path / "c.toml", tmp_path / "s", f"127.0.0.1:{port}")))
+    assert_one_line(proc, "ya está en uso", str(port))
+
+
+def test_an_unresolvable_bind_address_is_refused(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "c.toml", tmp_path / "s", "no-existe.invalid:8080")
+    assert_one_line(rolbot("run", "--config", str(config)), "no se puede resolver", "no-existe.invalid")
+
+
+def test_a_bad_logging_level_is_refused(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "c.toml", tmp_path / "s", level="CHARLATAN")
+    assert_one_line(rolbot("run", "--config", str(config)), "[logging]", "CHARLATAN")
+
+
+@pytest.mark.parametrize("content", ['{"homeserver": "http://', "[]", '{"user_id": 7}', "\udcff"])
+def test_a_corrupt_saved_session_is_refused(tmp_path: Path, content: str) -> None:
+    storage = tmp_path / "state"
+    storage.mkdir()
+    (storage / "matrix_session.json").write_bytes(content.encode("utf-8", "surrogateescape"))
+    proc = rolbot("run", "--config", str(write_config(tmp_path / "c.toml", storage)))
+    assert_one_line(proc, "matrix_session.json", "dañada")
+
+
+def test_an_unreachable_homeserver_logs_readable_retries_and_sigterm_stops_it(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "c.toml", tmp_path / "state")
+    homeserver = config.read_text().split('homeserver = "http://')[1].split('"')[0]
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "run", "--config", str(config)], cwd=ROOT,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        retries: list[str] = []
+        with watchdog("three login retries", 30):
+            while len(retries) < 3:
+                line = proc.stderr.readline()
+                assert line, f"rolbot exited: {proc.wait()}"
+                if "retrying" in line:
+                    retries.append(line)
+        for line in retries:
+            assert homeserver in line and "Connection refused" in line, line
+            assert "Error(" not in line and "ConnectionKey" not in line and "ssl=" not in line, line
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        with watchdog("rolbot exiting after SIGTERM", 30):
+            rest = proc.stderr.read()
+            code = proc.wait()
+        print(f"stopped {time.monotonic() - started:.2f} s after SIGTERM")
+        assert code == 0 and "Traceback" not in rest, rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
