@@ -117,8 +117,21 @@ class Context:
                           known=self.room.character_names())
         return character, rest
 
+    def character_named(self, name: str) -> Character:
+        """The character called ``name`` (case- and accent-insensitive), or a refusal."""
+        character = self.room.find_character(name)
+        if character is None:
+            raise Refusal("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())
+        return character
+
+    def own_character(self) -> Character:
+        """The sender's character, or a refusal."""
+        if self.character is None:
+            raise Refusal("no_character")
+        return self.character
+
     def acting_character(self) -> Character | None:
-        """Who acts for the sender: their character, or for the GM the combatant whose turn it is."""
+        """Who acts for the sender: for the GM the combatant whose turn it is, else their character."""
         combat = self.room.combat
         if self.is_gm() and combat is not None and combat.started:
             current = self.room.find_character(combat.current or "")
@@ -126,12 +139,16 @@ class Context:
                 return current
         return self.character
 
-    def own_or_named(self, args: str) -> tuple[Character | None, list[str]]:
-        """``NOMBRE resto`` names a character; without a known name, the one acting for the sender."""
+    def own_or_named(self, args: str) -> tuple[Character, list[str]]:
+        """``NOMBRE resto`` names a character; without a known name, the one acting for the sender
+        (and all the words)."""
         character, rest = self.split_name(args)
         if character is not None:
             return character, rest
-        return self.acting_character(), rest
+        acting = self.acting_character()
+        if acting is None:
+            raise Refusal("no_character")
+        return acting, rest
 
     def may_manage(self, character: Character) -> None:
         """Only the GM or the character's player may act for it."""

@@ -21,6 +21,7 @@ from bot.games.savage.flow import (
     trait_roll,
 )
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
+from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
 from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import (
@@ -48,45 +49,21 @@ _REROLL = ("repetir", "otra", "reroll")
 UNTRAINED = "d4"
 
 
-def split_name(ctx: Context, args: str) -> tuple[Character | None, str]:
-    """The longest known character name at the start of ``args``, and the rest."""
-    words = args.split()
-    character, used = ctx.room.leading_character(words)
-    return (character, " ".join(words[used:])) if character is not None else (None, args.strip())
+def refuse(code: str, **params: object) -> Refusal:
+    """A bad argument of the savage table's commands (``templates/savage/table_error.txt``)."""
+    return Refusal("savage/table_error", code=code, **params)
 
 
-def _error(ctx: Context, code: str, **params: object) -> None:
-    ctx.reply("savage/table_error", code=code, **params)
+def _own_or_named(ctx: Context, args: str) -> tuple[Character, str]:
+    """``NOMBRE resto`` or, without a known name, the one acting for the sender; and the rest."""
+    character, words = ctx.own_or_named(args)
+    return character, " ".join(words)
 
 
-
-def _may_manage(ctx: Context, character: Character) -> bool:
-    if ctx.is_gm() or character.owner == ctx.sender:
-        return True
-    ctx.reply("not_your_character", name=character.name)
-    return False
-
-
-def _fight(ctx: Context) -> Combat | None:
-    """The running combat (cards dealt or turns set), or a notice."""
-    combat = ctx.room.combat
-    if combat is None or not combat.started:
-        ctx.reply("no_combat")
-        return None
-    return combat
-
-
-def _own_or_named(ctx: Context, args: str) -> tuple[Character | None, str]:
-    """``NOMBRE resto`` or, without a known name, the sender's character (the GM's: the actor)."""
-    character, rest = split_name(ctx, args)
-    if character is not None:
-        return character, rest
-    own = ctx.character
-    if own is None and ctx.is_gm() and ctx.room.combat is not None:
-        own = ctx.room.find_character(ctx.room.combat.current or "")
-    if own is None:
-        _error(ctx, "no_character")
-    return own, args.strip()
+def _named(ctx: Context, args: str) -> tuple[Character | None, str]:
+    """A known character at the start of ``args`` (or None) and the rest."""
+    character, words = ctx.split_name(args)
+    return character, " ".join(words)
 
 
 @COMMANDS.command("beni", "benny", usage="[NOMBRE] [+N|-N|gastar|recuperar]")
@@ -96,8 +73,6 @@ def benny_command(ctx: Context, args: str) -> None:
         ctx.reply("savage/table_bennies", rows=rows, name=None, change=None)
         return
     character, rest = _own_or_named(ctx, args)
-    if character is None:
-        return
     word = fold(rest)
     savage = savage_of(character)
     if not word:
@@ -109,11 +84,9 @@ def benny_command(ctx: Context, args: str) -> None:
     if word not in _SPEND + _UNSHAKE:
         ctx.reply_usage("beni")
         return
-    if not _may_manage(ctx, character):
-        return
+    ctx.may_manage(character)
     if word in _UNSHAKE and not savage.shaken:
-        _error(ctx, "not_shaken", name=character.name)
-        return
+        raise refuse("not_shaken", name=character.name)
     after = unshake_with_benny(savage) if word in _UNSHAKE else spend_benny(savage)
     store(character, after)
     ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies,
@@ -125,8 +98,7 @@ def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, c
         ctx.reply("gm_only", command="beni NOMBRE +N")
         return
     if not -MAX_BENNY_STEP <= count <= MAX_BENNY_STEP or savage.bennies + count < 0:
-        _error(ctx, "bad_bennies", name=character.name, bennies=savage.bennies, count=count)
-        return
+        raise refuse("bad_bennies", name=character.name, bennies=savage.bennies, count=count)
     after = gain_benny(savage, count)
     store(character, after)
     ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
@@ -134,7 +106,7 @@ def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, c
 
 @COMMANDS.command("daño", "damage", usage="NOMBRE TOTAL | NOMBRE DADOS [aumento]", in_character=True, needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
-    target, rest = split_name(ctx, args)
+    target, rest = _named(ctx, args)
     if target is None:
         ctx.reply_unknown_character(args)
         return
@@ -142,16 +114,14 @@ def damage_command(ctx: Context, args: str) -> None:
         ctx.reply_usage("dano")
         return
     if "dureza" not in target.sheet:
-        _error(ctx, "no_toughness", name=target.name)
-        return
+        raise refuse("no_toughness", name=target.name)
     savage = savage_of(target)
     if rest.isdigit():
         if not ctx.is_gm():
             ctx.reply("gm_only", command="daño NOMBRE TOTAL")
             return
         if int(rest) > MAX_DAMAGE:
-            _error(ctx, "bad_total", limit=MAX_DAMAGE)
-            return
+            raise refuse("bad_total", limit=MAX_DAMAGE)
         _apply_hit(ctx, target, savage, damage_effect(int(rest), savage.toughness, savage.shaken), None)
         return
     attacker = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
@@ -191,8 +161,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
 @COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]")
 def soak_command(ctx: Context, args: str) -> None:
     target, rest = _own_or_named(ctx, args)
-    if target is None or not _may_manage(ctx, target):
-        return
+    ctx.may_manage(target)
     words = rest.split()
     reroll = bool(words) and fold(words[-1]) in _REROLL
     rest = " ".join(words[:-1]) if reroll else rest
@@ -200,12 +169,10 @@ def soak_command(ctx: Context, args: str) -> None:
     state = SavageCombat.load(combat) if combat else None
     hit = state.hits.get(name_key(target.name)) if state else None
     if combat is None or state is None or hit is None or not hit["effect"][2] or hit["soaked"] != reroll:
-        _error(ctx, "no_soak" if reroll else "no_hit", name=target.name)
-        return
+        raise refuse("no_soak" if reroll else "no_hit", name=target.name)
     _, die = die_from(rest, target, "vigor")
     if die is None:
-        _error(ctx, "no_die", name=target.name, field="vigor")
-        return
+        raise refuse("no_die", name=target.name, field="vigor")
     bennies = savage_of(target).bennies if reroll else SavageCharacter.from_dict(hit["before"]).bennies
     before = replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies)
     spend_benny(before)
@@ -228,16 +195,15 @@ def soak_command(ctx: Context, args: str) -> None:
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _own_or_named(ctx, args)
-    if character is None or not _may_manage(ctx, character) or rounds.refuse_if_down(ctx, character):
+    ctx.may_manage(character)
+    if rounds.refuse_if_down(ctx, character):
         return
     savage = savage_of(character)
     if not savage.shaken:
-        _error(ctx, "not_shaken", name=character.name)
-        return
+        raise refuse("not_shaken", name=character.name)
     _, die = die_from(rest, character, "espiritu")
     if die is None:
-        _error(ctx, "no_die", name=character.name, field="espiritu")
-        return
+        raise refuse("no_die", name=character.name, field="espiritu")
     roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character))
     store(character, recover_at_turn_start(savage, roll.outcome))
     floor.consume_grant(ctx)
@@ -262,9 +228,7 @@ def overwatch_command(ctx: Context, args: str) -> None:
     if fold(args.strip()) not in _FIRE:
         _hold(ctx, overwatch=True)
         return
-    combat = _fight(ctx)
-    if combat is None:
-        return
+    combat = ctx.running_combat()
     if not ctx.is_gm():
         ctx.reply("gm_only", command="guardia fuego")
         return
@@ -279,9 +243,7 @@ def overwatch_command(ctx: Context, args: str) -> None:
 
 def _hold(ctx: Context, overwatch: bool) -> None:
     """The actor goes on hold (keeping the card) and the next turn starts."""
-    combat = _fight(ctx)
-    if combat is None:
-        return
+    combat = ctx.running_combat()
     actor = _current_actor(ctx, combat)
     if actor is None:
         return
@@ -297,24 +259,21 @@ def _hold(ctx: Context, overwatch: bool) -> None:
 
 @COMMANDS.command("interrumpir", "interrupt", usage="[QUIEN] NOMBRE", needs_args=True)
 def interrupt_command(ctx: Context, args: str) -> None:
-    combat = _fight(ctx)
-    if combat is None:
-        return
-    first, rest = split_name(ctx, args)
-    second, extra = split_name(ctx, rest) if first and rest else (None, rest)
+    combat = ctx.running_combat()
+    first, rest = _named(ctx, args)
+    second, extra = _named(ctx, rest) if first and rest else (None, rest)
     holder, target = (first, second) if second else (ctx.character, first)
     if target is None or holder is None or extra:
         ctx.reply_usage("interrumpir")
         return
-    if not _may_manage(ctx, holder) or rounds.refuse_if_down(ctx, holder):
+    ctx.may_manage(holder)
+    if rounds.refuse_if_down(ctx, holder):
         return
     state = SavageCombat.load(combat)
     if not state.is_holding(holder.name):
-        _error(ctx, "not_holding", name=holder.name)
-        return
+        raise refuse("not_holding", name=holder.name)
     if name_key(target.name) != name_key(combat.current or "") or target is holder:
-        _error(ctx, "not_current", name=target.name, current=combat.current)
-        return
+        raise refuse("not_current", name=target.name, current=combat.current)
     rolls = [_athletics(ctx, holder), _athletics(ctx, target)]
     verdict = interrupt(rolls[0].total, rolls[1].total)
     state.stop_holding(holder.name)
@@ -340,8 +299,7 @@ def surprise_command(ctx: Context, args: str) -> None:
         ctx.reply("no_combat")
         return
     if combat.started:
-        _error(ctx, "surprise_late")
-        return
+        raise refuse("surprise_late")
     attackers_text, _, victims_text = args.partition("/")
     attackers, victims = _names(attackers_text), _names(victims_text)
     if not attackers or victims is None:
@@ -364,8 +322,7 @@ def deck_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     if state is None or not state.dealt:
-        _error(ctx, "no_deck")
-        return
+        raise refuse("no_deck")
     deck = state.deck
     ctx.reply("savage/table_deck", left=len(deck.pile), discards=len(deck.discards),
               jokers=sum(Card(c).joker for c in deck.pile), in_play=sorted(deck.in_play.items()),
@@ -376,8 +333,7 @@ def deck_command(ctx: Context, args: str) -> None:
 def task_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
-        _error(ctx, "task_needs_combat")
-        return
+        raise refuse("task_needs_combat")
     state = SavageCombat.load(combat)
     word, _, rest = args.strip().partition(" ")
     word = fold(word)
@@ -412,16 +368,14 @@ def _start_task(ctx: Context, combat: Combat, state: SavageCombat, word: str, re
 def _show_task(ctx: Context, state: SavageCombat) -> None:
     task = state.dramatic_task()
     if task is None or state.task is None:
-        _error(ctx, "no_task")
-        return
+        raise refuse("no_task")
     ctx.reply("savage/table_task", title=state.task["title"], task=task, event="status")
 
 
 def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest: str) -> None:
     task = state.dramatic_task()
     if task is None or state.task is None:
-        _error(ctx, "no_task")
-        return
+        raise refuse("no_task")
     if not floor.may_act(ctx):
         return
     character = ctx.character

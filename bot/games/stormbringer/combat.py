@@ -8,8 +8,8 @@ each new round, when the per-round attack and parry counters are emptied.
 
 from __future__ import annotations
 
-from bot.core.game import Vitality
 from bot.core.context import Context
+from bot.core.game import Vitality
 from bot.core.state import Character, Combat
 from bot.games.stormbringer import state as st
 

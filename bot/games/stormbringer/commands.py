@@ -3,17 +3,17 @@ points, ambush surprise and experience. Every roll goes through the pure resolve
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor
-from bot.core.commands import CommandGroup, Handler
+from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
 from systems.dice import DiceExpr
+from systems.refusal import Refusal
 from systems.stormbringer.combat import SurpriseState
 from systems.stormbringer.resolver import parse_request, resolve
 from systems.stormbringer.syntax import Scanner
@@ -28,48 +28,12 @@ RIPOSTE_WORDS = ("respuesta", "replica")
 SECOND_WEAPON = re.compile(r"\b(?:dos|2)\s+armas\b|\bsegunda\s+arma\b", re.IGNORECASE)
 
 
-class Refused(Exception):
-    """A command answered with one message (``kind``) and nothing changed."""
-
-    def __init__(self, kind: str, **params: Any) -> None:
-        super().__init__(kind)
-        self.kind, self.params = kind, params
-
-
-def refuse(code: str, **params: Any) -> Refused:
-    return Refused("stormbringer/table_refused", code=code, **params)
-
-
-def refusable(fn: Handler) -> Handler:
-    @functools.wraps(fn)
-    def run(ctx: Context, args: str) -> None:
-        try:
-            fn(ctx, args)
-        except Refused as refusal:
-            ctx.reply(refusal.kind, **refusal.params)
-    return run
+def refuse(code: str, **params: Any) -> Refusal:
+    """A stormbringer rule or argument problem (``templates/stormbringer/table_refused.txt``)."""
+    return Refusal("stormbringer/table_refused", code=code, **params)
 
 
 # -- argument helpers -------------------------------------------------------------------------
-
-def split_name(ctx: Context, words: list[str]) -> tuple[Character | None, list[str]]:
-    """The longest known character name at the start of ``words``, and the words after it."""
-    character, used = ctx.room.leading_character(words)
-    return character, words[used:]
-
-
-def split_known(ctx: Context, args: str) -> tuple[Character, list[str]]:
-    """Like ``split_name``, but the name must be a known character."""
-    character, words = split_name(ctx, args.split())
-    return (character, words) if character is not None else (need_character(ctx, args), [])
-
-
-def need_character(ctx: Context, name: str) -> Character:
-    character = ctx.room.find_character(name)
-    if character is None:
-        raise Refused("unknown_character", name=name[:40], known=ctx.room.character_names())
-    return character
-
 
 def skill_value(character: Character, words: list[str], default: str) -> tuple[str, str | None, list[str]]:
     """The percentage (a number or a sheet skill, else ``default``), the skill used, the rest."""
@@ -83,13 +47,6 @@ def skill_value(character: Character, words: list[str], default: str) -> tuple[s
     return str(character.sheet[skill]), skill, words
 
 
-def started_combat(ctx: Context) -> Combat:
-    combat = ctx.room.combat
-    if combat is None or not combat.started:
-        raise Refused("no_combat")
-    return combat
-
-
 def able(combat: Combat, character: Character, action: str) -> None:
     """Stunned or surprised combatants may not do ``action`` ("attack", "parry", "dodge")."""
     if st.stunned(combat, character.name):
@@ -98,21 +55,13 @@ def able(combat: Combat, character: Character, action: str) -> None:
         raise refuse("surprised", name=character.name, action=action)
 
 
-def own_character(ctx: Context) -> Character:
-    character = ctx.character
-    if character is None:
-        raise refuse("no_character")
-    return character
-
-
 # -- attacks and defences ---------------------------------------------------------------------
 
 @COMMANDS.command("ataque", "attack", usage="[OBJETIVO] [habilidad|%] [opciones: +10, mitad, doble, respuesta…]",
          in_character=True)
-@refusable
 def attack_command(ctx: Context, args: str) -> None:
-    combat = started_combat(ctx)
-    target, words = split_name(ctx, args.split())
+    combat = ctx.running_combat()
+    target, words = ctx.split_name(args)
     attacker = attacking(ctx, combat, words)
     if rounds.refuse_if_down(ctx, attacker):
         return
@@ -149,16 +98,16 @@ def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
     """Who attacks: the player's character; for the GM, the combatant whose turn it is, or for a
     riposte (``respuesta``) the master who has just parried."""
     if not ctx.is_gm():
-        return own_character(ctx)
+        return ctx.own_character()
     pending = combat.data.get("riposte")
     if pending and any(name_key(w) in RIPOSTE_WORDS for w in words):
-        return need_character(ctx, pending["by"])
-    return need_character(ctx, combat.current or "")
+        return ctx.character_named(pending["by"])
+    return ctx.character_named(combat.current or "")
 
 
 def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> tuple[Character, list[str], dict]:
     """Who defends (the player's character; for the GM a named one or the blow's target)."""
-    named, words = split_name(ctx, args.split())
+    named, words = ctx.split_name(args)
     blow = combat.data.get("blow")
     if blow is None:
         raise refuse("no_blow")
@@ -167,9 +116,9 @@ def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> t
         if defender is None:
             raise refuse("who_defends")
     else:
-        defender = own_character(ctx)
+        defender = ctx.own_character()
         if named is not None and named is not defender:
-            raise Refused("not_your_character", name=named.name)
+            raise Refusal("not_your_character", name=named.name)
     if blow["target"] and name_key(blow["target"]) != name_key(defender.name):
         raise refuse("not_target", name=defender.name, target=blow["target"], attacker=blow["attacker"])
     if blow["defended"]:
@@ -183,9 +132,8 @@ def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
 
 
 @COMMANDS.command("parada", "parry", usage="[NOMBRE] [habilidad|%] [opciones: +10, proyectil, flecha…]")
-@refusable
 def parry_command(ctx: Context, args: str) -> None:
-    combat = started_combat(ctx)
+    combat = ctx.running_combat()
     defender, words, blow = defender_and_blow(ctx, combat, args, "parry")
     if rounds.refuse_if_down(ctx, defender):
         return
@@ -216,9 +164,8 @@ def parry_command(ctx: Context, args: str) -> None:
 
 
 @COMMANDS.command("esquiva", "dodge", usage="[NOMBRE] [habilidad|%] [opciones: +10, arrojadiza…]")
-@refusable
 def dodge_command(ctx: Context, args: str) -> None:
-    combat = started_combat(ctx)
+    combat = ctx.running_combat()
     defender, words, blow = defender_and_blow(ctx, combat, args, "dodge")
     if rounds.refuse_if_down(ctx, defender):
         return
@@ -259,9 +206,8 @@ def dice(text: object) -> DiceExpr:
 
 @COMMANDS.command("daño", "damage", usage="NOMBRE [DADOS [bf X] [armadura A] [grave N] [crítico]]",
          gm_only=True, needs_args=True)
-@refusable
 def damage_command(ctx: Context, args: str) -> None:
-    target, words = split_known(ctx, args)
+    target, words = ctx.named_character(args)
     combat = ctx.room.combat
     blow = landed_blow(combat, target)
     req = parse_request(" ".join(["daño", *words]) if words else "daño " + weapon_text(ctx, blow))
@@ -306,8 +252,8 @@ def victims(ctx: Context, text: str) -> list[Character]:
     for part in parts:
         words = part.split()
         while words:
-            character, words = split_name(ctx, words)
-            found.append(character or need_character(ctx, part))
+            character, words = ctx.split_name(" ".join(words))
+            found.append(character or ctx.character_named(part))
     if not found or len(found) > MAX_VICTIMS:
         raise refuse("bad_victims")
     return list({c.name: c for c in found}.values())
@@ -317,16 +263,15 @@ def ambusher_value(ctx: Context, text: str) -> str:
     words = text.split()
     if len(words) == 1 and words[0].rstrip("%").isdigit():
         return words[0]
-    leader = need_character(ctx, text)
+    leader = ctx.character_named(text)
     return skill_value(leader, [], "emboscada")[0]
 
 
 @COMMANDS.command("emboscada", "ambush", usage="JEFE|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True, needs_args=True)
-@refusable
 def ambush_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
-        raise Refused("no_combat")
+        raise Refusal("no_combat")
     parts = _AGAINST.split(args, maxsplit=1)
     if len(parts) != 2:
         raise refuse("bad_ambush")
@@ -350,11 +295,10 @@ def ambush_command(ctx: Context, args: str) -> None:
 
 
 @COMMANDS.command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True)
-@refusable
 def first_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
-        raise Refused("no_combat")
+        raise Refusal("no_combat")
     side = SIDES.get(name_key(args))
     if side is None:
         raise refuse("bad_side", value=args[:20])
@@ -365,9 +309,8 @@ def first_command(ctx: Context, args: str) -> None:
 # -- experience -------------------------------------------------------------------------------
 
 @COMMANDS.command("experiencia", "experience", usage="NOMBRE [habilidad…]", gm_only=True, needs_args=True)
-@refusable
 def experience_command(ctx: Context, args: str) -> None:
-    character, words = split_known(ctx, args)
+    character, words = ctx.named_character(args)
     marked = st.marks(character)
     skills = list(dict.fromkeys(name_key(w) for w in words)) or marked
     if not skills:

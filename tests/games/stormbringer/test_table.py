@@ -169,7 +169,7 @@ BAD = [
     ("@gm:local: !emboscada Orco", "!emboscada JEFE contra"),
     ("@gm:local: !emboscada 60 contra Nadie", "No hay ningún personaje llamado «Nadie»"),
     ("@gm:local: !emboscada Moonglum contra Elric", "Moonglum no tiene «emboscada» en la ficha"),
-    ("@gm:local: !daño Nadie 1d6", "No hay ningún personaje llamado «Nadie 1d6»"),
+    ("@gm:local: !daño Nadie 1d6", "No hay ningún personaje llamado «Nadie»"),
     ("@gm:local: !daño Orco banana", "no es una tirada"),
     ("@gm:local: !daño Orco", "Falta el daño del arma"),
     ("@gm:local: !primero nadie", "!primero jugadores o !primero máster"),
