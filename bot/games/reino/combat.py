@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.game import Vitality
 from bot.core.context import Context
+from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
 from bot.games.reino.state import (
     combatants,

@@ -28,6 +28,7 @@ from bot.games.reino.state import (
     save,
     surprised,
 )
+from systems.refusal import Refusal
 from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
 from systems.reino.resolver import MAX_NUMBER
 from systems.reino.rules import (
@@ -85,51 +86,22 @@ def _number(word: str) -> int | None:
     return int(word)
 
 
-def _split_name(ctx: Context, args: str) -> tuple[Character | None, list[str]]:
-    """The longest known character name at the front of ``args``, and the words after it."""
-    words = args.split()
-    character, used = ctx.room.leading_character(words)
-    return (character, words[used:]) if character is not None else (None, words[1:])
-
-
-def _target(ctx: Context, args: str) -> tuple[Character | None, list[str]]:
-    """Like ``_split_name``, answering an unknown name."""
-    character, rest = _split_name(ctx, args)
-    if character is None:
-        ctx.reply_unknown_character((args.split() or [""])[0])
-    return character, rest
-
-
-def _acting(ctx: Context) -> Character | None:
+def _actor(ctx: Context) -> Character:
     """Who acts: for the GM the combatant whose turn it is, for a player their character."""
-    combat = ctx.room.combat
-    if ctx.is_gm() and in_round(combat):
-        current = ctx.room.find_character(combat.current or "")  # type: ignore[union-attr]
-        if current is not None:
-            return current
-    return ctx.character
-
-
-def _actor(ctx: Context) -> Character | None:
-    actor = _acting(ctx)
+    actor = ctx.acting_character()
     if actor is None:
-        ctx.reply("reino/table_no_actor")
+        raise Refusal("reino/table_no_actor")
     return actor
 
 
-def _own_or_named(ctx: Context, words: list[str]) -> Character | None:
-    """A named character (only the GM or its player may act for it), or the one acting."""
+def _one_character(ctx: Context, words: list[str], command: str) -> Character:
+    """The character named by all of ``words`` (nothing after the name: else ``command``'s usage),
+    or the one acting."""
     if not words:
         return _actor(ctx)
-    character, rest = _target(ctx, " ".join(words))
-    if character is None:
-        return None
+    character, rest = ctx.named_character(" ".join(words))
     if rest:
-        ctx.reply_usage("pa")
-        return None
-    if not ctx.is_gm() and character.owner != ctx.sender:
-        ctx.reply("not_your_character", name=character.name)
-        return None
+        raise Refusal("usage", command=ctx.find_command(command))
     return character
 
 
@@ -154,15 +126,13 @@ def _names(ctx: Context, args: str) -> list[str]:
 
 @COMMANDS.command("ataque", "attack", usage="OBJETIVO [±bono] [comentario]", in_character=True, needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
-    target, words = _target(ctx, args)
-    if target is None:
-        return
+    target, words = ctx.named_character(args)
     given = _number(words[0]) if words else None
     if given is None and words and _SIGNED_START.match(words[0]):
         ctx.reply_usage("ataque")
         return
     attacker = _actor(ctx)
-    if attacker is None or rounds.refuse_if_down(ctx, attacker):
+    if rounds.refuse_if_down(ctx, attacker):
         return
     comment = " ".join(words[1:] if given is not None else words)[:MAX_COMMENT]
     combat = ctx.room.combat
@@ -185,9 +155,7 @@ def attack_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("daño", "damage", usage="NOMBRE PUNTOS [pa]", gm_only=True, needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
-    target, words = _target(ctx, args)
-    if target is None:
-        return
+    target, words = ctx.named_character(args)
     halve = bool(words) and name_key(words[-1]) in _AP_WORDS
     words = words[:-1] if halve else words
     points = _number(words[0]) if len(words) == 1 else None
@@ -211,9 +179,7 @@ def damage_command(ctx: Context, args: str) -> None:
 @COMMANDS.command("herida", "wound", usage="NOMBRE aturdido|malherido|incapacitado|moribundo", gm_only=True,
          needs_args=True)
 def wound_command(ctx: Context, args: str) -> None:
-    target, words = _target(ctx, args)
-    if target is None:
-        return
+    target, words = ctx.named_character(args)
     condition = _CONDITION_WORDS.get(name_key(words[0])) if len(words) == 1 else None
     if condition is None:
         ctx.reply_usage("herida")
@@ -231,9 +197,7 @@ def wound_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("sana", "heal", usage="NOMBRE ESTADO", gm_only=True, needs_args=True)
 def heal_command(ctx: Context, args: str) -> None:
-    target, words = _target(ctx, args)
-    if target is None:
-        return
+    target, words = ctx.named_character(args)
     word = name_key(words[0]) if len(words) == 1 else ""
     condition, flag = _CONDITION_WORDS.get(word), _FLAG_WORDS.get(word)
     if condition is None and flag is None:
@@ -261,9 +225,9 @@ def action_points_command(ctx: Context, args: str) -> None:
         _buy_success(ctx)
         return
     spending = verb in _SPEND_WORDS
-    who = _own_or_named(ctx, words[1:]) if spending else _shown(ctx, words)
-    if who is None:
-        return
+    who = _one_character(ctx, words[1:] if spending else words, "pa")
+    if spending:
+        ctx.may_manage(who)
     combat = ctx.room.combat
     rc = load(who, combat)
     if spending:
@@ -272,22 +236,9 @@ def action_points_command(ctx: Context, args: str) -> None:
     ctx.reply("reino/table_ap", name=who.name, points=rc.action_points, spent=spending)
 
 
-def _shown(ctx: Context, words: list[str]) -> Character | None:
-    """Anyone may look at anyone's action points."""
-    if not words:
-        return _actor(ctx)
-    character, rest = _target(ctx, " ".join(words))
-    if character is not None and rest:
-        ctx.reply_usage("pa")
-        return None
-    return character
-
-
 def _buy_success(ctx: Context) -> None:
     """An Action Point turns the actor's last failed attack of this round into a bare hit."""
     actor = _actor(ctx)
-    if actor is None:
-        return
     combat = ctx.room.combat
     last = dict(combat.data.get("last_attack", {}).get(name_key(actor.name), {})) if combat else {}
     if not last:
@@ -308,8 +259,6 @@ def action_command(ctx: Context, args: str) -> None:
         return
     assert combat is not None
     actor = _actor(ctx)
-    if actor is None:
-        return
     rc = load(actor, combat)
     if args.strip() and rounds.refuse_if_down(ctx, actor):
         return
@@ -331,9 +280,7 @@ def action_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("estabilizar", "stabilize", usage="NOMBRE [±bono | pa]", in_character=True, needs_args=True)
 def stabilize_command(ctx: Context, args: str) -> None:
-    target, words = _target(ctx, args)
-    if target is None:
-        return
+    target, words = ctx.named_character(args)
     by_point = words == ["pa"] or words == ["ap"]
     bonus = 0 if by_point or not words else _number(words[0])
     if bonus is None or len(words) > 1:
@@ -342,7 +289,7 @@ def stabilize_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     round_number = _round_number(combat)
     stable = stabilize(load(target, combat), round_number)
-    helper = _acting(ctx)
+    helper = ctx.acting_character()
     alone = helper is not None and name_key(helper.name) == name_key(target.name)
     if not (alone and by_point) and rounds.refuse_if_down(ctx, helper):
         return  # a dying character may only spend an Action Point to stabilise themselves
@@ -392,9 +339,7 @@ def surprise_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("salud", "health", usage="[NOMBRE]")
 def health_command(ctx: Context, args: str) -> None:
-    who = _shown(ctx, args.split())
-    if who is None:
-        return
+    who = _one_character(ctx, args.split(), "salud")
     combat = ctx.room.combat
     rc = load(who, combat)
     remaining = budget(combat, who, rc).remaining() if in_round(combat) else None  # type: ignore[arg-type]

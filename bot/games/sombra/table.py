@@ -12,11 +12,12 @@ from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor
-from bot.core.game import Vitality
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
+from bot.core.game import Vitality
 from bot.core.state import Character, Combat
 from systems.dice import DiceError
+from systems.refusal import Refusal
 from systems.sombra.damage import (
     BoatState,
     DamageResult,
@@ -72,35 +73,21 @@ def _effect(character: Character) -> WoundEffect:
     return combined_effect(_wounds(character))
 
 
-def _split_name(ctx: Context, args: str) -> tuple[Character | None, str, list[str]]:
-    """The longest known character name at the start of ``args``, and the words after it."""
-    words = args.split()
-    character, used = ctx.room.leading_character(words)
-    if character is None:
-        return None, (words[0] if words else "")[:40], []
-    return character, character.name, words[used:]
-
-
-def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]] | None:
-    """The named character with a known ``tipo`` and the sheet fields its table needs; else say why."""
-    character, name, rest = _split_name(ctx, args)
-    if character is None:
-        ctx.reply_unknown_character(name)
-        return None
+def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]]:
+    """The named character with a known ``tipo`` and the sheet fields its table needs; else a refusal."""
+    character, rest = ctx.named_character(args)
     table = _table(character)
     if table is None:
-        ctx.reply("sombra/table_bad_kind", name=character.name, value=str(character.sheet.get("tipo"))[:30])
-        return None
-    if _missing(ctx, character, REQUIRED[table]):
-        return None
+        raise Refusal("sombra/table_bad_kind", name=character.name, value=str(character.sheet.get("tipo"))[:30])
+    _require(character, REQUIRED[table])
     return character, table, rest
 
 
-def _missing(ctx: Context, character: Character, fields: tuple[str, ...]) -> bool:
+def _require(character: Character, fields: tuple[str, ...]) -> None:
+    """Refuse when the sheet lacks any of ``fields``, naming them."""
     absent = [f for f in fields if _int(character, f) is None]
     if absent:
-        ctx.reply("sombra/table_missing", name=character.name, fields=absent)
-    return bool(absent)
+        raise Refusal("sombra/table_missing", name=character.name, fields=absent)
 
 
 # --- applying damage ----------------------------------------------------------------------
@@ -267,10 +254,7 @@ def attack_command(ctx: Context, args: str) -> None:
     if attacker is None:
         ctx.reply("sombra/table_no_attacker")
         return
-    found = _target(ctx, args)
-    if found is None:
-        return
-    target, table, rest = found
+    target, table, rest = _target(ctx, args)
     effect = _effect(attacker)
     if _int(attacker, DEAD) and rounds.refuse_if_down(ctx, attacker):
         return
@@ -281,8 +265,7 @@ def attack_command(ctx: Context, args: str) -> None:
     skill = plain(rest[0]) if rest and plain(rest[0]) in SKILLS else None
     options = rest[1:] if skill else rest
     skill = skill or ("pelea" if _weapon_type(weapon) in MELEE_TYPES else "disparo")
-    if _missing(ctx, attacker, (skill,)):
-        return
+    _require(attacker, (skill,))
     _resolve_attack(ctx, attacker, target, table, skill, weapon, " ".join(options), effect)
 
 
@@ -319,10 +302,7 @@ def _fixed_damage(table: str, words: list[str]) -> DamageResult | None:
 @COMMANDS.command("daño", "damage", usage="NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC", gm_only=True,
          needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
-    found = _target(ctx, args)
-    if found is None:
-        return
-    target, table, words = found
+    target, table, words = _target(ctx, args)
     if not words:
         ctx.reply("sombra/table_damage_usage")
         return
@@ -339,10 +319,7 @@ def damage_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("heridas", "wounds", usage="NOMBRE", needs_args=True)
 def wounds_command(ctx: Context, args: str) -> None:
-    character, name, _ = _split_name(ctx, args)
-    if character is None:
-        ctx.reply_unknown_character(name)
-        return
+    character, _ = ctx.named_character(args)
     ctx.reply("sombra/table_wounds", name=character.name, table=_table(character),
               labels=_labels(ctx.room.combat, character), effect=_effect(character),
               armour=character.sheet.get(ZONE_ARMOUR) or {})
@@ -350,10 +327,7 @@ def wounds_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("curar", "heal", usage="NOMBRE [localización]", gm_only=True, needs_args=True)
 def heal_command(ctx: Context, args: str) -> None:
-    character, name, words = _split_name(ctx, args)
-    if character is None:
-        ctx.reply_unknown_character(name)
-        return
+    character, words = ctx.named_character(args)
     wounds, location = _wounds(character), None
     if words:
         location = LOCATION_WORDS.get(plain(" ".join(words)))
