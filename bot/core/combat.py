@@ -7,6 +7,7 @@ from typing import Any
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 
+
 def ensure_character(ctx: Context, name: str) -> Character:
     """A known character, or a new non-player character run by the GM."""
     character = ctx.room.find_character(name)

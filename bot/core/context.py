@@ -155,6 +155,12 @@ class Context:
         if not (self.is_gm() or character.owner == self.sender):
             raise Refusal("not_your_character", name=character.name)
 
+    def declared_combat(self) -> Combat:
+        """The room's combat, started or not (``!combate`` declared it), or a refusal."""
+        if self.room.combat is None:
+            raise Refusal("no_combat")
+        return self.room.combat
+
     def running_combat(self) -> Combat:
         """The combat whose turns have started, or a refusal."""
         combat = self.room.combat

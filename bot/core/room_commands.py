@@ -243,9 +243,7 @@ def combat_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("turnos", "turns", usage="NOMBRE NOMBRE...", gm_only=True, needs_args=True)
 def turns_command(ctx: Context, args: str) -> None:
-    combat = _require_combat(ctx)
-    if combat is None:
-        return
+    combat = ctx.declared_combat()
     names = _combatant_names(ctx, args)
     if names is None:
         return
@@ -297,9 +295,7 @@ def _tell_new_npcs(ctx: Context, combat: Combat, new: list[str]) -> None:
 
 @COMMANDS.command("iniciativa", "init", gm_only=True)
 def initiative_command(ctx: Context, args: str) -> None:
-    combat = _require_combat(ctx)
-    if combat is None:
-        return
+    combat = ctx.declared_combat()
     names = _combatant_names(ctx, args) if args.strip() else []
     if names is None:
         return
@@ -320,10 +316,7 @@ def initiative_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("siguiente", "next")
 def next_command(ctx: Context, args: str) -> None:
-    combat = ctx.room.combat
-    if combat is None or not combat.started:
-        ctx.reply("no_combat")
-        return
+    combat = ctx.running_combat()
     actor = ctx.room.find_character(combat.current or "")
     if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
         ctx.reply("not_your_turn_to_end", actor=combat.current)
@@ -357,12 +350,6 @@ def exploration_command(ctx: Context, args: str) -> None:
         return
     ctx.room.exploration = Exploration()
     ctx.reply("exploration_started", players=floor.players(ctx))
-
-
-def _require_combat(ctx: Context) -> Combat | None:
-    if ctx.room.combat is None:
-        ctx.reply("no_combat")
-    return ctx.room.combat
 
 
 @COMMANDS.command("pnj", "npc", usage="NOMBRE [xN] [grupo G]", gm_only=True, needs_args=True)

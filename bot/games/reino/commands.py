@@ -321,10 +321,7 @@ def _stabilize_by_point(ctx: Context, target: Character, payer: Character, stabl
 
 @COMMANDS.command("sorpresa", "surprise", usage="NOMBRE[, NOMBRE...] | nadie", gm_only=True, needs_args=True)
 def surprise_command(ctx: Context, args: str) -> None:
-    combat = ctx.room.combat
-    if combat is None:
-        ctx.reply("no_combat")
-        return
+    combat = ctx.declared_combat()
     if combat.started:
         ctx.reply("reino/table_surprise_late")
         return

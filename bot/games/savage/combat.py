@@ -7,8 +7,8 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
-from bot.core.game import Vitality
 from bot.core.context import Context
+from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
 from bot.games.savage.state import SavageCombat, savage_of, sheet_die, store

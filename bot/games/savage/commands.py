@@ -54,7 +54,7 @@ def refuse(code: str, **params: object) -> Refusal:
     return Refusal("savage/table_error", code=code, **params)
 
 
-def _own_or_named(ctx: Context, args: str) -> tuple[Character, str]:
+def _actor_and_rest(ctx: Context, args: str) -> tuple[Character, str]:
     """``NOMBRE resto`` or, without a known name, the one acting for the sender; and the rest."""
     character, words = ctx.own_or_named(args)
     return character, " ".join(words)
@@ -72,7 +72,7 @@ def benny_command(ctx: Context, args: str) -> None:
         rows = [(c.name, savage_of(c).bennies) for c in ctx.room.characters.values()]
         ctx.reply("savage/table_bennies", rows=rows, name=None, change=None)
         return
-    character, rest = _own_or_named(ctx, args)
+    character, rest = _actor_and_rest(ctx, args)
     word = fold(rest)
     savage = savage_of(character)
     if not word:
@@ -160,7 +160,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
 
 @COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]")
 def soak_command(ctx: Context, args: str) -> None:
-    target, rest = _own_or_named(ctx, args)
+    target, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(target)
     words = rest.split()
     reroll = bool(words) and fold(words[-1]) in _REROLL
@@ -194,7 +194,7 @@ def soak_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
 def recover_command(ctx: Context, args: str) -> None:
-    character, rest = _own_or_named(ctx, args)
+    character, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(character)
     if rounds.refuse_if_down(ctx, character):
         return
@@ -294,10 +294,7 @@ def _athletics(ctx: Context, character: Character) -> object:
 
 @COMMANDS.command("sorpresa", "surprise", usage="ATACANTES / SORPRENDIDOS", gm_only=True, needs_args=True)
 def surprise_command(ctx: Context, args: str) -> None:
-    combat = ctx.room.combat
-    if combat is None:
-        ctx.reply("no_combat")
-        return
+    combat = ctx.declared_combat()
     if combat.started:
         raise refuse("surprise_late")
     attackers_text, _, victims_text = args.partition("/")

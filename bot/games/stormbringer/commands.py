@@ -269,9 +269,7 @@ def ambusher_value(ctx: Context, text: str) -> str:
 
 @COMMANDS.command("emboscada", "ambush", usage="JEFE|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True, needs_args=True)
 def ambush_command(ctx: Context, args: str) -> None:
-    combat = ctx.room.combat
-    if combat is None:
-        raise Refusal("no_combat")
+    combat = ctx.declared_combat()
     parts = _AGAINST.split(args, maxsplit=1)
     if len(parts) != 2:
         raise refuse("bad_ambush")
@@ -296,9 +294,7 @@ def ambush_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True)
 def first_command(ctx: Context, args: str) -> None:
-    combat = ctx.room.combat
-    if combat is None:
-        raise Refusal("no_combat")
+    combat = ctx.declared_combat()
     side = SIDES.get(name_key(args))
     if side is None:
         raise refuse("bad_side", value=args[:20])
