@@ -28,7 +28,7 @@ def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_
     path = str(tmp_path / "rolbot.db")
     Store(path).db.conn.close()
     conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.execute("PRAGMA user_version = 1")
     conn.execute("DROP TABLE matrix_saved_power")
     conn.execute("DROP TABLE matrix_dm")
     # What the transport created beside the store before the tables moved into the store's schema.
@@ -39,6 +39,6 @@ def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_
     conn.commit()
     conn.close()
     store = Store(path)
-    assert store.get_meta("schema_version") == "2"
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
     assert store.saved_power_levels("!r:s") == {"events_default": 0}
     assert store.private_room("@ana:s") == "!dm:s"
