@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from systems.base import DiceRoll, Outcome, roll_dice
 from systems.dice import MAX_TEXT, DiceError, Rng
@@ -55,6 +56,8 @@ from systems.stormbringer.syntax import (
     parse_named,
 )
 
+RequestT = TypeVar("RequestT", SkillRequest, DamageRequest, ExperienceRequest)
+
 
 def _target(req: SkillRequest) -> Target:
     mods = tuple(req.modifiers)
@@ -67,24 +70,49 @@ def _target(req: SkillRequest) -> Target:
     return Target(req.base, mods)
 
 
-def _resolve_skill(req: SkillRequest, rng: Rng) -> Outcome:
+def resolve_attack(req: SkillRequest, rng: Rng) -> AttackRoll:
     target = _target(req)
     roll = roll_check(rng, target.value)
-    if req.kind == "attack":
-        fumble = roll_die(rng, 100) if roll.outcome == "fumble" else None
-        return AttackRoll(target, roll, req.riposte, fumble, req.comment)
-    if req.kind in ("parry", "dodge"):
-        blow = "critical" if req.against_critical else "success"
-        effect = (parry_effect if req.kind == "parry" else dodge_effect)(blow, roll.outcome)
-        cls = ParryRoll if req.kind == "parry" else DodgeRoll
-        return cls(target, roll, effect, req.against_critical, req.missile, req.comment)
-    if req.kind == "ambush":
-        rounds = roll_die(rng, 4) if is_success(roll.outcome) else None
-        return AmbushRoll(target, roll, rounds, req.comment)
-    return SkillCheck(target, roll, req.comment)
+    fumble = roll_die(rng, 100) if roll.outcome == "fumble" else None
+    return AttackRoll(target, roll, req.riposte, fumble, req.comment)
 
 
-def _resolve_damage(req: DamageRequest, rng: Rng) -> DamageRoll:
+def resolve_parry(req: SkillRequest, rng: Rng) -> ParryRoll:
+    target = _target(req)
+    roll = roll_check(rng, target.value)
+    effect = parry_effect("critical" if req.against_critical else "success", roll.outcome)
+    return ParryRoll(target, roll, effect, req.against_critical, req.missile, req.comment)
+
+
+def resolve_dodge(req: SkillRequest, rng: Rng) -> DodgeRoll:
+    target = _target(req)
+    roll = roll_check(rng, target.value)
+    effect = dodge_effect("critical" if req.against_critical else "success", roll.outcome)
+    return DodgeRoll(target, roll, effect, req.against_critical, req.missile, req.comment)
+
+
+def resolve_ambush(req: SkillRequest, rng: Rng) -> AmbushRoll:
+    target = _target(req)
+    roll = roll_check(rng, target.value)
+    rounds = roll_die(rng, 4) if is_success(roll.outcome) else None
+    return AmbushRoll(target, roll, rounds, req.comment)
+
+
+def resolve_check(req: SkillRequest, rng: Rng) -> SkillCheck:
+    target = _target(req)
+    return SkillCheck(target, roll_check(rng, target.value), req.comment)
+
+
+_SKILL_RESOLVERS: dict[str, Callable[[SkillRequest, Rng], Outcome]] = {
+    "attack": resolve_attack, "parry": resolve_parry, "dodge": resolve_dodge, "ambush": resolve_ambush,
+}
+
+
+def _resolve_skill(req: SkillRequest, rng: Rng) -> Outcome:
+    return _SKILL_RESOLVERS.get(req.kind, resolve_check)(req, rng)
+
+
+def resolve_damage_roll(req: DamageRequest, rng: Rng) -> DamageRoll:
     weapon = req.weapon.roll(rng)
     bonus = req.bonus.roll(rng) if req.bonus is not None else None
     armour = req.armour.roll(rng) if req.armour is not None and not req.critical else None
@@ -94,7 +122,7 @@ def _resolve_damage(req: DamageRequest, rng: Rng) -> DamageRoll:
     return DamageRoll(weapon, bonus, armour, result, req.threshold, wound, req.comment)
 
 
-def _resolve_experience(req: ExperienceRequest, rng: Rng) -> ExperienceRoll:
+def resolve_experience(req: ExperienceRequest, rng: Rng) -> ExperienceRoll:
     face = roll_die(rng, 100)
     gain = roll_die(rng, 10) if experience_improves(face, req.skill, req.intelligence) else None
     return ExperienceRoll(req.skill, req.intelligence, face, intelligence_bonus(req.intelligence), gain, req.comment)
@@ -117,14 +145,18 @@ def _resolve_plain(req: PlainRequest, rng: Rng) -> Outcome:
     return DemonObjectRoll(face, demon_object_breaks(face), req.comment)
 
 
-_RESOLVERS: dict[type, Callable[[Request, Rng], Outcome]] = {
-    SkillRequest: _resolve_skill,
-    DamageRequest: _resolve_damage,
-    ExperienceRequest: _resolve_experience,
-    TrainingRequest: _resolve_training,
-    InitiativeRequest: _resolve_initiative,
-    PlainRequest: _resolve_plain,
-}
+def resolve(req: Request, rng: Rng) -> Outcome:
+    if isinstance(req, SkillRequest):
+        return _resolve_skill(req, rng)
+    if isinstance(req, DamageRequest):
+        return resolve_damage_roll(req, rng)
+    if isinstance(req, ExperienceRequest):
+        return resolve_experience(req, rng)
+    if isinstance(req, TrainingRequest):
+        return _resolve_training(req, rng)
+    if isinstance(req, InitiativeRequest):
+        return _resolve_initiative(req, rng)
+    return _resolve_plain(req, rng)
 
 
 def parse_request(text: str) -> Request | None:
@@ -134,8 +166,13 @@ def parse_request(text: str) -> Request | None:
     return parse_named(text) or parse_check(text)
 
 
-def resolve(req: Request, rng: Rng) -> Outcome:
-    return _RESOLVERS[type(req)](req, rng)
+def parse_as(text: str, kind: type[RequestT]) -> RequestT:
+    """The request the table wrote as ``text`` (its first word names ``kind``); any other reading of it
+    is refused as a bad roll."""
+    req = parse_request(text)
+    if not isinstance(req, kind):
+        raise DiceError("not_an_expression", text=text[:40])
+    return req
 
 
 @dataclass(frozen=True)

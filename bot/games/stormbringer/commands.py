@@ -15,8 +15,17 @@ from bot.games.stormbringer import state as st
 from systems.dice import DiceExpr
 from systems.refusal import Refusal
 from systems.stormbringer.combat import SurpriseState
-from systems.stormbringer.resolver import parse_request, resolve
-from systems.stormbringer.syntax import Scanner
+from systems.stormbringer.resolver import (
+    parse_as,
+    resolve_ambush,
+    resolve_attack,
+    resolve_check,
+    resolve_damage_roll,
+    resolve_dodge,
+    resolve_experience,
+    resolve_parry,
+)
+from systems.stormbringer.syntax import DamageRequest, ExperienceRequest, Scanner, SkillRequest
 
 COMMANDS = CommandGroup()
 SKILL_FIELDS = ("ataque", "parada", "esquiva", "emboscada", "ver")
@@ -68,14 +77,14 @@ def attack_command(ctx: Context, args: str) -> None:
     able(combat, attacker, "attack")
     value, skill, words = skill_value(attacker, words, "ataque")
     count = st.counter(combat, attacker.name)
-    req = parse_request(" ".join(["ataque", value, *words]))
+    req = parse_as(" ".join(["ataque", value, *words]), SkillRequest)
     req.ordinal = count.attacks + 1
     if req.riposte and not count.ripostes_earned:
         raise refuse("no_riposte", name=attacker.name)
     shield_attack = req.second_weapon and st.weapon_kind(attacker, "arma2") == "shield"
     if shield_attack and count.shield_used:
         raise refuse("shield_spent", name=attacker.name)
-    result = resolve(req, ctx.rng)
+    result = resolve_attack(req, ctx.rng)
     count.record_attack(req.riposte)
     count.shield_used = count.shield_used or shield_attack
     st.save_counter(combat, attacker.name, count)
@@ -144,12 +153,12 @@ def parry_command(ctx: Context, args: str) -> None:
     if arrow and not st.has_shield(defender):
         raise refuse("arrow_needs_shield", name=defender.name)
     value, _, words = skill_value(defender, words, "parada")
-    req = parse_request(" ".join(["parada", value, *words]))
+    req = parse_as(" ".join(["parada", value, *words]), SkillRequest)
     shield = count.parries > 0 and not count.shield_used and st.weapon_kind(defender, "arma2") == "shield"
     req.ordinal = 1 if shield else count.parries + 1
     req.against_critical = req.against_critical or blow["critical"]
     req.missile = req.missile or ("arrow" if arrow else "missile" if blow["missile"] else "")
-    result = resolve(req, ctx.rng)
+    result = resolve_parry(req, ctx.rng)
     count.record_parry(result.effect.stops_blow, st.master(defender), free=shield)
     count.shield_used = count.shield_used or shield
     st.save_counter(combat, defender.name, count)
@@ -172,10 +181,10 @@ def dodge_command(ctx: Context, args: str) -> None:
     if blow.get("weapon") in st.UNDODGEABLE_KINDS:
         raise refuse("cannot_dodge", weapon=blow["weapon"])
     value, _, words = skill_value(defender, words, "esquiva")
-    req = parse_request(" ".join(["esquiva", value, *words]))
+    req = parse_as(" ".join(["esquiva", value, *words]), SkillRequest)
     req.against_critical = req.against_critical or blow["critical"]
     req.missile = req.missile or ("thrown" if blow["missile"] else "")
-    result = resolve(req, ctx.rng)
+    result = resolve_dodge(req, ctx.rng)
     settle_blow(blow, defender, result.effect.stops_blow)
     ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="dodge", hidden=False,
               shield=False, riposte=False)
@@ -210,13 +219,13 @@ def damage_command(ctx: Context, args: str) -> None:
     target, words = ctx.named_character(args)
     combat = ctx.room.combat
     blow = landed_blow(combat, target)
-    req = parse_request(" ".join(["daño", *words]) if words else "daño " + weapon_text(ctx, blow))
+    req = parse_as(" ".join(["daño", *words]) if words else "daño " + weapon_text(ctx, blow), DamageRequest)
     if req.armour is None and "armadura" in target.sheet:
         req.armour = dice(target.sheet["armadura"])
     if req.threshold is None and isinstance(target.sheet.get("grave"), int):
         req.threshold = target.sheet["grave"]
     req.critical = req.critical or bool(blow and blow["critical"])
-    result = resolve(req, ctx.rng)
+    result = resolve_damage_roll(req, ctx.rng)
     before = target.sheet.get("pv")
     if isinstance(before, int):
         target.sheet["pv"] = before - result.result.hp_lost
@@ -278,14 +287,14 @@ def ambush_command(ctx: Context, args: str) -> None:
     blind = [v.name for v in targets if not isinstance(v.sheet.get("ver"), int)]
     if blind:
         raise refuse("no_notice", names=blind)
-    result = resolve(parse_request(f"emboscada {value}"), ctx.rng)
+    result = resolve_ambush(parse_as(f"emboscada {value}", SkillRequest), ctx.rng)
     spotted = []
     if result.roll.succeeded:
         for victim in targets:
             st.set_surprise(combat, victim.name, SurpriseState("ambush", result.rounds))
     else:
         for victim in targets:
-            check = resolve(parse_request(f"vs {victim.sheet['ver']}"), ctx.rng)
+            check = resolve_check(parse_as(f"vs {victim.sheet['ver']}", SkillRequest), ctx.rng)
             kind = "spotted" if check.roll.succeeded else "unaware"
             st.set_surprise(combat, victim.name, SurpriseState(kind, master=st.master(victim)))
             spotted.append((victim.name, check))
@@ -317,7 +326,8 @@ def experience_command(ctx: Context, args: str) -> None:
     intelligence = f" int {character.sheet['int']}" if isinstance(character.sheet.get("int"), int) else ""
     rolls = []
     for skill in skills:
-        result = resolve(parse_request(f"experiencia {character.sheet[skill]}{intelligence}"), ctx.rng)
+        result = resolve_experience(
+            parse_as(f"experiencia {character.sheet[skill]}{intelligence}", ExperienceRequest), ctx.rng)
         if result.improved:
             character.sheet[skill] = result.new_skill
         rolls.append((skill, result))
