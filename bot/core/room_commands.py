@@ -178,14 +178,14 @@ def combat_command(ctx: Context, args: str) -> None:
             return
         rounds_played = ctx.room.combat.round
         ctx.room.combat = None
-        ctx.room.granted.clear()
+        ctx.room.clear_grants()
         ctx.reply("combat_ended", rounds=rounds_played)
         return
     if ctx.room.combat is not None:
         ctx.reply("combat_running", round=ctx.room.combat.round)
         return
     ctx.room.combat = Combat()
-    ctx.room.granted.clear()
+    ctx.room.clear_grants()
     ctx.reply("combat_started", system=ctx.system)
 
 

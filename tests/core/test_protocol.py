@@ -46,11 +46,12 @@ def test_narration_lock_with_every_dash(dash: str) -> None:
 @gm:local: {dash}
 @bob:local: ya puedo
 """)
-    assert t.for_line(3) == []
+    assert t.for_line(3) == [{"action": "react", "event": "$3", "text": None, "html": None, "id": "$3/0", "key": "🔒"}]
     assert t.redacted(4) and len(t.texts(4)) == 1 and "narrando" in t.text(4)
     assert t.redacted(5) and t.texts(5) == []  # one notice per lock and player, never a flood
     assert t.redacted(6) and len(t.texts(6)) == 1
-    assert t.for_line(7) == [] and t.for_line(8) == [] and t.for_line(9) == []
+    assert t.for_line(7) == [] and t.for_line(9) == []
+    assert [(a["action"], a["key"]) for a in t.for_line(8)] == [("react", "🔓")]
 
 
 def test_four_dashes_are_not_a_lock() -> None:
