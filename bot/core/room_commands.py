@@ -187,6 +187,17 @@ def combat_command(ctx: Context, args: str) -> None:
     ctx.room.combat = Combat()
     ctx.room.clear_grants()
     ctx.reply("combat_started", system=ctx.system)
+    _end_exploration_for_combat(ctx)
+
+
+def _end_exploration_for_combat(ctx: Context) -> None:
+    """A combat ends the free exploration turn: players who had not acted lose their action."""
+    exploration = ctx.room.exploration
+    if exploration is None:
+        return
+    ctx.room.exploration = None
+    lost = [c.name for c in floor.players(ctx) if c.owner not in exploration.acted]
+    ctx.reply("exploration_interrupted", lost=lost)
 
 
 @command("turnos", "turns", usage="NOMBRE NOMBRE...", gm_only=True, needs_args=True)
@@ -199,6 +210,7 @@ def turns_command(ctx: Context, args: str) -> None:
         ctx.reply("bad_turns")
         return
     combat.order = [rounds.ensure_character(ctx, n).name for n in names]
+    _end_exploration_for_combat(ctx)
     rounds.start_rounds(ctx, combat)
 
 
@@ -234,6 +246,7 @@ def initiative_command(ctx: Context, args: str) -> None:
     if not combat.order:
         ctx.reply("no_combatants")
         return
+    _end_exploration_for_combat(ctx)
     rounds.rules_for(ctx).initiative(ctx, combat)
     rounds.start_rounds(ctx, combat)
 
@@ -259,6 +272,7 @@ def allow_command(ctx: Context, args: str) -> None:
         return
     if character.owner not in ctx.room.granted:
         ctx.room.granted.append(character.owner)
+    ctx.room.grant_only.pop(character.owner, None)
     ctx.reply("roll_granted", name=character.name, owner=character.owner)
 
 

@@ -232,7 +232,8 @@ def test_grants_expire_when_the_turn_changes_or_combat_ends() -> None:
 
 
 def test_a_running_combat_is_not_wiped_by_a_second_start() -> None:
-    t = play(CAST + "@gm:local: !combate\n@gm:local: !turnos McAvoy, Sör Brönn\n@gm:local: !combate\n@gm:local: !estado")
+    t = play(CAST + "@gm:local: !combate\n@gm:local: !turnos McAvoy, Sör Brönn\n@gm:local: !combate\n"
+                    "@gm:local: !estado")
     assert "Ya hay un combate" in t.text(5)
     assert "▶ McAvoy" in t.text(6)
 
@@ -242,7 +243,7 @@ def test_mute_mode_without_mute_power_only_warns() -> None:
     table.handle(Event("!r", GM, "-----", "$1", bot_can_mute=False))
     actions = table.handle(Event("!r", "@bob:local", "hola", "$2", bot_can_mute=False))
     assert not any(isinstance(a, Redact) for a in actions)
-    assert [a.message.body for a in actions if isinstance(a, Send)][0].endswith("cierre.")
+    assert next(a.message.body for a in actions if isinstance(a, Send)).endswith("cierre.")
 
 
 def test_console_senders_may_carry_a_port() -> None:
