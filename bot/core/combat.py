@@ -29,14 +29,14 @@ def announce_turn(ctx: Context, combat: Combat) -> None:
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
     combat.round, combat.turn = 1, 0
-    ctx.room.granted.clear()
+    ctx.room.clear_grants()
     drop_dead(ctx, combat)
     announce_turn(ctx, combat)
 
 
 def advance(ctx: Context, combat: Combat) -> None:
     """The next turn; out-of-turn permissions last until the turn changes."""
-    ctx.room.granted.clear()
+    ctx.room.clear_grants()
     combat.turn += 1
     _begin_turn(ctx, combat)
 

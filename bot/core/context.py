@@ -7,7 +7,7 @@ from random import Random
 from typing import Any
 
 from bot.core.commands import Command, CommandGroup
-from bot.core.events import Action, Event, PowerLevels, Redact, Send
+from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
 from bot.core.render import Renderer
 from bot.core.settings import RoomSettings
@@ -26,6 +26,10 @@ class Context:
     games: GameRegistry
     room_commands: CommandGroup
     actions: list[Action] = field(default_factory=list)
+    on_grant: bool = False
+    """The command runs on the sender's ``!permite`` grant (the lock or the turn would refuse it)."""
+    grant_spent: bool = False
+    """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
 
     @property
     def sender(self) -> str:
@@ -171,6 +175,10 @@ class Context:
     def redact(self) -> None:
         reason = self.renderer.text("redact_reason")
         self.actions.append(Redact(self.event.room_id, self.event.event_id, reason))
+
+    def react(self, key_kind: str) -> None:
+        """React to the event with the emoji in template ``key_kind``."""
+        self.actions.append(React(self.event.room_id, self.event.event_id, self.renderer.text(key_kind)))
 
     def power_levels(self, lock: bool, speakers: tuple[str, ...] = ()) -> None:
         self.actions.append(PowerLevels(self.event.room_id, lock, speakers, self.event.event_id))

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from bot.core.commands import Command
 from bot.core.context import Context
 from bot.core.protocol import Line
-from bot.core.state import Character, FloorLock
+from bot.core.state import Character, FloorLock, name_key
+
+Refusal = Literal["lock", "turn"]
 
 
 def gm_dash_line(ctx: Context, line: Line) -> None:
-    """A GM's dash line opens or closes the floor (DESIGN.md 1.3-1.4)."""
+    """A GM's dash line opens or closes the floor (DESIGN.md 1.3-1.4); a reaction confirms it."""
     room = ctx.room
     if line.kind == "dash":
         if room.lock:
             close_lock(ctx)
+            ctx.react("lock_closed_key")
         else:
             open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id))
+            ctx.react("lock_opened_key")
         return
     character = room.find_character(line.name)
     if character is None:
@@ -24,6 +30,7 @@ def gm_dash_line(ctx: Context, line: Line) -> None:
     if room.lock:
         close_lock(ctx)
     open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id, character.name, character.owner))
+    ctx.react("lock_opened_key")
     ctx.reply("lock_named", character=character.name, owner=character.owner)
 
 
@@ -51,44 +58,106 @@ def refresh_mute(ctx: Context) -> None:
 
 
 def close_lock(ctx: Context) -> None:
-    lock = ctx.room.lock
-    ctx.room.lock = None
+    """Outside combat, ``!permite`` grants end with the lock."""
+    room = ctx.room
+    lock = room.lock
+    room.lock = None
+    if room.combat is None or not room.combat.started:
+        room.clear_grants()
     if lock and lock.muted:
         ctx.power_levels(False)
 
 
-def may_write(ctx: Context, line: Line, command: Command | None) -> bool:
+def in_character(line: Line, command: Command | None) -> bool:
+    return line.kind == "action" or (command is not None and command.in_character)
+
+
+def refusal(ctx: Context, line: Line, command: Command | None) -> Refusal | None:
+    """What keeps this post off the floor without a grant: the lock (any post), then the turn
+    (in-character posts only, DESIGN.md 1.8); None when nothing does."""
+    if not _lock_allows(ctx, line):
+        return "lock"
+    if in_character(line, command) and not _turn_allows(ctx):
+        return "turn"
+    return None
+
+
+def _lock_allows(ctx: Context, line: Line) -> bool:
     """During a lock only the GM, the named player and (if the room allows) off-topic text pass."""
     lock = ctx.room.lock
     if lock is None or ctx.is_gm() or ctx.sender == lock.owner:
         return True
-    if line.kind == "ooc" and ctx.settings.ooc_in_locks:
+    return line.kind == "ooc" and ctx.settings.ooc_in_locks
+
+
+def _turn_allows(ctx: Context) -> bool:
+    """In combat only the actor whose turn it is, the GM and the player a named lock names act."""
+    room = ctx.room
+    combat = room.combat
+    if ctx.is_gm() or combat is None or not combat.started or room.exploration is not None:
         return True
-    if command is not None and command.in_character and ctx.sender in ctx.room.granted:
+    if room.lock is not None and room.lock.owner == ctx.sender:
         return True
-    enforce(ctx, lock.warned, "lock_warning", lock=lock)
+    actor = room.find_character(combat.current or "")
+    return actor is not None and actor.owner == ctx.sender
+
+
+def refuse(ctx: Context, reason: Refusal) -> None:
+    """Enforce the rule that refused the post (redact by the room's mode, warn once)."""
+    room = ctx.room
+    if reason == "lock" and room.lock is not None:
+        enforce(ctx, room.lock.warned, "lock_warning", lock=room.lock)
+    elif room.combat is not None:
+        actor = room.find_character(room.combat.current or "")
+        enforce(ctx, room.combat.warned, "turn_warning", actor=actor.name if actor else room.combat.current)
+
+
+def judge(ctx: Context, line: Line, command: Command | None) -> bool:
+    """Refuse the post if the lock or the turn forbids it; grants never apply (edits, media...)."""
+    reason = refusal(ctx, line, command)
+    if reason is None:
+        return True
+    refuse(ctx, reason)
     return False
 
 
+def has_grant(ctx: Context, command: Command) -> bool:
+    """The sender holds a ``!permite`` grant that covers ``command`` (an in-character one)."""
+    if not command.in_character or ctx.sender not in ctx.room.granted:
+        return False
+    only = ctx.room.grant_only.get(ctx.sender)
+    return only is None or only in (name_key(n) for n in command.names)
+
+
 def may_act(ctx: Context) -> bool:
-    """In combat only the actor whose turn it is (or a granted player, or the GM) acts in character."""
-    room = ctx.room
-    if ctx.is_gm() or ctx.sender in room.granted:
+    """For a command's own checks: may the sender act in character now (their turn, or their grant;
+    a refusal is enforced)."""
+    if ctx.on_grant or _turn_allows(ctx):
         return True
-    combat = room.combat
-    if combat is None or not combat.started or room.exploration is not None:
+    if ctx.sender in ctx.room.granted and ctx.sender not in ctx.room.grant_only:
+        ctx.on_grant = True
         return True
-    actor = room.find_character(combat.current or "")
-    if actor is not None and actor.owner == ctx.sender:
-        return True
-    enforce(ctx, combat.warned, "turn_warning", actor=actor.name if actor else combat.current)
+    refuse(ctx, "turn")
     return False
 
 
 def consume_grant(ctx: Context) -> None:
-    """A GM's out-of-turn permission covers one roll."""
-    if ctx.sender in ctx.room.granted:
-        ctx.room.granted.remove(ctx.sender)
+    """A valid in-character command calls this: if it ran on the sender's grant, the grant is spent."""
+    if ctx.on_grant and not ctx.grant_spent:
+        ctx.grant_spent = True
+        if ctx.sender in ctx.room.granted:
+            ctx.room.granted.remove(ctx.sender)
+        ctx.room.grant_only.pop(ctx.sender, None)
+
+
+def keep_grant_for(ctx: Context, command_name: str) -> None:
+    """Spend the grant as ``consume_grant`` does, leaving the sender one follow-up with ``command_name``
+    on it (Savage: the second-benny reroll of a soak). The follow-up expires like any grant."""
+    if not ctx.on_grant:
+        return
+    consume_grant(ctx)
+    ctx.room.granted.append(ctx.sender)
+    ctx.room.grant_only[ctx.sender] = name_key(command_name)
 
 
 def enforce(ctx: Context, warned: list[str], kind: str, **context: object) -> None:

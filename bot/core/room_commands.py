@@ -230,15 +230,26 @@ def combat_command(ctx: Context, args: str) -> None:
             return
         rounds_played = ctx.room.combat.round
         ctx.room.combat = None
-        ctx.room.granted.clear()
+        ctx.room.clear_grants()
         ctx.reply("combat_ended", rounds=rounds_played)
         return
     if ctx.room.combat is not None:
         ctx.reply("combat_running", round=ctx.room.combat.round)
         return
     ctx.room.combat = Combat()
-    ctx.room.granted.clear()
+    ctx.room.clear_grants()
     ctx.reply("combat_started", system=ctx.system)
+    _end_exploration_for_combat(ctx)
+
+
+def _end_exploration_for_combat(ctx: Context) -> None:
+    """A combat ends the free exploration turn: players who had not acted lose their action."""
+    exploration = ctx.room.exploration
+    if exploration is None:
+        return
+    ctx.room.exploration = None
+    lost = [c.name for c in floor.players(ctx) if c.owner not in exploration.acted]
+    ctx.reply("exploration_interrupted", lost=lost)
 
 
 @COMMANDS.command("turnos", "turns", usage="NOMBRE NOMBRE...", gm_only=True, needs_args=True)
@@ -248,6 +259,7 @@ def turns_command(ctx: Context, args: str) -> None:
     if names is None:
         return
     _tell_new_npcs(ctx, combat, _enlist(ctx, combat, names))
+    _end_exploration_for_combat(ctx)
     rounds.start_rounds(ctx, combat)
 
 
@@ -309,6 +321,7 @@ def initiative_command(ctx: Context, args: str) -> None:
     if not combat.order:
         ctx.reply("no_combatants")
         return
+    _end_exploration_for_combat(ctx)
     ctx.game.combat.initiative(ctx, combat)
     _tell_new_npcs(ctx, combat, new)
     rounds.start_rounds(ctx, combat)
@@ -332,6 +345,7 @@ def allow_command(ctx: Context, args: str) -> None:
         return
     if character.owner not in ctx.room.granted:
         ctx.room.granted.append(character.owner)
+    ctx.room.grant_only.pop(character.owner, None)
     ctx.reply("roll_granted", name=character.name, owner=character.owner)
 
 

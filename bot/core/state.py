@@ -101,7 +101,9 @@ class RoomState:
     combat: Combat | None = None
     exploration: Exploration | None = None
     granted: list[str] = field(default_factory=list)
-    """Users allowed one out-of-turn roll by the GM."""
+    """Users allowed one out-of-turn in-character roll by the GM (``!permite``)."""
+    grant_only: dict[str, str] = field(default_factory=dict)
+    """Grants narrowed to one command (user -> command name): a follow-up riding on a spent grant."""
     warned_no_power: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -124,6 +126,16 @@ class RoomState:
     @classmethod
     def from_json(cls, text: str) -> RoomState:
         return cls.from_dict(json.loads(text))
+
+    def restore(self, snapshot: str) -> None:
+        """Put back the state saved by ``to_json`` (a command that turned out invalid changes nothing)."""
+        saved = RoomState.from_dict(json.loads(snapshot))
+        for f in fields(self):
+            setattr(self, f.name, getattr(saved, f.name))
+
+    def clear_grants(self) -> None:
+        self.granted.clear()
+        self.grant_only.clear()
 
     def character_names(self) -> list[str]:
         return [c.name for c in self.characters.values()]

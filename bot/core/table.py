@@ -86,7 +86,6 @@ class Table:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, fresh=True)
                 ctx.reply("internal_error")
-            self._rooms[event.room_id] = ctx.room
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
             self.store.save_room(event.room_id, ctx.room.to_json())
             if self._seed is not None:
@@ -112,32 +111,56 @@ class Table:
 
 
 def dispatch(ctx: Context) -> None:
-    if ctx.event.edit or ctx.event.kind not in ("text", "emote"):
-        floor.may_write(ctx, Line("talk"), None)
+    """Lock and turn checks come first, before any other reply (DESIGN.md 1.8)."""
+    event = ctx.event
+    if event.kind not in ("text", "emote"):
+        floor.judge(ctx, _NOT_READ, None)
         return
-    line = read_line(ctx.event.text, ctx.event.kind == "emote")
+    line = read_line(event.text, event.kind == "emote")
+    command = ctx.find_command(line.name) if line.kind == "command" else None
+    if event.edit:
+        floor.judge(ctx, line, command)
+        return
     if line.kind in ("dash", "named_dash") and ctx.is_gm():
         floor.gm_dash_line(ctx, line)
         return
-    command = ctx.find_command(line.name) if line.kind == "command" else None
-    if command is not None and len(line.args) > MAX_COMMAND_ARGS:
-        if floor.may_write(ctx, line, command):
-            ctx.reply("command_too_long", limit=MAX_COMMAND_ARGS)
-        return
-    if not floor.may_write(ctx, line, command):
+    reason = floor.refusal(ctx, line, command)
+    if reason is not None:
+        if command is None or not floor.has_grant(ctx, command) or not _run_on_grant(ctx, line, command):
+            floor.refuse(ctx, reason)
         return
     if line.kind == "action":
-        if floor.may_act(ctx):
-            floor.may_explore(ctx)
-        return
-    if command is None:
-        if line.kind == "command":
-            ctx.reply("unknown_command", name=line.name[:40])
+        floor.may_explore(ctx)
+    elif command is not None:
+        _run(ctx, line, command)
+    elif line.kind == "command":
+        ctx.reply("unknown_command", name=line.name[:40])
+
+
+_NOT_READ = Line("talk")
+"""Notices, media, reactions, polls and other events are never read: they only count as writing."""
+
+
+def _run_on_grant(ctx: Context, line: Line, command: Command) -> bool:
+    """Run ``command`` on the sender's grant. Only a valid command (one that spends the grant) counts:
+    otherwise its answers and changes are dropped and the post is treated as without the grant."""
+    snapshot, answered = ctx.room.to_json(), len(ctx.actions)
+    ctx.on_grant = True
+    _run(ctx, line, command)
+    ctx.on_grant = False
+    if ctx.grant_spent:
+        return True
+    del ctx.actions[answered:]
+    ctx.room.restore(snapshot)
+    return False
+
+
+def _run(ctx: Context, line: Line, command: Command) -> None:
+    if len(line.args) > MAX_COMMAND_ARGS:
+        ctx.reply("command_too_long", limit=MAX_COMMAND_ARGS)
         return
     if command.gm_only and not ctx.is_gm():
         ctx.reply("gm_only", command=command.name)
-        return
-    if command.in_character and not floor.may_act(ctx):
         return
     if command.needs_args and not line.args:
         ctx.reply("usage", command=command)
@@ -147,11 +170,11 @@ def dispatch(ctx: Context) -> None:
 
 def run(ctx: Context, command: Command, args: str) -> None:
     """Run ``command``; a refusal undoes whatever it changed and answers with its one message."""
-    before, sent = ctx.room.to_json(), len(ctx.actions)
+    snapshot, answered = ctx.room.to_json(), len(ctx.actions)
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx)
     except Refusal as refusal:
-        ctx.room = RoomState.from_json(before)
-        del ctx.actions[sent:]
+        ctx.room.restore(snapshot)
+        del ctx.actions[answered:]
         ctx.reply(refusal.kind, **refusal.context())

@@ -196,15 +196,16 @@ def test_console_cli_contract(tmp_path) -> None:
         input=script, capture_output=True, text=True, check=True,
     ).stdout
     actions = [json.loads(line) for line in out.splitlines()]
-    assert [a["action"] for a in actions] == ["send", "redact", "send"]
-    assert actions[0]["event"] == "$1" and actions[1]["event"] == "$5" and actions[2]["event"] == "$5"
+    assert [a["action"] for a in actions] == ["send", "react", "redact", "send"]
+    assert [a["event"] for a in actions] == ["$1", "$4", "$5", "$5"]
     assert all({"action", "event", "text", "html"} <= a.keys() for a in actions)
-    assert actions[1]["text"] is None and actions[1]["html"] is None
+    assert actions[1]["key"] == "🔒" and actions[1]["text"] is None
+    assert actions[2]["text"] is None and actions[2]["html"] is None
     chat = subprocess.run(
         [sys.executable, "-m", "bot.cli", "console", "--gm", "@gm:local", "--seed", "2"],
         input=script, capture_output=True, text=True, check=True,
     ).stdout
-    assert "@ana:local: !tiro 2d6" in chat and "🎲 2d6" in chat and "✂️" in chat
+    assert "@ana:local: !tiro 2d6" in chat and "🎲 2d6" in chat and "✂️" in chat and "🔒" in chat
 
 
 @pytest.mark.parametrize(("system", "example"), [

@@ -54,7 +54,7 @@ def test_markup_in_character_names_stays_text() -> None:
     t = play("@ana:local: !pj <b>Malo</b>\n@gm:local: ---------- (<b>malo</b>)")
     assert "<b>Malo</b>" in t.text(1)
     assert "<b>" not in t.for_line(1)[0]["html"] and "&lt;b&gt;Malo" in t.for_line(1)[0]["html"]
-    assert "&lt;b&gt;" in t.for_line(2)[0]["html"]
+    assert "&lt;b&gt;" in t.for_line(2)[1]["html"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -46,11 +46,12 @@ def test_narration_lock_with_every_dash(dash: str) -> None:
 @gm:local: {dash}
 @bob:local: ya puedo
 """)
-    assert t.for_line(3) == []
+    assert t.for_line(3) == [{"action": "react", "event": "$3", "text": None, "html": None, "id": "$3/0", "key": "🔒"}]
     assert t.redacted(4) and len(t.texts(4)) == 1 and "narrando" in t.text(4)
     assert t.redacted(5) and t.texts(5) == []  # one notice per lock and player, never a flood
     assert t.redacted(6) and len(t.texts(6)) == 1
-    assert t.for_line(7) == [] and t.for_line(8) == [] and t.for_line(9) == []
+    assert t.for_line(7) == [] and t.for_line(9) == []
+    assert [(a["action"], a["key"]) for a in t.for_line(8)] == [("react", "🔓")]
 
 
 def test_four_dashes_are_not_a_lock() -> None:
@@ -232,7 +233,8 @@ def test_grants_expire_when_the_turn_changes_or_combat_ends() -> None:
 
 
 def test_a_running_combat_is_not_wiped_by_a_second_start() -> None:
-    t = play(CAST + "@gm:local: !combate\n@gm:local: !turnos McAvoy, Sör Brönn\n@gm:local: !combate\n@gm:local: !estado")
+    t = play(CAST + "@gm:local: !combate\n@gm:local: !turnos McAvoy, Sör Brönn\n@gm:local: !combate\n"
+                    "@gm:local: !estado")
     assert "Ya hay un combate" in t.text(5)
     assert "▶ McAvoy" in t.text(6)
 
@@ -242,7 +244,7 @@ def test_mute_mode_without_mute_power_only_warns() -> None:
     table.handle(Event("!r", GM, "-----", "$1", bot_can_mute=False))
     actions = table.handle(Event("!r", "@bob:local", "hola", "$2", bot_can_mute=False))
     assert not any(isinstance(a, Redact) for a in actions)
-    assert [a.message.body for a in actions if isinstance(a, Send)][0].endswith("cierre.")
+    assert next(a.message.body for a in actions if isinstance(a, Send)).endswith("cierre.")
 
 
 def test_console_senders_may_carry_a_port() -> None:
