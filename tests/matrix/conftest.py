@@ -20,6 +20,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -241,6 +242,14 @@ def reply_to(event_id: str, sender: str | None = None) -> Callable[[dict], bool]
         return (ev.get("type") == "m.room.message" and isinstance(rel, dict) and rel.get("event_id") == event_id
                 and (sender is None or ev.get("sender") == sender))
     return pred
+
+
+def reply_counts(events: list[dict], sender: str) -> Counter[str]:
+    """How many messages from ``sender`` reply to each event (reactions and other events aside)."""
+    return Counter(rel["event_id"] for ev in events
+                   if ev.get("sender") == sender and ev.get("type") == "m.room.message"
+                   and isinstance(rel := ((ev.get("content") or {}).get("m.relates_to") or {}), dict)
+                   and isinstance(rel := rel.get("m.in_reply_to"), dict) and isinstance(rel.get("event_id"), str))
 
 
 def redaction_of(event_id: str) -> Callable[[dict], bool]:

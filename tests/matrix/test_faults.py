@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from bench._synapse import SynapseServer
 from bot.core.store import Store
 from bot.core.table import Table as CoreTable
-from tests.matrix.conftest import Chat, RunningBot, Table, free_port, redaction_of, reply_to
+from tests.matrix.conftest import Chat, RunningBot, Table, free_port, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_protocol import open_table
 from tests.matrix.test_matrix_restart import BotProcess
 
@@ -177,9 +177,7 @@ async def test_homeserver_restart_mid_session(tmp_path):
                 after = [await ana.say(room, f"!tiro d6 después {i}") for i in range(3)]
                 marker = await ana.say(room, "!tiro d4 marca")
                 await ana.wait_for(room, reply_to(marker, bot_id), timeout=90, what="marker after the outage")
-                counts = Counter(ev["content"]["m.relates_to"]["m.in_reply_to"]["event_id"]
-                                 for ev in ana.room_events(room)
-                                 if ev.get("sender") == bot_id and "m.relates_to" in ev.get("content", {}))
+                counts = reply_counts(ana.room_events(room), bot_id)
                 # Rolls sent while the lock was open are refused (redacted, one notice); the others
                 # get exactly one reply each.
                 assert all(counts[r] == 1 for r in before + after + [marker]), counts

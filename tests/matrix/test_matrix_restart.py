@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 
-from tests.matrix.conftest import ROOT, redaction_of, reply_to
+from tests.matrix.conftest import ROOT, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_protocol import open_table, power_levels_by
 
 
@@ -40,9 +40,7 @@ async def test_backlog_and_open_lock_handled_after_restart(cast, run_bot):
         await gm.say(room, "-----")
         free = await bruno.say(room, "!tiro d6")
         await bruno.wait_for(room, reply_to(free, bot_id), what="roll after closing")
-    counts = Counter(ev["content"]["m.relates_to"]["m.in_reply_to"]["event_id"]
-                     for ev in ana.room_events(room)
-                     if ev.get("sender") == bot_id and "m.relates_to" in ev.get("content", {}))
+    counts = reply_counts(ana.room_events(room), bot_id)
     assert all(counts[r] == 1 for r in rolls), counts
 
 
@@ -118,9 +116,7 @@ async def test_kill_9_and_restart_loses_nothing_and_repeats_nothing(cast, tmp_pa
         rolls = [await ana.say(room, f"!tiro 3d6 ráfaga {i}") for i in range(20)]
 
         def answered() -> Counter:
-            return Counter(ev["content"]["m.relates_to"]["m.in_reply_to"]["event_id"]
-                           for ev in ana.room_events(room)
-                           if ev.get("sender") == bot_id and "m.relates_to" in ev.get("content", {}))
+            return reply_counts(ana.room_events(room), bot_id)
 
         await ana.wait_until(lambda: sum(answered()[r] for r in rolls) >= 3, what="first replies")
         bot.kill9()
