@@ -150,14 +150,26 @@ def consume_grant(ctx: Context) -> None:
         ctx.room.grant_only.pop(ctx.sender, None)
 
 
+def grant(ctx: Context, user: str, only: str | None = None) -> None:
+    """Give ``user`` one out-of-turn in-character command: any (``!permite``), or only ``only`` (a roll the
+    rules let that player answer with, such as a soak of the hit just taken). A full grant is never
+    narrowed."""
+    room = ctx.room
+    if only is None:
+        room.grant_only.pop(user, None)
+    elif user not in room.granted:
+        room.grant_only[user] = name_key(only)
+    if user not in room.granted:
+        room.granted.append(user)
+
+
 def keep_grant_for(ctx: Context, command_name: str) -> None:
     """Spend the grant as ``consume_grant`` does, leaving the sender one follow-up with ``command_name``
     on it (Savage: the second-benny reroll of a soak). The follow-up expires like any grant."""
     if not ctx.on_grant:
         return
     consume_grant(ctx)
-    ctx.room.granted.append(ctx.sender)
-    ctx.room.grant_only[ctx.sender] = name_key(command_name)
+    grant(ctx, ctx.sender, command_name)
 
 
 def enforce(ctx: Context, warned: list[str], kind: str, **context: object) -> None:

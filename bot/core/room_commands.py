@@ -343,9 +343,7 @@ def allow_command(ctx: Context, args: str) -> None:
     if character is None or character.owner is None:
         ctx.reply_unknown_character(args)
         return
-    if character.owner not in ctx.room.granted:
-        ctx.room.granted.append(character.owner)
-    ctx.room.grant_only.pop(character.owner, None)
+    floor.grant(ctx, character.owner)
     ctx.reply("roll_granted", name=character.name, owner=character.owner)
 
 

@@ -138,8 +138,11 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
+    can_soak = after.wild_card and effect.wounds > 0 and before.bennies > 0
     ctx.reply("savage/table_damage", name=target.name, r=roll, effect=effect, before=before, after=after,
-              hold_broken=hold_broken, can_soak=after.wild_card and effect.wounds > 0 and before.bennies > 0)
+              hold_broken=hold_broken, can_soak=can_soak)
+    if can_soak and target.owner and combat is not None:
+        floor.grant(ctx, target.owner, "absorber")  # the victim's player may soak out of turn
     incap = None
     if after.incapacitated and not before.incapacitated and after.wild_card:
         after, incap = roll_incapacitation(ctx, target, after)
@@ -158,7 +161,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     state.save(combat)
 
 
-@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]")
+@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]", in_character=True)
 def soak_command(ctx: Context, args: str) -> None:
     target, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(target)
@@ -189,6 +192,10 @@ def soak_command(ctx: Context, args: str) -> None:
         combat.order.append(target.name)
     state.hits[name_key(target.name)] = {**hit, "soaked": True, "best": best.soaked}
     state.save(combat)
+    if reroll:
+        floor.consume_grant(ctx)
+    else:
+        floor.keep_grant_for(ctx, "absorber")  # a second benny may re-roll this soak on the same grant
     ctx.reply("savage/table_soak", name=target.name, r=roll, after=after, reroll=reroll, best=best)
 
 

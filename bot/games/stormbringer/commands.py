@@ -166,8 +166,8 @@ def parry_command(ctx: Context, args: str) -> None:
     riposte = result.effect.stops_blow and st.master(defender)
     if riposte:
         combat.data["riposte"] = {"by": defender.name, "against": blow["attacker"]}
-        if defender.owner and defender.owner not in ctx.room.granted:
-            ctx.room.granted.append(defender.owner)
+        if defender.owner:
+            floor.grant(ctx, defender.owner, "ataque")  # the master's riposte needs no !permite
     ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="parry", hidden=False,
               shield=shield, riposte=riposte)
 

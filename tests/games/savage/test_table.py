@@ -351,3 +351,36 @@ def test_a_second_benny_rerolls_a_soak_and_the_better_result_stands() -> None:
     assert "Queda: 1 herida, aturdido; 0 benis" in t.text(11) and "repetir" not in t.text(11).split("Queda:")[1]
     assert t.text(12) == "⚠️ Kira no tiene benis."
     assert _sheet(table, "Kira")["heridas"] == 1 and _sheet(table, "Kira")["bennies"] == 0
+
+
+SOAK_SETUP = CAST + """
+@gm:local: !combate
+@gm:local: !turnos McAvoy, Kira, Orco
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !daño Kira 12
+"""
+
+
+def test_the_hit_players_soak_and_its_reroll_ride_on_one_grant_the_rules_give() -> None:
+    t = play(SOAK_SETUP + """
+@ana:local: !absorber
+@bob:local: !absorber
+@bob:local: !absorber repetir
+@bob:local: !tiro d8
+""", system="savage", seed=4)
+    assert t.redacted(10) and "turno de Orco" in t.text(10)  # McAvoy took no hit: no soak out of turn
+    assert not t.redacted(11) and "Absorbe" in t.text(11)
+    assert not t.redacted(12) and "Absorbe" in t.text(12)
+    assert t.redacted(13)  # the soak's grant covers the soak and its reroll only
+
+
+def test_a_permite_grant_also_covers_the_soak_reroll_and_nothing_after() -> None:
+    t = play(SOAK_SETUP + """
+@gm:local: !permite Kira
+@bob:local: !absorber
+@bob:local: !absorber repetir
+@bob:local: !absorber repetir
+""", system="savage", seed=4)
+    assert not t.redacted(11) and not t.redacted(12)
+    assert t.redacted(13)
