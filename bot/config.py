@@ -64,6 +64,8 @@ class Config:
     allowed_inviters: tuple[str, ...] = ()
     table: TableSettings = field(default_factory=TableSettings)
     log_level: str = "INFO"
+    templates_dir: str | None = None
+    """A group's own message files, searched before the shipped ones (same names)."""
 
     @property
     def db_path(self) -> str:
@@ -186,6 +188,10 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
             raise ConfigError("unknown_keys", unknown=sorted(unknown), where=where, known=ROOM_KEYS)
         rooms[room_id] = _room_fields(section, where, ROOM_KEYS)
 
+    templates_dir = _str(_table(data, "templates"), "dir", "templates")
+    if templates_dir is not None and not os.path.isdir(templates_dir):
+        raise ConfigError("bad_templates_dir", value=templates_dir)
+
     level = _str(_table(data, "logging"), "level", "logging") or "INFO"
     if level.upper() not in LOG_LEVELS:
         raise ConfigError("bad_log_level", value=level, known=LOG_LEVELS)
@@ -196,6 +202,7 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
         allowed_inviters=inviters,
         table=TableSettings(defaults=defaults, rooms=rooms),
         log_level=level.upper(),
+        templates_dir=templates_dir,
     )
 
 

@@ -30,8 +30,9 @@ RNG_KEY = "rng"
 class Table:
     def __init__(self, store: Store, settings: TableSettings | None = None,
                  rng: random.Random | None = None, renderer: Renderer | None = None,
-                 games: GameRegistry | None = None) -> None:
-        """``games`` defaults to the shipped ones (``bot/games/__init__.py``)."""
+                 games: GameRegistry | None = None, templates_dir: str | None = None) -> None:
+        """``games`` defaults to the shipped ones (``bot/games/__init__.py``); ``templates_dir`` is a
+        group's folder of messages searched before the shipped templates (``[templates] dir``)."""
         if games is None:
             from bot.games import GAMES
 
@@ -40,7 +41,8 @@ class Table:
         self.store = store
         self.settings = settings or TableSettings()
         self.rng = rng or random.SystemRandom()
-        self.renderer = renderer or Renderer([(g.key, g.templates) for g in games if g.templates is not None])
+        self.renderer = renderer or Renderer([(g.key, g.templates) for g in games if g.templates is not None],
+                                             templates_dir)
         self._rooms: dict[str, RoomState] = {}
         self._seed: int | None = None
 

@@ -79,7 +79,7 @@ class MatrixBot:
         self.user_id = config.matrix.user_id
         os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
         self.store = store or Store(config.db_path)
-        self.table = table or Table(self.store, config.table, rng=rng)
+        self.table = table or Table(self.store, config.table, rng=rng, templates_dir=config.templates_dir)
         self.metrics = Metrics()
         self.ready = asyncio.Event()
         self._stopping = False

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from jinja2 import meta
 
+from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from tests.transcript import play
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -84,3 +86,14 @@ def test_no_template_is_left_unused() -> None:
         used.update(r for r in meta.find_referenced_templates(env.parse(source)) if r is not None)
     used.update(n for n in template_files() if n.split("/")[-1].split(".")[0] in DYNAMIC_PARTIALS)
     assert sorted(set(template_files()) - used) == []
+
+
+def test_a_group_folder_overrides_a_core_and_a_game_message(tmp_path: Path) -> None:
+    (tmp_path / "unknown_command.txt").write_text("🙃 «{{ name }}» no existe aquí.", encoding="utf-8")
+    (tmp_path / "savage").mkdir()
+    (tmp_path / "savage" / "syntax.txt").write_text("Savage de la casa: !tiro d8.", encoding="utf-8")
+    table = Table(Store(), TableSettings(RoomSettings(system="savage")), templates_dir=str(tmp_path))
+    t = play("@ana:local: !nada\n@ana:local: !ayuda\n@ana:local: !estado", table=table)
+    assert t.text(1) == "🙃 «nada» no existe aquí."
+    assert "Savage de la casa: !tiro d8." in t.text(2) and "rof 3 d8" not in t.text(2)
+    assert t.text(3) == play("@ana:local: !estado", system="savage").text(1)

@@ -75,3 +75,12 @@ async def test_healthz_and_metrics(aiohttp_client):
                  "rolbot_sync_lag_seconds"):
         assert name in text
 
+
+
+def test_templates_dir_must_be_an_existing_folder(tmp_path):
+    assert parse_config({**GOOD, "templates": {"dir": str(tmp_path)}}).templates_dir == str(tmp_path)
+    assert parse_config(GOOD).templates_dir is None
+    with pytest.raises(ConfigError) as err:
+        parse_config({**GOOD, "templates": {"dir": str(tmp_path / "no-existe")}})
+    assert err.value.code == "bad_templates_dir"
+    assert "[templates]" in str(err.value)
