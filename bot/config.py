@@ -166,7 +166,7 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
     web = _table(data, "web")
     bind = _str(web, "bind", "web", default="127.0.0.1:8080")
     if bind:
-        host, sep, port = bind.rpartition(":")
+        _host, sep, port = bind.rpartition(":")
         if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
             raise ConfigError("bad_bind", value=bind)
 

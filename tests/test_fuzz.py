@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.events import Event, Send
+from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.state import RoomState
 from bot.core.store import Store
@@ -56,7 +56,7 @@ DICE_TOKENS = ["d", "D", "d%", "d6", "d20", "3d10", "2d6", "4d6kh3", "kh", "kl",
                "99999999", "-1", "+5", "1d1!", "d0", "0d6", "1000d1000", "oculta", "hidden", "ñ", "á", "💥",
                "\u202e", "<b>", "&amp;"]
 
-WORDS = {key: _doc_words(key) for key in GAMES.keys()}
+WORDS = {key: _doc_words(key) for key in GAMES}
 
 
 def roll_texts(key: str) -> st.SearchStrategy[str]:
@@ -123,11 +123,10 @@ CAST = [(0, f"!pj {n} {u}".strip(), False) for n, u in (("Ana", ANA), ("Bruno", 
 PREAMBLES = (
     [],
     CAST,
-    CAST + [(0, "!combate", False), (0, "!iniciativa", False)],
-    CAST + [(0, "!combate", False), (0, "!turnos Ana Bruno Orco", False), (2, "!tiro 1d20", False),
-            (2, "!siguiente", False)],
-    CAST + [(0, "!exploracion", False)],
-    CAST + [(0, "---------- (Ana)", False)],
+    [*CAST, (0, "!combate", False), (0, "!iniciativa", False)],
+    [*CAST, (0, "!combate", False), (0, "!turnos Ana Bruno Orco", False), (2, "!tiro 1d20", False), (2, "!siguiente", False)],
+    [*CAST, (0, "!exploracion", False)],
+    [*CAST, (0, "---------- (Ana)", False)],
 )
 
 

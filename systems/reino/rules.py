@@ -517,7 +517,7 @@ class ActionBudget(_Record):
             over = self.free_limit is not None and self._free_used() >= self.free_limit
             return "gm_limit" if over else None
         options = SURPRISE_ROUND_OPTIONS if self.surprise_round else NORMAL_ROUND_OPTIONS
-        wanted = self._taken_timed() + [action]
+        wanted = [*self._taken_timed(), action]
         return None if any(_fits(wanted, option) for option in options) else "spent"
 
     def allows(self, action: Action) -> bool:
@@ -528,7 +528,7 @@ class ActionBudget(_Record):
         reason = self.refusal(action)
         if reason is not None:
             raise ReinoRuleError("reino.action_not_allowed", action=action.value, reason=reason)
-        return replace(self, taken=self.taken + (action.value,))
+        return replace(self, taken=(*self.taken, action.value))
 
     def remaining(self) -> list[Action]:
         return [a for a in Action if self.allows(a)]

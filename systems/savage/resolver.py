@@ -206,7 +206,8 @@ class SavageRateOfFire:
             "ammo": self.ammo,
             "replaced": self.replaced,
             "shots": [
-                {"value": s.die.value, "total": s.total, "hit": s.hit, "raises": s.raises, "target": s.target, "by_wild": s.by_wild}
+                {"value": s.die.value, "total": s.total, "hit": s.hit, "raises": s.raises, "target": s.target,
+                 "by_wild": s.by_wild}
                 for s in self.shots
             ],
             "targets": self.targets,
@@ -369,10 +370,12 @@ def roll_damage(request: SavageRequest, rng: Rng) -> SavageDamageRoll:
     expr = _exploding(DiceExpr(request.expr.terms, request.comment), request.with_raise)
     result = expr.roll(rng)
     called = request.modifiers.called_shot
-    modifiers = [(n, v) for n, v in (("comodin", 2 if request.modifiers.joker else 0), ("apuntado", called.damage_bonus if called else 0)) if v]
+    bonuses = (("comodin", 2 if request.modifiers.joker else 0), ("apuntado", called.damage_bonus if called else 0))
+    modifiers = [(n, v) for n, v in bonuses if v]
     total = result.total + sum(v for _, v in modifiers)
     effect = damage_effect(total, request.toughness, request.target_shaken) if request.toughness is not None else None
-    return SavageDamageRoll(result, request.with_raise, modifiers, total, request.toughness, effect, request.target_shaken, called)
+    return SavageDamageRoll(result, request.with_raise, modifiers, total, request.toughness, effect, request.target_shaken,
+                            called)
 
 
 ROLLERS = {

@@ -13,10 +13,10 @@ import re
 import pytest
 
 import bot.core
-from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.events import Action, Event, Send
 from bot.core.protocol import read_line
 from bot.core.render import Renderer
+from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.table import MAX_COMMAND_ARGS
 from bot.games import GAMES
 from tests.transcript import GM, make_table

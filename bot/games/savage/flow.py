@@ -46,7 +46,8 @@ def roll_incapacitation(ctx: Context, character: Character, savage: SavageCharac
     roll = trait_roll(ctx, "incapacitado", die, savage, has_joker(ctx, character))
     ctx.announce("savage/table_vigor", name=character.name, r=roll, defaulted=defaulted)
     result = roll.result
-    return apply_incapacitation(savage, result), {"dies": result.dies, "injury": result.injury, "bleeding": result.bleeding, "table": result.table}
+    report = {"dies": result.dies, "injury": result.injury, "bleeding": result.bleeding, "table": result.table}
+    return apply_incapacitation(savage, result), report
 
 
 def reapply_incapacitation(savage: SavageCharacter, stored: dict[str, Any]) -> SavageCharacter:

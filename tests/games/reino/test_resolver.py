@@ -378,7 +378,8 @@ def test_cli_prints_the_contract() -> None:
     assert len(rows) == 5
     for row in rows:
         assert row["system"] == "reino" and row["total"] == row["dice"][0] + 2
-        assert row["outcome"] == ("success" if row["dice"][0] == 20 or (row["dice"][0] != 1 and row["total"] >= 12) else "failure")
+        natural = row["dice"][0]
+        assert row["outcome"] == ("success" if natural == 20 or (natural != 1 and row["total"] >= 12) else "failure")
 
 
 def test_cli_bad_input_exits_2_with_one_line() -> None:

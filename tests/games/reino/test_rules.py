@@ -39,7 +39,7 @@ from tests.scripted import faces
 
 
 def hero(**changes) -> ReinoCharacter:
-    base = dict(name="Ana", resistance=30, max_resistance=30, threshold=12, defense=16, dodge=3, action_points=2)
+    base = {"name": "Ana", "resistance": 30, "max_resistance": 30, "threshold": 12, "defense": 16, "dodge": 3, "action_points": 2}
     return ReinoCharacter(**{**base, **changes})
 
 
@@ -70,7 +70,8 @@ def test_action_point_refused_on_a_success_or_when_none_left() -> None:
     assert info.value.code == "reino.no_action_points"
 
 
-@pytest.mark.parametrize(("value", "num", "den", "out"), [(3, 3, 2, 4), (4, 3, 2, 6), (3, 1, 2, 1), (-3, 1, 2, -1), (-3, 3, 2, -4), (5, 0, 1, 0)])
+@pytest.mark.parametrize(("value", "num", "den", "out"),
+                         [(3, 3, 2, 4), (4, 3, 2, 6), (3, 1, 2, 1), (-3, 1, 2, -1), (-3, 3, 2, -4), (5, 0, 1, 0)])
 def test_scaling_rounds_toward_zero(value: int, num: int, den: int, out: int) -> None:
     assert scale_toward_zero(value, num, den) == out
 

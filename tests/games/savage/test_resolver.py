@@ -183,7 +183,8 @@ def test_support_is_capped_at_four_except_strength() -> None:
     assert support_total([2, 2, 1, -2]) == 2
 
 
-@pytest.mark.parametrize("outcome,raises,bonus", [("critical_failure", 0, -2), ("failure", 0, 0), ("success", 0, 1), ("raise", 1, 2), ("raise", 3, 2)])
+@pytest.mark.parametrize("outcome,raises,bonus",
+                         [("critical_failure", 0, -2), ("failure", 0, 0), ("success", 0, 1), ("raise", 1, 2), ("raise", 3, 2)])
 def test_support_roll_bonus(outcome: str, raises: int, bonus: int) -> None:
     assert support_bonus(outcome, raises) == bonus
 
@@ -276,7 +277,7 @@ def ogre_wounds(total: int, shaken: bool) -> int:
         return 0
     if total < 15:
         return 1 if shaken else 0
-    return len([k for k in range(15, total + 1, 4)])
+    return len(list(range(15, total + 1, 4)))
 
 
 def test_barbarian_against_the_shaken_toughness_11_ogre() -> None:
@@ -360,7 +361,8 @@ def test_incapacitation_death_is_by_total_not_snake_eyes() -> None:
     assert not incapacitation(3, "critical_failure").dies
 
 
-@pytest.mark.parametrize("faces,verdict", [([(2, 8), (2, 6)], "dies"), ([(4, 8), (2, 6)], "continues"), ([(8, 8), (1, 8), (2, 6)], "stable")])
+@pytest.mark.parametrize("faces,verdict",
+                         [([(2, 8), (2, 6)], "dies"), ([(4, 8), (2, 6)], "continues"), ([(8, 8), (1, 8), (2, 6)], "stable")])
 def test_bleeding_out(faces, verdict) -> None:
     result = SYSTEM.roll("desangrar d8", FaceRng(faces))
     assert result.verdict == verdict
@@ -568,7 +570,8 @@ def test_cli_json_contract() -> None:
     data = json.loads(out)
     assert {"system", "total", "dice", "outcome", "raises", "wild"} <= set(data)
     assert data["outcome"] in {"critical_failure", "failure", "success", "raise"}
-    bad = subprocess.run([sys.executable, "-m", "bot.cli", "roll", "--system", "savage", "d8 multi 9"], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "bot.cli", "roll", "--system", "savage", "d8 multi 9"],
+                         capture_output=True, text=True)
     assert bad.returncode == 2 and "Multiacción" in bad.stderr
 
 

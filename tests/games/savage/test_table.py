@@ -308,7 +308,7 @@ def test_overwatch_holds_and_fires_once() -> None:
 def test_help_includes_the_savage_syntax() -> None:
     t = play("@ana:local: !ayuda", system="savage")
     assert "!interrumpir" in t.text(1) and "!beni" in t.text(1) and "Savage:" in t.text(1)
-    assert len(open(Path(__file__).resolve().parents[3] / "templates/savage/syntax.txt", encoding="utf-8").read()) < 1200
+    assert len((Path(__file__).resolve().parents[3] / "templates/savage/syntax.txt").read_text(encoding="utf-8")) < 1200
 
 
 def test_a_granted_player_cannot_put_the_current_actor_on_hold() -> None:
