@@ -10,11 +10,12 @@ Rounding: every halving or x1.5 rounds toward zero (4.5 -> 4, -1.5 -> -1).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from systems.dice import DiceError, Rng
+from systems.record import Record
 
 DEFAULT_DC = 15
 CRITICAL_MARGIN = 10
@@ -42,33 +43,11 @@ def scale_toward_zero(value: int, numerator: int, denominator: int) -> int:
     return magnitude if value >= 0 else -magnitude
 
 
-class _Record:
-    """``to_dict``/``from_dict`` for flat dataclasses of JSON-able fields (tuples become lists)."""
-
-    __slots__ = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Any:
-        values = {}
-        for f in fields(cls):  # type: ignore[arg-type]
-            if f.name in data:
-                value = data[f.name]
-                values[f.name] = tuple(value) if isinstance(value, list) else value
-        return cls(**values)
-
-
 # --- tests -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class CheckResult(_Record):
+class CheckResult(Record):
     """A d20 test: natural 1 always fails, natural 20 always succeeds, else total >= DC.
 
     ``action_point`` marks a failure turned into a success by spending an Action Point:
@@ -105,7 +84,7 @@ def roll_test(rng: Rng, modifier: int, dc: int = DEFAULT_DC) -> CheckResult:
 
 
 @dataclass(frozen=True, slots=True)
-class OpposedResult(_Record):
+class OpposedResult(Record):
     """Two d20 tests against each other: the higher total wins; equal totals tie (GM decides)."""
 
     first_natural: int
@@ -138,7 +117,7 @@ def roll_opposed(rng: Rng, first_modifier: int, second_modifier: int) -> Opposed
 
 
 @dataclass(frozen=True, slots=True)
-class AttackResult(_Record):
+class AttackResult(Record):
     """An attack test against Defense.
 
     Critical: a natural 20, or a total at least Defense + DR + 10 ("supera por 10 o más").
@@ -247,7 +226,7 @@ STUNS_NEXT_ROUND = frozenset({Condition.MALHERIDO, Condition.INCAPACITADO})
 
 
 @dataclass(frozen=True, slots=True)
-class ReinoCharacter(_Record):
+class ReinoCharacter(Record):
     """What the rules need to know about one combatant (PC or minion)."""
 
     name: str
@@ -326,7 +305,7 @@ def clear_condition(char: ReinoCharacter, condition: Condition) -> ReinoCharacte
 
 
 @dataclass(frozen=True, slots=True)
-class DamageReport(_Record):
+class DamageReport(Record):
     """What one attack's damage did. ``fortitude_dc`` is set when a save on table GDJ15 is due."""
 
     damage: int
@@ -397,7 +376,7 @@ def dying_save_dc(previous_saves: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class DyingSaveResult(_Record):
+class DyingSaveResult(Record):
     """A Fortitude save while Moribundo: fail -> dead; pass -> still dying;
     pass by 10 or more, or a natural 20 -> stable (Incapacitado and unconscious)."""
 
@@ -487,7 +466,7 @@ def _fits(taken: list[Action], option: tuple[Action, ...]) -> bool:
 
 
 @dataclass(slots=True)
-class ActionBudget(_Record):
+class ActionBudget(Record):
     """What one combatant may still do this round.
 
     A normal round allows 1 standard + 1 move, or 2 moves, or 1 full action; the surprise
@@ -544,7 +523,7 @@ def budget_for(char: ReinoCharacter, round_number: int, surprise_round: bool = F
 
 
 @dataclass(frozen=True, slots=True)
-class InitiativeRoll(_Record):
+class InitiativeRoll(Record):
     name: str
     bonus: int
     natural: int
@@ -570,7 +549,7 @@ def needs_surprise_round(aware: Iterable[bool]) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Combatant(_Record):
+class Combatant(Record):
     name: str
     initiative: int = 0
     aware: bool = True

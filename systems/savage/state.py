@@ -6,10 +6,10 @@ store the result in one transaction.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from systems.dice import DiceError
+from systems.record import Record
 from systems.savage.rules import (
     CRITICAL_FAILURE,
     FAILURE,
@@ -23,20 +23,8 @@ from systems.savage.rules import (
 )
 
 
-class PlainState:
-    """Mixin: dataclass <-> JSON-able dict, ignoring unknown keys from older stores."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)  # type: ignore[call-overload]
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]):
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        return cls(**{k: v for k, v in data.items() if k in names})
-
-
 @dataclass(slots=True)
-class SavageCharacter(PlainState):
+class SavageCharacter(Record):
     """One combatant: a Wild Card (player hero, named villain) or an Extra."""
 
     name: str
@@ -132,7 +120,7 @@ DRAMATIC_TASKS = {"arduo": (4, 3), "dificil": (6, 4), "compleja": (8, 5)}
 
 
 @dataclass(slots=True)
-class DramaticTask(PlainState):
+class DramaticTask(Record):
     """Gather ``needed`` task tokens within ``rounds`` rounds."""
 
     needed: int
@@ -177,7 +165,7 @@ class DramaticTask(PlainState):
 
 
 @dataclass(slots=True)
-class ExplorationTurn(PlainState):
+class ExplorationTurn(Record):
     """The XCOM free turn out of combat: everyone acts once, in any order."""
 
     players: list[str]
@@ -201,7 +189,7 @@ class ExplorationTurn(PlainState):
 
 
 @dataclass(slots=True)
-class Overwatch(PlainState):
+class Overwatch(Record):
     """XCOM overwatch: held to shoot the first alien in sight, one single shot, no burst."""
 
     watchers: list[str] = field(default_factory=list)

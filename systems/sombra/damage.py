@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from systems.dice import DiceError
-from systems.sombra.rules import SIDES, PlainRecord, SombraDice
+from systems.record import Record
+from systems.sombra.rules import SIDES, SombraDice
 
 # Location digit (0-9) -> location key, per target kind. Keys are ids; templates name them.
 LOCATION_TABLES: dict[str, tuple[str, ...]] = {
@@ -43,14 +44,14 @@ def aimed_digit(table: str, key: str, rolled: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class LocationHit(PlainRecord):
+class LocationHit(Record):
     digit: int
     key: str
     damage: int
 
 
 @dataclass(frozen=True, slots=True)
-class DamageResult(PlainRecord):
+class DamageResult(Record):
     """Damage of one attack: one hit per location struck (several for types IV and V)."""
 
     damage_type: int
@@ -168,7 +169,7 @@ def boat_interior_split(zone: str, excess: int) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, slots=True)
-class BoatState(PlainRecord):
+class BoatState(Record):
     """Armour per boat zone and flotation. ``lost`` counts flotation lost so far."""
 
     armour: dict[str, int]
@@ -188,7 +189,7 @@ class BoatState(PlainRecord):
 
 
 @dataclass(frozen=True, slots=True)
-class BoatHit(PlainRecord):
+class BoatHit(Record):
     """What one hit did: armour lost, points inside, their split and flotation lost."""
 
     zone: str

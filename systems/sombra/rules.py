@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from systems.dice import DiceError
+from systems.record import Record
 
 SIDES = 10
 TARGET_MIN, TARGET_MAX = 0, 30
@@ -43,22 +44,8 @@ COMMAND_TABLE: tuple[tuple[int, int, int], ...] = (
 UNARMED_TABLE: tuple[tuple[int, int, int], ...] = ((0, 0, -10), (1, 10, -5), (11, 20, 0), (21, 30, 5))
 
 
-class PlainRecord:
-    """``to_dict``/``from_dict`` for flat dataclasses of JSON-able fields."""
-
-    __slots__ = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)  # type: ignore[call-overload]
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]):
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        return cls(**{k: v for k, v in data.items() if k in names})
-
-
 @dataclass(frozen=True, slots=True)
-class SombraDice(PlainRecord):
+class SombraDice(Record):
     """The three d10 of a roll, as rolled; read as high, location and low dice."""
 
     faces: tuple[int, int, int]
@@ -121,7 +108,7 @@ def success_level(dice: SombraDice, target: int, modifier: int = 0) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class CheckResult(PlainRecord):
+class CheckResult(Record):
     """A resolved check, storable as JSON."""
 
     dice: SombraDice
@@ -206,7 +193,7 @@ def burst_penalty(bullet: int, step: int = 5, target: int = 1) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Attributes(PlainRecord):
+class Attributes(Record):
     """The fifteen attributes of a sheet, each 1-10 (``intu`` is Intuición, INT's first)."""
 
     fue: int = 5
@@ -234,7 +221,7 @@ class Attributes(PlainRecord):
 
 
 @dataclass(frozen=True, slots=True)
-class Capacities(PlainRecord):
+class Capacities(Record):
     """Derived capacities; distances in metres, loads in kilos, durations as the rules say."""
 
     strength_bonus: int
@@ -296,7 +283,7 @@ BOAT_INITIATIVE = (5, 5)
 
 
 @dataclass(frozen=True, slots=True)
-class Combatant(PlainRecord):
+class Combatant(Record):
     """Who acts in a round: primary initiative VEL, AGI breaks ties. ``bonus`` adds to VEL
     (opportunity fire: +5 against what appears in the watched spot, -5 for anything else)."""
 
@@ -316,7 +303,7 @@ class Combatant(PlainRecord):
 
 
 @dataclass(frozen=True, slots=True)
-class InitiativeSlot(PlainRecord):
+class InitiativeSlot(Record):
     """One place in the order; ``tied`` when VEL and AGI both equal a neighbour's (GM decides)."""
 
     rank: int
@@ -345,7 +332,7 @@ def initiative_order(combatants: Iterable[Combatant]) -> list[InitiativeSlot]:
 
 
 @dataclass(frozen=True, slots=True)
-class Modifier(PlainRecord):
+class Modifier(Record):
     """A named modifier to the roll (positive is harder); ``param`` is the number it came from."""
 
     name: str
