@@ -41,7 +41,7 @@ def main() -> None:
     failures = 0
     print(f"{'sistema':14} {'tiradas':>8} {'peor ms':>8} {'repetida':>9} {'sesiones':>9} {'líneas':>7} "
           f"{'peor línea ms':>14}")
-    for key in GAMES:
+    for key in (game.key for game in GAMES):
         worst = {"roll": (0.0, ""), "line": (0.0, "")}
         counts = {"roll": 0, "session": 0, "line": 0}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,14 +90,17 @@ def _table(data: dict, name: str) -> dict:
     return value
 
 
-def _str(section: dict, key: str, where: str, default: str | None = None, required: bool = False) -> str | None:
+def _str(section: dict, key: str, where: str, default: str | None = None) -> str | None:
     value = section.get(key, default)
-    if value is None:
-        if required:
-            raise ConfigError("missing_key", key=key, where=where)
-        return None
-    if not isinstance(value, str):
+    if value is not None and not isinstance(value, str):
         raise ConfigError("not_a_string", key=key, where=where)
+    return value
+
+
+def _required(section: dict, key: str, where: str) -> str:
+    value = _str(section, key, where)
+    if value is None:
+        raise ConfigError("missing_key", key=key, where=where)
     return value
 
 
@@ -134,13 +138,14 @@ def _room_fields(section: dict, where: str, allowed: tuple[str, ...]) -> dict[st
     return out
 
 
-def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
-    env = os.environ if env is None else env
+def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
+    if env is None:
+        env = os.environ
     matrix = _table(data, "matrix")
-    homeserver = _str(matrix, "homeserver", "matrix", required=True)
+    homeserver = _required(matrix, "homeserver", "matrix")
     if not homeserver.startswith(("http://", "https://")):
         raise ConfigError("bad_homeserver", value=homeserver)
-    user_id = _str(matrix, "user_id", "matrix", required=True)
+    user_id = _required(matrix, "user_id", "matrix")
     if not user_id.startswith("@") or ":" not in user_id:
         raise ConfigError("bad_user_id", value=user_id)
     password = env.get("ROLBOT_PASSWORD") or _str(matrix, "password", "matrix") or ""
@@ -155,13 +160,13 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
         user_id=user_id,
         password=Secret(password),
         access_token=Secret(token),
-        device_name=_str(matrix, "device_name", "matrix", default="rolbot"),
+        device_name=_str(matrix, "device_name", "matrix") or "rolbot",
         sync_timeout_ms=matrix.get("sync_timeout_ms", 30000),
         timeline_limit=matrix.get("timeline_limit", 100),
     )
 
     storage = _table(data, "storage")
-    path = _str(storage, "path", "storage", required=True)
+    path = _required(storage, "path", "storage")
 
     web = _table(data, "web")
     bind = _str(web, "bind", "web", default="127.0.0.1:8080")
@@ -206,7 +211,7 @@ def parse_config(data: dict, env: dict[str, str] | None = None) -> Config:
     )
 
 
-def load_config(path: str, env: dict[str, str] | None = None) -> Config:
+def load_config(path: str, env: Mapping[str, str] | None = None) -> Config:
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)

@@ -56,7 +56,7 @@ DICE_TOKENS = ["d", "D", "d%", "d6", "d20", "3d10", "2d6", "4d6kh3", "kh", "kl",
                "99999999", "-1", "+5", "1d1!", "d0", "0d6", "1000d1000", "oculta", "hidden", "ñ", "á", "💥",
                "\u202e", "<b>", "&amp;"]
 
-WORDS = {key: _doc_words(key) for key in GAMES}
+WORDS = {game.key: _doc_words(game.key) for game in GAMES}
 
 
 def roll_texts(key: str) -> st.SearchStrategy[str]:

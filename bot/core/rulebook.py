@@ -38,9 +38,9 @@ class Rulebook:
         self.db = sqlite_utils.Database(memory=True)
         rows = [card for game in games for card in load_cards(game.key, game.cards)]
         self.with_cards = {row["system"] for row in rows}
-        self.db["cards"].insert_all(rows, pk="id", alter=True, replace=True)
+        self.db.table("cards").insert_all(rows, pk="id", alter=True, replace=True)
         if rows:
-            self.db["cards"].enable_fts(  # type: ignore[union-attr]
+            self.db.table("cards").enable_fts(
                 ["title", "keywords", "text"], tokenize="unicode61 remove_diacritics 2", create_triggers=False
             )
 

@@ -33,15 +33,15 @@ _ERROR_CODES = {
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
-    db["handled"].create({"event_id": str, "room_id": str, "ts": int}, pk="event_id", if_not_exists=True)
-    db["outbox"].create(
+    db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    db.table("handled").create({"event_id": str, "room_id": str, "ts": int}, pk="event_id", if_not_exists=True)
+    db.table("outbox").create(
         {"action_id": str, "event_id": str, "seq": int, "data": str, "done": int},
         pk="action_id",
         if_not_exists=True,
     )
-    db["outbox"].create_index(["done", "seq"], if_not_exists=True)
-    db["rooms"].create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
+    db.table("outbox").create_index(["done", "seq"], if_not_exists=True)
+    db.table("rooms").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
 
 
 def _migrate_2(db: sqlite_utils.Database) -> None:

@@ -7,11 +7,12 @@ expression left to right and then the raise d6.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
-from systems.base import DiceRoll, roll_dice
+from systems.base import Outcome, roll_dice
 from systems.dice import MAX_EXPLOSIONS, DiceExpr, DiceTerm, Die, Rng, RollResult
 from systems.savage.rules import (
     CRITICAL_FAILURE,
@@ -378,7 +379,7 @@ def roll_damage(request: SavageRequest, rng: Rng) -> SavageDamageRoll:
                             called)
 
 
-ROLLERS = {
+ROLLERS: dict[str, Callable[[SavageRequest, Rng], Outcome]] = {
     "trait": roll_trait,
     "support": roll_support,
     "soak": roll_soak,
@@ -395,7 +396,7 @@ class SavageSystem:
     key: str = SYSTEM_KEY
     name: str = "Savage Worlds"
 
-    def roll(self, text: str, rng: Rng) -> SavageTraitRoll | SavageRateOfFire | SavageDamageRoll | _TraitPurpose | DiceRoll:
+    def roll(self, text: str, rng: Rng) -> Outcome:
         request = parse_savage(text)
         if request is None:
             return roll_dice(text, rng, self.key)

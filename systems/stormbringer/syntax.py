@@ -7,9 +7,10 @@ is the roll's comment, as in the generic grammar.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from systems.dice import ConstantTerm, DiceError, DiceExpr, parse_comment, parse_prefix
+from systems.dice import ConstantTerm, DiceError, DiceExpr, DiceTerm, parse_comment, parse_prefix
 from systems.stormbringer.rules import (
     LOWER_GROUND_PENALTY,
     MAX_ACTIONS_IN_ROUND,
@@ -195,10 +196,8 @@ def parse_check(text: str) -> SkillRequest | None:
 
 
 def _require_d100(expr: DiceExpr) -> None:
-    terms = expr.terms
-    ok = len(terms) == 1 and not isinstance(terms[0], ConstantTerm)
-    term = terms[0]
-    if not (ok and term.sign > 0 and term.count == 1 and term.sides == 100
+    term = expr.terms[0] if len(expr.terms) == 1 else None
+    if not (isinstance(term, DiceTerm) and term.sign > 0 and term.count == 1 and term.sides == 100
             and not term.explode_at and not term.keep):
         raise DiceError("stormbringer.check_needs_d100", expr=expr.text)
 
@@ -212,7 +211,10 @@ def _skill(scan: Scanner, kind: str) -> SkillRequest:
     return req
 
 
-def _apply(scan: Scanner, req: SkillRequest, pattern: re.Pattern[str], handler) -> bool:
+OptionHandler = Callable[[SkillRequest, re.Match[str]], None]
+
+
+def _apply(scan: Scanner, req: SkillRequest, pattern: re.Pattern[str], handler: OptionHandler) -> bool:
     m = scan.take(pattern)
     if m:
         handler(req, m)
@@ -232,7 +234,7 @@ def _set_ordinal(req: SkillRequest, m: re.Match[str]) -> None:
     req.ordinal = n
 
 
-def _set(attr: str, value: object):
+def _set(attr: str, value: object) -> OptionHandler:
     def handler(req: SkillRequest, m: re.Match[str]) -> None:
         setattr(req, attr, value)
     return handler
@@ -246,7 +248,7 @@ def _arrow_dodge(req: SkillRequest, m: re.Match[str]) -> None:
     raise DiceError("stormbringer.cannot_dodge_arrow")
 
 
-_SKILL_OPTIONS = {
+_SKILL_OPTIONS: dict[str, list[tuple[re.Pattern[str], OptionHandler]]] = {
     "check": [(_MODIFIER, _add_modifier)],
     "ambush": [(_MODIFIER, _add_modifier)],
     "attack": [
@@ -326,7 +328,7 @@ def _parse_plain(scan: Scanner, kind: str) -> PlainRequest:
 
 _NUMBER_AHEAD = re.compile(r"(?=\s*\d+%?" + _END + ")")
 
-_PARSERS = {
+_PARSERS: dict[str, Callable[[Scanner, str], Request]] = {
     "attack": _skill,
     "parry": _skill,
     "dodge": _skill,

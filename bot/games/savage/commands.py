@@ -23,6 +23,7 @@ from bot.games.savage.flow import (
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
+from systems.savage.resolver import SavageDamageRoll, SavageTraitRoll
 from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import (
     DRAMATIC_TASKS,
@@ -128,6 +129,8 @@ def damage_command(ctx: Context, args: str) -> None:
     joker = attacker is not None and has_joker(ctx, attacker)
     text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
     roll = ctx.system.roll(text, ctx.rng)
+    if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
+        raise TypeError(f"a damage roll against a toughness was expected from {text!r}")
     floor.consume_grant(ctx)
     _apply_hit(ctx, target, savage, roll.effect, roll)
 
@@ -292,7 +295,7 @@ def interrupt_command(ctx: Context, args: str) -> None:
         move_in_order(combat, holder.name, after_current=True)
 
 
-def _athletics(ctx: Context, character: Character) -> object:
+def _athletics(ctx: Context, character: Character) -> SavageTraitRoll:
     """Athletics from the sheet, or an untrained d4 (−2)."""
     die = normal_die(str(character.sheet.get("atletismo", "")))
     extra = "" if die else "sin entrenar"
