@@ -317,7 +317,8 @@ def _called_shot(groups: tuple) -> CalledShot:
     raise DiceError("savage.unknown_called_shot", value=target[:20], known=[*CALLED_SHOTS, *GM_SIZED_CALLED_SHOTS])
 
 
-_TARGET_DICE = re.compile(r"^(.*?)\s*(?:[x×*]\s*(\d+))?$")
+_TARGET_DICE = re.compile(r"^(.*?) ?(?:[x×*] ?(\d+))?$")
+"""Matched on whitespace-normalised text: single spaces keep it linear in the part's length."""
 
 
 def _targets(text: str, rof: int) -> tuple[Target, ...]:
@@ -331,7 +332,7 @@ def _targets(text: str, rof: int) -> tuple[Target, ...]:
         raise DiceError("savage.too_many_targets", limit=MAX_TARGETS)
     targets = []
     for part in parts:
-        m = _TARGET_DICE.match(part)
+        m = _TARGET_DICE.match(" ".join(part.split()))
         name = m[1].strip()[:MAX_TARGET_NAME] if m else part[:MAX_TARGET_NAME]
         dice = _bounded(m[2], 1, rof, "savage.bad_target_dice") if m and m[2] else None
         targets.append(Target(name or "?", dice))

@@ -323,14 +323,15 @@ def parse_initiative(text: str) -> list[Combatant]:
 
 
 _COMBATANT = re.compile(
-    r"(?P<name>.+?)\s+(?:(?P<vel>\d{1,2})\s*[/ ]\s*(?P<agi>\d{1,2})|(?P<boat>barco|embarcaci[oó]n))"
-    r"(?P<opportunity>\s+oportunidad)?",
+    r"(?P<name>.+?) (?:(?P<vel>\d{1,2}) ?[/ ] ?(?P<agi>\d{1,2})|(?P<boat>barco|embarcaci[oó]n))"
+    r"(?P<opportunity> oportunidad)?",
     re.IGNORECASE,
 )
+"""Matched on whitespace-normalised text: single spaces keep it linear in the entry's length."""
 
 
 def _combatant(entry: str) -> Combatant:
-    m = _COMBATANT.fullmatch(entry)
+    m = _COMBATANT.fullmatch(" ".join(entry.split()))
     if m is None or len(m["name"]) > MAX_NAME:
         raise DiceError("sombra.initiative_entry", text=_excerpt(entry, 40))
     bonus = OPPORTUNITY_INITIATIVE if m["opportunity"] else 0

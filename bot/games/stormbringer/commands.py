@@ -32,7 +32,8 @@ SKILL_FIELDS = ("ataque", "parada", "esquiva", "emboscada", "ver")
 MAX_VICTIMS = 20
 SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
          "master": "gm", "dj": "gm", "gm": "gm", "pnj": "gm"}
-_AGAINST = re.compile(r"\s+(?:contra|vs\.?)\s+", re.IGNORECASE)
+_AGAINST = re.compile(r" (?:contra|vs\.?) ", re.IGNORECASE)
+"""Split on whitespace-normalised text: single spaces keep it linear in the text's length."""
 RIPOSTE_WORDS = ("respuesta", "replica")
 SECOND_WEAPON = re.compile(r"\b(?:dos|2)\s+armas\b|\bsegunda\s+arma\b", re.IGNORECASE)
 
@@ -268,6 +269,11 @@ def victims(ctx: Context, text: str) -> list[Character]:
     return list({c.name: c for c in found}.values())
 
 
+def split_against(text: str) -> list[str]:
+    """``JEFE contra VÍCTIMAS``: the two sides (one part when there is no ``contra``/``vs``)."""
+    return _AGAINST.split(" ".join(text.split()), maxsplit=1)
+
+
 def ambusher_value(ctx: Context, text: str) -> str:
     words = text.split()
     if len(words) == 1 and words[0].rstrip("%").isdigit():
@@ -279,7 +285,7 @@ def ambusher_value(ctx: Context, text: str) -> str:
 @COMMANDS.command("emboscada", "ambush", usage="JEFE|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True, needs_args=True)
 def ambush_command(ctx: Context, args: str) -> None:
     combat = ctx.declared_combat()
-    parts = _AGAINST.split(args, maxsplit=1)
+    parts = split_against(args)
     if len(parts) != 2:
         raise refuse("bad_ambush")
     value = ambusher_value(ctx, parts[0].strip())
