@@ -82,5 +82,6 @@ def assert_refused(setup: str, line: str, expected: str, **options: object) -> N
     play(setup, table=baseline)
     table = make_table(**options)  # type: ignore[arg-type]
     t = play(setup + "\n" + line, table=table)
-    assert expected in t.text(script_lines(setup) + 1)
+    answer = t.text(script_lines(setup) + 1)
+    assert expected in answer and len(answer) < 300, answer
     assert table.room(ROOM_ID).to_dict() == baseline.room(ROOM_ID).to_dict()

@@ -9,7 +9,7 @@ import pytest
 from bot.core.state import RoomState
 from bot.core.table import Table
 from tests.scripted import faces
-from tests.transcript import Transcript, make_table, play
+from tests.transcript import GM, Transcript, assert_gm_only, assert_refused, make_table, play
 
 ROOM = "!console:local"
 CAST = """
@@ -55,15 +55,7 @@ GM_ONLY = [
 
 @pytest.mark.parametrize("spanish, english", GM_ONLY)
 def test_gm_only_commands_refuse_players(spanish: str, english: str) -> None:
-    table = make_table(system="reino")
-    play(CAST + "@gm:local: !combate", table=table)
-    before = room(table).to_dict()
-    t = more(table, f"@bob:local: {spanish}\n@bob:local: {english}", CAST_LINES + 1)
-    for line in (6, 7):
-        assert t.text(line).startswith("⛔ Solo el máster")
-    assert room(table).to_dict() == before
-    gm = play(CAST + f"@gm:local: !combate\n@gm:local: {spanish}", system="reino")
-    assert not gm.text(6).startswith("⛔")
+    assert_gm_only(CAST + "@gm:local: !combate", "@bob:local", spanish, english, system="reino")
 
 
 def test_commands_exist_only_in_reino_rooms() -> None:
@@ -92,13 +84,8 @@ BAD = [
 
 @pytest.mark.parametrize("line, answer", BAD)
 def test_bad_arguments_get_a_short_spanish_answer_and_change_nothing(line: str, answer: str) -> None:
-    table = make_table(system="reino")
-    play(CAST + "@gm:local: !pj Carla @carla:local", table=table)
-    before = room(table).to_dict()
-    t = more(table, f"@ana:local: {line}" if "éxito" in line else f"@gm:local: {line}", CAST_LINES + 1)
-    text = t.text(CAST_LINES + 2)
-    assert answer in text and len(text) < 200
-    assert room(table).to_dict() == before
+    sender = "@ana:local" if "éxito" in line else GM
+    assert_refused(CAST + "@gm:local: !pj Carla @carla:local", f"{sender}: {line}", answer, system="reino")
 
 
 def test_surprise_refuses_overlong_names() -> None:

@@ -10,7 +10,7 @@ import pytest
 from bot.core.state import name_key
 from systems.sombra.wounds import apply_wound, combined_effect
 from tests.scripted import faces
-from tests.transcript import make_table, play
+from tests.transcript import assert_refused, make_table, play
 
 ROOM = "!console:local"
 
@@ -234,13 +234,7 @@ BAD = [
 @pytest.mark.parametrize("text, answer", BAD)
 def test_bad_arguments_get_a_short_spanish_answer_and_change_nothing(text: str, answer: str) -> None:
     setup = CAST + "@gm:local: !pj Kurt\n@gm:local: !pj Bote\n@gm:local: !ficha Bote tipo submarino\n"
-    before = sombra_table()
-    play(setup, before)
-    table = sombra_table()
-    t = play(setup + text, table)
-    reply = t.text(CAST_LINES + 4)
-    assert answer in reply and len(reply) < 300
-    assert table.room(ROOM).to_dict() == before.room(ROOM).to_dict()
+    assert_refused(setup, text, answer, system="sombra")
 
 
 def test_vehicle_armour_and_boat_flotation() -> None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.transcript import make_table, play
+from tests.transcript import assert_gm_only, assert_refused, make_table, play
 
 ROOM = "!console:local"
 SETUP = """
@@ -143,14 +143,7 @@ GM_ONLY = [
 
 @pytest.mark.parametrize("spanish, english", GM_ONLY)
 def test_gm_only_commands_refuse_players(spanish: str, english: str) -> None:
-    table = make_table(system="stormbringer")
-    play(SETUP, table)
-    before = room(table)
-    t = play(SETUP + f"@bob:local: {spanish}\n@bob:local: {english}", table)
-    assert "Solo el máster" in t.text(8) and "Solo el máster" in t.text(9)
-    assert room(table) == before
-    gm = sb(SETUP + f"@gm:local: {spanish}")
-    assert "Solo el máster" not in gm.text(8)
+    assert_gm_only(SETUP, "@bob:local", spanish, english, system="stormbringer")
 
 
 def test_player_commands_have_english_aliases() -> None:
@@ -184,13 +177,7 @@ BAD = [
 
 @pytest.mark.parametrize("line, answer", BAD)
 def test_bad_arguments_get_a_short_answer_and_change_nothing(line: str, answer: str) -> None:
-    table = make_table(system="stormbringer")
-    play(SETUP, table)
-    before = room(table)
-    t = play(SETUP + line, table)
-    assert answer in t.text(8)
-    assert len(t.text(8)) < 200
-    assert room(table) == before
+    assert_refused(SETUP, line, answer, system="stormbringer")
 
 
 IN_COMBAT_BAD = [
