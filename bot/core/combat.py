@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
+from systems.refusal import Refusal
 
 
 def ensure_character(ctx: Context, name: str) -> Character:
@@ -79,18 +80,16 @@ def sweep_dead(ctx: Context) -> None:
         _begin_turn(ctx, combat)
 
 
-def refuse_if_down(ctx: Context, character: Character | None) -> bool:
-    """True (with a notice) when ``character`` is down or dead: no in-character roll by or for them.
+def require_up(ctx: Context, character: Character | None) -> None:
+    """Refuse any in-character roll by or for a ``character`` who is down or dead.
 
-    Whatever their state requires (a dying save, a bleeding-out Vigor roll) their system rolls for them."""
+    Whatever their state requires (a dying save, a bleeding-out Vigor roll) their game rolls for them."""
     if character is None:
-        return False
+        return
     vitality = ctx.game.combat.vitality(ctx, character)
-    if vitality == "up":
-        return False
-    ctx.reply("character_down", name=character.name, dead=vitality == "dead",
-              conditions=ctx.game.combat.conditions(ctx, ctx.room.combat, character) if ctx.room.combat else [])
-    return True
+    if vitality != "up":
+        raise Refusal("character_down", name=character.name, dead=vitality == "dead",
+                      conditions=ctx.game.combat.conditions(ctx, ctx.room.combat, character) if ctx.room.combat else [])
 
 
 def board(ctx: Context, combat: Combat) -> list[dict[str, Any]]:

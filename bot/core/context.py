@@ -97,11 +97,13 @@ class Context:
     def whisper(self, user_id: str, kind: str, **context: Any) -> None:
         self.render_send(kind, private_to=user_id, **context)
 
-    def reply_unknown_character(self, name: str) -> None:
-        self.reply("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())
+    def unknown_character(self, name: str) -> Refusal:
+        """The refusal for a name that is no character of the room (raise it)."""
+        return Refusal("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())
 
-    def reply_usage(self, command_name: str) -> None:
-        self.reply("usage", command=self.find_command(command_name))
+    def usage(self, command_name: str) -> Refusal:
+        """The refusal that shows a command's usage (raise it)."""
+        return Refusal("usage", command=self.find_command(command_name))
 
     # Argument helpers every game's commands share.
 
@@ -117,15 +119,14 @@ class Context:
         character, rest = self.split_name(args)
         if character is None:
             words = args.split()
-            raise Refusal("unknown_character", name=(words[0] if words else "")[:MAX_NAME],
-                          known=self.room.character_names())
+            raise self.unknown_character(words[0] if words else "")
         return character, rest
 
     def character_named(self, name: str) -> Character:
         """The character called ``name`` (case- and accent-insensitive), or a refusal."""
         character = self.room.find_character(name)
         if character is None:
-            raise Refusal("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())
+            raise self.unknown_character(name)
         return character
 
     def own_character(self) -> Character:

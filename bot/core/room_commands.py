@@ -19,6 +19,7 @@ from bot.core.state import (
     has_visible_letter,
     name_key,
 )
+from systems.refusal import Refusal
 
 COMMANDS = CommandGroup()
 MAX_COMBATANTS = 40
@@ -42,25 +43,21 @@ def _name_problem(name: str) -> str | None:
     return None
 
 
-def _refuse_name(ctx: Context, name: str) -> bool:
-    """Say why ``name`` is refused (True), or accept it (False)."""
+def _require_name(name: str) -> None:
+    """Refuse ``name`` (already ``clean_name``d) if it cannot be a character's name."""
     problem = _name_problem(name)
     if problem is not None:
-        ctx.reply("bad_name", code=problem, limit=MAX_NAME)
-    return problem is not None
+        raise Refusal("bad_name", code=problem, limit=MAX_NAME)
 
 
-def _refuse_new_characters(ctx: Context, count: int) -> bool:
-    """Say why ``count`` more characters would break a cap (True), or allow them (False)."""
+def _require_room_for(ctx: Context, count: int) -> None:
+    """Refuse ``count`` more characters when they would break a cap."""
     characters = ctx.room.characters.values()
     if len(characters) + count > MAX_CHARACTERS:
-        ctx.reply("too_many_characters", limit=MAX_CHARACTERS)
-        return True
+        raise Refusal("too_many_characters", limit=MAX_CHARACTERS)
     own = sum(1 for c in characters if c.creator == ctx.sender)
     if not ctx.is_gm() and own + count > MAX_CHARACTERS_PER_PLAYER:
-        ctx.reply("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
-        return True
-    return False
+        raise Refusal("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
 
 
 def _gm_character(ctx: Context, character: Character) -> bool:
@@ -75,13 +72,12 @@ def help_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("tiro", "roll", usage="EXPRESIÓN [comentario] [oculta]", in_character=True, needs_args=True)
 def roll_command(ctx: Context, args: str) -> None:
-    if not ctx.is_gm() and rounds.refuse_if_down(ctx, ctx.character):
-        return
+    if not ctx.is_gm():
+        rounds.require_up(ctx, ctx.character)
     words = args.split()
     hidden = words[-1].lower() in _HIDDEN_WORDS
     if hidden and not ctx.is_gm():
-        ctx.reply("gm_only", command="tiro oculta")
-        return
+        raise Refusal("gm_only", command="tiro oculta")
     text = args.rsplit(None, 1)[0] if hidden and len(words) > 1 else args
     result = ctx.system.roll(text, ctx.rng)
     if hidden:
@@ -96,8 +92,7 @@ def roll_command(ctx: Context, args: str) -> None:
 def system_command(ctx: Context, args: str) -> None:
     key = args.strip().lower()
     if key not in ctx.games:
-        ctx.reply("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
-        return
+        raise Refusal("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
     ctx.room.system = key
     ctx.reply("system_set", system=ctx.system)
 
@@ -106,8 +101,7 @@ def system_command(ctx: Context, args: str) -> None:
 def mode_command(ctx: Context, args: str) -> None:
     mode = args.strip().lower()
     if mode not in ENFORCEMENT_MODES:
-        ctx.reply("bad_mode", mode=mode[:20], modes=ENFORCEMENT_MODES)
-        return
+        raise Refusal("bad_mode", mode=mode[:20], modes=ENFORCEMENT_MODES)
     ctx.room.enforcement = mode
     ctx.room.warned_no_power = False
     ctx.reply("mode_set", mode=mode)
@@ -117,8 +111,7 @@ def mode_command(ctx: Context, args: str) -> None:
 def gm_command(ctx: Context, args: str) -> None:
     user = args.strip()
     if not _USER_ID.match(user):
-        ctx.reply("bad_user", user=user[:60])
-        return
+        raise Refusal("bad_user", user=user[:60])
     if user not in ctx.room.gms:
         ctx.room.gms.append(user)
         floor.refresh_mute(ctx)
@@ -131,26 +124,20 @@ def character_command(ctx: Context, args: str) -> None:
     parts = args.rsplit(None, 1)
     if len(parts) == 2 and parts[1].startswith("@"):
         if not ctx.is_gm():
-            ctx.reply("gm_only", command="pj NOMBRE @usuario")
-            return
+            raise Refusal("gm_only", command="pj NOMBRE @usuario")
         name, owner = parts
         if not _USER_ID.match(owner):
-            ctx.reply("bad_user", user=owner[:60])
-            return
+            raise Refusal("bad_user", user=owner[:60])
     name = clean_name(name)
-    if _refuse_name(ctx, name):
-        return
+    _require_name(name)
     character = ctx.room.find_character(name)
     if character and not ctx.is_gm():
         if character.npc:
-            ctx.reply("character_is_npc", name=character.name)
-            return
+            raise Refusal("character_is_npc", name=character.name)
         if character.owner and character.owner != owner:
-            ctx.reply("character_taken", name=character.name, owner=character.owner)
-            return
+            raise Refusal("character_taken", name=character.name, owner=character.owner)
     if character is None:
-        if _refuse_new_characters(ctx, 1):
-            return
+        _require_room_for(ctx, 1)
         character = Character(name, creator=ctx.sender)
         ctx.room.characters[name_key(name)] = character
     if not ctx.is_gm(owner):
@@ -172,25 +159,20 @@ def sheet_command(ctx: Context, args: str) -> None:
     name, pairs = _split_sheet_args(args, ctx)
     character = ctx.room.find_character(name)
     if character is None:
-        ctx.reply_unknown_character(name)
-        return
+        raise ctx.unknown_character(name)
     if pairs and not (ctx.is_gm() or character.owner == ctx.sender):
-        ctx.reply("not_your_character", name=character.name)
-        return
+        raise Refusal("not_your_character", name=character.name)
     if not ctx.is_gm() and _gm_character(ctx, character):
-        ctx.reply("npc_sheet_private", name=character.name)
-        return
+        raise Refusal("npc_sheet_private", name=character.name)
     updates = {}
     for key, value in pairs:
         field_type = fields.get(name_key(key))
         if field_type is None:
-            ctx.reply("bad_sheet_field", field=key[:30], fields=sorted(fields))
-            return
+            raise Refusal("bad_sheet_field", field=key[:30], fields=sorted(fields))
         try:
             updates[name_key(key)] = _coerce(value, field_type)
         except ValueError:
-            ctx.reply("bad_sheet_value", field=key[:30], value=value[:30])
-            return
+            raise Refusal("bad_sheet_value", field=key[:30], value=value[:30]) from None
     character.sheet.update(updates)
     ctx.reply("sheet", character=character, fields=sorted(fields))
 
@@ -226,16 +208,14 @@ def rule_command(ctx: Context, args: str) -> None:
 def combat_command(ctx: Context, args: str) -> None:
     if args.strip().lower() in _END_WORDS:
         if ctx.room.combat is None:
-            ctx.reply("no_combat")
-            return
+            raise Refusal("no_combat")
         rounds_played = ctx.room.combat.round
         ctx.room.combat = None
         ctx.room.clear_grants()
         ctx.reply("combat_ended", rounds=rounds_played)
         return
     if ctx.room.combat is not None:
-        ctx.reply("combat_running", round=ctx.room.combat.round)
-        return
+        raise Refusal("combat_running", round=ctx.room.combat.round)
     ctx.room.combat = Combat()
     ctx.room.clear_grants()
     ctx.reply("combat_started", system=ctx.system)
@@ -256,16 +236,14 @@ def _end_exploration_for_combat(ctx: Context) -> None:
 def turns_command(ctx: Context, args: str) -> None:
     combat = ctx.declared_combat()
     names = _combatant_names(ctx, args)
-    if names is None:
-        return
     _tell_new_npcs(ctx, combat, _enlist(ctx, combat, names))
     _end_exploration_for_combat(ctx)
     rounds.start_rounds(ctx, combat)
 
 
-def _combatant_names(ctx: Context, args: str) -> list[str] | None:
+def _combatant_names(ctx: Context, args: str) -> list[str]:
     """Names split by commas, or by spaces with the longest known character names matched first;
-    None, after saying why, when the list is unusable (bad or repeated names, over a cap)."""
+    a refusal when the list is unusable (bad or repeated names, over a cap)."""
     args = re.sub(r"[\"«»]", " ", clean_name(args))
     if "," in args:
         names = [clean_name(n) for n in args.split(",") if n.strip()]
@@ -276,15 +254,12 @@ def _combatant_names(ctx: Context, args: str) -> list[str] | None:
             names.append(" ".join(words[:used]))
             words = words[used:]
     if len(names) > MAX_COMBATANTS:
-        ctx.reply("too_many_combatants", count=len(names), limit=MAX_COMBATANTS)
-        return None
-    if any(_refuse_name(ctx, n) for n in names):
-        return None
+        raise Refusal("too_many_combatants", count=len(names), limit=MAX_COMBATANTS)
+    for name in names:
+        _require_name(name)
     if not names or len({name_key(n) for n in names}) != len(names):
-        ctx.reply("bad_turns")
-        return None
-    if _refuse_new_characters(ctx, sum(1 for n in names if ctx.room.find_character(n) is None)):
-        return None
+        raise Refusal("bad_turns")
+    _require_room_for(ctx, sum(1 for n in names if ctx.room.find_character(n) is None))
     return names
 
 
@@ -309,18 +284,14 @@ def _tell_new_npcs(ctx: Context, combat: Combat, new: list[str]) -> None:
 def initiative_command(ctx: Context, args: str) -> None:
     combat = ctx.declared_combat()
     names = _combatant_names(ctx, args) if args.strip() else []
-    if names is None:
-        return
     everyone = ctx.room.character_names()
     if not names and not combat.order and len(everyone) > MAX_COMBATANTS:
-        ctx.reply("too_many_combatants", count=len(everyone), limit=MAX_COMBATANTS)
-        return
+        raise Refusal("too_many_combatants", count=len(everyone), limit=MAX_COMBATANTS)
     new = _enlist(ctx, combat, names) if names else []
     if not combat.order:
         combat.order = everyone
     if not combat.order:
-        ctx.reply("no_combatants")
-        return
+        raise Refusal("no_combatants")
     _end_exploration_for_combat(ctx)
     ctx.game.combat.initiative(ctx, combat)
     _tell_new_npcs(ctx, combat, new)
@@ -332,8 +303,7 @@ def next_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     actor = ctx.room.find_character(combat.current or "")
     if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
-        ctx.reply("not_your_turn_to_end", actor=combat.current)
-        return
+        raise Refusal("not_your_turn_to_end", actor=combat.current)
     rounds.advance(ctx, combat)
 
 
@@ -341,8 +311,7 @@ def next_command(ctx: Context, args: str) -> None:
 def allow_command(ctx: Context, args: str) -> None:
     character = ctx.room.find_character(args)
     if character is None or character.owner is None:
-        ctx.reply_unknown_character(args)
-        return
+        raise ctx.unknown_character(args)
     floor.grant(ctx, character.owner)
     ctx.reply("roll_granted", name=character.name, owner=character.owner)
 
@@ -375,29 +344,22 @@ def npc_command(ctx: Context, args: str) -> None:
     words = words[:cut]
     count = _COUNT.fullmatch(words[-1]) if len(words) > 1 else None
     name = " ".join(words[:-1] if count else words)
-    if _refuse_name(ctx, name):
-        return
+    _require_name(name)
     if group is not None and "grupo" not in ctx.game.sheet_fields:
-        ctx.reply("npc_no_groups", system=ctx.system)
-        return
+        raise Refusal("npc_no_groups", system=ctx.system)
     if group is not None and not 0 < len(group) <= MAX_NAME:
-        ctx.reply("bad_sheet_value", field="grupo", value=group[:30])
-        return
+        raise Refusal("bad_sheet_value", field="grupo", value=group[:30])
     if count and not 1 <= int(count[1]) <= MAX_COMBATANTS:
-        ctx.reply("bad_npc_count", limit=MAX_COMBATANTS)
-        return
+        raise Refusal("bad_npc_count", limit=MAX_COMBATANTS)
     if ctx.room.combat is not None and ctx.room.combat.started:
-        ctx.reply("npc_combat_started")
-        return
+        raise Refusal("npc_combat_started")
     names = _numbered(ctx, name, int(count[1])) if count else [name]
-    if any(_refuse_name(ctx, n) for n in names):
-        return
+    for n in names:
+        _require_name(n)
     taken = next((c for c in map(ctx.room.find_character, names) if c and not c.npc), None)
     if taken is not None:
-        ctx.reply("npc_name_taken", name=taken.name, owner=taken.owner)
-        return
-    if _refuse_new_characters(ctx, sum(1 for n in names if ctx.room.find_character(n) is None)):
-        return
+        raise Refusal("npc_name_taken", name=taken.name, owner=taken.owner)
+    _require_room_for(ctx, sum(1 for n in names if ctx.room.find_character(n) is None))
     npcs = [rounds.ensure_character(ctx, n) for n in names]
     if group is not None:
         for npc in npcs:

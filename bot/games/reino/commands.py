@@ -101,7 +101,7 @@ def _one_character(ctx: Context, words: list[str], command: str) -> Character:
         return _actor(ctx)
     character, rest = ctx.named_character(" ".join(words))
     if rest:
-        raise Refusal("usage", command=ctx.find_command(command))
+        raise ctx.usage(command)
     return character
 
 
@@ -129,11 +129,9 @@ def attack_command(ctx: Context, args: str) -> None:
     target, words = ctx.named_character(args)
     given = _number(words[0]) if words else None
     if given is None and words and _SIGNED_START.match(words[0]):
-        ctx.reply_usage("ataque")
-        return
+        raise ctx.usage("ataque")
     attacker = _actor(ctx)
-    if rounds.refuse_if_down(ctx, attacker):
-        return
+    rounds.require_up(ctx, attacker)
     comment = " ".join(words[1:] if given is not None else words)[:MAX_COMMENT]
     combat = ctx.room.combat
     rc_attacker, rc_target = load(attacker, combat), load(target, combat)
@@ -160,12 +158,10 @@ def damage_command(ctx: Context, args: str) -> None:
     words = words[:-1] if halve else words
     points = _number(words[0]) if len(words) == 1 else None
     if points is None or points < 0:
-        ctx.reply_usage("dano")
-        return
+        raise ctx.usage("dano")
     missing = [f for f in ("pr", "umbral") if f not in normalise_sheet(target.sheet)]
     if missing:
-        ctx.reply("reino/table_missing_stats", name=target.name, fields=missing)
-        return
+        raise Refusal("reino/table_missing_stats", name=target.name, fields=missing)
     combat = ctx.room.combat
     after, report = apply_damage(load(target, combat), points, _round_number(combat), halve)
     wound = None
@@ -182,8 +178,7 @@ def wound_command(ctx: Context, args: str) -> None:
     target, words = ctx.named_character(args)
     condition = _CONDITION_WORDS.get(name_key(words[0])) if len(words) == 1 else None
     if condition is None:
-        ctx.reply_usage("herida")
-        return
+        raise ctx.usage("herida")
     combat = ctx.room.combat
     before = load(target, combat)
     after = apply_condition(before, condition, _round_number(combat))
@@ -201,8 +196,7 @@ def heal_command(ctx: Context, args: str) -> None:
     word = name_key(words[0]) if len(words) == 1 else ""
     condition, flag = _CONDITION_WORDS.get(word), _FLAG_WORDS.get(word)
     if condition is None and flag is None:
-        ctx.reply_usage("sana")
-        return
+        raise ctx.usage("sana")
     combat = ctx.room.combat
     rc = load(target, combat)
     if condition is not None:
@@ -242,8 +236,7 @@ def _buy_success(ctx: Context) -> None:
     combat = ctx.room.combat
     last = dict(combat.data.get("last_attack", {}).get(name_key(actor.name), {})) if combat else {}
     if not last:
-        ctx.reply("reino/table_no_last_attack", name=actor.name)
-        return
+        raise Refusal("reino/table_no_last_attack", name=actor.name)
     target = last.pop("target")
     after, bought = succeed_with_action_point(load(actor, combat), AttackResult.from_dict(last).test)
     save(actor, combat, after)
@@ -255,22 +248,19 @@ def _buy_success(ctx: Context) -> None:
 def action_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if not in_round(combat):
-        ctx.reply("reino/table_no_round")
-        return
+        raise Refusal("reino/table_no_round")
     assert combat is not None
     actor = _actor(ctx)
     rc = load(actor, combat)
-    if args.strip() and rounds.refuse_if_down(ctx, actor):
-        return
+    if args.strip():
+        rounds.require_up(ctx, actor)
     if not args.strip():
         current = budget(combat, actor, rc)
-        ctx.reply("reino/table_actions", name=actor.name, did=None, taken=current.taken,
+        raise Refusal("reino/table_actions", name=actor.name, did=None, taken=current.taken,
                   remaining=current.remaining())
-        return
     action = _ACTION_WORDS.get(name_key(args))
     if action is None:
-        ctx.reply_usage("accion")
-        return
+        raise ctx.usage("accion")
     spent = check_action(combat, actor, rc, action)
     commit_action(combat, actor, spent)
     assert spent is not None
@@ -284,15 +274,14 @@ def stabilize_command(ctx: Context, args: str) -> None:
     by_point = words == ["pa"] or words == ["ap"]
     bonus = 0 if by_point or not words else _number(words[0])
     if bonus is None or len(words) > 1:
-        ctx.reply_usage("estabilizar")
-        return
+        raise ctx.usage("estabilizar")
     combat = ctx.room.combat
     round_number = _round_number(combat)
     stable = stabilize(load(target, combat), round_number)
     helper = ctx.acting_character()
     alone = helper is not None and name_key(helper.name) == name_key(target.name)
-    if not (alone and by_point) and rounds.refuse_if_down(ctx, helper):
-        return  # a dying character may only spend an Action Point to stabilise themselves
+    if not (alone and by_point):  # a dying character may only spend an Action Point to stabilise themselves
+        rounds.require_up(ctx, helper)
     spent = None
     if helper is not None and not (alone and by_point):
         spent = check_action(combat, helper, load(helper, combat), Action.STANDARD)
@@ -323,13 +312,11 @@ def _stabilize_by_point(ctx: Context, target: Character, payer: Character, stabl
 def surprise_command(ctx: Context, args: str) -> None:
     combat = ctx.declared_combat()
     if combat.started:
-        ctx.reply("reino/table_surprise_late")
-        return
+        raise Refusal("reino/table_surprise_late")
     names = [] if name_key(args) in _NOBODY_WORDS else _names(ctx, args)
     too_long = len(names) > MAX_NAMES or any(len(n) > MAX_NAME for n in names)
     if name_key(args) not in _NOBODY_WORDS and (not names or too_long):
-        ctx.reply_usage("sorpresa")
-        return
+        raise ctx.usage("sorpresa")
     combat.data["unaware"] = [name_key(n) for n in names]
     ctx.reply("reino/table_surprise", names=names)
 

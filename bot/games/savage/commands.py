@@ -83,8 +83,7 @@ def benny_command(ctx: Context, args: str) -> None:
         _give_bennies(ctx, character, savage, int(word))
         return
     if word not in _SPEND + _UNSHAKE:
-        ctx.reply_usage("beni")
-        return
+        raise ctx.usage("beni")
     ctx.may_manage(character)
     if word in _UNSHAKE and not savage.shaken:
         raise refuse("not_shaken", name=character.name)
@@ -96,8 +95,7 @@ def benny_command(ctx: Context, args: str) -> None:
 
 def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, count: int) -> None:
     if not ctx.is_gm():
-        ctx.reply("gm_only", command="beni NOMBRE +N")
-        return
+        raise Refusal("gm_only", command="beni NOMBRE +N")
     if not -MAX_BENNY_STEP <= count <= MAX_BENNY_STEP or savage.bennies + count < 0:
         raise refuse("bad_bennies", name=character.name, bennies=savage.bennies, count=count)
     after = gain_benny(savage, count)
@@ -109,18 +107,15 @@ def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, c
 def damage_command(ctx: Context, args: str) -> None:
     target, rest = _named(ctx, args)
     if target is None:
-        ctx.reply_unknown_character(args)
-        return
+        raise ctx.unknown_character(args)
     if not rest:
-        ctx.reply_usage("dano")
-        return
+        raise ctx.usage("dano")
     if "dureza" not in target.sheet:
         raise refuse("no_toughness", name=target.name)
     savage = savage_of(target)
     if rest.isdigit():
         if not ctx.is_gm():
-            ctx.reply("gm_only", command="daño NOMBRE TOTAL")
-            return
+            raise Refusal("gm_only", command="daño NOMBRE TOTAL")
         if int(rest) > MAX_DAMAGE:
             raise refuse("bad_total", limit=MAX_DAMAGE)
         _apply_hit(ctx, target, savage, damage_effect(int(rest), savage.toughness, savage.shaken), None)
@@ -206,8 +201,7 @@ def soak_command(ctx: Context, args: str) -> None:
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(character)
-    if rounds.refuse_if_down(ctx, character):
-        return
+    rounds.require_up(ctx, character)
     savage = savage_of(character)
     if not savage.shaken:
         raise refuse("not_shaken", name=character.name)
@@ -240,8 +234,7 @@ def overwatch_command(ctx: Context, args: str) -> None:
         return
     combat = ctx.running_combat()
     if not ctx.is_gm():
-        ctx.reply("gm_only", command="guardia fuego")
-        return
+        raise Refusal("gm_only", command="guardia fuego")
     state = SavageCombat.load(combat)
     watch, shooters = state.watch().trigger()
     state.overwatch = watch.watchers
@@ -274,11 +267,9 @@ def interrupt_command(ctx: Context, args: str) -> None:
     second, extra = _named(ctx, rest) if first and rest else (None, rest)
     holder, target = (first, second) if second else (ctx.character, first)
     if target is None or holder is None or extra:
-        ctx.reply_usage("interrumpir")
-        return
+        raise ctx.usage("interrumpir")
     ctx.may_manage(holder)
-    if rounds.refuse_if_down(ctx, holder):
-        return
+    rounds.require_up(ctx, holder)
     state = SavageCombat.load(combat)
     if not state.is_holding(holder.name):
         raise refuse("not_holding", name=holder.name)
@@ -310,8 +301,7 @@ def surprise_command(ctx: Context, args: str) -> None:
     attackers_text, _, victims_text = args.partition("/")
     attackers, victims = _names(attackers_text), _names(victims_text)
     if not attackers or victims is None:
-        ctx.reply_usage("sorpresa")
-        return
+        raise ctx.usage("sorpresa")
     setup = surprise(attackers, dict.fromkeys(victims, False))
     state = SavageCombat.load(combat)
     state.surprise = {"on_hold": list(setup.on_hold), "lose_first_round": list(setup.lose_first_round)}
@@ -365,8 +355,7 @@ def _start_task(ctx: Context, combat: Combat, state: SavageCombat, word: str, re
         helpers, rounds_left, *title_words = rest.split(maxsplit=2)
         task, title = DramaticTask.for_group(int(helpers), int(rounds_left)), " ".join(title_words)
     else:
-        ctx.reply_usage("tarea")
-        return
+        raise ctx.usage("tarea")
     state.task = {"title": title[:80], "state": task.to_dict()}
     state.save(combat)
     ctx.reply("savage/table_task", title=title[:80], task=task, event="started")
@@ -386,8 +375,7 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     if not floor.may_act(ctx):
         return
     character = ctx.character
-    if rounds.refuse_if_down(ctx, character):
-        return
+    rounds.require_up(ctx, character)
     savage = savage_of(character) if character else SavageCharacter(ctx.speaker_name)
     roll = trait_roll(ctx, "", die, savage, character is not None and has_joker(ctx, character), rest)
     task = task.add_roll(roll.outcome, roll.raises)

@@ -252,15 +252,13 @@ def _weapon_type(weapon: str) -> int:
 def attack_command(ctx: Context, args: str) -> None:
     attacker = _attacker(ctx)
     if attacker is None:
-        ctx.reply("sombra/table_no_attacker")
-        return
+        raise Refusal("sombra/table_no_attacker")
     target, table, rest = _target(ctx, args)
     effect = _effect(attacker)
-    if _int(attacker, DEAD) and rounds.refuse_if_down(ctx, attacker):
-        return
+    if _int(attacker, DEAD):
+        rounds.require_up(ctx, attacker)
     if not effect.can_act:
-        ctx.reply("sombra/table_cannot_act", name=attacker.name, effect=effect)
-        return
+        raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect)
     weapon = str(attacker.sheet.get("arma") or UNARMED)
     skill = plain(rest[0]) if rest and plain(rest[0]) in SKILLS else None
     options = rest[1:] if skill else rest
@@ -304,8 +302,7 @@ def _fixed_damage(table: str, words: list[str]) -> DamageResult | None:
 def damage_command(ctx: Context, args: str) -> None:
     target, table, words = _target(ctx, args)
     if not words:
-        ctx.reply("sombra/table_damage_usage")
-        return
+        raise Refusal("sombra/table_damage_usage")
     damage = _fixed_damage(table, words)
     roll = None
     if damage is None:
@@ -332,8 +329,7 @@ def heal_command(ctx: Context, args: str) -> None:
     if words:
         location = LOCATION_WORDS.get(plain(" ".join(words)))
         if location is None or location[1] not in wounds:
-            ctx.reply("sombra/table_not_wounded", name=character.name, location=" ".join(words)[:30])
-            return
+            raise Refusal("sombra/table_not_wounded", name=character.name, location=" ".join(words)[:30])
         wounds.pop(location[1])
     else:
         wounds.clear()

@@ -73,8 +73,7 @@ def attack_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     target, words = ctx.split_name(args)
     attacker = attacking(ctx, combat, words)
-    if rounds.refuse_if_down(ctx, attacker):
-        return
+    rounds.require_up(ctx, attacker)
     able(combat, attacker, "attack")
     value, skill, words = skill_value(attacker, words, "ataque")
     count = st.counter(combat, attacker.name)
@@ -145,8 +144,7 @@ def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
 def parry_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     defender, words, blow = defender_and_blow(ctx, combat, args, "parry")
-    if rounds.refuse_if_down(ctx, defender):
-        return
+    rounds.require_up(ctx, defender)
     count = st.counter(combat, defender.name)
     if not count.can_parry():
         raise refuse("no_more_parries", name=defender.name)
@@ -177,8 +175,7 @@ def parry_command(ctx: Context, args: str) -> None:
 def dodge_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     defender, words, blow = defender_and_blow(ctx, combat, args, "dodge")
-    if rounds.refuse_if_down(ctx, defender):
-        return
+    rounds.require_up(ctx, defender)
     if blow.get("weapon") in st.UNDODGEABLE_KINDS:
         raise refuse("cannot_dodge", weapon=blow["weapon"])
     value, _, words = skill_value(defender, words, "esquiva")
