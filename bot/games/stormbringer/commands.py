@@ -73,11 +73,15 @@ def attack_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     target, words = ctx.split_name(args)
     attacker = attacking(ctx, combat, words)
+    riposte_only = ctx.on_grant and ctx.room.grant_only.get(ctx.sender) == name_key("ataque")
+    if riposte_only:
+        target = riposte_target(ctx, combat, attacker, target)
     rounds.require_up(ctx, attacker)
     able(combat, attacker, "attack")
     value, skill, words = skill_value(attacker, words, "ataque")
     count = st.counter(combat, attacker.name)
     req = parse_as(" ".join(["ataque", value, *words]), SkillRequest)
+    req.riposte = req.riposte or riposte_only
     req.ordinal = count.attacks + 1
     if req.riposte and not count.ripostes_earned:
         raise refuse("no_riposte", name=attacker.name)
@@ -112,6 +116,18 @@ def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
     if pending and any(name_key(w) in RIPOSTE_WORDS for w in words):
         return ctx.character_named(pending["by"])
     return ctx.character_named(combat.current or "")
+
+
+def riposte_target(ctx: Context, combat: Combat, attacker: Character, target: Character | None) -> Character:
+    """Out of turn, the grant a master's successful parry gives covers only the riposte: an attack by
+    that master on the attacker just parried."""
+    pending = combat.data.get("riposte")
+    if not pending or name_key(pending["by"]) != name_key(attacker.name):
+        raise refuse("riposte_only", name=attacker.name, against=None)
+    against = ctx.character_named(pending["against"])
+    if target is not None and target is not against:
+        raise refuse("riposte_only", name=attacker.name, against=against.name)
+    return against
 
 
 def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> tuple[Character, list[str], dict]:

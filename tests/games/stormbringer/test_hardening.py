@@ -92,3 +92,31 @@ def test_an_ambush_asks_for_the_victims_missing_ver_instead_of_rolling_at_5() ->
     assert t.text(9) == ("⚠️ Falta «ver» en la ficha de Tristelune: si la emboscada falla, cada víctima tira Ver, "
                          "y las reglas no dan un porcentaje base. !ficha Tristelune ver 40, y repite la emboscada.")
     assert "Emboscada" in t.text(11)
+
+
+RIPOSTE_SETUP = """
+@gm:local: !pj Ana @ana:local
+@gm:local: !pj Bob @bob:local
+@gm:local: !ficha Ana ataque 95 parada 95 des 10 pv 12 arma espada
+@gm:local: !ficha Bob ataque 99 parada 40 des 15 pv 12 arma espada
+@gm:local: !combate
+@gm:local: !turnos Bob Ana Carl
+@bob:local: !ataque Ana
+@ana:local: !parada
+"""
+
+
+def test_the_riposte_grant_covers_only_the_riposte() -> None:
+    t = play(RIPOSTE_SETUP + "@ana:local: !ataque Carl\n@ana:local: !ataque Bob", system="stormbringer", seed=1)
+    assert "puede responder ya contra Bob" in t.text(8)
+    assert t.redacted(9) and "turno de Bob" in t.text(9)  # another target, out of turn: not the riposte
+    assert not t.redacted(10) and t.text(10).startswith("Ana · ⚔️ Ataque de respuesta")
+
+
+def test_a_riposte_without_naming_the_target_goes_at_the_parried_attacker() -> None:
+    table = make_table(system="stormbringer", seed=1)
+    t = play(RIPOSTE_SETUP + "@ana:local: !ataque", table=table)
+    assert t.text(9).startswith("Ana · ⚔️ Ataque de respuesta")
+    combat = table.room(ROOM).combat
+    assert combat is not None and combat.data["counters"]["ana"]["attacks"] == 1
+    assert combat.data["blow"]["attacker"] == "Ana" and combat.data["blow"]["target"] == "Bob"
