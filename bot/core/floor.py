@@ -35,6 +35,9 @@ def gm_dash_line(ctx: Context, line: Line) -> None:
 
 
 def open_lock(ctx: Context, lock: FloorLock) -> None:
+    """Outside combat a grant is for the lock it was given in: an earlier one does not carry into it."""
+    if ctx.room.combat is None or not ctx.room.combat.started:
+        ctx.room.clear_grants()
     ctx.room.lock = lock
     if ctx.enforcement != "mute":
         return

@@ -31,7 +31,7 @@ _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
 _HIDDEN_WORDS = ("oculta", "oculto", "hidden")
 _END_WORDS = ("fin", "end")
 _GROUP_WORDS = ("grupo", "group")
-_COUNT = re.compile(r"[x×](\d{1,3})", re.IGNORECASE)
+_COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
 
 
 def _name_problem(name: str) -> str | None:
@@ -329,6 +329,10 @@ def exploration_command(ctx: Context, args: str) -> None:
         ctx.room.exploration = None
         ctx.reply("exploration_ended")
         return
+    if ctx.room.combat is not None and ctx.room.combat.started:
+        raise Refusal("exploration_in_combat")
+    if ctx.room.exploration is not None:
+        raise Refusal("exploration_running")
     ctx.room.exploration = Exploration()
     ctx.reply("exploration_started", players=floor.players(ctx))
 
@@ -337,23 +341,28 @@ def exploration_command(ctx: Context, args: str) -> None:
 def npc_command(ctx: Context, args: str) -> None:
     """NPCs set up before the fight: ``!pnj Orco x3 grupo orcos`` makes Orco 1 to Orco 3, Extras
     sharing a card where the system has groups; they join the next ``!iniciativa``."""
-    words = clean_name(args).split()
-    keys = [name_key(w) for w in words]
-    cut = max((i for i, k in enumerate(keys) if k in _GROUP_WORDS), default=len(words))
-    group = " ".join(words[cut + 1:]) if cut < len(words) else None
-    words = words[:cut]
-    count = _COUNT.fullmatch(words[-1]) if len(words) > 1 else None
-    name = " ".join(words[:-1] if count else words)
+    name_words: list[str] = []
+    group_words: list[str] | None = None
+    counts = []
+    for word in clean_name(args).split():
+        if name_key(word) in _GROUP_WORDS and group_words is None and name_words:
+            group_words = []
+        elif (count_match := _COUNT.fullmatch(word)) and name_words:
+            counts.append(int(count_match[1]))
+        else:
+            (name_words if group_words is None else group_words).append(word)
+    name, group = " ".join(name_words), None if group_words is None else " ".join(group_words)
     _require_name(name)
+    if len(counts) > 1 or any(not 1 <= c <= MAX_COMBATANTS for c in counts):
+        raise Refusal("bad_npc_count", limit=MAX_COMBATANTS)
+    count = counts[0] if counts else None
     if group is not None and "grupo" not in ctx.game.sheet_fields:
         raise Refusal("npc_no_groups", system=ctx.system)
     if group is not None and not 0 < len(group) <= MAX_NAME:
         raise Refusal("bad_sheet_value", field="grupo", value=group[:30])
-    if count and not 1 <= int(count[1]) <= MAX_COMBATANTS:
-        raise Refusal("bad_npc_count", limit=MAX_COMBATANTS)
     if ctx.room.combat is not None and ctx.room.combat.started:
         raise Refusal("npc_combat_started")
-    names = _numbered(ctx, name, int(count[1])) if count else [name]
+    names = _numbered(ctx, name, count) if count is not None else [name]
     for n in names:
         _require_name(n)
     taken = next((c for c in map(ctx.room.find_character, names) if c and not c.npc), None)

@@ -25,8 +25,10 @@ def name_key(name: str) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A character name as stored and shown: NFKC-normalised, single spaces."""
-    return " ".join(unicodedata.normalize("NFKC", name).split())
+    """A character name as stored and shown: NFKC-normalised, without format characters (zero-width,
+    direction marks, BOM), single spaces."""
+    normalised = unicodedata.normalize("NFKC", name)
+    return " ".join("".join(c for c in normalised if unicodedata.category(c) != "Cf").split())
 
 
 def has_visible_letter(name: str) -> bool:

@@ -180,3 +180,30 @@ def test_npc_sheets_are_the_gms_but_their_state_is_public() -> None:
     assert "Orco [" in board and "aturdido" in board.lower() and "7" not in board
     assert t.text(10).startswith("📜 McAvoy") and t.text(11).startswith("📜 McAvoy")
     assert "dureza 7" in t.text(12)
+
+
+def test_format_characters_are_dropped_from_a_claimed_name() -> None:
+    t = play("@gm:local: !pj Bru\u200bno @ana:local\n@ana:local: !tiro d6")
+    assert t.text(1).startswith("🧙 Bruno es el personaje")
+    assert t.text(2).startswith("Bruno · ")
+
+
+@pytest.mark.parametrize(("args", "names", "group"), [
+    ("Lobo grupo manada x2", ["Lobo 1", "Lobo 2"], "manada"),
+    ("Lobo x2 grupo manada", ["Lobo 1", "Lobo 2"], "manada"),
+    ("Lobo Gris x3", ["Lobo Gris 1", "Lobo Gris 2", "Lobo Gris 3"], None),
+])
+def test_npc_count_and_group_are_read_anywhere(args: str, names: list[str], group: str | None) -> None:
+    table = make_table(system="savage")
+    play(f"@gm:local: !pnj {args}", table=table)
+    room = table.room("!console:local")
+    assert room.character_names() == names
+    assert all(room.find_character(n).sheet.get("grupo") == group for n in names)
+
+
+@pytest.mark.parametrize("args", ["Lobo x-1", "Lobo x0", "Lobo x2 x3", "Lobo x41"])
+def test_a_bad_npc_count_is_refused_and_creates_nothing(args: str) -> None:
+    table = make_table(system="savage")
+    t = play(f"@gm:local: !pnj {args}", table=table)
+    assert t.text(1).startswith("⚠️ De 1 a 40 PNJ")
+    assert table.room("!console:local").characters == {}

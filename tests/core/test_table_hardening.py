@@ -268,3 +268,27 @@ def test_a_named_lock_gives_the_floor_out_of_turn() -> None:
     assert t.for_line(6) == [] and "Notar" in t.text(7)
     assert t.redacted(8) and "Ahora solo escribe Sör Brönn" in t.text(8)
     assert t.redacted(10) and "Es el turno de McAvoy" in t.text(10)
+
+
+def test_a_grant_given_before_a_lock_does_not_carry_into_it() -> None:
+    t = play(CAST + """
+@gm:local: !permite McAvoy
+@gm:local: -----
+@ana:local: !tiro 1d6
+""")
+    assert t.redacted(5)
+
+
+def test_no_exploration_during_a_running_combat_nor_a_second_one() -> None:
+    t = play(COMBAT + """
+@gm:local: !exploracion
+@ana:local: !combate fin
+@gm:local: !combate fin
+@gm:local: !exploracion
+@ana:local: /me explora
+@gm:local: !exploracion
+@ana:local: /me vuelve a explorar
+""")
+    assert t.text(5).startswith("⛔ Hay un combate en marcha")
+    assert "(!exploracion fin la termina)" in t.text(10)
+    assert t.redacted(11) and "Ya has actuado" in t.text(11)  # one action each: the restart was refused
