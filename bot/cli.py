@@ -16,6 +16,8 @@ from bot.games import GAMES
 from systems.dice import DiceError
 
 EXIT_BAD_INPUT = 2
+MAX_COUNT = 100_000
+"""``rolbot roll --count``: more is a mistake, not a session."""
 
 
 def make_rng(seed: int | None) -> random.Random:
@@ -45,20 +47,23 @@ def prepare_storage(path: str) -> None:
 
 def cmd_roll(args: argparse.Namespace) -> int:
     renderer = Renderer()
-    if args.system not in GAMES:
-        return _fail(renderer, "unknown_system", key=args.system, known=GAMES.keys())
-    system = GAMES[args.system].system
+    key = args.system or GAMES.default.key
+    if key not in GAMES:
+        return _fail(renderer, "unknown_system", key=key, known=GAMES.keys())
+    if not 1 <= args.count <= MAX_COUNT:
+        return _fail(renderer, "bad_count", limit=MAX_COUNT)
+    system = GAMES[key].system
     rng = make_rng(args.seed)
     text = " ".join(args.expr)
-    out = sys.stdout
-    try:
-        results = [system.roll(text, rng) for _ in range(max(args.count, 1))]
-    except DiceError as err:
-        return _fail(renderer, err.code, **err.params)
-    if args.json:
-        out.writelines(json.dumps(r.as_json(), ensure_ascii=False) + "\n" for r in results)
-    else:
-        out.writelines(renderer.render(r.template, r=r).body + "\n" for r in results)
+    for _ in range(args.count):
+        try:
+            result = system.roll(text, rng)
+        except DiceError as err:
+            return _fail(renderer, err.code, **err.params)
+        if args.json:
+            sys.stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(renderer.render(result.template, r=result).body + "\n")
     return 0
 
 
@@ -69,7 +74,7 @@ def cmd_console(args: argparse.Namespace) -> int:
     from bot.core.table import Table
 
     renderer = Renderer()
-    if args.system not in GAMES:
+    if args.system is not None and args.system not in GAMES:
         return _fail(renderer, "unknown_system", key=args.system, known=GAMES.keys())
     defaults = RoomSettings(system=args.system, gms=tuple(args.gm), enforcement=args.enforce)
     try:
@@ -109,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     roll = sub.add_parser("roll", help=text("roll"))
-    roll.add_argument("--system", default="generic", help=text("roll.system"))
+    roll.add_argument("--system", default=None, help=text("roll.system"))
     roll.add_argument("--seed", type=int, default=None)
     roll.add_argument("--count", type=int, default=1)
     roll.add_argument("--json", action="store_true")
@@ -117,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.set_defaults(func=cmd_roll)
 
     console = sub.add_parser("console", help=text("console"))
-    console.add_argument("--system", default="generic")
+    console.add_argument("--system", default=None)
     console.add_argument("--seed", type=int, default=None)
     console.add_argument("--gm", action="append", default=[], metavar="SENDER")
     console.add_argument("--enforce", choices=ENFORCEMENT_MODES, default="redact")

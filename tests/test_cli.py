@@ -73,3 +73,16 @@ def test_count_20000_json_completes() -> None:
 def test_a_check_without_its_target_is_refused(system: str, expr: str) -> None:
     out = rolbot("roll", "--system", system, expr)
     assert out.returncode == 2 and out.stdout == "" and "Falta" in out.stderr
+
+
+@pytest.mark.parametrize("count", ["0", "-1", "100001"])
+def test_roll_count_out_of_range_is_one_line_and_exit_2(count: str) -> None:
+    proc = rolbot("roll", "--count", count, "d6")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and "--count" in proc.stderr
+
+
+def test_roll_prints_each_roll_as_it_is_made() -> None:
+    proc = rolbot("roll", "--seed", "5", "--count", "3", "--json", "d6")
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 0 and len(rows) == 3 and all(r["system"] == "generic" for r in rows)

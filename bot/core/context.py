@@ -37,13 +37,13 @@ class Context:
 
     @property
     def system_key(self) -> str:
-        return self.room.system or self.settings.system
+        return self.room.system or self.settings.system or self.games.default.key
 
     @property
     def game(self) -> Game:
         """The room's game (a key no longer offered falls back to the default one)."""
         key = self.system_key
-        return self.games[key] if key in self.games else self.games[self.settings.system]
+        return self.games.get(key, self.games.default)
 
     @property
     def system(self) -> GameSystem:

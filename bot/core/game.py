@@ -75,6 +75,9 @@ class GameRegistry:
     def __getitem__(self, key: str) -> Game:
         return self._games[key]
 
+    def get(self, key: str, default: Game) -> Game:
+        return self._games.get(key, default)
+
     def __contains__(self, key: Any) -> bool:
         return key in self._games
 
@@ -83,6 +86,11 @@ class GameRegistry:
 
     def keys(self) -> tuple[str, ...]:
         return tuple(self._games)
+
+    @property
+    def default(self) -> Game:
+        """The game of a room that has none set: the first listed."""
+        return next(iter(self._games.values()))
 
     def with_game(self, game: Game) -> GameRegistry:
         """A new registry with ``game`` added (tests plug a toy game in this way)."""

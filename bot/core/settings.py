@@ -7,7 +7,8 @@ from dataclasses import dataclass, field, replace
 
 @dataclass(frozen=True)
 class RoomSettings:
-    system: str = "generic"
+    system: str | None = None
+    """None: the first game of the registry."""
     gms: tuple[str, ...] = ()
     enforcement: str = "redact"
     ooc_in_locks: bool = False
