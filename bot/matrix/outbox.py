@@ -25,6 +25,10 @@ from bot.web import Metrics
 log = logging.getLogger("rolbot.matrix")
 
 
+ENCRYPTION_STATE = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
+"""The private room for secret rolls is made encrypted, as Element makes a private room."""
+
+
 def txn_id(action_id: str) -> str:
     return "rolbot-" + hashlib.sha256(action_id.encode()).hexdigest()[:32]
 
@@ -32,7 +36,8 @@ def txn_id(action_id: str) -> str:
 class Outbox:
     def __init__(self, session: Session, store: Store, renderer: Renderer, metrics: Metrics,
                  auths: dict[str, RoomAuth], auth_for: Callable[[str], Awaitable[RoomAuth]],
-                 stopping: Callable[[], bool]) -> None:
+                 stopping: Callable[[], bool],
+                 wait_room: Callable[[str], Awaitable[None]] | None = None) -> None:
         self.session = session
         self.store = store
         self.renderer = renderer
@@ -40,6 +45,8 @@ class Outbox:
         self._auths = auths
         self._auth_for = auth_for
         self._stopping = stopping
+        self._wait_room = wait_room
+        self._keys_lock = asyncio.Lock()
         self._pl_locks: dict[str, asyncio.Lock] = {}
         self._dm_lock = asyncio.Lock()
 
@@ -79,8 +86,23 @@ class Outbox:
         elif action.reply_to:
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": action.reply_to}}
         tx = txn_id(action.action_id) if action.action_id else None
+        await self.room_send(room_id, "m.room.message", content, tx)
+
+    async def room_send(self, room_id: str, event_type: str, content: dict[str, Any], tx: str | None) -> None:
+        """Send to ``room_id``, encrypted when the room is (DESIGN.md 1.9). Trust policy: membership is
+        the access control, so the room key goes to every device of every member, verified or not.
+        The transaction id is stable, so a resend after a crash is one message (even re-encrypted)."""
         client = self.session.client
-        await self.session.request("send", lambda: client.room_send(room_id, "m.room.message", content, tx_id=tx))
+        if client.olm is not None:
+            if room_id not in client.rooms and self._wait_room is not None:
+                await self._wait_room(room_id)
+            room = client.rooms.get(room_id)
+            if room is not None and room.encrypted:
+                async with self._keys_lock:  # learn new members' devices before the key is shared
+                    if client.should_query_keys:
+                        await self.session.request("query keys", client.keys_query, attempts=4)
+        await self.session.request("send", lambda: client.room_send(room_id, event_type, content, tx_id=tx,
+                                                                    ignore_unverified_devices=True))
 
     async def redact(self, action: Redact) -> None:
         client = self.session.client
@@ -91,8 +113,7 @@ class Outbox:
     async def react(self, action: React) -> None:
         content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": action.event_id, "key": action.key}}
         tx = txn_id(action.action_id or f"react/{action.event_id}/{action.key}")
-        client = self.session.client
-        await self.session.request("react", lambda: client.room_send(action.room_id, "m.reaction", content, tx_id=tx))
+        await self.room_send(action.room_id, "m.reaction", content, tx)
 
     async def private_room(self, user_id: str) -> str:
         """The bot's private room with ``user_id``, made on first use."""
@@ -103,7 +124,7 @@ class Outbox:
             client = self.session.client
             resp = await self.session.request("create private room", lambda: client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
-                name=self.renderer.text("dm_room_name")))
+                name=self.renderer.text("dm_room_name"), initial_state=[ENCRYPTION_STATE]))
             self.store.set_private_room(user_id, resp.room_id)
             return resp.room_id
 
