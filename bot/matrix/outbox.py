@@ -81,14 +81,17 @@ class Outbox:
             "m.mentions": {"user_ids": list(action.mentions)},
         }
         room_id = action.room_id
+        recipient = None
         if action.private_to:
             room_id = await self.private_room(action.private_to)
+            recipient = action.private_to
         elif action.reply_to:
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": action.reply_to}}
         tx = txn_id(action.action_id) if action.action_id else None
-        await self.room_send(room_id, "m.room.message", content, tx)
+        await self.room_send(room_id, "m.room.message", content, tx, recipient)
 
-    async def room_send(self, room_id: str, event_type: str, content: dict[str, Any], tx: str | None) -> None:
+    async def room_send(self, room_id: str, event_type: str, content: dict[str, Any], tx: str | None,
+                        invited: str | None = None) -> None:
         """Send to ``room_id``, encrypted when the room is (DESIGN.md 1.9). Trust policy: membership is
         the access control, so the room key goes to every device of every member, verified or not.
         The transaction id is stable, so a resend after a crash is one message (even re-encrypted)."""
@@ -97,6 +100,11 @@ class Outbox:
             if room_id not in client.rooms and self._wait_room is not None:
                 await self._wait_room(room_id)
             room = client.rooms.get(room_id)
+            if room is not None and invited and invited not in room.users:
+                # A private room's player may not have joined yet: the key must reach them too
+                # (nio shares with the invited members it knows of, and may not know this one).
+                room.add_member(invited, None, None, invited=True)
+                client.olm.update_tracked_users(room)
             if room is not None and room.encrypted:
                 async with self._keys_lock:  # learn new members' devices before the key is shared
                     if client.should_query_keys:

@@ -60,3 +60,128 @@ async def test_encrypted_roll_lock_and_emote(e2e_cast, run_bot):
         assert not any(redaction_of(ok)(ev) for ev in bruno.room_events(room))
     counts = reply_counts(ana.room_events(room), bot_id)
     assert counts[roll] == 1
+
+
+def mentions(chat: Chat, bot_id: str, user_id: str):
+    def pred(ev: dict) -> bool:
+        return (ev.get("sender") == bot_id and ev["event_id"] in chat.decrypted
+                and user_id in ((ev.get("content") or {}).get("m.mentions") or {}).get("user_ids", []))
+    return pred
+
+
+async def test_encrypted_combat_turns(e2e_cast, run_bot):
+    gm, ana, bruno = e2e_cast.gm, *e2e_cast.players[:2]
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config()):
+        room = await open_e2e_table(e2e_cast)
+        await gm.say(room, "!combate")
+        await gm.say(room, "!turnos McAvoy Kurtz")
+        await ana.wait_for(room, mentions(ana, bot_id, ana.user_id), what="encrypted turn ping for ana")
+        early = await bruno.say(room, "!tiro d20")
+        await bruno.wait_for(room, redaction_of(early), what="out-of-turn encrypted roll redacted")
+        talk = await bruno.say(room, "charla fuera de turno")
+        mine = await ana.say(room, "!tiro d20")
+        await ana.wait_for(room, encrypted_reply(ana, room, mine, bot_id), what="in-turn roll")
+        await ana.say(room, "!siguiente")
+        await bruno.wait_for(room, mentions(bruno, bot_id, bruno.user_id), what="bruno's turn")
+        now = await bruno.say(room, "!tiro d20")
+        await bruno.wait_for(room, encrypted_reply(bruno, room, now, bot_id), what="bruno's roll")
+        assert not any(redaction_of(talk)(ev) for ev in bruno.room_events(room))
+
+
+async def test_undecryptable_message_lock_and_one_notice(e2e_cast, run_bot):
+    """A message whose key the bot never gets: during a lock it is redacted like any message;
+    out of a lock it waits for its key and, when none comes, its sender is told once per room."""
+    gm, ana = e2e_cast.gm, e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config(enforcement="redact")) as running:
+        running.bot.undecryptable_wait = 1.0
+        room = await open_e2e_table(e2e_cast, players=1)
+        await gm.say(room, "-----")
+        locked = await ana.say_undecryptable(room)
+        await ana.wait_for(room, redaction_of(locked), what="redaction of an undecryptable message during a lock")
+        await gm.say(room, "-----")
+        first = await ana.say_undecryptable(room)
+        notice = await ana.wait_for(room, encrypted_reply(ana, room, first, bot_id), what="the one notice")
+        assert "no he podido leer" in notice["content"]["body"]
+        assert ana.user_id in notice["content"]["m.mentions"]["user_ids"]
+        second = await ana.say_undecryptable(room)
+        await ana.wait_until(lambda: any(row[0] == second and row[5] for row in running.bot.store.undecrypted()),
+                             what="the second message past its wait")
+        roll = await ana.say(room, "!tiro d6")
+        await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="a readable roll still answered")
+        assert not any(reply_to(second, bot_id)(ev) for ev in ana.room_events(room))
+        assert not any(redaction_of(first)(ev) or redaction_of(second)(ev) for ev in ana.room_events(room))
+        assert running.bot.metrics.undecryptable == 3
+        metrics = running.bot.metrics.render()
+        assert "rolbot_undecryptable_total 3" in metrics and "rolbot_encrypted_rooms 1" in metrics
+    counts = reply_counts(ana.room_events(room), bot_id)
+    assert counts[first] == 1 and counts[locked] == 1  # the notice; the lock warning
+
+
+async def test_the_bot_device_is_cross_signed(e2e_cast, run_bot, synapse):
+    gm = e2e_cast.gm
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config()) as running:
+        device = running.bot.client.device_id
+    keys = synapse._http("POST", "/_matrix/client/v3/keys/query", {"device_keys": {bot_id: []}},
+                         token=gm.user.access_token)
+    master = keys["master_keys"][bot_id]
+    ssk = keys["self_signing_keys"][bot_id]
+    (master_id, master_pub), = master["keys"].items()
+    (ssk_id, ssk_pub), = ssk["keys"].items()
+    assert master["usage"] == ["master"] and ssk["usage"] == ["self_signing"]
+    verify(master_pub, ssk["signatures"][bot_id][master_id], ssk)
+    device_keys = keys["device_keys"][bot_id][device]
+    verify(ssk_pub, device_keys["signatures"][bot_id][ssk_id], device_keys)
+    state = e2e_cast.storage / "cross_signing.json"
+    assert state.stat().st_mode & 0o777 == 0o600
+    assert device in json.loads(state.read_text())["signed_devices"]
+    # A second start signs nothing again and keeps the same master key.
+    async with run_bot(e2e_cast.config()):
+        pass
+    again = synapse._http("POST", "/_matrix/client/v3/keys/query", {"device_keys": {bot_id: []}},
+                          token=gm.user.access_token)
+    assert again["master_keys"][bot_id]["keys"] == master["keys"]
+
+
+def verify(public: str, signature: str, obj: dict) -> None:
+    """Raises unless ``signature`` is ``public``'s ed25519 signature of ``obj`` (canonical JSON)."""
+    def unb64(text: str) -> bytes:
+        return base64.b64decode(text + "=" * (-len(text) % 4))
+    body = {k: v for k, v in obj.items() if k not in ("signatures", "unsigned")}
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    Ed25519PublicKey.from_public_bytes(unb64(public)).verify(unb64(signature), data)
+
+
+async def test_secret_roll_in_an_encrypted_dm(e2e_cast, run_bot):
+    gm = e2e_cast.gm
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config()):
+        room = await open_e2e_table(e2e_cast, players=0)
+        secret = await gm.say(room, "!tiro d20 oculta")
+        await gm.wait_for(room, encrypted_reply(gm, room, secret, bot_id), what="public notice of a hidden roll")
+        await gm.wait_until(lambda: bool(gm.invites), what="invite to the direct room")
+        dm = next(iter(gm.invites))
+        await gm.join(dm)
+        result = await gm.wait_for(dm, lambda ev: ev.get("sender") == bot_id and ev.get("type") == "m.room.message",
+                                   what="the hidden result, decrypted")
+        assert result["event_id"] in gm.decrypted
+        assert any(ev.get("type") == "m.room.encryption" for ev in gm.room_events(dm)) or gm.client.rooms[dm].encrypted
+
+
+async def test_room_turning_encryption_on_mid_game(e2e_cast, run_bot):
+    gm, ana = e2e_cast.gm, e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config()):
+        room = await gm.create_room(invite=[bot_id, ana.user_id], power_users={bot_id: 50})
+        await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
+        await ana.join(room)
+        clear = await ana.say(room, "!tiro d6")
+        answer = await ana.wait_for(room, reply_to(clear, bot_id), what="reply in the clear")
+        assert answer["event_id"] not in ana.decrypted
+        await gm.client.room_put_state(room, "m.room.encryption", {"algorithm": "m.megolm.v1.aes-sha2"})
+        await ana.wait_until(lambda: room in ana.client.rooms and ana.client.rooms[room].encrypted,
+                             what="ana sees the room encrypted")
+        secret = await ana.say(room, "!tiro d8")
+        await ana.wait_for(room, encrypted_reply(ana, room, secret, bot_id), what="encrypted reply after the switch")
