@@ -99,10 +99,9 @@ class MatrixBot:
         self._web: Any = None
         self.undecryptable_wait = UNDECRYPTABLE_WAIT_S
         self._decrypting: set[str] = set()  # kept events already queued for the table, decrypted
-        self._synced = asyncio.Condition()
         self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
         self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
-                             self._auth, self._auth_for, lambda: self._stopping, self._wait_room)
+                             self._auth, self._auth_for, lambda: self._stopping)
 
     @property
     def client(self) -> AsyncClient:
@@ -192,11 +191,9 @@ class MatrixBot:
             failures = 0
             await self._crypto_upkeep()
             await self._process_sync(resp, since=token, first=first)
-            self._retry_undecrypted()
+            await self._retry_undecrypted()
             token, first = resp.next_batch, False
             self.metrics.encrypted_rooms = sum(1 for r in self.session.client.rooms.values() if r.encrypted)
-            async with self._synced:
-                self._synced.notify_all()
             self.metrics.syncs += 1
             self.metrics.last_sync_ts = time.time()
             if not self.ready.is_set():
@@ -217,18 +214,6 @@ class MatrixBot:
             await ensure_cross_signing(self.session, self.config)
         except PermanentError as err:
             log.warning("cross-signing: %s", err)
-
-    async def _wait_room(self, room_id: str, timeout: float = 30.0) -> None:
-        """Until nio knows ``room_id`` (a room the bot just made appears with the next sync)."""
-        client = self.session.client
-        deadline = time.monotonic() + timeout
-        async with self._synced:
-            while room_id not in client.rooms and not self._stopping:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise PermanentError(f"room {room_id} did not appear in the sync")
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._synced.wait(), left)
 
     async def _process_sync(self, resp: Any, since: str | None, first: bool) -> None:
         batch = Batch(resp.next_batch)
@@ -458,7 +443,7 @@ class MatrixBot:
         for action in actions or []:
             await self.outbox.execute(action)
         if actions is None:
-            self._retry_undecrypted()  # its key may have come while it was queued
+            await self._retry_undecrypted()  # its key may have come while it was queued
 
     def _megolm(self, room_id: str, raw: dict[str, Any]) -> MegolmEvent | None:
         event = MegolmEvent.from_dict(raw)
@@ -480,7 +465,7 @@ class MatrixBot:
         with contextlib.suppress(PermanentError):
             await self.session.request("request room key from sender", lambda: client.to_device(message), attempts=3)
 
-    def _retry_undecrypted(self) -> None:
+    async def _retry_undecrypted(self) -> None:
         """Decrypt the kept messages whose key has come; each goes to its room's worker, in turn."""
         client = self.session.client
         if client.olm is None:
@@ -498,8 +483,10 @@ class MatrixBot:
             src = getattr(clear, "source", None)
             if isinstance(src, dict) and src.get("type") == ENCRYPTED:
                 continue
-            auth = self._auth.get(room_id)
-            if auth is None:
+            try:
+                auth = await self._auth_for(room_id)
+            except PermanentError as err:
+                log.warning("room %s: %s", room_id, err)
                 continue
             event = translate(room_id, src, auth, self.user_id)
             if isinstance(event, Malformed):

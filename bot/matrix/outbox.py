@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nio import RoomPreset
+from nio import MatrixRoom, RoomPreset
 
 from bot.core.events import Action, PowerLevels, React, Redact, Send
 from bot.core.render import Renderer
@@ -36,8 +36,7 @@ def txn_id(action_id: str) -> str:
 class Outbox:
     def __init__(self, session: Session, store: Store, renderer: Renderer, metrics: Metrics,
                  auths: dict[str, RoomAuth], auth_for: Callable[[str], Awaitable[RoomAuth]],
-                 stopping: Callable[[], bool],
-                 wait_room: Callable[[str], Awaitable[None]] | None = None) -> None:
+                 stopping: Callable[[], bool]) -> None:
         self.session = session
         self.store = store
         self.renderer = renderer
@@ -45,7 +44,6 @@ class Outbox:
         self._auths = auths
         self._auth_for = auth_for
         self._stopping = stopping
-        self._wait_room = wait_room
         self._keys_lock = asyncio.Lock()
         self._pl_locks: dict[str, asyncio.Lock] = {}
         self._dm_lock = asyncio.Lock()
@@ -97,9 +95,7 @@ class Outbox:
         The transaction id is stable, so a resend after a crash is one message (even re-encrypted)."""
         client = self.session.client
         if client.olm is not None:
-            if room_id not in client.rooms and self._wait_room is not None:
-                await self._wait_room(room_id)
-            room = client.rooms.get(room_id)
+            room = client.rooms.get(room_id) or await self._known_room(room_id)
             if room is not None and invited and invited not in room.users:
                 # A private room's player may not have joined yet: the key must reach them too
                 # (nio shares with the invited members it knows of, and may not know this one).
@@ -111,6 +107,27 @@ class Outbox:
                         await self.session.request("query keys", client.keys_query, attempts=4)
         await self.session.request("send", lambda: client.room_send(room_id, event_type, content, tx_id=tx,
                                                                     ignore_unverified_devices=True))
+
+    async def _known_room(self, room_id: str) -> MatrixRoom:
+        """nio knows only the rooms of the syncs since this start: after a restart a quiet room is
+        unknown to it until something happens there. Tell it about the room, encrypted or not
+        (nio's store remembers which rooms are; the homeserver is asked otherwise); nio fetches
+        the member list itself before it shares a room key."""
+        client = self.session.client
+        encrypted = room_id in client.encrypted_rooms
+        if not encrypted:
+            try:
+                await self.session.request("read encryption state", lambda: client.room_get_state_event(
+                    room_id, "m.room.encryption"), attempts=4)
+                encrypted = True
+            except PermanentError:  # M_NOT_FOUND: a room in the clear
+                encrypted = False
+        room = client.rooms.get(room_id)
+        if room is None:
+            room = client.rooms[room_id] = MatrixRoom(room_id, self.session.user_id, encrypted)
+            if encrypted:
+                client.encrypted_rooms.add(room_id)
+        return room
 
     async def redact(self, action: Redact) -> None:
         client = self.session.client

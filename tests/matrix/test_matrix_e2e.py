@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+import time
+from collections import Counter
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from nio import ToDeviceError, ToDeviceMessage
 
 from tests.matrix.conftest import Chat, membership, redaction_of, reply_counts, reply_to
+from tests.matrix.test_matrix_restart import BotProcess
 
 
 async def open_e2e_table(cast, power: int = 50, players: int = 2) -> str:
@@ -185,3 +189,98 @@ async def test_room_turning_encryption_on_mid_game(e2e_cast, run_bot):
                              what="ana sees the room encrypted")
         secret = await ana.say(room, "!tiro d8")
         await ana.wait_for(room, encrypted_reply(ana, room, secret, bot_id), what="encrypted reply after the switch")
+
+
+async def test_sigterm_and_kill_9_in_an_encrypted_room(e2e_cast, tmp_path):
+    """The bot process keeps its device and crypto store across SIGTERM and kill -9: it still
+    decrypts new messages, players still decrypt its replies, no roll is answered twice."""
+    ana = e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    bot = BotProcess(e2e_cast, tmp_path)
+    await bot.start()
+    try:
+        room = await open_e2e_table(e2e_cast, players=1)
+        rolls = [await ana.say(room, f"!tiro 3d6 ráfaga {i}") for i in range(12)]
+
+        def answered() -> Counter:
+            return reply_counts(ana.room_events(room), bot_id)
+
+        await ana.wait_until(lambda: sum(answered()[r] for r in rolls) >= 3, what="first replies")
+        bot.kill9()
+        down = [await ana.say(room, f"!tiro d8 caído {i}") for i in range(3)]
+        await bot.start()
+        await ana.wait_until(lambda: all(answered()[r] >= 1 for r in rolls + down), timeout=30,
+                             what="every roll answered after the crash")
+        assert bot.terminate() == 0
+        stopped = await ana.say(room, "!tiro d10 parado")
+        await bot.start()
+        marker = await ana.say(room, "!tiro d4 marca")
+        await ana.wait_for(room, encrypted_reply(ana, room, marker, bot_id), what="marker reply")
+        await ana.wait_for(room, encrypted_reply(ana, room, stopped, bot_id), what="reply to a roll sent while stopped")
+        counts = answered()
+        everything = rolls + down + [stopped, marker]
+        assert all(counts[r] == 1 for r in everything), counts
+        replies = [ev for ev in ana.room_events(room) if ev.get("sender") == bot_id
+                   and reply_to(ev.get("content", {}).get("m.relates_to", {}).get("m.in_reply_to", {})
+                                .get("event_id", ""), bot_id)(ev)]
+        assert replies and all(ev["event_id"] in ana.decrypted for ev in replies)
+        assert all(r in ana.decrypted for r in everything)
+        assert not ana.undecrypted - set(everything)
+        assert bot.terminate() == 0
+    finally:
+        if bot.proc and bot.proc.poll() is None:
+            bot.proc.kill()
+
+
+async def send_with_withheld_key(chat: Chat, room: str, text: str) -> tuple[str, dict]:
+    """An encrypted message whose room key is shared with nobody; the key (at the message's index)."""
+    olm = chat.client.olm
+    await chat.sync_once(0)
+    olm.create_outbound_group_session(room)
+    session = olm.outbound_group_sessions[room]
+    key = {"algorithm": "m.megolm.v1.aes-sha2", "room_id": room, "session_id": session.id,
+           "session_key": session.session_key}
+    session.shared = True
+    _, content = chat.client.encrypt(room, "m.room.message", {"msgtype": "m.text", "body": text})
+    chat.client.invalidate_outbound_session(room)  # the chat's own later messages use a session shared as usual
+    data = chat.synapse._http("PUT", f"/_matrix/client/v3/rooms/{room}/send/m.room.encrypted/w{time.monotonic_ns()}",
+                              content, token=chat.user.access_token)
+    return data["event_id"], key
+
+
+async def share_withheld_key(chat: Chat, user_id: str, key: dict) -> None:
+    """Send ``key`` to every device of ``user_id`` as an Olm-encrypted ``m.room_key``."""
+    olm = chat.client.olm
+    await chat.keys_upkeep()
+    missing = olm.get_missing_sessions([user_id])
+    if missing:
+        await chat.client.keys_claim(missing)
+    for device in olm.device_store.active_user_devices(user_id):
+        session = olm.session_store.get(device.curve25519)
+        content = olm._olm_encrypt(session, device, "m.room_key", key)
+        resp = await chat.client.to_device(ToDeviceMessage("m.room.encrypted", user_id, device.id, content))
+        assert not isinstance(resp, ToDeviceError), resp
+
+
+async def test_a_key_that_comes_after_a_restart(e2e_cast, run_bot):
+    """A roll the bot cannot decrypt waits (no notice, no answer); its key arrives while the bot is
+    down; after the restart the roll is answered, once, also after one more restart."""
+    ana = e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    config = e2e_cast.config()
+    async with run_bot(config) as running:
+        room = await open_e2e_table(e2e_cast, players=1)
+        late, key = await send_with_withheld_key(ana, room, "!tiro d12 tardía")
+        await ana.wait_until(lambda: any(row[0] == late for row in running.bot.store.undecrypted()),
+                             what="the bot keeps the message it cannot read")
+        assert running.bot.metrics.undecryptable == 1
+    assert not any(reply_to(late, bot_id)(ev) for ev in ana.room_events(room))
+    await share_withheld_key(ana, bot_id, key)
+    async with run_bot(config) as running:
+        await ana.wait_for(room, encrypted_reply(ana, room, late, bot_id), what="the late roll answered")
+        await ana.wait_until(lambda: not running.bot.store.undecrypted(), what="the kept message forgotten")
+    async with run_bot(config):
+        marker = await ana.say(room, "!tiro d4 marca")
+        await ana.wait_for(room, encrypted_reply(ana, room, marker, bot_id), what="marker reply")
+    counts = reply_counts(ana.room_events(room), bot_id)
+    assert counts[late] == 1 and counts[marker] == 1, counts
