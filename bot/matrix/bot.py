@@ -43,8 +43,6 @@ from bot.web import Metrics, start_web
 log = logging.getLogger("rolbot.matrix")
 
 SYNC_TOKEN_KEY = "matrix_sync_token"
-UNDECRYPTABLE_WAIT_S = 30.0
-"""How long a message the bot cannot decrypt waits for its key before its sender is told (once per room)."""
 
 
 def sync_filter(timeline_limit: int) -> dict[str, Any]:
@@ -82,7 +80,9 @@ class Job:
 
 class MatrixBot:
     def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, setup_only: bool = False) -> None:
+        """``setup_only``: log in, publish the device keys, set up cross-signing and stop
+        (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed."""
         self.config = config
         self.user_id = config.matrix.user_id
         os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
@@ -97,7 +97,9 @@ class MatrixBot:
         self._batches: deque[Batch] = deque()
         self._auth: dict[str, RoomAuth] = {}
         self._web: Any = None
-        self.undecryptable_wait = UNDECRYPTABLE_WAIT_S
+        self.undecryptable_wait = config.matrix.undecryptable_wait_s
+        self.setup_only = setup_only
+        self.setup_ok = False
         self._decrypting: set[str] = set()  # kept events already queued for the table, decrypted
         self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
         self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
@@ -211,9 +213,11 @@ class MatrixBot:
     async def _setup_cross_signing(self) -> None:
         """Once our device keys are on the server: make sure the device is cross-signed."""
         try:
-            await ensure_cross_signing(self.session, self.config)
+            self.setup_ok = await ensure_cross_signing(self.session, self.config)
         except PermanentError as err:
             log.warning("cross-signing: %s", err)
+        if self.setup_only:
+            self.stop()
 
     async def _process_sync(self, resp: Any, since: str | None, first: bool) -> None:
         batch = Batch(resp.next_batch)
@@ -518,8 +522,8 @@ class MatrixBot:
 
 # --------------------------------------------------------------------------- entry point
 
-async def _main(config: Config) -> int:
-    bot = MatrixBot(config)
+async def _main(config: Config, setup_only: bool = False) -> int:
+    bot = MatrixBot(config, setup_only=setup_only)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, bot.stop)
@@ -530,11 +534,13 @@ async def _main(config: Config) -> int:
             return 0
         log.error("%s", err)
         return 1
+    if setup_only:
+        return 0 if bot.setup_ok else 1
     return 0
 
 
-def run_bot(config: Config) -> int:
+def run_bot(config: Config, setup_only: bool = False) -> int:
     logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("nio").setLevel(logging.ERROR)  # its schema warnings on every error response are noise
-    return asyncio.run(_main(config))
+    return asyncio.run(_main(config, setup_only))

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import subprocess
+import sys
 import time
 from collections import Counter
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nio import ToDeviceError, ToDeviceMessage
 
-from tests.matrix.conftest import Chat, membership, redaction_of, reply_counts, reply_to
+from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_restart import BotProcess
 
 
@@ -284,3 +287,31 @@ async def test_a_key_that_comes_after_a_restart(e2e_cast, run_bot):
         await ana.wait_for(room, encrypted_reply(ana, room, marker, bot_id), what="marker reply")
     counts = reply_counts(ana.room_events(room), bot_id)
     assert counts[late] == 1 and counts[marker] == 1, counts
+
+
+async def test_access_token_only_then_setup_crypto(e2e_cast, run_bot, synapse, tmp_path, caplog):
+    """With only an access token the bot cannot cross-sign (user-interactive auth needs the
+    password): it says how in one log line; ``--setup-crypto`` with the password in the
+    environment then signs the same device and exits 0."""
+    bot_id = e2e_cast.bot_user.user_id
+    token_only = {"password": None, "access_token": e2e_cast.bot_user.access_token}
+    with caplog.at_level("INFO", logger="rolbot.matrix"):
+        async with run_bot(e2e_cast.config(matrix=token_only)) as running:
+            device = running.bot.client.device_id
+    hints = [r.getMessage() for r in caplog.records if "--setup-crypto" in r.getMessage()]
+    assert len(hints) == 1 and "ROLBOT_PASSWORD" in hints[0]
+    assert e2e_cast.bot_user.password not in caplog.text and e2e_cast.bot_user.access_token not in caplog.text
+    keys = synapse._http("POST", "/_matrix/client/v3/keys/query", {"device_keys": {bot_id: []}},
+                         token=e2e_cast.gm.user.access_token)
+    assert bot_id not in keys.get("master_keys", {})
+    config = e2e_cast.write_config(tmp_path / "rolbot.toml", matrix=token_only)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ROLBOT_PASSWORD": e2e_cast.bot_user.password}
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "run", "--config", str(config), "--setup-crypto"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert e2e_cast.bot_user.password not in done.stderr + done.stdout
+    keys = synapse._http("POST", "/_matrix/client/v3/keys/query", {"device_keys": {bot_id: []}},
+                         token=e2e_cast.gm.user.access_token)
+    (ssk_id, ssk_pub), = keys["self_signing_keys"][bot_id]["keys"].items()
+    device_keys = keys["device_keys"][bot_id][device]
+    verify(ssk_pub, device_keys["signatures"][bot_id][ssk_id], device_keys)
