@@ -143,6 +143,8 @@ async def test_the_bot_device_is_cross_signed(e2e_cast, run_bot, synapse):
     verify(ssk_pub, device_keys["signatures"][bot_id][ssk_id], device_keys)
     state = e2e_cast.storage / "cross_signing.json"
     assert state.stat().st_mode & 0o777 == 0o600
+    crypto_store = e2e_cast.storage / f"{bot_id}_{device}.db"
+    assert crypto_store.stat().st_mode & 0o777 == 0o600
     assert device in json.loads(state.read_text())["signed_devices"]
     # A second start signs nothing again and keeps the same master key.
     async with run_bot(e2e_cast.config()):
@@ -315,3 +317,31 @@ async def test_access_token_only_then_setup_crypto(e2e_cast, run_bot, synapse, t
     (ssk_id, ssk_pub), = keys["self_signing_keys"][bot_id]["keys"].items()
     device_keys = keys["device_keys"][bot_id][device]
     verify(ssk_pub, device_keys["signatures"][bot_id][ssk_id], device_keys)
+
+
+async def test_encrypted_edits_and_media_count_as_writing(e2e_cast, run_bot):
+    """Decrypted edits and media are judged like clear ones: during a lock both are redacted; an
+    encrypted edit out of a lock is never run as a command."""
+    gm, ana = e2e_cast.gm, e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config(enforcement="redact")) as running:
+        room = await open_e2e_table(e2e_cast, players=1)
+        original = await ana.say(room, "hola")
+        edit = await ana.send(room, "m.room.message", {
+            "msgtype": "m.text", "body": "* !tiro d6", "m.new_content": {"msgtype": "m.text", "body": "!tiro d6"},
+            "m.relates_to": {"rel_type": "m.replace", "event_id": original}})
+        await gm.say(room, "-----")
+        image = await ana.send(room, "m.room.message", {
+            "msgtype": "m.image", "body": "mapa.png",
+            "file": {"url": "mxc://localhost/x", "key": {"kty": "oct", "alg": "A256CTR", "ext": True,
+                                                         "k": "a" * 43, "key_ops": ["encrypt", "decrypt"]},
+                     "iv": "AAAAAAAAAAAAAAAAAAAAAA", "hashes": {"sha256": "a" * 43}, "v": "v2"}})
+        late_edit = await ana.send(room, "m.room.message", {
+            "msgtype": "m.text", "body": "* adiós", "m.new_content": {"msgtype": "m.text", "body": "adiós"},
+            "m.relates_to": {"rel_type": "m.replace", "event_id": original}})
+        await ana.wait_for(room, redaction_of(image), what="redaction of an encrypted image during a lock")
+        await ana.wait_for(room, redaction_of(late_edit), what="redaction of an encrypted edit during a lock")
+        assert image in ana.decrypted and late_edit in ana.decrypted
+        assert running.bot.store.was_handled(edit)
+        assert not any(reply_to(edit, bot_id)(ev) for ev in ana.room_events(room))
+        assert running.bot.metrics.undecryptable == 0
