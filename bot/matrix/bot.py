@@ -43,6 +43,8 @@ from bot.web import Metrics, start_web
 log = logging.getLogger("rolbot.matrix")
 
 SYNC_TOKEN_KEY = "matrix_sync_token"
+KEEP_UNDECRYPTED_S = 7 * 86400
+"""A message whose key never came is kept (and retried after every sync) this long, then dropped."""
 
 
 def sync_filter(timeline_limit: int) -> dict[str, Any]:
@@ -443,7 +445,8 @@ class MatrixBot:
         if batch is not None:
             batch.pending -= 1
         self._advance_token()
-        self.metrics.events_handled += 1
+        if actions is not None:
+            self.metrics.events_handled += 1
         for action in actions or []:
             await self.outbox.execute(action)
         if actions is None:
@@ -508,6 +511,11 @@ class MatrixBot:
             await asyncio.sleep(min(1.0, self.undecryptable_wait / 4))
             now = time.time()
             for event_id, room_id, sender, _raw, seen, noticed in self.store.undecrypted():
+                if now - seen > KEEP_UNDECRYPTED_S and event_id not in self._decrypting:
+                    log.info("room %s: no key for %s in %d days: forgotten", room_id, event_id,
+                             KEEP_UNDECRYPTED_S // 86400)
+                    self.store.unpark_undecrypted(event_id)
+                    continue
                 if noticed or event_id in self._decrypting or now - seen < self.undecryptable_wait:
                     continue
                 if self.store.undecrypted_noticed(room_id, sender):
