@@ -193,8 +193,10 @@ class MatrixBot:
                     await asyncio.wait_for(self._stop_event.wait(), wait)
                 continue
             failures = 0
-            await self._crypto_upkeep()
+            # Events first, keys after: a send to an encrypted room queries new devices itself
+            # (outbox) and nio claims the one-time keys it lacks before it shares a room key.
             await self._process_sync(resp, since=token, first=first)
+            await self._crypto_upkeep()
             await self._retry_undecrypted()
             token, first = resp.next_batch, False
             self.metrics.encrypted_rooms = sum(1 for r in self.session.client.rooms.values() if r.encrypted)
