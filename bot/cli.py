@@ -99,7 +99,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         prepare_storage(config.storage_path)
-        return run_bot(config)
+        return run_bot(config, setup_only=args.setup_crypto)
     except StartupError as err:
         return _startup_failed(err)
 
@@ -132,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help=text("run"))
     run.add_argument("--config", required=True, metavar="PATH", help=text("run.config"))
+    run.add_argument("--setup-crypto", action="store_true", help=text("run.setup_crypto"))
     run.set_defaults(func=cmd_run)
     return parser
 

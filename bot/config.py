@@ -55,6 +55,8 @@ class MatrixConfig:
     device_name: str = "rolbot"
     sync_timeout_ms: int = 30000
     timeline_limit: int = 100
+    undecryptable_wait_s: float = 30.0
+    """How long a message the bot cannot decrypt waits for its key before its sender is told."""
 
 
 @dataclass(frozen=True)
@@ -152,8 +154,8 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     token = env.get("ROLBOT_ACCESS_TOKEN") or _str(matrix, "access_token", "matrix") or ""
     if not password and not token:
         raise ConfigError("missing_credentials")
-    for key in ("sync_timeout_ms", "timeline_limit"):
-        if key in matrix and (not isinstance(matrix[key], int) or matrix[key] < 1):
+    for key in ("sync_timeout_ms", "timeline_limit", "undecryptable_wait_s"):
+        if key in matrix and (not isinstance(matrix[key], int) or isinstance(matrix[key], bool) or matrix[key] < 1):
             raise ConfigError("not_positive_int", key=key)
     mcfg = MatrixConfig(
         homeserver=homeserver.rstrip("/"),
@@ -163,6 +165,7 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         device_name=_str(matrix, "device_name", "matrix") or "rolbot",
         sync_timeout_ms=matrix.get("sync_timeout_ms", 30000),
         timeline_limit=matrix.get("timeline_limit", 100),
+        undecryptable_wait_s=float(matrix.get("undecryptable_wait_s", 30)),
     )
 
     storage = _table(data, "storage")

@@ -29,6 +29,8 @@ class Metrics:
     """Time between an event's server timestamp and the moment the table handled it (last event)."""
     last_sync_ts: float = 0.0
     first_sync_done: bool = False
+    undecryptable: int = 0
+    encrypted_rooms: int = 0
     started: float = field(default_factory=time.time)
 
     def render(self) -> str:
@@ -45,6 +47,9 @@ class Metrics:
              round(self.sync_lag_seconds, 3)),
             ("rolbot_last_sync_timestamp_seconds", "gauge", "Unix time of the last sync response.",
              round(self.last_sync_ts, 3)),
+            ("rolbot_undecryptable_total", "counter", "Encrypted messages the bot could not decrypt on arrival.",
+             self.undecryptable),
+            ("rolbot_encrypted_rooms", "gauge", "Joined rooms with end-to-end encryption.", self.encrypted_rooms),
             ("rolbot_up", "gauge", "1 once the first sync is done.", int(self.first_sync_done)),
         ]
         out = []

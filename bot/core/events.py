@@ -11,9 +11,10 @@ from typing import Literal
 
 from bot.core.render import Message
 
-EventKind = Literal["text", "emote", "notice", "media", "reaction", "poll", "other"]
+EventKind = Literal["text", "emote", "notice", "media", "reaction", "poll", "encrypted", "other"]
 """``text`` and ``emote`` are read; the rest (a notice, images, files, stickers, a reaction, a poll,
-any other timeline event) only counts as writing, for the locks."""
+any other timeline event) only counts as writing, for the locks. ``encrypted`` is a message the
+transport could not decrypt (yet): see ``Table.handle_undecryptable``."""
 
 
 @dataclass(frozen=True, slots=True)

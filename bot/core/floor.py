@@ -85,6 +85,12 @@ def refusal(ctx: Context, line: Line, command: Command | None) -> Refusal | None
     return None
 
 
+def lock_allows_sender(ctx: Context) -> bool:
+    """No lock keeps the sender off the floor, whatever they wrote (off-topic aside)."""
+    lock = ctx.room.lock
+    return lock is None or ctx.is_gm() or ctx.sender == lock.owner
+
+
 def _lock_allows(ctx: Context, line: Line) -> bool:
     """During a lock only the GM, the named player and (if the room allows) off-topic text pass."""
     lock = ctx.room.lock

@@ -51,7 +51,17 @@ def _migrate_2(db: sqlite_utils.Database) -> None:
     db.table("matrix_dm").create({"user_id": str, "room_id": str}, pk="user_id", if_not_exists=True)
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2]
+def _migrate_3(db: sqlite_utils.Database) -> None:
+    """Encrypted rooms: messages waiting for their room key (the event as it came, ciphertext
+    only), and the players already told once in a room that the bot could not read them."""
+    db.table("matrix_undecrypted").create(
+        {"event_id": str, "room_id": str, "sender": str, "raw": str, "seen": float, "noticed": int},
+        pk="event_id", if_not_exists=True)
+    db.table("matrix_undecrypted_notice").create({"room_id": str, "user_id": str},
+                                                 pk=("room_id", "user_id"), if_not_exists=True)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2, _migrate_3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -156,6 +166,34 @@ class Store:
 
     def set_private_room(self, user_id: str, room_id: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
+
+    # -- encrypted messages waiting for their key (the Matrix transport)
+
+    def park_undecrypted(self, event_id: str, room_id: str, sender: str, raw: str, seen: float) -> bool:
+        """Keep an event the bot cannot decrypt yet; False when it was already kept."""
+        cur = self.db.execute("INSERT OR IGNORE INTO matrix_undecrypted (event_id, room_id, sender, raw, seen, noticed)"
+                              " VALUES (?, ?, ?, ?, ?, 0)", [event_id, room_id, sender, raw, seen])
+        return cur.rowcount > 0
+
+    def unpark_undecrypted(self, event_id: str) -> None:
+        self.db.execute("DELETE FROM matrix_undecrypted WHERE event_id = ?", [event_id])
+
+    def undecrypted(self) -> list[tuple[str, str, str, str, float, bool]]:
+        """(event_id, room_id, sender, raw, seen, noticed) of every kept event, oldest first."""
+        rows = self.db.execute("SELECT event_id, room_id, sender, raw, seen, noticed FROM matrix_undecrypted"
+                               " ORDER BY seen")
+        return [(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+
+    def undecrypted_noticed(self, room_id: str, user_id: str) -> bool:
+        return self.db.execute("SELECT 1 FROM matrix_undecrypted_notice WHERE room_id = ? AND user_id = ?",
+                               [room_id, user_id]).fetchone() is not None
+
+    def set_undecrypted_noticed(self, room_id: str, user_id: str) -> None:
+        with self.transaction():
+            self.db.execute("INSERT OR IGNORE INTO matrix_undecrypted_notice (room_id, user_id) VALUES (?, ?)",
+                            [room_id, user_id])
+            self.db.execute("UPDATE matrix_undecrypted SET noticed = 1 WHERE room_id = ? AND sender = ?",
+                            [room_id, user_id])
 
     def mark_skipped(self, event_id: str, room_id: str, ts: int) -> None:
         """Record an event the table never saw (unreadable) as handled, so it is never tried again."""

@@ -77,6 +77,26 @@ class Table:
             self._rooms.pop(event.room_id, None)
             raise
 
+    def handle_undecryptable(self, event: Event) -> list[Action] | None:
+        """A message the transport cannot read yet (``kind == "encrypted"``; the sender is known).
+
+        During a lock that keeps the sender off the floor it counts as writing and is judged now
+        (handled, like ``handle``), unless the room lets off-topic text through locks. Otherwise
+        what it says decides (a roll, plain talk out of turn...): nothing is recorded and ``None``
+        says the transport must wait for its key and then ``handle`` the decrypted event under the
+        same event id."""
+        try:
+            with self.store.transaction():
+                if self.store.was_handled(event.event_id):
+                    return []
+                ctx = self._context(event)
+                if floor.lock_allows_sender(ctx) or ctx.settings.ooc_in_locks:
+                    return None
+        except Exception:
+            self._rooms.pop(event.room_id, None)
+            raise
+        return self.handle(event)
+
     def _handle(self, event: Event) -> list[Action]:
         with self.store.transaction():
             if self.store.was_handled(event.event_id):

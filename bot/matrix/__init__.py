@@ -4,7 +4,10 @@
 - ``bot``: the sync loop, batches, the sync token, per-room workers;
 - ``translate``: sync event JSON to the core's ``Event`` (pure);
 - ``power``: creators and power levels, the mute's power levels (pure);
-- ``outbox``: sending, redacting, reacting, power levels, private rooms.
+- ``outbox``: sending (encrypted in encrypted rooms), redacting, reacting, power levels, private rooms;
+- ``crosssign``: the cross-signing keys of the bot's account and the signature of its device.
+
+End-to-end encryption: ``docs/encryption.md``.
 
 Only this package imports nio.
 """

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import os
 import random
@@ -24,23 +25,26 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from nio import AsyncClient, ErrorResponse, MessageDirection
+from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError, MegolmEvent, MessageDirection
 
 from bot.config import Config
-from bot.core.events import Action, Event, PowerLevels
+from bot.core.events import Action, Event, PowerLevels, Send
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.matrix.crosssign import ensure_cross_signing
 from bot.matrix.errors import PermanentError
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, Session
-from bot.matrix.translate import Malformed, is_own_join, is_state, translate
+from bot.matrix.translate import ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot.matrix")
 
 SYNC_TOKEN_KEY = "matrix_sync_token"
+KEEP_UNDECRYPTED_S = 7 * 86400
+"""A message whose key never came is kept (and retried after every sync) this long, then dropped."""
 
 
 def sync_filter(timeline_limit: int) -> dict[str, Any]:
@@ -70,11 +74,17 @@ class Job:
     event: Event | None = None
     action: Action | None = None
     batch: Batch | None = None
+    raw: dict[str, Any] | None = None
+    """The event as it came, for one the bot could not decrypt (``event.kind == "encrypted"``)."""
+    parked: bool = False
+    """``event`` is a kept encrypted message, decrypted once its key came: forget it once handled."""
 
 
 class MatrixBot:
     def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, setup_only: bool = False) -> None:
+        """``setup_only``: log in, publish the device keys, set up cross-signing and stop
+        (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed."""
         self.config = config
         self.user_id = config.matrix.user_id
         os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
@@ -89,6 +99,10 @@ class MatrixBot:
         self._batches: deque[Batch] = deque()
         self._auth: dict[str, RoomAuth] = {}
         self._web: Any = None
+        self.undecryptable_wait = config.matrix.undecryptable_wait_s
+        self.setup_only = setup_only
+        self.setup_ok = False
+        self._decrypting: set[str] = set()  # kept events already queued for the table, decrypted
         self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
         self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
                              self._auth, self._auth_for, lambda: self._stopping)
@@ -113,12 +127,17 @@ class MatrixBot:
         hp = self.config.web_host_port()
         if hp:
             self._web = await start_web(self.metrics, *hp)
+        watch: asyncio.Future[None] | None = None
         try:
             await self.session.login()
             if not self._stopping:
                 self._resume_pending()
+                watch = asyncio.ensure_future(self._watch_undecrypted())
                 await self._sync_loop()
         finally:
+            if watch is not None:
+                watch.cancel()
+                await asyncio.gather(watch, return_exceptions=True)
             await self._shutdown()
         log.info("rolbot stopped")
 
@@ -174,14 +193,35 @@ class MatrixBot:
                     await asyncio.wait_for(self._stop_event.wait(), wait)
                 continue
             failures = 0
+            # Events first, keys after: a send to an encrypted room queries new devices itself
+            # (outbox) and nio claims the one-time keys it lacks before it shares a room key.
             await self._process_sync(resp, since=token, first=first)
+            await self._crypto_upkeep()
+            await self._retry_undecrypted()
             token, first = resp.next_batch, False
+            self.metrics.encrypted_rooms = sum(1 for r in self.session.client.rooms.values() if r.encrypted)
             self.metrics.syncs += 1
             self.metrics.last_sync_ts = time.time()
             if not self.ready.is_set():
+                await self._setup_cross_signing()
                 self.ready.set()
                 self.metrics.first_sync_done = True
                 log.info("first sync done")
+
+    async def _crypto_upkeep(self) -> None:
+        try:
+            await self.session.crypto_upkeep()
+        except PermanentError as err:
+            log.warning("end-to-end keys: %s", err)
+
+    async def _setup_cross_signing(self) -> None:
+        """Once our device keys are on the server: make sure the device is cross-signed."""
+        try:
+            self.setup_ok = await ensure_cross_signing(self.session, self.config)
+        except PermanentError as err:
+            log.warning("cross-signing: %s", err)
+        if self.setup_only:
+            self.stop()
 
     async def _process_sync(self, resp: Any, since: str | None, first: bool) -> None:
         batch = Batch(resp.next_batch)
@@ -284,7 +324,8 @@ class MatrixBot:
                 event = self._malformed(room_id, event)
             if event is not None:
                 batch.pending += 1
-                self._enqueue(room_id, Job(event=event, batch=batch))
+                raw = src if event.kind == "encrypted" and isinstance(src, dict) else None
+                self._enqueue(room_id, Job(event=event, batch=batch, raw=raw))
 
     def _malformed(self, room_id: str, bad: Malformed) -> Event | None:
         """Log and count an unreadable event; what the table still judges (it counts as writing),
@@ -344,21 +385,24 @@ class MatrixBot:
             if job is None or (self._stopping and job.event is not None):
                 break
             try:
-                if job.event is not None:
-                    await self._handle_event(job.event, job.batch)
+                if job.event is not None and job.raw is not None:
+                    await self._handle_undecryptable(job.event, job.raw, job.batch)
+                elif job.event is not None:
+                    await self._handle_event(job.event, job.batch, parked=job.parked)
                 elif job.action is not None:
                     await self.outbox.execute(job.action)
             except Exception:  # one bad event must not kill the room
                 self.metrics.errors += 1
                 log.exception("room %s: error", room_id)
 
-    async def _handle_event(self, event: Event, batch: Batch | None) -> None:
-        """Handle one event; the sync token never moves past an event the table did not commit."""
+    async def _table(self, event: Event, undecryptable: bool = False) -> list[Action] | None:
+        """The table's answer to ``event``, retried until its transaction commits."""
         delay = 0.5
         while True:
             try:
-                actions = self.table.handle(event)
-                break
+                if undecryptable:
+                    return self.table.handle_undecryptable(event)
+                return self.table.handle(event)
             except Exception:
                 self.metrics.errors += 1
                 log.exception("room %s: event %s not handled, retrying", event.room_id, event.event_id)
@@ -366,6 +410,14 @@ class MatrixBot:
                     raise
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
+
+    async def _handle_event(self, event: Event, batch: Batch | None, parked: bool = False) -> None:
+        """Handle one event; the sync token never moves past an event the table did not commit."""
+        actions = await self._table(event) or []
+        if parked:
+            # Handled (committed) first, forgotten after: a crash between the two finds it handled.
+            self.store.unpark_undecrypted(event.event_id)
+            self._decrypting.discard(event.event_id)
         if batch is not None:
             batch.pending -= 1
         self._advance_token()
@@ -376,10 +428,112 @@ class MatrixBot:
             await self.outbox.execute(action)
 
 
+    # ------------------------------------------------------------------ undecryptable messages
+
+    async def _handle_undecryptable(self, event: Event, raw: dict[str, Any], batch: Batch | None) -> None:
+        """A message nio could not decrypt. It is kept (SQLite) before the sync token may pass it,
+        its key is asked for, and the table judges it now only if a lock keeps its sender off the
+        floor; otherwise it waits for its key (``_retry_undecrypted``)."""
+        first = self.store.park_undecrypted(event.event_id, event.room_id, event.sender,
+                                            json.dumps(raw, ensure_ascii=False), time.time())
+        if first:
+            self.metrics.undecryptable += 1
+            log.info("room %s: cannot decrypt %s from %s yet: asking for its key",
+                     event.room_id, event.event_id, event.sender)
+            await self._request_key(event.room_id, raw)
+        actions = await self._table(event, undecryptable=True)
+        if actions is not None:  # judged by the lock: its words no longer matter
+            self.store.unpark_undecrypted(event.event_id)
+        if batch is not None:
+            batch.pending -= 1
+        self._advance_token()
+        if actions is not None:
+            self.metrics.events_handled += 1
+        for action in actions or []:
+            await self.outbox.execute(action)
+        if actions is None:
+            await self._retry_undecrypted()  # its key may have come while it was queued
+
+    def _megolm(self, room_id: str, raw: dict[str, Any]) -> MegolmEvent | None:
+        event = MegolmEvent.from_dict(raw)
+        if not isinstance(event, MegolmEvent):
+            return None
+        event.room_id = room_id
+        return event
+
+    async def _request_key(self, room_id: str, raw: dict[str, Any]) -> None:
+        """Ask for the room key: nio's request (to our own devices, and the one nio accepts a
+        forwarded key for) and the same request to the sender's devices."""
+        event = self._megolm(room_id, raw)
+        client = self.session.client
+        if event is None or client.olm is None:
+            return
+        with contextlib.suppress(LocalProtocolError):  # already asked for this session
+            await self.session.request("request room key", lambda: client.request_room_key(event), attempts=3)
+        message = event.as_key_request(event.sender, client.device_id or "")
+        with contextlib.suppress(PermanentError):
+            await self.session.request("request room key from sender", lambda: client.to_device(message), attempts=3)
+
+    async def _retry_undecrypted(self) -> None:
+        """Decrypt the kept messages whose key has come; each goes to its room's worker, in turn."""
+        client = self.session.client
+        if client.olm is None:
+            return
+        for event_id, room_id, _sender, raw, _seen, _noticed in self.store.undecrypted():
+            if event_id in self._decrypting:
+                continue
+            megolm = self._megolm(room_id, json.loads(raw))
+            if megolm is None:
+                continue
+            try:
+                clear = client.decrypt_event(megolm)
+            except EncryptionError:
+                continue
+            src = getattr(clear, "source", None)
+            if isinstance(src, dict) and src.get("type") == ENCRYPTED:
+                continue
+            try:
+                auth = await self._auth_for(room_id)
+            except PermanentError as err:
+                log.warning("room %s: %s", room_id, err)
+                continue
+            event = translate(room_id, src, auth, self.user_id)
+            if isinstance(event, Malformed):
+                event = self._malformed(room_id, event)
+            if event is None:
+                self.store.unpark_undecrypted(event_id)
+                continue
+            log.info("room %s: the key of %s came: handling it", room_id, event_id)
+            self._decrypting.add(event_id)
+            self._enqueue(room_id, Job(event=event, parked=True))
+
+    async def _watch_undecrypted(self) -> None:
+        """Tell a player, once per room, that a message of theirs could not be read in time."""
+        while not self._stopping:
+            await asyncio.sleep(min(1.0, self.undecryptable_wait / 4))
+            now = time.time()
+            for event_id, room_id, sender, _raw, seen, noticed in self.store.undecrypted():
+                if now - seen > KEEP_UNDECRYPTED_S and event_id not in self._decrypting:
+                    log.info("room %s: no key for %s in %d days: forgotten", room_id, event_id,
+                             KEEP_UNDECRYPTED_S // 86400)
+                    self.store.unpark_undecrypted(event_id)
+                    continue
+                if noticed or event_id in self._decrypting or now - seen < self.undecryptable_wait:
+                    continue
+                if self.store.undecrypted_noticed(room_id, sender):
+                    self.store.set_undecrypted_noticed(room_id, sender)
+                    continue
+                log.info("room %s: no key for %s from %s in time: telling them", room_id, event_id, sender)
+                message = self.table.renderer.render("undecryptable", who=sender)
+                await self.outbox.execute(Send(room_id, message, reply_to=event_id, mentions=(sender,),
+                                               action_id=f"undecryptable/{room_id}/{sender}"))
+                self.store.set_undecrypted_noticed(room_id, sender)
+
+
 # --------------------------------------------------------------------------- entry point
 
-async def _main(config: Config) -> int:
-    bot = MatrixBot(config)
+async def _main(config: Config, setup_only: bool = False) -> int:
+    bot = MatrixBot(config, setup_only=setup_only)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, bot.stop)
@@ -390,11 +544,13 @@ async def _main(config: Config) -> int:
             return 0
         log.error("%s", err)
         return 1
+    if setup_only:
+        return 0 if bot.setup_ok else 1
     return 0
 
 
-def run_bot(config: Config) -> int:
+def run_bot(config: Config, setup_only: bool = False) -> int:
     logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("nio").setLevel(logging.ERROR)  # its schema warnings on every error response are noise
-    return asyncio.run(_main(config))
+    return asyncio.run(_main(config, setup_only))

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nio import RoomPreset
+from nio import MatrixRoom, RoomPreset
 
 from bot.core.events import Action, PowerLevels, React, Redact, Send
 from bot.core.render import Renderer
@@ -23,6 +23,10 @@ from bot.matrix.session import Session
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
+
+
+ENCRYPTION_STATE = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
+"""The private room for secret rolls is made encrypted, as Element makes a private room."""
 
 
 def txn_id(action_id: str) -> str:
@@ -40,6 +44,7 @@ class Outbox:
         self._auths = auths
         self._auth_for = auth_for
         self._stopping = stopping
+        self._keys_lock = asyncio.Lock()
         self._pl_locks: dict[str, asyncio.Lock] = {}
         self._dm_lock = asyncio.Lock()
 
@@ -74,13 +79,55 @@ class Outbox:
             "m.mentions": {"user_ids": list(action.mentions)},
         }
         room_id = action.room_id
+        recipient = None
         if action.private_to:
             room_id = await self.private_room(action.private_to)
+            recipient = action.private_to
         elif action.reply_to:
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": action.reply_to}}
         tx = txn_id(action.action_id) if action.action_id else None
+        await self.room_send(room_id, "m.room.message", content, tx, recipient)
+
+    async def room_send(self, room_id: str, event_type: str, content: dict[str, Any], tx: str | None,
+                        invited: str | None = None) -> None:
+        """Send to ``room_id``, encrypted when the room is (DESIGN.md 1.9). Trust policy: membership is
+        the access control, so the room key goes to every device of every member, verified or not.
+        The transaction id is stable, so a resend after a crash is one message (even re-encrypted)."""
         client = self.session.client
-        await self.session.request("send", lambda: client.room_send(room_id, "m.room.message", content, tx_id=tx))
+        if client.olm is not None:
+            room = client.rooms.get(room_id) or await self._known_room(room_id)
+            if room is not None and invited and invited not in room.users:
+                # A private room's player may not have joined yet: the key must reach them too
+                # (nio shares with the invited members it knows of, and may not know this one).
+                room.add_member(invited, None, None, invited=True)
+                client.olm.update_tracked_users(room)
+            if room is not None and room.encrypted:
+                async with self._keys_lock:  # learn new members' devices before the key is shared
+                    if client.should_query_keys:
+                        await self.session.request("query keys", client.keys_query, attempts=4)
+        await self.session.request("send", lambda: client.room_send(room_id, event_type, content, tx_id=tx,
+                                                                    ignore_unverified_devices=True))
+
+    async def _known_room(self, room_id: str) -> MatrixRoom:
+        """nio knows only the rooms of the syncs since this start: after a restart a quiet room is
+        unknown to it until something happens there. Tell it about the room, encrypted or not
+        (nio's store remembers which rooms are; the homeserver is asked otherwise); nio fetches
+        the member list itself before it shares a room key."""
+        client = self.session.client
+        encrypted = room_id in client.encrypted_rooms
+        if not encrypted:
+            try:
+                await self.session.request("read encryption state", lambda: client.room_get_state_event(
+                    room_id, "m.room.encryption"), attempts=4)
+                encrypted = True
+            except PermanentError:  # M_NOT_FOUND: a room in the clear
+                encrypted = False
+        room = client.rooms.get(room_id)
+        if room is None:
+            room = client.rooms[room_id] = MatrixRoom(room_id, self.session.user_id, encrypted)
+            if encrypted:
+                client.encrypted_rooms.add(room_id)
+        return room
 
     async def redact(self, action: Redact) -> None:
         client = self.session.client
@@ -91,8 +138,7 @@ class Outbox:
     async def react(self, action: React) -> None:
         content = {"m.relates_to": {"rel_type": "m.annotation", "event_id": action.event_id, "key": action.key}}
         tx = txn_id(action.action_id or f"react/{action.event_id}/{action.key}")
-        client = self.session.client
-        await self.session.request("react", lambda: client.room_send(action.room_id, "m.reaction", content, tx_id=tx))
+        await self.room_send(action.room_id, "m.reaction", content, tx)
 
     async def private_room(self, user_id: str) -> str:
         """The bot's private room with ``user_id``, made on first use."""
@@ -103,7 +149,7 @@ class Outbox:
             client = self.session.client
             resp = await self.session.request("create private room", lambda: client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
-                name=self.renderer.text("dm_room_name")))
+                name=self.renderer.text("dm_room_name"), initial_state=[ENCRYPTION_STATE]))
             self.store.set_private_room(user_id, resp.room_id)
             return resp.room_id
 

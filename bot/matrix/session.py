@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse
+from nio.store import DefaultStore
 
 from bot.config import Config
 from bot.core.errors import StartupError
@@ -26,6 +27,16 @@ log = logging.getLogger("rolbot.matrix")
 NETWORK_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)
 SESSION_KEYS = ("homeserver", "user_id", "device_id", "access_token")
 T = TypeVar("T")
+
+
+class CryptoStore(DefaultStore):
+    """nio's SQLite crypto store, without a write on every sync: nio saves the rooms that turned
+    encryption on in each sync response even when there are none, which costs a few milliseconds
+    (peewee binds every model) in the path of every reply (bench/latency.py --encrypted)."""
+
+    def save_encrypted_rooms(self, rooms: Any) -> None:
+        if rooms:
+            super().save_encrypted_rooms(rooms)
 
 
 class Session:
@@ -92,11 +103,40 @@ class Session:
     # ------------------------------------------------------------------ login
 
     def _new_client(self, device_id: str | None = None) -> AsyncClient:
-        cfg = AsyncClientConfig(encryption_enabled=False, store_sync_tokens=False,
+        """A client with end-to-end encryption: nio's crypto store (the Olm account, the Megolm
+        sessions, the devices it knows) lives in ``[storage] path`` beside the SQLite database, in
+        ``<user>_<device>.db``; the same device is kept across restarts, so it is the same store."""
+        cfg = AsyncClientConfig(encryption_enabled=True, store_sync_tokens=False, store=CryptoStore,
                                 max_limit_exceeded=0, max_timeouts=0, request_timeout=60)
         self._client = AsyncClient(self.config.matrix.homeserver, self.user_id, device_id=device_id,
                                    store_path=self.config.storage_path, config=cfg)
         return self._client
+
+    def _store_loaded(self) -> None:
+        """The crypto store holds private keys: owner-only, like the session file."""
+        for name in os.listdir(self.config.storage_path):
+            if name.endswith((".db", ".db-wal", ".db-shm")):
+                with contextlib.suppress(OSError):
+                    os.chmod(os.path.join(self.config.storage_path, name), 0o600)
+
+    # ------------------------------------------------------------------ end-to-end encryption
+
+    async def crypto_upkeep(self) -> None:
+        """After each sync (DESIGN.md 4): publish our one-time keys when the server runs low,
+        learn the devices of the members of our rooms, claim one-time keys for Olm sessions,
+        and send the to-device messages nio queued (key shares, key requests)."""
+        client = self.client
+        if client.olm is None:
+            return
+        if client.should_upload_keys:
+            await self.request("upload keys", client.keys_upload, attempts=4)
+        if client.should_query_keys:
+            await self.request("query keys", client.keys_query, attempts=4)
+        if client.should_claim_keys:
+            users = client.get_users_for_key_claiming()
+            await self.request("claim keys", lambda: client.keys_claim(users), attempts=4)
+        if client.outgoing_to_device_messages:
+            await self.request("to-device", client.send_to_device_messages, attempts=4)
 
     def _load(self) -> dict[str, Any] | None:
         try:
@@ -127,20 +167,26 @@ class Session:
         if mcfg.access_token:
             token = mcfg.access_token.value
             device = session["device_id"] if session and session["access_token"] == token else None
-            client = self._new_client(device)
-            client.restore_login(self.user_id, device or "", token)
-            who = await self.request("whoami", client.whoami)
+            probe = self._new_client(device)
+            probe.access_token = token
+            who = await self.request("whoami", probe.whoami)
+            await probe.close()
             if getattr(who, "user_id", self.user_id) != self.user_id:
                 owner = getattr(who, "user_id", "?")
                 raise PermanentError(f"the access token belongs to {owner}, not to {self.user_id}")
             device = getattr(who, "device_id", None) or device or ""
-            client.device_id = device
+            if not device:
+                raise PermanentError("the homeserver did not say which device the access token belongs to")
+            client = self._new_client(device)
+            client.restore_login(self.user_id, device, token)  # loads the crypto store of this device
+            self._store_loaded()
             self._save(token, device)
             log.info("token session: %s, device %s", self.user_id, device)
             return
         if session:
             client = self._new_client(session["device_id"])
             client.restore_login(self.user_id, session["device_id"], session["access_token"])
+            self._store_loaded()
             try:
                 await self.request("whoami", client.whoami)
                 log.info("session restored: %s, device %s", self.user_id, session["device_id"])
@@ -159,6 +205,7 @@ class Session:
             raise StartupError("login_refused", user=self.user_id, homeserver=mcfg.homeserver) from None
         if not isinstance(resp, LoginResponse):
             raise PermanentError("login failed")
+        self._store_loaded()
         self._save(resp.access_token, resp.device_id)
         log.info("logged in: %s, device %s", self.user_id, resp.device_id)
 

@@ -160,17 +160,32 @@ def synapse() -> Synapse:
 # --------------------------------------------------------------------------- clients
 
 
-class Chat:
-    """A real nio client for a test user, with a sync-until-predicate helper (never sleeps)."""
+ENCRYPTION = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
+"""What Element puts in the initial state of every private room it creates."""
 
-    def __init__(self, synapse: Synapse, user: User) -> None:
+
+class Chat:
+    """A real nio client for a test user, with a sync-until-predicate helper (never sleeps).
+
+    With ``store`` (a directory) it has end-to-end encryption on, as Element does: it uploads its
+    keys, learns the devices of its rooms' members, decrypts what it receives (``decrypted``
+    holds the ids of the events it could decrypt) and encrypts what it sends to encrypted rooms."""
+
+    def __init__(self, synapse: Synapse, user: User, store: Path | None = None) -> None:
         self.user = user
+        self.synapse = synapse
+        self.e2e = store is not None
+        if store is not None:
+            store.mkdir(parents=True, exist_ok=True)
         self.client = AsyncClient(synapse.url, user.user_id, device_id=user.device_id,
-                                  config=AsyncClientConfig(encryption_enabled=False, store_sync_tokens=False))
+                                  store_path=str(store) if store else "",
+                                  config=AsyncClientConfig(encryption_enabled=self.e2e, store_sync_tokens=False))
         self.client.restore_login(user.user_id, user.device_id, user.access_token)
         self.events: dict[str, list[dict]] = {}
         self.invites: set[str] = set()
         self.token: str | None = None
+        self.decrypted: set[str] = set()
+        self.undecrypted: set[str] = set()
 
     @property
     def user_id(self) -> str:
@@ -184,9 +199,26 @@ class Chat:
         for room_id, info in resp.rooms.join.items():
             bucket = self.events.setdefault(room_id, [])
             bucket.extend(getattr(e, "source", {}) for e in info.timeline.events)
+            for e in info.timeline.events:
+                if getattr(e, "decrypted", False):
+                    self.decrypted.add(e.event_id)
+                elif (getattr(e, "source", None) or {}).get("type") == "m.room.encrypted":
+                    self.undecrypted.add(e.event_id)
         for room_id, info in resp.rooms.leave.items():
             self.events.setdefault(room_id, []).extend(getattr(e, "source", {}) for e in info.timeline.events)
         self.invites.update(resp.rooms.invite)
+        if self.e2e:
+            await self.keys_upkeep()
+
+    async def keys_upkeep(self) -> None:
+        client = self.client
+        if client.should_upload_keys:
+            await client.keys_upload()
+        if client.should_query_keys:
+            await client.keys_query()
+        if client.should_claim_keys:
+            await client.keys_claim(client.get_users_for_key_claiming())
+        await client.send_to_device_messages()
 
     async def wait_for(self, room_id: str, predicate: Callable[[dict], bool], timeout: float = 15,
                        what: str = "event") -> dict:
@@ -211,8 +243,9 @@ class Chat:
     def room_events(self, room_id: str) -> list[dict]:
         return self.events.get(room_id, [])
 
-    async def create_room(self, invite: list[str] = (), power_users: dict[str, int] | None = None) -> str:
-        initial = []
+    async def create_room(self, invite: list[str] = (), power_users: dict[str, int] | None = None,
+                          encrypted: bool = False) -> str:
+        initial = [ENCRYPTION] if encrypted else []
         resp = await self.client.room_create(name="mesa", preset=RoomPreset.private_chat, invite=list(invite),
                                              initial_state=initial,
                                              power_level_override={"users": power_users} if power_users else None)
@@ -224,9 +257,25 @@ class Chat:
         assert hasattr(resp, "room_id"), resp
 
     async def say(self, room_id: str, text: str, msgtype: str = "m.text") -> str:
-        resp = await self.client.room_send(room_id, "m.room.message", {"msgtype": msgtype, "body": text})
+        return await self.send(room_id, "m.room.message", {"msgtype": msgtype, "body": text})
+
+    async def send(self, room_id: str, event_type: str, content: dict) -> str:
+        if self.e2e:
+            if room_id not in self.client.rooms:
+                await self.sync_once(0)
+            await self.keys_upkeep()
+        resp = await self.client.room_send(room_id, event_type, content, ignore_unverified_devices=True)
         assert hasattr(resp, "event_id"), resp
         return resp.event_id
+
+    async def say_undecryptable(self, room_id: str) -> str:
+        """An ``m.room.encrypted`` message whose room key nobody will ever get (sent raw)."""
+        content = {"algorithm": "m.megolm.v1.aes-sha2", "sender_key": "c2VuZGVyX2tleV9mb3JfYV90ZXN0X29ubHlfMDAwMDA",
+                   "ciphertext": "AwgAEjB" + "A" * 80, "session_id": f"sin-clave-{next(_counter)}",
+                   "device_id": self.user.device_id}
+        data = self.synapse._http("PUT", f"/_matrix/client/v3/rooms/{room_id}/send/m.room.encrypted/"
+                                  f"t{next(_counter)}-{time.monotonic_ns()}", content, token=self.user.access_token)
+        return data["event_id"]
 
     async def try_say(self, room_id: str, text: str) -> Any:
         return await self.client.room_send(room_id, "m.room.message", {"msgtype": "m.text", "body": text})
@@ -349,6 +398,23 @@ class RunningBot:
 
     async def __aexit__(self, *exc) -> None:
         await self.stop()
+
+
+@pytest.fixture
+async def e2e_cast(synapse: Synapse, tmp_path: Path):
+    """``cast`` with end-to-end encryption on in every test client (each with its own store)."""
+    bot_user = synapse.register("rolbot")
+    gm = Chat(synapse, synapse.register("master"), store=tmp_path / "keys-gm")
+    players = [Chat(synapse, synapse.register(name), store=tmp_path / f"keys-{name}")
+               for name in ("ana", "bruno", "carla")]
+    table = Table(synapse, bot_user, tmp_path / "state", gm, players, web_port=free_port())
+    for chat in [gm, *players]:
+        await chat.sync_once(0)  # uploads its device keys
+    try:
+        yield table
+    finally:
+        for chat in [gm, *players]:
+            await chat.close()
 
 
 @pytest.fixture

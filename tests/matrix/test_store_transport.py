@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.core.store import Store
+from bot.core.store import SCHEMA_VERSION, Store
 
 
 def test_saved_power_levels_private_rooms_and_skipped_events():
@@ -39,6 +39,6 @@ def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_
     conn.commit()
     conn.close()
     store = Store(path)
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert store.saved_power_levels("!r:s") == {"events_default": 0}
     assert store.private_room("@ana:s") == "!dm:s"
