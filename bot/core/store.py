@@ -55,8 +55,10 @@ def _migrate_3(db: sqlite_utils.Database) -> None:
     """Encrypted rooms: messages waiting for their room key (the event as it came, ciphertext
     only), and the players already told once in a room that the bot could not read them."""
     db.table("matrix_undecrypted").create(
-        {"event_id": str, "room_id": str, "sender": str, "raw": str, "seen": float, "noticed": int},
+        {"event_id": str, "room_id": str, "sender": str, "raw": str, "seen": float, "noticed": int,
+         "sender_key": str, "session_id": str, "epoch": str},
         pk="event_id", if_not_exists=True)
+    db.table("matrix_undecrypted").create_index(["room_id", "sender"], if_not_exists=True)
     db.table("matrix_undecrypted_notice").create({"room_id": str, "user_id": str},
                                                  pk=("room_id", "user_id"), if_not_exists=True)
 
@@ -169,20 +171,39 @@ class Store:
 
     # -- encrypted messages waiting for their key (the Matrix transport)
 
-    def park_undecrypted(self, event_id: str, room_id: str, sender: str, raw: str, seen: float) -> bool:
-        """Keep an event the bot cannot decrypt yet; False when it was already kept."""
-        cur = self.db.execute("INSERT OR IGNORE INTO matrix_undecrypted (event_id, room_id, sender, raw, seen, noticed)"
-                              " VALUES (?, ?, ?, ?, ?, 0)", [event_id, room_id, sender, raw, seen])
+    def park_undecrypted(self, event_id: str, room_id: str, sender: str, raw: str, seen: float,
+                         session: tuple[str, str], epoch: str) -> bool:
+        """Keep an event the bot cannot decrypt yet, with its megolm ``session`` (sender key, session
+        id) and the room's floor ``epoch`` when it came; False when it was already kept."""
+        cur = self.db.execute(
+            "INSERT OR IGNORE INTO matrix_undecrypted"
+            " (event_id, room_id, sender, raw, seen, noticed, sender_key, session_id, epoch)"
+            " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)", [event_id, room_id, sender, raw, seen, *session, epoch])
         return cur.rowcount > 0
+
+    def kept_undecrypted(self, room_id: str, sender: str) -> int:
+        """How many of ``sender``'s events in ``room_id`` wait for their key."""
+        row = self.db.execute("SELECT count(*) FROM matrix_undecrypted WHERE room_id = ? AND sender = ?",
+                              [room_id, sender]).fetchone()
+        return int(row[0])
+
+    def undecrypted_sessions(self) -> list[tuple[str, str, str, str]]:
+        """(event_id, room_id, sender_key, session_id) of every kept event, oldest first."""
+        rows = self.db.execute("SELECT event_id, room_id, sender_key, session_id FROM matrix_undecrypted ORDER BY seen")
+        return [(r[0], r[1], r[2] or "", r[3] or "") for r in rows]
+
+    def undecrypted_event(self, event_id: str) -> tuple[str, str] | None:
+        """(raw event, floor epoch when it came) of one kept event."""
+        row = self.db.execute("SELECT raw, epoch FROM matrix_undecrypted WHERE event_id = ?", [event_id]).fetchone()
+        return (row[0], row[1] or "") if row else None
 
     def unpark_undecrypted(self, event_id: str) -> None:
         self.db.execute("DELETE FROM matrix_undecrypted WHERE event_id = ?", [event_id])
 
-    def undecrypted(self) -> list[tuple[str, str, str, str, float, bool]]:
-        """(event_id, room_id, sender, raw, seen, noticed) of every kept event, oldest first."""
-        rows = self.db.execute("SELECT event_id, room_id, sender, raw, seen, noticed FROM matrix_undecrypted"
-                               " ORDER BY seen")
-        return [(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+    def undecrypted(self) -> list[tuple[str, str, str, float, bool]]:
+        """(event_id, room_id, sender, seen, noticed) of every kept event, oldest first (no ciphertext)."""
+        rows = self.db.execute("SELECT event_id, room_id, sender, seen, noticed FROM matrix_undecrypted ORDER BY seen")
+        return [(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
 
     def undecrypted_noticed(self, room_id: str, user_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM matrix_undecrypted_notice WHERE room_id = ? AND user_id = ?",

@@ -77,6 +77,15 @@ class Table:
             self._rooms.pop(event.room_id, None)
             raise
 
+    def floor_epoch(self, room_id: str) -> str:
+        """What decides who may write in the room now (lock, turn, exploration, grants). A message
+        whose key comes late is judged only if this has not changed since it was sent."""
+        room = self.room(room_id)
+        combat = room.combat
+        return json.dumps([room.lock.event_id if room.lock else None,
+                           [combat.round, combat.turn, combat.order] if combat else None,
+                           room.exploration is not None, sorted(room.granted)])
+
     def handle_undecryptable(self, event: Event) -> list[Action] | None:
         """A message the transport cannot read yet (``kind == "encrypted"``; the sender is known).
 

@@ -44,6 +44,8 @@ log = logging.getLogger("rolbot.matrix")
 
 SYNC_TOKEN_KEY = "matrix_sync_token"
 KEEP_UNDECRYPTED_S = 7 * 86400
+MAX_KEPT_PER_SENDER = 20
+"""Unreadable events kept per sender and room; past it they are judged at once, as mere writing."""
 """A message whose key never came is kept (and retried after every sync) this long, then dropped."""
 
 
@@ -412,8 +414,19 @@ class MatrixBot:
                 delay = min(delay * 2, 30.0)
 
     async def _handle_event(self, event: Event, batch: Batch | None, parked: bool = False) -> None:
-        """Handle one event; the sync token never moves past an event the table did not commit."""
-        actions = await self._table(event) or []
+        """Handle one event; the sync token never moves past an event the table did not commit.
+
+        A kept event whose key came late is judged only if the room's floor (lock, turn, grants) is
+        as it was when it was sent; otherwise it is recorded as handled and dropped, so no stale dash
+        line toggles a lock and no roll lands in another turn."""
+        kept = self.store.undecrypted_event(event.event_id) if parked else None
+        if kept is not None and kept[1] and kept[1] != self.table.floor_epoch(event.room_id):
+            log.info("room %s: the key of %s came after the floor changed: not judged", event.room_id,
+                     event.event_id)
+            self.store.mark_skipped(event.event_id, event.room_id, event.ts)
+            actions: list[Action] = []
+        else:
+            actions = await self._table(event) or []
         if parked:
             # Handled (committed) first, forgotten after: a crash between the two finds it handled.
             self.store.unpark_undecrypted(event.event_id)
@@ -434,8 +447,14 @@ class MatrixBot:
         """A message nio could not decrypt. It is kept (SQLite) before the sync token may pass it,
         its key is asked for, and the table judges it now only if a lock keeps its sender off the
         floor; otherwise it waits for its key (``_retry_undecrypted``)."""
+        if self.store.kept_undecrypted(event.room_id, event.sender) >= MAX_KEPT_PER_SENDER:
+            log.warning("room %s: %s has %d unreadable messages waiting: %s is judged as it is",
+                        event.room_id, event.sender, MAX_KEPT_PER_SENDER, event.event_id)
+            await self._handle_event(event, batch)
+            return
         first = self.store.park_undecrypted(event.event_id, event.room_id, event.sender,
-                                            json.dumps(raw, ensure_ascii=False), time.time())
+                                            json.dumps(raw, ensure_ascii=False), time.time(),
+                                            _megolm_session(raw), self.table.floor_epoch(event.room_id))
         if first:
             self.metrics.undecryptable += 1
             log.info("room %s: cannot decrypt %s from %s yet: asking for its key",
@@ -452,7 +471,7 @@ class MatrixBot:
         for action in actions or []:
             await self.outbox.execute(action)
         if actions is None:
-            await self._retry_undecrypted()  # its key may have come while it was queued
+            await self._retry_undecrypted(only=event.event_id)  # its key may have come while it was queued
 
     def _megolm(self, room_id: str, raw: dict[str, Any]) -> MegolmEvent | None:
         event = MegolmEvent.from_dict(raw)
@@ -474,15 +493,21 @@ class MatrixBot:
         with contextlib.suppress(PermanentError):
             await self.session.request("request room key from sender", lambda: client.to_device(message), attempts=3)
 
-    async def _retry_undecrypted(self) -> None:
-        """Decrypt the kept messages whose key has come; each goes to its room's worker, in turn."""
+    async def _retry_undecrypted(self, only: str | None = None) -> None:
+        """Decrypt the kept messages whose room key has come (a lookup, no decryption attempt for the
+        others); each goes to its room's worker, in turn."""
         client = self.session.client
         if client.olm is None:
             return
-        for event_id, room_id, _sender, raw, _seen, _noticed in self.store.undecrypted():
-            if event_id in self._decrypting:
+        for event_id, room_id, sender_key, session_id in self.store.undecrypted_sessions():
+            if event_id in self._decrypting or (only is not None and event_id != only):
                 continue
-            megolm = self._megolm(room_id, json.loads(raw))
+            if client.olm.inbound_group_store.get(room_id, sender_key, session_id) is None:
+                continue
+            kept = self.store.undecrypted_event(event_id)
+            if kept is None:
+                continue
+            megolm = self._megolm(room_id, json.loads(kept[0]))
             if megolm is None:
                 continue
             try:
@@ -508,26 +533,48 @@ class MatrixBot:
             self._enqueue(room_id, Job(event=event, parked=True))
 
     async def _watch_undecrypted(self) -> None:
-        """Tell a player, once per room, that a message of theirs could not be read in time."""
+        """Tell a player, once per room, that a message of theirs could not be read in time.
+
+        It starts after the first sync (keys sent while the bot was down come with it) and counts the
+        wait from this start at the earliest: downtime is not time the bot had to get a key."""
+        await self.ready.wait()
+        started = time.time()
         while not self._stopping:
             await asyncio.sleep(min(1.0, self.undecryptable_wait / 4))
-            now = time.time()
-            for event_id, room_id, sender, _raw, seen, noticed in self.store.undecrypted():
-                if now - seen > KEEP_UNDECRYPTED_S and event_id not in self._decrypting:
-                    log.info("room %s: no key for %s in %d days: forgotten", room_id, event_id,
-                             KEEP_UNDECRYPTED_S // 86400)
-                    self.store.unpark_undecrypted(event_id)
-                    continue
-                if noticed or event_id in self._decrypting or now - seen < self.undecryptable_wait:
-                    continue
-                if self.store.undecrypted_noticed(room_id, sender):
-                    self.store.set_undecrypted_noticed(room_id, sender)
-                    continue
-                log.info("room %s: no key for %s from %s in time: telling them", room_id, event_id, sender)
-                message = self.table.renderer.render("undecryptable", who=sender)
-                await self.outbox.execute(Send(room_id, message, reply_to=event_id, mentions=(sender,),
-                                               action_id=f"undecryptable/{room_id}/{sender}"))
+            try:
+                await self._notice_undecrypted(started)
+            except Exception:  # a bad pass must not end the watch
+                self.metrics.errors += 1
+                log.exception("undecryptable messages: watch pass failed")
+
+    async def _notice_undecrypted(self, started: float) -> None:
+        """One pass of the watch: forget what waited too long, tell whoever waited past the limit."""
+        now = time.time()
+        for event_id, room_id, sender, seen, noticed in self.store.undecrypted():
+            if now - seen > KEEP_UNDECRYPTED_S and event_id not in self._decrypting:
+                log.info("room %s: no key for %s in %d days: forgotten", room_id, event_id,
+                         KEEP_UNDECRYPTED_S // 86400)
+                self.store.unpark_undecrypted(event_id)
+                continue
+            if noticed or event_id in self._decrypting or now - max(seen, started) < self.undecryptable_wait:
+                continue
+            if self.store.undecrypted_noticed(room_id, sender):
                 self.store.set_undecrypted_noticed(room_id, sender)
+                continue
+            log.info("room %s: no key for %s from %s in time: telling them", room_id, event_id, sender)
+            message = self.table.renderer.render("undecryptable", who=sender)
+            await self.outbox.execute(Send(room_id, message, reply_to=event_id, mentions=(sender,),
+                                           action_id=f"undecryptable/{room_id}/{sender}"))
+            self.store.set_undecrypted_noticed(room_id, sender)
+
+
+def _megolm_session(raw: dict[str, Any]) -> tuple[str, str]:
+    """(sender key, session id) of an ``m.room.encrypted`` event; empty strings when missing."""
+    content = raw.get("content")
+    if not isinstance(content, dict):
+        return "", ""
+    sender_key, session_id = content.get("sender_key"), content.get("session_id")
+    return (sender_key if isinstance(sender_key, str) else "", session_id if isinstance(session_id, str) else "")
 
 
 # --------------------------------------------------------------------------- entry point

@@ -13,6 +13,7 @@ from collections import Counter
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nio import ToDeviceError, ToDeviceMessage
 
+from bot.matrix.bot import MAX_KEPT_PER_SENDER
 from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_restart import BotProcess
 
@@ -113,7 +114,7 @@ async def test_undecryptable_message_lock_and_one_notice(e2e_cast, run_bot):
         assert "no he podido leer" in notice["content"]["body"]
         assert ana.user_id in notice["content"]["m.mentions"]["user_ids"]
         second = await ana.say_undecryptable(room)
-        await ana.wait_until(lambda: any(row[0] == second and row[5] for row in running.bot.store.undecrypted()),
+        await ana.wait_until(lambda: any(row[0] == second and row[4] for row in running.bot.store.undecrypted()),
                              what="the second message past its wait")
         roll = await ana.say(room, "!tiro d6")
         await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="a readable roll still answered")
@@ -345,3 +346,39 @@ async def test_encrypted_edits_and_media_count_as_writing(e2e_cast, run_bot):
         assert running.bot.store.was_handled(edit)
         assert not any(reply_to(edit, bot_id)(ev) for ev in ana.room_events(room))
         assert running.bot.metrics.undecryptable == 0
+
+
+async def test_a_flood_of_unreadable_messages_is_capped(e2e_cast, run_bot):
+    """A member cannot make the bot keep unreadable messages without end: past the cap per sender
+    and room they are judged at once, as mere writing (outside a lock: nothing to do)."""
+    ana = e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config()) as running:
+        room = await open_e2e_table(e2e_cast, players=1)
+        flood = [await ana.say_undecryptable(room) for _ in range(MAX_KEPT_PER_SENDER + 5)]
+        roll = await ana.say(room, "!tiro d6 tras la riada")
+        await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="a readable roll after the flood")
+        assert running.bot.store.kept_undecrypted(room, ana.user_id) == MAX_KEPT_PER_SENDER
+        assert all(running.bot.store.was_handled(event_id) for event_id in flood[MAX_KEPT_PER_SENDER:])
+        assert not any(running.bot.store.was_handled(event_id) for event_id in flood[:MAX_KEPT_PER_SENDER])
+
+
+async def test_a_key_that_comes_after_the_floor_changed_is_not_judged(e2e_cast, run_bot):
+    """A roll sent before the GM's dash line whose key comes after it is neither rolled nor redacted:
+    it is judged only against the floor it was sent to."""
+    gm, ana = e2e_cast.gm, e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config()) as running:
+        room = await open_e2e_table(e2e_cast, players=1)
+        late, key = await send_with_withheld_key(ana, room, "!tiro d20 antes de la raya")
+        await ana.wait_until(lambda: any(row[0] == late for row in running.bot.store.undecrypted()),
+                             what="the bot keeps the message it cannot read")
+        dash = await gm.say(room, "-----")
+        await gm.wait_for(room, lambda ev: ev.get("type") == "m.reaction" and ev.get("sender") == bot_id
+                          and (ev.get("content") or {}).get("m.relates_to", {}).get("event_id") == dash,
+                          what="the lock confirmed")
+        await share_withheld_key(ana, bot_id, key)
+        await ana.wait_until(lambda: running.bot.store.was_handled(late), what="the late roll settled")
+        marker = await gm.say(room, "!tiro d4 marca")
+        await gm.wait_for(room, encrypted_reply(gm, room, marker, bot_id), what="marker reply")
+    assert not any(reply_to(late, bot_id)(ev) or redaction_of(late)(ev) for ev in ana.room_events(room))
