@@ -48,7 +48,6 @@ async def test_restart_answers_every_room_without_reading_room_state(cast, run_b
     config = cast.config(matrix={"homeserver": counting_proxy.url})
     async with run_bot(config):
         rooms = await make_rooms(cast, ROOMS, [ana])
-    assert set(stored(config)) >= set(rooms)
     rolls = {room: await ana.say(room, "!tiro 2d6 mientras dormía") for room in rooms}
     counting_proxy.reset()
     async with run_bot(config):
