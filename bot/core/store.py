@@ -63,7 +63,13 @@ def _migrate_3(db: sqlite_utils.Database) -> None:
                                                  pk=("room_id", "user_id"), if_not_exists=True)
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2, _migrate_3]
+def _migrate_4(db: sqlite_utils.Database) -> None:
+    """What the Matrix transport knows of each room's power (creators, room version, power
+    levels, encryption, joined members), so a restart need not read every room again."""
+    db.table("matrix_room_auth").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -168,6 +174,31 @@ class Store:
 
     def set_private_room(self, user_id: str, room_id: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
+
+    # -- each room's auth-relevant state (the Matrix transport)
+
+    def room_auths(self) -> dict[str, dict[str, Any]]:
+        """Every stored room's auth state (as ``save_room_auths`` took it), by room id."""
+        out: dict[str, dict[str, Any]] = {}
+        for room_id, data in self.db.execute("SELECT room_id, data FROM matrix_room_auth"):
+            try:
+                value = json.loads(data)
+            except ValueError:
+                continue  # unreadable: as if lost (the room is read again on first use)
+            if isinstance(value, dict):
+                out[room_id] = value
+        return out
+
+    def save_room_auths(self, rooms: dict[str, dict[str, Any]]) -> None:
+        """Store (replace) the auth state of these rooms in one transaction."""
+        if not rooms:
+            return
+        with self.transaction():
+            self.db.conn.executemany("INSERT OR REPLACE INTO matrix_room_auth (room_id, data) VALUES (?, ?)",
+                                     [(r, json.dumps(d, ensure_ascii=False)) for r, d in rooms.items()])
+
+    def forget_room_auth(self, room_id: str) -> None:
+        self.db.execute("DELETE FROM matrix_room_auth WHERE room_id = ?", [room_id])
 
     # -- encrypted messages waiting for their key (the Matrix transport)
 

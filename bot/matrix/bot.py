@@ -43,6 +43,8 @@ from bot.web import Metrics, start_web
 log = logging.getLogger("rolbot.matrix")
 
 SYNC_TOKEN_KEY = "matrix_sync_token"
+STATE_FETCHES = 8
+"""How many rooms' full state are read from the homeserver at once (rooms with no stored copy)."""
 KEEP_UNDECRYPTED_S = 7 * 86400
 MAX_KEPT_PER_SENDER = 20
 """Unreadable events kept per sender and room; past it they are judged at once, as mere writing."""
@@ -100,6 +102,7 @@ class MatrixBot:
         self._workers: dict[str, asyncio.Future[None]] = {}
         self._batches: deque[Batch] = deque()
         self._auth: dict[str, RoomAuth] = {}
+        self._fetching: dict[str, asyncio.Future[RoomAuth]] = {}
         self._web: Any = None
         self.undecryptable_wait = config.matrix.undecryptable_wait_s
         self.setup_only = setup_only
@@ -133,6 +136,7 @@ class MatrixBot:
         try:
             await self.session.login()
             if not self._stopping:
+                self._load_auth()
                 self._resume_pending()
                 watch = asyncio.ensure_future(self._watch_undecrypted())
                 await self._sync_loop()
@@ -233,13 +237,17 @@ class MatrixBot:
             await self._on_invite(room_id, info)
         for room_id in rooms.leave:
             await self._on_leave(room_id)
+        fresh = await self._fetch_missing(list(rooms.join))
         for room_id, info in rooms.join.items():
             if self._stopping:
                 break
             try:
-                await self._on_joined_room(room_id, info, since, first, batch)
+                await self._on_joined_room(room_id, info, since, first, batch, room_id in fresh)
             except PermanentError as err:
                 log.error("room %s: %s", room_id, err)
+        # The rooms' state as of this batch is stored before the sync token can pass the batch:
+        # a crash in between replays the batch over it, which changes nothing.
+        self._save_auth()
         batch.dispatched = True
         self._advance_token()
 
@@ -274,6 +282,7 @@ class MatrixBot:
     async def _on_leave(self, room_id: str) -> None:
         log.info("left room %s (kicked or left)", room_id)
         self._auth.pop(room_id, None)
+        self.store.forget_room_auth(room_id)
         queue = self._queues.pop(room_id, None)
         if queue is not None:
             queue.put_nowait(None)
@@ -286,19 +295,65 @@ class MatrixBot:
 
     # ------------------------------------------------------------------ timeline
 
+    def _load_auth(self) -> None:
+        """The rooms' auth state as stored at the last run: a room found here is not read again."""
+        for room_id, data in self.store.room_auths().items():
+            self._auth[room_id] = RoomAuth.from_dict(data)
+        if self._auth:
+            log.info("auth state of %d rooms loaded", len(self._auth))
+
+    def _save_auth(self) -> None:
+        changed = {room_id: auth for room_id, auth in self._auth.items() if auth.dirty}
+        if changed:
+            self.store.save_room_auths({room_id: auth.to_dict() for room_id, auth in changed.items()})
+            for auth in changed.values():
+                auth.dirty = False
+
     async def _auth_for(self, room_id: str) -> RoomAuth:
+        """The room's auth state: the stored copy, or (missing) its full state read once from the
+        homeserver and stored at once (concurrent callers share the one request)."""
         auth = self._auth.get(room_id)
-        if auth is None:
-            client = self.session.client
-            resp = await self.session.request("room state", lambda: client.room_get_state(room_id), attempts=6)
-            auth = RoomAuth()
-            for ev in resp.events:
-                auth.apply(ev)
-            self._auth[room_id] = auth
+        if auth is not None:
+            return auth
+        pending = self._fetching.get(room_id)
+        if pending is None:
+            pending = self._fetching[room_id] = asyncio.ensure_future(self._fetch_auth(room_id))
+            pending.add_done_callback(lambda _: self._fetching.pop(room_id, None))
+        return await asyncio.shield(pending)
+
+    async def _fetch_auth(self, room_id: str) -> RoomAuth:
+        client = self.session.client
+        resp = await self.session.request("room state", lambda: client.room_get_state(room_id), attempts=6)
+        auth = RoomAuth()
+        for ev in resp.events:
+            auth.apply(ev)
+        self._auth[room_id] = auth
+        self._save_auth()
         return auth
 
-    async def _on_joined_room(self, room_id: str, info: Any, since: str | None, first: bool, batch: Batch) -> None:
-        known = room_id in self._auth
+    async def _fetch_missing(self, room_ids: list[str]) -> set[str]:
+        """Read the full state of the rooms with no stored copy, ``STATE_FETCHES`` at a time;
+        the rooms read (their state is newer than the sync's)."""
+        missing = [r for r in room_ids if r not in self._auth]
+        if not missing:
+            return set()
+        log.info("reading the state of %d rooms", len(missing))
+        limit = asyncio.Semaphore(STATE_FETCHES)
+
+        async def one(room_id: str) -> None:
+            async with limit:
+                try:
+                    await self._auth_for(room_id)
+                except PermanentError as err:
+                    log.error("room %s: %s", room_id, err)
+
+        await asyncio.gather(*(one(r) for r in missing))
+        return {r for r in missing if r in self._auth}
+
+    async def _on_joined_room(self, room_id: str, info: Any, since: str | None, first: bool, batch: Batch,
+                              fresh: bool = False) -> None:
+        """``fresh``: the room's full state was just read (newer than this sync's ``state``)."""
+        known = room_id in self._auth and not fresh
         auth = await self._auth_for(room_id)
         events: list[Any] = [getattr(ev, "source", None) for ev in info.timeline.events]
         if known:

@@ -46,11 +46,19 @@ class CannotMute(PermanentError):
 
 @dataclass
 class RoomAuth:
-    """What the bot needs to know of a room's power: creators and ``m.room.power_levels``."""
+    """What the bot needs to know of a room: creators and room version (``m.room.create``),
+    ``m.room.power_levels``, whether it is encrypted, and its joined members.
+
+    Kept in SQLite between runs (``to_dict``/``from_dict``): ``dirty`` says it changed since
+    it was last stored."""
 
     creators: set[str] = field(default_factory=set)
     version: str = "1"
     power: dict[str, Any] = field(default_factory=dict)
+    encrypted: bool = False
+    members: set[str] = field(default_factory=set)
+    """Joined members, as the state events seen so far say (complete once read from ``/state``)."""
+    dirty: bool = field(default=False, repr=False, compare=False)
     _can_mute: tuple[dict[str, Any], str, bool] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -59,21 +67,55 @@ class RoomAuth:
 
     def apply(self, ev: object) -> None:
         """Take in a state event (any JSON value: what is not a well-formed event is ignored)."""
-        if not isinstance(ev, dict) or ev.get("state_key") != "":
+        if not isinstance(ev, dict):
             return
         content = ev.get("content")
-        if not isinstance(content, dict):
+        state_key = ev.get("state_key")
+        if not isinstance(content, dict) or not isinstance(state_key, str):
             return
-        self._can_mute = None
-        if ev.get("type") == "m.room.power_levels":
+        etype = ev.get("type")
+        if etype == "m.room.member":
+            if not state_key:
+                return
+            if content.get("membership") == "join":
+                if state_key not in self.members:
+                    self.members.add(state_key)
+                    self.dirty = True
+            elif state_key in self.members:
+                self.members.discard(state_key)
+                self.dirty = True
+            return
+        if state_key != "":
+            return
+        if etype == "m.room.power_levels":
             self.power = content
-        elif ev.get("type") == "m.room.create":
+        elif etype == "m.room.create":
             version = content.get("room_version", "1")
             self.version = version if isinstance(version, str) else "1"
             sender = ev.get("sender")
             extra = content.get("additional_creators")
             self.creators = {u for u in [sender, content.get("creator"), *(extra if isinstance(extra, list) else [])]
                              if isinstance(u, str) and u}
+        elif etype == "m.room.encryption":
+            self.encrypted = True  # encryption, once on, cannot be turned off
+        else:
+            return
+        self._can_mute = None
+        self.dirty = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"creators": sorted(self.creators), "version": self.version, "power": self.power,
+                "encrypted": self.encrypted, "members": sorted(self.members)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomAuth:
+        """The inverse of ``to_dict``; a field of the wrong type counts as absent."""
+        def users(value: object) -> set[str]:
+            return {u for u in value if isinstance(u, str) and u} if isinstance(value, list) else set()
+        version = data.get("version")
+        return cls(creators=users(data.get("creators")), version=version if isinstance(version, str) else "1",
+                   power=as_dict(data.get("power")), encrypted=data.get("encrypted") is True,
+                   members=users(data.get("members")))
 
     def level(self, user: str) -> int:
         if user in self.creators and self.creators_privileged:

@@ -430,3 +430,65 @@ def pytest_collection_modifyitems(items):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "integration: real Synapse on loopback (tests/integration)")
+
+
+class CountingProxy:
+    """A plain HTTP relay between the bot and Synapse that records every request (method, path):
+    what the bot asks the homeserver, counted without touching either side."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream
+        self.requests: list[tuple[str, str]] = []
+        self.url = ""
+        self._runner: Any = None
+        self._session: Any = None
+
+    async def start(self) -> None:
+        import aiohttp
+        from aiohttp import web
+
+        self._session = aiohttp.ClientSession(auto_decompress=False)
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self._relay)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        port = free_port()
+        await web.TCPSite(self._runner, "127.0.0.1", port).start()
+        self.url = f"http://127.0.0.1:{port}"
+
+    async def _relay(self, request: Any) -> Any:
+        from aiohttp import web
+
+        self.requests.append((request.method, request.path))
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in ("host", "content-length")}
+        async with self._session.request(request.method, self.upstream + request.path_qs, headers=headers,
+                                         data=await request.read(), allow_redirects=False) as resp:
+            body = await resp.read()
+            out = {k: v for k, v in resp.headers.items()
+                   if k.lower() not in ("content-length", "transfer-encoding", "connection")}
+            return web.Response(status=resp.status, headers=out, body=body)
+
+    def state_requests(self) -> list[str]:
+        """Paths of the room-state reads (``/rooms/{id}/state``, one state event, the member lists)."""
+        return [path for method, path in self.requests
+                if method == "GET" and "/rooms/" in path
+                and any(part in path for part in ("/state", "/joined_members", "/members"))]
+
+    def reset(self) -> None:
+        self.requests.clear()
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self._session is not None:
+            await self._session.close()
+
+
+@pytest.fixture
+async def counting_proxy(synapse: Synapse):
+    proxy = CountingProxy(synapse.url)
+    await proxy.start()
+    try:
+        yield proxy
+    finally:
+        await proxy.close()

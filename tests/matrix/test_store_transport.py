@@ -42,3 +42,22 @@ def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert store.saved_power_levels("!r:s") == {"events_default": 0}
     assert store.private_room("@ana:s") == "!dm:s"
+
+
+def test_room_auth_state_round_trips_through_the_store():
+    from bot.matrix.power import RoomAuth
+
+    auth = RoomAuth()
+    auth.apply({"type": "m.room.create", "state_key": "", "sender": "@gm:s", "content": {"room_version": "12"}})
+    auth.apply({"type": "m.room.power_levels", "state_key": "", "content": {"users": {"@bot:s": 50}}})
+    auth.apply({"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}})
+    for user, value in (("@gm:s", "join"), ("@ana:s", "join"), ("@bruno:s", "join"), ("@bruno:s", "leave")):
+        auth.apply({"type": "m.room.member", "state_key": user, "content": {"membership": value}})
+    assert auth.dirty and auth.members == {"@gm:s", "@ana:s"}
+    store = Store()
+    store.save_room_auths({"!r:s": auth.to_dict()})
+    loaded = RoomAuth.from_dict(store.room_auths()["!r:s"])
+    assert loaded == auth and loaded.is_admin("@gm:s") and loaded.level("@bot:s") == 50 and loaded.encrypted
+    assert RoomAuth.from_dict({"creators": "@x:s", "power": [], "members": [1, "@a:s"]}).members == {"@a:s"}
+    store.forget_room_auth("!r:s")
+    assert store.room_auths() == {}
