@@ -24,6 +24,9 @@ class Metrics:
     power_level_changes: int = 0
     errors: int = 0
     retries: int = 0
+    rate_limited: int = 0
+    coalesced_messages: int = 0
+    coalesced_replies: int = 0
     syncs: int = 0
     sync_lag_seconds: float = 0.0
     """Time between an event's server timestamp and the moment the table handled it (last event)."""
@@ -42,6 +45,11 @@ class Metrics:
              self.power_level_changes),
             ("rolbot_errors_total", "counter", "Failed requests and handler errors.", self.errors),
             ("rolbot_retries_total", "counter", "Requests retried (rate limit, network, 5xx).", self.retries),
+            ("rolbot_rate_limited_total", "counter", "Requests the homeserver refused with 429.", self.rate_limited),
+            ("rolbot_coalesced_messages_total", "counter", "Messages that grouped several replies under a rate limit.",
+             self.coalesced_messages),
+            ("rolbot_coalesced_replies_total", "counter", "Replies sent inside a coalesced message.",
+             self.coalesced_replies),
             ("rolbot_syncs_total", "counter", "Sync responses processed.", self.syncs),
             ("rolbot_sync_lag_seconds", "gauge", "Delay from an event's server timestamp to its handling.",
              round(self.sync_lag_seconds, 3)),

@@ -86,6 +86,7 @@ class Context:
         message = self.renderer.render(kind, **context)
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
+            template=kind, actor=self.speaker_name,
         ))
 
     def reply(self, kind: str, **context: Any) -> None:

@@ -46,6 +46,11 @@ class Send:
     mentions: tuple[str, ...] = ()
     private_to: str | None = None
     action_id: str = ""
+    template: str = ""
+    """The message kind it was rendered from (``roll_by``, ``lock_warning``...), for the transport's
+    priorities when it must ration messages."""
+    actor: str = ""
+    """How the room calls whoever it answers (``Context.speaker_name``): a coalesced reply names them."""
     kind: Literal["send"] = "send"
 
 

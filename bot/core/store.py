@@ -135,6 +135,19 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
 
+    def meta_with_prefix(self, prefix: str) -> list[tuple[str, str]]:
+        rows = self.db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])
+        return [(r[0], r[1]) for r in rows]
+
+    def finish_actions(self, action_ids: list[str], forget_meta: tuple[str, ...] = (),
+                       set_meta: dict[str, str] | None = None) -> None:
+        """Mark ``action_ids`` done and change meta keys, in one transaction (a coalesced message sent)."""
+        with self.transaction():
+            self.db.conn.executemany("UPDATE outbox SET done = 1 WHERE action_id = ?", [[a] for a in action_ids])
+            self.db.conn.executemany("DELETE FROM meta WHERE key = ?", [[k] for k in forget_meta])
+            self.db.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                     list((set_meta or {}).items()))
+
     def was_handled(self, event_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM handled WHERE event_id = ?", [event_id]).fetchone() is not None
 

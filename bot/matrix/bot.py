@@ -31,11 +31,12 @@ from bot.config import Config
 from bot.core.events import Action, Event, PowerLevels, Send
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.matrix.coalesce import Coalesced, Limiter, RoomDelivery, inflight_records, wait_for_job
 from bot.matrix.crosssign import ensure_cross_signing
 from bot.matrix.errors import PermanentError
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
-from bot.matrix.session import NETWORK_ERRORS, Session
+from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.translate import ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
 from bot.web import Metrics, start_web
@@ -82,6 +83,8 @@ class Job:
     """The event as it came, for one the bot could not decrypt (``event.kind == "encrypted"``)."""
     parked: bool = False
     """``event`` is a kept encrypted message, decrypted once its key came: forget it once handled."""
+    coalesced: Coalesced | None = None
+    """A coalesced message written before a stop and perhaps not sent: send it again (same txn id)."""
 
 
 class MatrixBot:
@@ -111,6 +114,8 @@ class MatrixBot:
         self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
         self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
                              self._auth, self._auth_for, lambda: self._stopping)
+        self.limiter = Limiter()
+        self.deliveries: dict[str, RoomDelivery] = {}
 
     @property
     def client(self) -> AsyncClient:
@@ -423,8 +428,13 @@ class MatrixBot:
         queue.put_nowait(job)
 
     def _resume_pending(self) -> None:
-        """Actions committed before a crash and not yet sent; saved power levels with no open lock."""
-        pending = self.table.pending_actions()
+        """Actions committed before a crash and not yet sent (a coalesced message as it was written);
+        saved power levels with no open lock."""
+        inflight = inflight_records(self.store)
+        coalesced = {a for record in inflight for a in record.action_ids}
+        for record in inflight:
+            self._enqueue(record.room_id, Job(coalesced=record))
+        pending = [a for a in self.table.pending_actions() if a.action_id not in coalesced]
         for action in pending:
             self._enqueue(action.room_id, Job(action=action))
         unlocking = {a.room_id for a in pending if isinstance(a, PowerLevels)}
@@ -436,21 +446,68 @@ class MatrixBot:
         if pending:
             log.info("%d actions pending from before the stop", len(pending))
 
+    def _delivery(self, room_id: str) -> RoomDelivery:
+        delivery = self.deliveries.get(room_id)
+        if delivery is None:
+            delivery = self.deliveries[room_id] = RoomDelivery(room_id, self.outbox, self.limiter, self.user_id,
+                                                               self._gms_of)
+        return delivery
+
+    def _gms_of(self, room_id: str) -> list[str]:
+        """Who the rate-limit notice is for: the room's GMs, else its creators."""
+        gms = [*self.table.settings.for_room(room_id).gms, *self.table.room(room_id).gms]
+        auth = self._auth.get(room_id)
+        if not gms and auth is not None:
+            gms = sorted(auth.creators)
+        return list(dict.fromkeys(gms))
+
     async def _worker(self, room_id: str, queue: asyncio.Queue[Job | None]) -> None:
-        while not self._stopping:
-            job = await queue.get()
-            if job is None or (self._stopping and job.event is not None):
-                break
-            try:
-                if job.event is not None and job.raw is not None:
-                    await self._handle_undecryptable(job.event, job.raw, job.batch)
-                elif job.event is not None:
-                    await self._handle_event(job.event, job.batch, parked=job.parked)
-                elif job.action is not None:
-                    await self.outbox.execute(job.action)
-            except Exception:  # one bad event must not kill the room
-                self.metrics.errors += 1
-                log.exception("room %s: error", room_id)
+        """Handle the room's jobs in order. Their actions go out right away, unless the server is
+        rate-limiting the bot: then they gather while the room keeps handling its events, and go
+        out when the server allows (``bot.matrix.coalesce``)."""
+        YIELD_ON_LIMIT.set(True)  # this task's context only
+        delivery = self._delivery(room_id)
+        getter: asyncio.Future[Job | None] | None = None
+        try:
+            while not self._stopping:
+                timeout = delivery.wait() if delivery.busy else None
+                if timeout == 0:
+                    got, job = False, None
+                    if getter is None and not queue.empty():
+                        got, job = True, queue.get_nowait()
+                else:
+                    got, job, getter = await wait_for_job(queue, getter, timeout)
+                if not got:
+                    await self._flush(delivery)
+                    continue
+                if job is None or (self._stopping and job.event is not None):
+                    break
+                try:
+                    if job.event is not None and job.raw is not None:
+                        await self._handle_undecryptable(job.event, job.raw, job.batch)
+                    elif job.event is not None:
+                        await self._handle_event(job.event, job.batch, parked=job.parked)
+                    elif job.action is not None:
+                        delivery.add([job.action])
+                    elif job.coalesced is not None:
+                        delivery.inflight = job.coalesced
+                except Exception:  # one bad event must not kill the room
+                    self.metrics.errors += 1
+                    log.exception("room %s: error", room_id)
+                if not (delivery.limited and not queue.empty()):
+                    await self._flush(delivery)
+        finally:
+            if getter is not None:
+                getter.cancel()
+
+    async def _flush(self, delivery: RoomDelivery) -> None:
+        try:
+            await delivery.flush()
+        except Exception:  # not lost (still pending or in the outbox): tried again after a pause
+            self.metrics.errors += 1
+            log.exception("room %s: error sending", delivery.room_id)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_event.wait(), 1.0)
 
     async def _table(self, event: Event, undecryptable: bool = False) -> list[Action] | None:
         """The table's answer to ``event``, retried until its transaction commits."""
@@ -492,8 +549,7 @@ class MatrixBot:
         self.metrics.events_handled += 1
         if event.ts:
             self.metrics.sync_lag_seconds = max(0.0, time.time() - event.ts / 1000)
-        for action in actions:
-            await self.outbox.execute(action)
+        self._delivery(event.room_id).add(actions)
 
 
     # ------------------------------------------------------------------ undecryptable messages
@@ -523,8 +579,7 @@ class MatrixBot:
         self._advance_token()
         if actions is not None:
             self.metrics.events_handled += 1
-        for action in actions or []:
-            await self.outbox.execute(action)
+        self._delivery(event.room_id).add(actions or [])
         if actions is None:
             await self._retry_undecrypted(only=event.event_id)  # its key may have come while it was queued
 

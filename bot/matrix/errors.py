@@ -5,3 +5,11 @@ from __future__ import annotations
 
 class PermanentError(Exception):
     """A request the homeserver refused for good (403, 404, bad JSON...), or one the bot cannot make."""
+
+
+class RateLimited(Exception):
+    """The homeserver answered 429 and the caller asked not to wait (``session.YIELD_ON_LIMIT``)."""
+
+    def __init__(self, what: str, wait: float) -> None:
+        super().__init__(f"{what}: rate limited for {wait:.1f} s")
+        self.wait = wait

@@ -44,6 +44,7 @@ class Outbox:
         self._auths = auths
         self._auth_for = auth_for
         self._stopping = stopping
+        self.stopping = stopping
         self._keys_lock = asyncio.Lock()
         self._pl_locks: dict[str, asyncio.Lock] = {}
         self._dm_lock = asyncio.Lock()

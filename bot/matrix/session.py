@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import os
@@ -18,7 +19,7 @@ from nio.store import DefaultStore
 
 from bot.config import Config
 from bot.core.errors import StartupError
-from bot.matrix.errors import PermanentError
+from bot.matrix.errors import PermanentError, RateLimited
 from bot.net import describe_network_error
 from bot.web import Metrics
 
@@ -27,6 +28,10 @@ log = logging.getLogger("rolbot.matrix")
 NETWORK_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)
 SESSION_KEYS = ("homeserver", "user_id", "device_id", "access_token")
 T = TypeVar("T")
+
+YIELD_ON_LIMIT: contextvars.ContextVar[bool] = contextvars.ContextVar("yield_on_limit", default=False)
+"""Set in a room's delivery: a 429 raises ``RateLimited`` instead of waiting, so the room can
+gather its replies meanwhile and send them coalesced (``bot.matrix.coalesce``)."""
 
 
 class CryptoStore(DefaultStore):
@@ -51,6 +56,7 @@ class Session:
         self._stopping = stopping
         self._stop_event = stop_event or asyncio.Event()
         self._client: AsyncClient | None = None
+        self._limit_hint_logged = False
 
     @property
     def client(self) -> AsyncClient:
@@ -80,9 +86,12 @@ class Session:
                 status = getattr(getattr(resp, "transport_response", None), "status", None)
                 if resp.status_code == "M_LIMIT_EXCEEDED" or status == 429:
                     wait = (resp.retry_after_ms or 1000) / 1000
+                    self.rate_limited(wait)
+                    self.metrics.retries += 1
+                    if YIELD_ON_LIMIT.get():
+                        raise RateLimited(what, wait)
                     if self._stopping() and wait > 1:
                         raise PermanentError(f"{what}: rate limited while stopping")
-                    self.metrics.retries += 1
                     log.info("%s: rate limited, retrying in %.1f s", what, wait)
                     await asyncio.sleep(wait)
                     continue
@@ -99,6 +108,15 @@ class Session:
             log.warning("%s: %s; retrying in %.1f s", what, problem, wait)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop_event.wait(), wait)
+
+    def rate_limited(self, wait: float) -> None:
+        """Count a 429; the first one of the run logs how a homeserver admin exempts the bot."""
+        self.metrics.rate_limited += 1
+        if not self._limit_hint_logged:
+            self._limit_hint_logged = True
+            log.warning("the homeserver is rate-limiting %s (retry in %.1f s): replies are grouped while it lasts. "
+                        "A Synapse admin can exempt the bot: POST /_synapse/admin/v1/users/%s/override_ratelimit "
+                        "with {\"messages_per_second\": 0, \"burst_count\": 0}", self.user_id, wait, self.user_id)
 
     # ------------------------------------------------------------------ login
 

@@ -1,0 +1,250 @@
+"""Delivering a room's actions under the homeserver's message rate limit (issue 12).
+
+A homeserver limits how fast any user, the bot included, may send (Synapse's ``rc_message``:
+0.2 messages/s after a burst of 10). While it is not limiting the bot, a room's actions go out one
+by one, in order, right after the event that made them. Once a send meets a 429, the room's
+worker keeps handling its events but does not wait on each send: their actions gather in
+``RoomDelivery.pending``, and when the server allows the next message they go out by priority
+(what keeps the protocol first: a mute's power levels, redactions, lock confirmations) and every
+notice for the room is coalesced into one message (lock notices first, then the rest; it replies
+to the last roll and links the others, DESIGN.md 3.4). The GM is told once per room that the
+server is slowing the bot down, inside that message.
+
+Crash safety: the coalesced message is written to ``meta`` (``coalesced/<room>``) with its
+transaction id before it is sent, and its actions are marked done in one transaction with that
+record's removal after the send succeeds. A restart in between resends the same content with the
+same transaction id (the homeserver deduplicates it) instead of the actions one by one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from markupsafe import Markup
+
+from bot.core.events import Action, PowerLevels, React, Redact, Send
+from bot.core.render import MAX_BODY
+from bot.matrix.errors import PermanentError, RateLimited
+from bot.matrix.outbox import Outbox
+
+log = logging.getLogger("rolbot.matrix")
+
+COALESCED_KEY = "coalesced/"
+NOTICED_KEY = "rate_limit_noticed/"
+MAX_ENTRIES = 25
+MIN_WAIT_S = 0.05
+
+
+def priority(action: Action) -> int:
+    """Lower goes first under the limit: power levels of a mute, redactions, lock confirmations
+    (reactions) and lock notices, then the other notices (roll replies), then private messages."""
+    if isinstance(action, PowerLevels):
+        return 0
+    if isinstance(action, Redact):
+        return 1
+    if isinstance(action, React):
+        return 2
+    if action.private_to:
+        return 5
+    return 3 if action.template.startswith("lock_") else 4
+
+
+def matrix_to(room_id: str, event_id: str) -> str:
+    return f"https://matrix.to/#/{quote(room_id, safe='')}/{quote(event_id, safe='')}"
+
+
+@dataclass
+class Coalesced:
+    """One coalesced message: what it carries and its content, as sent (and resent after a crash)."""
+
+    room_id: str
+    action_ids: list[str]
+    content: dict[str, Any]
+    txn: str
+    notice: bool
+
+    def to_json(self) -> str:
+        return json.dumps({"room_id": self.room_id, "action_ids": self.action_ids, "content": self.content,
+                           "txn": self.txn, "notice": self.notice}, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Coalesced:
+        data = json.loads(text)
+        return cls(data["room_id"], list(data["action_ids"]), data["content"], data["txn"], bool(data["notice"]))
+
+
+class Limiter:
+    """The bot's one rate limit: Synapse counts messages per user, whatever the room."""
+
+    def __init__(self) -> None:
+        self.until = 0.0
+
+    def hit(self, wait: float) -> None:
+        self.until = max(self.until, time.monotonic() + max(wait, MIN_WAIT_S))
+
+    def wait(self) -> float:
+        return max(0.0, self.until - time.monotonic())
+
+
+class RoomDelivery:
+    """The actions of one room not carried out yet; only its room's worker touches it."""
+
+    def __init__(self, room_id: str, outbox: Outbox, limiter: Limiter, bot_user: str,
+                 gms_of: Callable[[str], list[str]]) -> None:
+        self.room_id = room_id
+        self.outbox = outbox
+        self.limiter = limiter
+        self.bot_user = bot_user
+        self.gms_of = gms_of
+        self.pending: list[Action] = []
+        self.inflight: Coalesced | None = None
+        self.limited = False
+        self.sent_at: dict[str, float] = {}
+        """Reply target (event id) -> monotonic time its answer was sent (tests and the bench read it)."""
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.pending) or self.inflight is not None
+
+    def add(self, actions: list[Action]) -> None:
+        self.pending.extend(actions)
+
+    def wait(self) -> float:
+        """Seconds until this room may try to send again (0: now)."""
+        return self.limiter.wait() if self.limited else 0.0
+
+    async def flush(self) -> None:
+        """Carry out what is pending, as far as the server allows. Returns early (still pending)
+        when it meets the rate limit; the caller comes back after ``wait()``."""
+        try:
+            if self.inflight is not None:
+                await self._send_coalesced(self.inflight)
+                self.inflight = None
+            if not self.limited:
+                while self.pending:
+                    await self._execute(self.pending[0])
+                    self.pending.pop(0)
+                return
+            if self.limiter.wait() > 0:
+                return
+            await self._flush_limited()
+        except RateLimited as err:
+            self.limiter.hit(err.wait)
+            self.limited = True
+
+    async def _execute(self, action: Action) -> None:
+        await self.outbox.execute(action)
+        if isinstance(action, Send) and action.reply_to:
+            self.sent_at[action.reply_to] = time.monotonic()
+
+    async def _flush_limited(self) -> None:
+        while self.pending:
+            order = sorted(self.pending, key=priority)
+            first = order[0]
+            if priority(first) < 3 or priority(first) == 5:
+                await self._execute(first)
+                self.pending.remove(first)
+                continue
+            group = [a for a in order if isinstance(a, Send) and priority(a) in (3, 4)][:MAX_ENTRIES]
+            noticed = self.outbox.store.get_meta(NOTICED_KEY + self.room_id) is not None
+            if len(group) == 1 and noticed:
+                await self._execute(group[0])
+                self.pending.remove(group[0])
+                continue
+            coalesced = self._build(group, notice=not noticed)
+            self.outbox.store.set_meta(COALESCED_KEY + self.room_id, coalesced.to_json())
+            self.inflight = coalesced
+            for action in coalesced_actions(group, coalesced):
+                self.pending.remove(action)
+            await self._send_coalesced(coalesced)
+            self.inflight = None
+        if not self.pending:
+            self.limited = False
+
+    def _build(self, group: list[Send], notice: bool) -> Coalesced:
+        """The one message for ``group`` (shortened from its end until it fits a message)."""
+        renderer = self.outbox.renderer
+        gms = self.gms_of(self.room_id)
+        while True:
+            target = next((a.reply_to for a in reversed(group) if a.reply_to), None)
+            entries = [{"actor": a.actor, "body": a.message.body, "html": Markup(a.message.html),
+                        "link": matrix_to(self.room_id, a.reply_to) if a.reply_to and a.reply_to != target else ""}
+                       for a in group]
+            context = {"entries": entries, "notice": notice, "gms": gms, "bot": self.bot_user}
+            body = renderer.env.get_template("coalesced.txt").render(context).strip()
+            html = renderer.env.get_template("coalesced.html").render(context).strip()
+            if len(group) <= 1 or (len(body) <= MAX_BODY and len(html) <= MAX_BODY):
+                break
+            group = group[:-1]
+        message = renderer.render("coalesced", **context)
+        mentions = list(dict.fromkeys([*(m for a in group for m in a.mentions), *(gms if notice else [])]))
+        content: dict[str, Any] = {
+            "msgtype": "m.notice", "body": message.body,
+            "format": "org.matrix.custom.html", "formatted_body": message.html,
+            "m.mentions": {"user_ids": mentions},
+        }
+        if target:
+            content["m.relates_to"] = {"m.in_reply_to": {"event_id": target}}
+        ids = [a.action_id for a in group]
+        txn = "rolbot-c-" + hashlib.sha256("\n".join([self.room_id, *ids, str(notice)]).encode()).hexdigest()[:32]
+        return Coalesced(self.room_id, ids, content, txn, notice)
+
+    async def _send_coalesced(self, coalesced: Coalesced) -> None:
+        try:
+            await self.outbox.room_send(coalesced.room_id, "m.room.message", coalesced.content, coalesced.txn)
+        except PermanentError as err:  # as Outbox.execute: refused for good, it is not retried
+            log.error("coalesced message in %s failed: %s", coalesced.room_id, err)
+            if self.outbox.stopping():
+                raise
+        now = time.monotonic()
+        relates = coalesced.content.get("m.relates_to") or {}
+        for event_id in coalesced_targets(coalesced):
+            self.sent_at[event_id] = now
+        if relates:
+            self.sent_at[relates["m.in_reply_to"]["event_id"]] = now
+        extra = {NOTICED_KEY + coalesced.room_id: "1"} if coalesced.notice else {}
+        self.outbox.store.finish_actions([a for a in coalesced.action_ids if a], (COALESCED_KEY + coalesced.room_id,),
+                                         extra)
+        metrics = self.outbox.metrics
+        metrics.replies += 1
+        metrics.coalesced_messages += 1
+        metrics.coalesced_replies += len(coalesced.action_ids)
+        log.info("room %s: %d replies sent in one message (rate limited)", coalesced.room_id,
+                 len(coalesced.action_ids))
+
+
+def coalesced_actions(group: list[Send], coalesced: Coalesced) -> list[Send]:
+    ids = set(coalesced.action_ids)
+    return [a for a in group if a.action_id in ids]
+
+
+def coalesced_targets(coalesced: Coalesced) -> list[str]:
+    """The events a coalesced message links (from its action ids, ``<event id>/<n>``)."""
+    return [a.rsplit("/", 1)[0] for a in coalesced.action_ids if "/" in a]
+
+
+def inflight_records(store: Any) -> list[Coalesced]:
+    """Coalesced messages written before a stop and not known to be sent."""
+    return [Coalesced.from_json(value) for _key, value in store.meta_with_prefix(COALESCED_KEY)]
+
+
+async def wait_for_job(queue: asyncio.Queue[Any], getter: asyncio.Future[Any] | None,
+                       timeout: float | None) -> tuple[bool, Any, asyncio.Future[Any] | None]:
+    """The next job of ``queue`` within ``timeout`` (None: forever), without losing one to a
+    timeout: the pending ``get`` is kept for the next call. Returns (got, job, getter)."""
+    if getter is None:
+        if not queue.empty():
+            return True, queue.get_nowait(), None
+        getter = asyncio.ensure_future(queue.get())
+    done, _ = await asyncio.wait({getter}, timeout=timeout)
+    if getter in done:
+        return True, getter.result(), None
+    return False, None, getter
