@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -41,6 +42,20 @@ def reply_ts(chat: Chat, room: str, event_id: str, sender: str) -> int | None:
     return None
 
 
+def start_bare_bot(hs: SynapseServer, user: Any) -> subprocess.Popen[str]:
+    """``bench/bare_bot.py`` logged in as ``user``, once it says it is ready."""
+    bare = subprocess.Popen([PYTHON, str(ROOT / "bench" / "bare_bot.py"), "--homeserver", hs.url,
+                             "--user", user.user_id, "--password", user.password],
+                            stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
+    assert bare.stdout is not None and bare.stdout.readline().strip() == "ready"
+    return bare
+
+
+def stop_bare_bot(bare: subprocess.Popen[str]) -> None:
+    bare.terminate()
+    bare.wait(30)
+
+
 async def measure(hs: SynapseServer, rolls: int, warmup: int, workdir: Path) -> dict[str, list[float]]:
     syn = hs.synapse
     gm = Chat(syn, syn.register("master"))
@@ -55,10 +70,7 @@ async def measure(hs: SynapseServer, rolls: int, warmup: int, workdir: Path) -> 
         await player.join(room)
         await bare_chat.join(room)
         await gm.wait_for(room, membership(rol_user.user_id, "join"), timeout=30, what="rolbot join")
-        bare = subprocess.Popen([PYTHON, str(ROOT / "bench" / "bare_bot.py"), "--homeserver", hs.url,
-                                 "--user", bare_user.user_id, "--password", bare_user.password],
-                                stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
-        assert bare.stdout.readline().strip() == "ready"
+        bare = start_bare_bot(hs, bare_user)
         await player.sync_once(0)
         lat: dict[str, list[float]] = {"rolbot": [], "bare": []}
         for i in range(warmup + rolls):
@@ -77,8 +89,7 @@ async def measure(hs: SynapseServer, rolls: int, warmup: int, workdir: Path) -> 
     finally:
         rolbot.stop()
         if bare is not None:
-            bare.terminate()
-            bare.wait(30)
+            stop_bare_bot(bare)
         for chat in (gm, player, bare_chat):
             await chat.close()
 
@@ -104,10 +115,7 @@ async def measure_encrypted(hs: SynapseServer, rolls: int, warmup: int, workdir:
         await player.join(clear)
         await bare_chat.join(clear)
         await gm.wait_for(secret, membership(rol_user.user_id, "join"), timeout=30, what="rolbot join")
-        bare = subprocess.Popen([PYTHON, str(ROOT / "bench" / "bare_bot.py"), "--homeserver", hs.url,
-                                 "--user", bare_user.user_id, "--password", bare_user.password],
-                                stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
-        assert bare.stdout.readline().strip() == "ready"
+        bare = start_bare_bot(hs, bare_user)
         await player.sync_once(0)
         lat: dict[str, list[float]] = {"rolbot": [], "bare": []}
         first = 0.0
@@ -133,8 +141,7 @@ async def measure_encrypted(hs: SynapseServer, rolls: int, warmup: int, workdir:
     finally:
         rolbot.stop()
         if bare is not None:
-            bare.terminate()
-            bare.wait(30)
+            stop_bare_bot(bare)
         for chat in (gm, player, bare_chat):
             await chat.close()
 
