@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _synapse import PYTHON, ROOT, RolbotProcess, SynapseServer, percentile, version
 
-from tests.matrix.conftest import ENCRYPTION, User
+from tests.matrix.conftest import ENCRYPTION, Chat, User
 from tests.matrix.test_rate_limit import answers
 
 PERIOD_S = 10.0
@@ -296,7 +296,8 @@ async def collect(world: World, reader: Callable[[str], User], bot_id: str, roll
 
 
 def delays_ms(stamps: dict[str, tuple[int, int]]) -> list[float]:
-    return [float(answer - roll) for roll, answer in stamps.values()]
+    """Each answered roll's wait, in the order the rolls were sent."""
+    return [float(answer - roll) for roll, answer in sorted(stamps.values())]
 
 
 # --------------------------------------------------------------------------- phases
@@ -497,6 +498,80 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
             row("resultado visible máx", max(r["delays"]) / 1000,
                 max(b["delays"]) / 1000 if b["delays"] else float("nan"), "s")
             row("perdidas", r["lost"], b["lost"], "", "objetivo rolbot 0")
+            if args.encrypted:
+                await encrypted_figures(world, workdir, min(sizes), args.busy_rooms, args.busy_seconds)
+
+
+async def encrypted_figures(world: World, workdir: Path, n: int, busy_rooms: int, seconds: float) -> None:
+    """rolbot alone, in ``n`` encrypted rooms (the GM's client encrypts, as Element does) plus
+    ``busy_rooms`` where four encrypting players roll; the same phases as in the clear."""
+    hs = world.hs
+    rol = Rolbot(hs, hs.synapse.register("rolbotcifrado"), workdir / "rolbot-cifrado")
+    gm = Chat(hs.synapse, hs.synapse.register("mastercifrado"), store=workdir / "keys-gm")
+    players = [Chat(hs.synapse, hs.synapse.register("cifrado"), store=workdir / f"keys-p{k}")
+               for k in range(BUSY_PLAYERS)]
+    try:
+        for chat in (gm, *players):
+            await chat.sync_once(0)
+        world.gms.append(gm.user)
+        enc = World(hs, world.api, [gm.user])
+        t = time.monotonic()
+        rooms = await build_rooms(enc, n, [rol.user], [], [[p.user for p in players]] * busy_rooms, encrypted=True)
+        print(f"\ncifrado: {n} salas cifradas creadas en {time.monotonic() - t:.0f} s; rolbot solo "
+              f"(el bot mínimo no cifra); las {busy_rooms} primeras con {BUSY_PLAYERS} jugadores que cifran")
+        joined = await join_phase(enc, rol, n)
+        row("unirse a todas las salas", joined["join_s"], None, "s")
+        row("RSS tras unirse", joined["rss_joined_mb"], None, "MB")
+        for chat in (gm, *players):
+            await chat.sync_once(0)
+            await chat.keys_upkeep()
+        rolls = {}
+        for room in rooms:
+            rolls[await gm.say(room, "!tiro d20 caída cifrada")] = room
+        before = len(hs.requests(rol.user.user_id))
+        cold = await cold_start(enc, rol, rolls)
+        made = hs.requests(rol.user.user_id)[before:]
+        to_device = sum(1 for _, path in made if "/sendToDevice/" in path)
+        print("  arranque en frío, con una tirada cifrada pendiente en cada sala:")
+        row("  hasta /healthz 200", cold["ready_s"], None, "s")
+        row("  hasta responder en todas", cold["all_rooms_s"], None, "s")
+        row("  hasta la respuesta en la última sala", cold["last_room_s"], None, "s")
+        row("  respuestas perdidas", cold["lost"], None, "")
+        row("  lecturas por sala (GET /rooms/...)", cold["room_reads"], None, "")
+        row("  envíos a dispositivos (claves de sala repartidas de nuevo)", to_device, None, "")
+        row("  RSS con todas respondidas", cold["rss_mb"], None, "MB")
+        evening = await busy_evening_encrypted(enc, rol, rooms[:busy_rooms], players, seconds)
+        print(f"  tarde concurrida cifrada ({busy_rooms} salas, {BUSY_PLAYERS} jugadores que cifran, "
+              f"{evening['rolls']} tiradas):")
+        for q in (50, 95, 99):
+            row(f"  latencia p{q}", percentile(evening["delays"], q), None, "ms")
+        row("  respuestas perdidas", evening["lost"], None, "")
+    finally:
+        for chat in (gm, *players):
+            await chat.close()
+
+
+async def busy_evening_encrypted(world: World, bot: Rolbot, rooms: list[str], players: list[Chat],
+                                 seconds: float) -> dict[str, Any]:
+    """The busy evening with the same four encrypting players in every room (one client each,
+    as a player would have, rolling about every 10 s in each of their rooms)."""
+    bot.start()
+    rng = random.Random(7)
+    rolls: dict[str, str] = {}
+    end = time.monotonic() + seconds
+
+    async def player(chat: Chat, room: str, offset: float) -> None:
+        await asyncio.sleep(offset)
+        i = 0
+        while time.monotonic() < end:
+            rolls[await chat.say(room, f"!tiro 1d20+{i % 5} cifrada")] = room
+            i += 1
+            await asyncio.sleep(PERIOD_S * rng.uniform(0.8, 1.2))
+
+    await asyncio.gather(*(player(chat, room, rng.uniform(0, PERIOD_S)) for room in rooms for chat in players))
+    stamps, lost = await collect(world, lambda r: world.gm_of[r], bot.user.user_id, rolls)
+    bot.stop()
+    return {"rolls": len(rolls), "delays": delays_ms(stamps), "lost": lost}
 
 
 def main() -> None:
