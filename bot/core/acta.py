@@ -91,7 +91,7 @@ def said(ctx: Context, line: Line) -> None:
     ``/me`` from either (out-of-character text is not recorded)."""
     kind = _spoken_kind(ctx, line)
     if kind is not None:
-        record(ctx, kind, ctx.speaker_name, _spoken_text(ctx, line))
+        record(ctx, kind, _speaker(ctx, kind), _spoken_text(ctx, line))
 
 
 def edited(ctx: Context, line: Line) -> None:
@@ -119,6 +119,15 @@ def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:
     if sessions is None or acta.session in sessions:
         acta.open = False
     ctx.records.append(Change("erase", sessions=sessions))
+
+
+def _speaker(ctx: Context, kind: EntryKind) -> str:
+    """Who an entry names: the character acting (for the GM, the combatant whose turn it is); the GM's
+    narration and actions out of combat name no one."""
+    acting = ctx.acting_character()
+    if acting is not None:
+        return acting.name
+    return "" if kind == "narration" or ctx.is_gm() else ctx.sender
 
 
 def _spoken_kind(ctx: Context, line: Line) -> EntryKind | None:

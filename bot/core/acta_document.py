@@ -62,9 +62,9 @@ def sessions_of(store: Store, room_id: str, numbers: list[int]) -> list[Session]
     return [by_number[n] for n in numbers]
 
 
-def style() -> str:
+def style(renderer: Renderer) -> str:
     """The HTML document's stylesheet (inline, so a saved file reads well on its own)."""
-    return Renderer().document("acta_style.css")
+    return renderer.document("acta_style", "css")
 
 
 def style_hash(css: str) -> str:
@@ -74,8 +74,8 @@ def style_hash(css: str) -> str:
 
 def render(renderer: Renderer, room_id: str, sessions: list[Session], fmt: Format) -> str:
     if fmt == "html":
-        return renderer.document("acta_document.html", room_id=room_id, sessions=sessions, css=style())
-    text = renderer.document("acta_document.txt", room_id=room_id, sessions=sessions)
+        return renderer.document("acta_document", "html", room_id=room_id, sessions=sessions, css=style(renderer))
+    text = renderer.document("acta_document", "txt", room_id=room_id, sessions=sessions)
     return _BLANK_LINES.sub("\n\n", text).strip() + "\n"
 
 

@@ -94,10 +94,10 @@ class Renderer:
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
 
-    def document(self, name: str, **context: Any) -> str:
-        """A whole file (``acta_document.html``, ``table_page.html``...), not a chat message: no length cap.
-        HTML files are autoescaped."""
-        return self.env.get_template(name).render(context)
+    def document(self, kind: str, ext: str, **context: Any) -> str:
+        """A whole file (``acta_document`` as ``txt`` or ``html``, ``table_page``...), not a chat message:
+        no length cap. HTML files are autoescaped."""
+        return self.env.get_template(f"{kind}.{ext}").render(context)
 
     def text(self, kind: str, **context: Any) -> str:
         """Only the plain body (CLI errors, logs meant for people)."""

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 import secrets
 
-from bot.core import acta
+from bot.core import acta, floor
 from bot.core import combat as rounds
-from bot.core import floor
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.rulebook import Rulebook

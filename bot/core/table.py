@@ -8,9 +8,8 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot.core import acta
+from bot.core import acta, floor
 from bot.core import combat as rounds
-from bot.core import floor
 from bot.core.commands import Command
 from bot.core.context import Context
 from bot.core.events import Action, Event
@@ -140,6 +139,12 @@ class Table:
             self._rooms.pop(event.room_id, None)
         return Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
                        self.renderer, self.rng, self.games, ROOM_COMMANDS)
+
+    def context_for(self, event: Event, room: RoomState) -> Context:
+        """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the
+        state such as the table page."""
+        return Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
+                       ROOM_COMMANDS)
 
     def pending_actions(self) -> list[Action]:
         return self.store.pending_actions()
