@@ -20,6 +20,7 @@ from importlib.resources import files
 from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from bot.core import combat as rounds
 from bot.core.acta_document import NoSuchActa, pick_sessions, render, sessions_of, style, style_hash
@@ -109,11 +110,15 @@ class TablePages:
 
     # -- handlers
 
+    def not_found(self) -> web.HTTPNotFound:
+        """The one answer to any address that shows nothing: it says nothing about any room."""
+        return web.HTTPNotFound(text=self.renderer.document("table_page_missing", "html"), content_type="text/html",
+                                headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP})
+
     def _room_or_404(self, request: web.Request) -> str:
         room_id = self.room_for(request.match_info["token"])
         if room_id is None:
-            raise web.HTTPNotFound(text=self.renderer.document("table_page_missing", "html"), content_type="text/html",
-                                   headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP})
+            raise self.not_found()
         return room_id
 
     async def page_view(self, request: web.Request) -> web.Response:
@@ -156,8 +161,7 @@ class TablePages:
         try:
             numbers = pick_sessions(self.table.store, room_id, None if which == "ultima" else int(which))
         except (NoSuchActa, ValueError):
-            raise web.HTTPNotFound(text=self.renderer.document("table_page_missing", "html"), content_type="text/html",
-                                   headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP}) from None
+            raise self.not_found() from None
         text = render(self.renderer, room_id, sessions_of(self.table.store, room_id, numbers),
                       "html" if fmt == "html" else "md")
         if fmt == "html":
@@ -171,7 +175,7 @@ class TablePages:
     async def asset_view(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
         if name not in ASSETS:
-            raise web.HTTPNotFound()
+            raise self.not_found()
         body = (files("templates") / "web" / name).read_bytes()
         return web.Response(body=body, content_type=ASSETS[name],
                             headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=3600"})
@@ -185,4 +189,14 @@ class TablePages:
         async def on_shutdown(_: web.Application) -> None:
             self.close()
 
+        @web.middleware
+        async def spanish_404(request: web.Request, handler: Handler) -> web.StreamResponse:
+            try:
+                return await handler(request)
+            except web.HTTPNotFound as missing:
+                if missing.content_type == "text/html":
+                    raise
+                raise self.not_found() from None
+
         app.on_shutdown.append(on_shutdown)
+        app.middlewares.append(spanish_404)

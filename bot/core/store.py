@@ -70,6 +70,10 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
     db.table("matrix_room_auth").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
 
 
+_PAGE_TOKEN = "(CASE WHEN json_valid(data) THEN json_extract(data, '$.page_token') END)"
+"""A room's table page token, from its state (the indexed expression: queries must use it as is)."""
+
+
 def _migrate_5(db: sqlite_utils.Database) -> None:
     """Each room's acta (its in-character record, kept while recording is on), and the lookup of a
     room by its table page token (kept in the room's state)."""
@@ -78,7 +82,7 @@ def _migrate_5(db: sqlite_utils.Database) -> None:
                " actor TEXT NOT NULL, text TEXT NOT NULL, data TEXT NOT NULL)")
     db.execute("CREATE INDEX IF NOT EXISTS acta_room_session ON acta (room_id, session, id)")
     db.execute("CREATE INDEX IF NOT EXISTS acta_room_event ON acta (room_id, event_id)")
-    db.execute("CREATE INDEX IF NOT EXISTS rooms_page_token ON rooms (json_extract(data, '$.page_token'))")
+    db.execute(f"CREATE INDEX IF NOT EXISTS rooms_page_token ON rooms ({_PAGE_TOKEN})")
 
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
@@ -176,8 +180,7 @@ class Store:
 
     def room_for_token(self, token: str) -> str | None:
         """The room whose table page token is ``token`` (compare it again before trusting it)."""
-        row = self.db.execute("SELECT room_id FROM rooms WHERE json_extract(data, '$.page_token') = ?",
-                              [token]).fetchone()
+        row = self.db.execute(f"SELECT room_id FROM rooms WHERE {_PAGE_TOKEN} = ?", [token]).fetchone()
         return row[0] if row else None
 
     # -- the acta (bot/core/acta.py)
