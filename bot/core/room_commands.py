@@ -391,6 +391,7 @@ _OFF_WORDS = ("desactivar", "off")
 _ERASE_WORDS = ("borrar", "delete")
 _ALL_WORDS = ("todo", "todas", "all")
 _NEW_WORDS = ("nueva", "new")
+_SESSION_NUMBER = re.compile(r"[0-9]{1,6}")
 PAGE_TOKEN_BYTES = 24
 """The table page's token: 192 random bits."""
 
@@ -410,7 +411,7 @@ def acta_command(ctx: Context, args: str) -> None:
         ctx.announce("acta_off")
     elif word in _ERASE_WORDS:
         _erase_sessions(ctx, words[1:])
-    elif len(words) <= 1 and (not word or word.isdigit()):
+    elif len(words) <= 1 and (not word or _SESSION_NUMBER.fullmatch(word)):
         _acta_links(ctx, int(word) if word else None)
     else:
         raise ctx.usage("acta")
@@ -421,7 +422,7 @@ def _erase_sessions(ctx: Context, words: list[str]) -> None:
         acta.erase(ctx, None)
         ctx.reply("acta_erased", sessions=None)
         return
-    if not words or len(words) > 20 or not all(w.isdigit() and len(w) <= 6 for w in words):
+    if not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words):
         raise ctx.usage("acta")
     sessions = tuple(sorted({int(w) for w in words}))
     acta.erase(ctx, sessions)
@@ -433,7 +434,7 @@ def _acta_links(ctx: Context, session: int | None) -> None:
     if record.session == 0:
         raise Refusal("acta_empty", on=record.on)
     if session is not None and not 1 <= session <= record.session:
-        raise Refusal("acta_no_session", session=min(session, 10**6), last=record.session)
+        raise Refusal("acta_no_session", session=session, last=record.session)
     ctx.reply("acta_links", url=_page_url(ctx), session=session, on=record.on)
 
 

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.core.acta import SESSION_GAP
 from bot.core.acta_document import NoSuchActa, export
@@ -276,6 +278,17 @@ def test_user_text_never_becomes_markup_in_either_format() -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "&lt;b&gt;grita&lt;/b&gt;" in html
 
 
+def test_odd_session_numbers_are_refused_with_the_usage() -> None:
+    room = Room(public_url="https://rol.example.org")
+    room.play("@gm:local: !acta activar\n@gm:local: Escena.")
+    for text in ("!acta ²", "!acta 1234567", "!acta -1", "!acta 1 2", "!acta borrar ²", "!acta borrar 1234567",
+                 "!acta borrar " + " ".join(["1"] * 21)):
+        before = room.table.room(ROOM).to_dict()
+        assert room.say(GM, text)[0].startswith("ℹ️ Uso: !acta"), text
+        assert room.table.room(ROOM).to_dict() == before
+    assert room.table.store.acta_sessions(ROOM) == [1]
+
+
 def test_mesa_needs_a_public_url_and_gives_a_long_random_token() -> None:
     room = Room()
     assert room.say(GM, "!mesa")[0].startswith("🌐 El bot no tiene dirección web pública")
@@ -347,3 +360,28 @@ def test_rolbot_acta_errors_are_one_spanish_line_and_exit_2(tmp_path: Path) -> N
         assert result.returncode == 2 and result.stdout == ""
         assert expected in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert not (tmp_path / "no.sqlite3").exists()
+
+
+MARKUP = set("\\`*_[]<>|~&")
+
+
+@given(st.text(alphabet=st.sampled_from("ab #>+=-1.)\\`*_[]<>|~&!()\n\r\t"), max_size=60))
+def test_markdown_escaping_leaves_no_live_markup(text: str) -> None:
+    """Every markup character comes escaped, and no line starts a heading, quote, list or rule."""
+    from bot.core.render import markdown_text
+
+    escaped = markdown_text(text)
+    plain, i = [], 0
+    while i < len(escaped):
+        if escaped[i] == "\\" and i + 1 < len(escaped):
+            plain.append("x")  # an escaped character: literal
+            i += 2
+            continue
+        assert escaped[i] not in MARKUP, (text, escaped)
+        plain.append(escaped[i])
+        i += 1
+    for line in "".join(plain).split("\n"):
+        stripped = line.lstrip(" \t")
+        assert stripped[:1] not in ("#", ">", "+", "=", "-"), (text, escaped)
+        digits = len(stripped) - len(stripped.lstrip("0123456789"))
+        assert not (digits and stripped[digits:digits + 1] in (".", ")")), (text, escaped)

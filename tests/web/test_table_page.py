@@ -193,3 +193,18 @@ async def test_no_roll_of_a_secret_shows_on_the_page(tables: Tables, client: Tes
     html = await (await client.get(f"/mesa/{tables.token()}")).text()
     rolls = html.split('id="tiradas"', 1)[1]
     assert "3d6+100 (visible)" in rolls and "1d100" not in rolls
+
+
+async def test_stopping_the_server_ends_the_open_event_streams(tables: Tables) -> None:
+    from aiohttp import ClientSession, web
+
+    runner = web.AppRunner(make_app(Metrics(), tables.table), shutdown_timeout=30)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/mesa/{tables.token()}/eventos"
+    async with ClientSession() as http, http.get(url) as response:
+        assert (await asyncio.wait_for(response.content.readline(), 10)) == b"event: mesa\n"
+        # Well under the 30 s the runner would otherwise wait for the stream's handler.
+        await asyncio.wait_for(runner.cleanup(), 5)
+        assert await asyncio.wait_for(response.content.read(), 5) is not None
