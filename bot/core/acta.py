@@ -30,7 +30,7 @@ SPOKEN = ("narration", "dialogue", "action")
 HIDDEN_IN_DOCUMENT = ("lock", "turn")
 """Kept in the record, left out of the exported document (moderation, not story)."""
 
-EntryKind = Literal["narration", "dialogue", "action", "roll", "combat", "combat_end", "round", "turn", "lock"]
+EntryKind = Literal["narration", "dialogue", "action", "roll", "state", "combat", "combat_end", "round", "turn", "lock"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +84,34 @@ def roll(ctx: Context, outcome: Outcome, body: str, secret: bool = False) -> Non
     line = " · ".join(part.strip() for part in body.splitlines() if part.strip())[:MAX_TEXT]
     ctx.room.last_rolls = [*ctx.room.last_rolls, {"who": ctx.speaker_name[:200], "text": line[:500]}][-LAST_ROLLS:]
     record(ctx, "roll", ctx.speaker_name, line, result=outcome.as_json())
+
+
+Board = tuple[int, tuple[str, ...], dict[str, list[str]]]
+"""A running combat as the record compares it: round, order, each combatant's state labels."""
+
+
+def board(ctx: Context) -> Board | None:
+    """The combat's state labels (the ones ``!estado`` shows), when the room records a running combat."""
+    combat = ctx.room.combat
+    if not ctx.room.acta.on or combat is None or not combat.started:
+        return None
+    rules = ctx.game.combat
+    labels = {}
+    for name in combat.order:
+        character = ctx.room.find_character(name)
+        labels[name] = rules.conditions(ctx, combat, character) if character else []
+    return combat.round, tuple(combat.order), labels
+
+
+def state_changes(ctx: Context, before: Board | None) -> None:
+    """After an event: each combatant whose state labels changed gets a ``state`` entry. A new round
+    or a new order (cards dealt again, initiative) is the round's heading, not a change of state."""
+    after = board(ctx)
+    if before is None or after is None or before[:2] != after[:2]:
+        return
+    for name, labels in after[2].items():
+        if labels != before[2].get(name):
+            record(ctx, "state", name, ", ".join(labels), before=before[2].get(name, []), after=labels)
 
 
 def said(ctx: Context, line: Line) -> None:

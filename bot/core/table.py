@@ -120,7 +120,9 @@ class Table:
                 return None
             ctx = self._context(event)
             try:
+                before = acta.board(ctx)
                 dispatch(ctx)
+                acta.state_changes(ctx, before)
             except Exception:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, fresh=True)

@@ -145,6 +145,23 @@ def test_locks_and_turns_are_recorded_but_left_out_of_the_document() -> None:
     assert kinds.count("round") == 2
 
 
+def test_a_change_of_state_is_recorded_and_a_new_round_is_not_one() -> None:
+    room = Room(system="savage")
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@gm:local: !pnj Orco\n@gm:local: !ficha Orco dureza 5\n"
+              "@gm:local: !combate\n@gm:local: !iniciativa")
+    assert [k for k, _ in room.kinds()].count("state") == 0
+    room.say(GM, "!daño Orco 9")
+    states = [(e.actor, e.data) for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "state"]
+    assert len(states) == 1
+    name, data = states[0]
+    assert name == "Orco" and "aturdido" in data["after"] and "aturdido" not in data["before"]
+    assert f"- *Orco: {', '.join(data['after'])}*" in room.document()
+    for _ in range(2):  # to the next round: new cards for everyone, no state entries
+        room.say(GM, "!siguiente")
+    assert room.table.room(ROOM).combat.round == 2  # type: ignore[union-attr]
+    assert [k for k, _ in room.kinds()].count("state") == 1
+
+
 def test_nothing_is_recorded_until_the_gm_turns_it_on_and_after_they_turn_it_off() -> None:
     room = Room()
     room.say(GM, "Antes del acta.")
