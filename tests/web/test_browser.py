@@ -84,12 +84,20 @@ def wait_until(driver: webdriver.Chrome, condition: Callable[[webdriver.Chrome],
 
 
 def order(driver: webdriver.Chrome) -> list[tuple[str, bool, list[str]]]:
-    """(name, is it their turn, state labels) of each row of the turn order, as the DOM has them."""
-    rows = []
-    for item in driver.find_elements(By.CSS_SELECTOR, "#orden > li.combatiente"):
-        labels = [li.text for li in item.find_elements(By.CSS_SELECTOR, "ul.estado > li")]
-        rows.append((item.get_attribute("data-nombre") or "", "actual" in (item.get_attribute("class") or ""), labels))
-    return rows
+    """(name, is it their turn, state labels) of each row of the turn order, read in one script (the
+    board may be swapped for a new one at any moment)."""
+    rows = driver.execute_script("""
+        return Array.from(document.querySelectorAll("#orden > li.combatiente")).map(function (item) {
+            return [item.getAttribute("data-nombre"), item.classList.contains("actual"),
+                    Array.from(item.querySelectorAll("ul.estado > li")).map(function (li) { return li.textContent; })];
+        });""")
+    return [(name, current, labels) for name, current, labels in rows]
+
+
+def text_of(driver: webdriver.Chrome, element_id: str) -> str:
+    """An element's text, read in one script (never a stale reference to a swapped board)."""
+    return driver.execute_script("var e = document.getElementById(arguments[0]); return e ? e.innerText : ''",
+                                 element_id)
 
 
 def console_errors(driver: webdriver.Chrome) -> list[dict]:
@@ -109,8 +117,8 @@ async def test_the_page_shows_the_fight_and_follows_it_without_a_reload(
     states = {name: labels for name, _, labels in rows}
     assert "aturdido" in states["Orco 1"] and "aturdido" not in states["Orco 2"]
     assert all(any(label.startswith("🂠") for label in labels) for labels in states.values())  # each one's card
-    assert browser.find_element(By.ID, "ronda").text == "⚔️ Ronda 1"
-    assert "trepar: 1d8+1" in browser.find_element(By.ID, "tiradas").text
+    assert text_of(browser, "ronda") == "⚔️ Ronda 1"
+    assert "trepar: 1d8+1" in text_of(browser, "tiradas")
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
 
     marker = browser.execute_script("window.sinRecargar = 'sí'; return window.sinRecargar")
@@ -119,9 +127,9 @@ async def test_the_page_shows_the_fight_and_follows_it_without_a_reload(
     after = tables.table.room(ROOM).combat.current  # type: ignore[union-attr]
     assert after != before
     await in_browser(wait_until, browser, lambda d: [n for n, c, _ in order(d) if c] == [after])
-    assert browser.find_element(By.ID, "turno").text == f"Turno de {after}"
+    assert text_of(browser, "turno") == f"Turno de {after}"
     tables.say(GM, "-----")
-    await in_browser(wait_until, browser, lambda d: "El máster narra" in d.find_element(By.ID, "palabra").text)
+    await in_browser(wait_until, browser, lambda d: "El máster narra" in text_of(d, "palabra"))
     assert browser.execute_script("return window.sinRecargar") == marker  # the same document: no reload
 
     shot = tmp_path / "mesa.png"
