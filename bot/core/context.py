@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from bot.core import acta
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
@@ -30,6 +31,8 @@ class Context:
     """The command runs on the sender's ``!permite`` grant (the lock or the turn would refuse it)."""
     grant_spent: bool = False
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
+    records: list[acta.Record] = field(default_factory=list)
+    """What the event adds to or changes in the room's acta, written in the event's transaction."""
 
     @property
     def sender(self) -> str:
@@ -84,6 +87,10 @@ class Context:
     def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
                     private_to: str | None = None, **context: Any) -> None:
         message = self.renderer.render(kind, **context)
+        outcome = context.get("r")
+        if outcome is not None and hasattr(outcome, "as_json"):
+            # A message built on a roll's outcome is that roll; sent privately, it stays secret.
+            acta.roll(self, outcome, message.body, secret=private_to is not None)
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
             template=kind, actor=self.speaker_name,

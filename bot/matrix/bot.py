@@ -136,7 +136,7 @@ class MatrixBot:
     async def run(self) -> None:
         hp = self.config.web_host_port()
         if hp:
-            self._web = await start_web(self.metrics, *hp)
+            self._web = await start_web(self.metrics, *hp, table=self.table)
         watch: asyncio.Future[None] | None = None
         try:
             await self.session.login()
