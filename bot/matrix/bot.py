@@ -470,6 +470,11 @@ class MatrixBot:
         getter: asyncio.Future[Job | None] | None = None
         try:
             while not self._stopping:
+                if getter is None and queue.empty() and not delivery.busy:
+                    # Idle: the worker ends (the next event starts another), so a thousand quiet
+                    # rooms hold no task, queue or delivery (bench/scale.py, RSS).
+                    self._retire(room_id, queue, delivery)
+                    return
                 timeout = delivery.wait() if delivery.busy else None
                 if timeout == 0:
                     got, job = False, None
@@ -499,6 +504,13 @@ class MatrixBot:
         finally:
             if getter is not None:
                 getter.cancel()
+
+    def _retire(self, room_id: str, queue: asyncio.Queue[Job | None], delivery: RoomDelivery) -> None:
+        if self._queues.get(room_id) is queue:
+            del self._queues[room_id]
+            self._workers.pop(room_id, None)
+        if not delivery.limited and self.deliveries.get(room_id) is delivery:
+            del self.deliveries[room_id]
 
     async def _flush(self, delivery: RoomDelivery) -> None:
         try:

@@ -107,8 +107,6 @@ class RoomDelivery:
         self.pending: list[Action] = []
         self.inflight: Coalesced | None = None
         self.limited = False
-        self.sent_at: dict[str, float] = {}
-        """Reply target (event id) -> monotonic time its answer was sent (tests and the bench read it)."""
 
     @property
     def busy(self) -> bool:
@@ -130,7 +128,7 @@ class RoomDelivery:
                 self.inflight = None
             if not self.limited:
                 while self.pending:
-                    await self._execute(self.pending[0])
+                    await self.outbox.execute(self.pending[0])
                     self.pending.pop(0)
                 return
             if self.limiter.wait() > 0:
@@ -140,23 +138,18 @@ class RoomDelivery:
             self.limiter.hit(err.wait)
             self.limited = True
 
-    async def _execute(self, action: Action) -> None:
-        await self.outbox.execute(action)
-        if isinstance(action, Send) and action.reply_to:
-            self.sent_at[action.reply_to] = time.monotonic()
-
     async def _flush_limited(self) -> None:
         while self.pending:
             order = sorted(self.pending, key=priority)
             first = order[0]
             if priority(first) < 3 or priority(first) == 5:
-                await self._execute(first)
+                await self.outbox.execute(first)
                 self.pending.remove(first)
                 continue
             group = [a for a in order if isinstance(a, Send) and priority(a) in (3, 4)][:MAX_ENTRIES]
             noticed = self.outbox.store.get_meta(NOTICED_KEY + self.room_id) is not None
             if len(group) == 1 and noticed:
-                await self._execute(group[0])
+                await self.outbox.execute(group[0])
                 self.pending.remove(group[0])
                 continue
             coalesced = self._build(group, notice=not noticed)
@@ -204,12 +197,6 @@ class RoomDelivery:
             log.error("coalesced message in %s failed: %s", coalesced.room_id, err)
             if self.outbox.stopping():
                 raise
-        now = time.monotonic()
-        relates = coalesced.content.get("m.relates_to") or {}
-        for event_id in coalesced_targets(coalesced):
-            self.sent_at[event_id] = now
-        if relates:
-            self.sent_at[relates["m.in_reply_to"]["event_id"]] = now
         extra = {NOTICED_KEY + coalesced.room_id: "1"} if coalesced.notice else {}
         self.outbox.store.finish_actions([a for a in coalesced.action_ids if a], (COALESCED_KEY + coalesced.room_id,),
                                          extra)

@@ -17,8 +17,6 @@ import os
 from typing import Any
 
 import aiohttp
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from bot.config import Config
 from bot.matrix.errors import PermanentError
@@ -46,6 +44,11 @@ def canonical(obj: dict[str, Any]) -> bytes:
 
 class SigningKey:
     def __init__(self, seed: bytes) -> None:
+        # Imported here: cryptography's OpenSSL bindings weigh ~6 MB resident, and a bot whose
+        # device was signed at an earlier start never needs them (bench/scale.py, RSS).
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
         self._key = Ed25519PrivateKey.from_private_bytes(seed)
         self.public = b64(self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
 
