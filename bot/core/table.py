@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -25,6 +26,9 @@ from systems.refusal import Refusal
 log = logging.getLogger(__name__)
 MAX_COMMAND_ARGS = 2000
 RNG_KEY = "rng"
+ROOMS_IN_MEMORY = 256
+"""Rooms whose state stays loaded, the most recently used; the others are read from the store
+again when they are next used (every event writes its room's whole state)."""
 """Meta key of a seeded run's RNG: ``{"seed": N, "state": ...}``, written with each event."""
 
 
@@ -44,7 +48,7 @@ class Table:
         self.rng = rng or random.SystemRandom()
         self.renderer = renderer or Renderer([(g.key, g.templates) for g in games if g.templates is not None],
                                              templates_dir)
-        self._rooms: dict[str, RoomState] = {}
+        self._rooms: OrderedDict[str, RoomState] = OrderedDict()
         self._seed: int | None = None
         self.watchers: list[Callable[[str], None]] = []
         """Called with the room id after each event of that room commits (the live table page)."""
@@ -67,6 +71,10 @@ class Table:
             data = self.store.load_room(room_id)
             state = RoomState.from_dict(data) if data else RoomState()
             self._rooms[room_id] = state
+            if len(self._rooms) > ROOMS_IN_MEMORY:
+                self._rooms.popitem(last=False)
+        else:
+            self._rooms.move_to_end(room_id)
         return state
 
     def handle(self, event: Event) -> list[Action]:

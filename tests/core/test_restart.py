@@ -131,3 +131,21 @@ def test_a_seeded_run_split_in_two_continues_the_sequence(tmp_path, mode: tuple[
     more = "".join(f"@bea:local: !tiro 3d6 (otra {n})\n" for n in range(3))
     other_seed = _console(split_db, ROLLS + more, "--seed", "6", *mode)
     assert other_seed == _console(str(tmp_path / "fresh.db"), "#\n" * 8 + more, "--seed", "6", *mode)
+
+
+def test_rooms_past_the_memory_bound_are_read_back_from_the_store(tmp_path, monkeypatch) -> None:
+    """Only the most recently used rooms stay loaded; a room read back has all its state."""
+    import bot.core.table as table_module
+
+    monkeypatch.setattr(table_module, "ROOMS_IN_MEMORY", 2)
+    table = make_table(db=str(tmp_path / "rooms.db"))
+    rooms = ["!a:local", "!b:local", "!c:local"]
+    for n, room in enumerate(rooms):
+        table.handle(Event(room, "@gm:local", f"!pj Héroe{n} @ana:local", f"$pj{n}"))
+        table.handle(Event(room, "@gm:local", "----------", f"$lock{n}"))
+    assert list(table._rooms) == rooms[1:]
+    first = table.room(rooms[0])  # read back from the store
+    assert [c.name for c in first.characters.values()] == ["Héroe0"] and first.lock is not None
+    assert list(table._rooms) == [rooms[2], rooms[0]]
+    talk = table.handle(Event(rooms[0], "@ana:local", "¿puedo hablar?", "$talk"))
+    assert any(isinstance(a, Send) for a in talk)  # the lock read back still holds the floor
