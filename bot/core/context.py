@@ -12,6 +12,7 @@ from bot.core.game import Game, GameRegistry
 from bot.core.render import Renderer
 from bot.core.settings import RoomSettings
 from bot.core.state import MAX_NAME, Character, Combat, RoomState
+from bot.core.store import Store
 from systems.base import GameSystem
 from systems.refusal import Refusal
 
@@ -30,6 +31,12 @@ class Context:
     """The command runs on the sender's ``!permite`` grant (the lock or the turn would refuse it)."""
     grant_spent: bool = False
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
+    store: Store | None = None
+    """Read-only use by commands (roll history); writes go through ``rolls`` and ``reveals``."""
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    """Roll records to store with the event (``bot/core/rolls.py``)."""
+    reveals: list[str] = field(default_factory=list)
+    """Secret rolls the GM revealed in this event (roll ids)."""
 
     @property
     def sender(self) -> str:
@@ -82,11 +89,15 @@ class Context:
         return character.name if character else self.sender
 
     def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
-                    private_to: str | None = None, **context: Any) -> None:
+                    private_to: str | None = None, roll: dict[str, Any] | None = None, roll_id: str | None = None,
+                    secret: bool = False, **context: Any) -> None:
+        """Queue a message; one that shows a roll carries it (``roll``, its record's ``roll_id``, the
+        ``applied`` modifiers of the context, and whether it is ``secret``)."""
         message = self.renderer.render(kind, **context)
+        applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll is not None else ()
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
-            template=kind, actor=self.speaker_name,
+            template=kind, actor=self.speaker_name, roll=roll, applied=applied, roll_id=roll_id, secret=secret,
         ))
 
     def reply(self, kind: str, **context: Any) -> None:

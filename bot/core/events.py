@@ -7,7 +7,7 @@ The core never talks to a network: it turns one ``Event`` into a list of actions
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from bot.core.render import Message
 
@@ -51,6 +51,15 @@ class Send:
     priorities when it must ration messages."""
     actor: str = ""
     """How the room calls whoever it answers (``Context.speaker_name``): a coalesced reply names them."""
+    roll: dict[str, Any] | None = None
+    """The roll it answers, as ``rolbot roll --json`` prints it (DESIGN.md 3.2)."""
+    applied: tuple[tuple[str, int], ...] = ()
+    """The modifiers the bot added from the sheet and the table's state (``(reason, value)``)."""
+    roll_id: str | None = None
+    """The stored roll record it shows (``bot/core/rolls.py``)."""
+    secret: bool = False
+    """It shows a secret roll: only for ``private_to`` (the roller or a GM) until ``!revelar``. A transport
+    or a log (the acta, a live page, IRC) must never show a secret message to anyone else."""
     kind: Literal["send"] = "send"
 
 
@@ -102,7 +111,9 @@ def action_from_dict(data: dict) -> Action:
     kind = data.pop("kind")
     if kind == "send":
         msg = data.pop("message")
-        return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), **data)
+        applied = tuple((str(r), int(v)) for r, v in data.pop("applied", ()))
+        return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), applied=applied,
+                    **data)
     if kind == "redact":
         return Redact(**data)
     if kind == "react":

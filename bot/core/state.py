@@ -107,6 +107,8 @@ class RoomState:
     grant_only: dict[str, str] = field(default_factory=dict)
     """Grants narrowed to one command (user -> command name): a follow-up riding on a spent grant."""
     warned_no_power: bool = False
+    last_rolls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each character's last roll (name key -> what ``!repetir`` needs to roll it again)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from systems.base import Outcome, roll_dice
+from systems.base import Outcome, modifier_list, roll_dice
 from systems.dice import DiceError, Die, Rng, parse_prefix
 from systems.sombra.damage import DamageResult, aimed_digit, damage_from_dice, location_key
 from systems.sombra.rules import (
@@ -77,7 +77,7 @@ class SombraCheck:
             **_dice_fields(c.dice),
             "target": c.target, "modifier": c.modifier, "effective": c.effective, "margin": c.margin,
             "success": c.succeeded, "roll_modifier": self.roll_modifier,
-            "modifiers": [m.to_dict() for m in self.modifiers], "table": self.table, "aimed": self.aimed,
+            "modifiers": modifier_list((m.name, m.value) for m in self.modifiers), "table": self.table, "aimed": self.aimed,
             "hit_location": hit, "damage": _damage_json(self.damage), "comment": self.comment,
         }
 
