@@ -128,10 +128,10 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     message = ctx.renderer.render(kind, hidden=secret, **fields)
     if secret:
         for user in dict.fromkeys([ctx.sender, *ctx.gms]):
-            ctx.render_send(kind, private_to=user, secret=True, roll=roll_json, roll_id=roll_id, hidden=True, **fields)
+            ctx.render_send(kind, private_to=user, secret=True, roll_json=roll_json, roll_id=roll_id, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
     else:
-        ctx.render_send(kind, roll=roll_json, roll_id=roll_id, hidden=False, **fields)
+        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, hidden=False, **fields)
     ctx.rolls.append({
         "roll_id": roll_id, "room_id": ctx.event.room_id, "event_id": ctx.event.event_id, "ts": ctx.event.ts,
         "actor": name_key(who), "sender": ctx.sender, "system": ctx.system_key, "label": made.label,

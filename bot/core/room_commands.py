@@ -101,7 +101,7 @@ def reveal_command(ctx: Context, args: str) -> None:
     row = hidden[0]
     ctx.reveals.append(row["roll_id"])
     record = rolls.record_row(row)
-    ctx.render_send("roll_revealed", roll=record["roll"], roll_id=row["roll_id"], who=record["who"],
+    ctx.render_send("roll_revealed", roll_json=record["roll"], roll_id=row["roll_id"], who=record["who"],
                     body=json.loads(row["message"])["body"], applied=record["applied"])
 
 
@@ -120,7 +120,7 @@ def dice_command(ctx: Context, args: str) -> None:
     ctx.reply("dice_stats", stats=die_stats(faces), rolls=len(rows))
 
 
-@COMMANDS.command("macro", usage="[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", needs_args=True)
+@COMMANDS.command("macro", "alias", usage="[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", needs_args=True)
 def macro_command(ctx: Context, args: str) -> None:
     head, equals, expression = args.partition("=")
     character, words = ctx.own_or_named(head)
@@ -229,7 +229,7 @@ def sheet_command(ctx: Context, args: str) -> None:
                 raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
             character.sheet[MACROS] = macros
     line, macro_lines = sheets.export(ctx.game, character)
-    ctx.reply("sheet", character=character, line=line, macros=macro_lines,
+    ctx.reply("sheet", character=character, line=line, macros=macro_lines, state=sheets.kept_state(ctx.game, character),
               fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
 
 

@@ -21,6 +21,8 @@ MAX_FIELD_WORDS = 4
 MAX_VALUE = 40
 MAX_NUMBER = 10_000
 MACRO_WORDS = ("macro",)
+SKIPPED_LINES = ("(", "📜")
+"""Lines of an exported sheet that are not pasted back: its title and the state the table keeps."""
 MACROS = "macros"
 """The sheet key of a character's macros (name -> expression)."""
 
@@ -106,7 +108,7 @@ def _pasted_entries(text: str) -> list[Any]:
     entries: list[Any] = []
     for line in text.splitlines():
         words = line.split()
-        if not words:
+        if not words or line.lstrip().startswith(SKIPPED_LINES):
             continue
         if name_key(words[0]) in MACRO_WORDS:
             entries.append((None, " ".join(words[1:])))
@@ -125,6 +127,13 @@ def _paired_entries(game: Game, text: str) -> list[Any]:
         entries.append(words[:used + 1])
         words = words[used + 1:]
     return entries
+
+
+def kept_state(game: Game, character: Character) -> str:
+    """What the table keeps on the sheet besides its fields (states, counters), shown, not pasted."""
+    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(character.sheet.items())
+                     if key not in game.sheet_fields and key != MACROS and isinstance(value, (str, int))
+                     and not isinstance(value, bool))
 
 
 def export(game: Game, character: Character) -> tuple[str, list[str]]:
