@@ -142,7 +142,7 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     })
     if actor is not None:
         ctx.room.last_rolls[name_key(actor.name)] = {
-            "text": made.replay, "label": made.label, "stamp": stamp(ctx), "roll_id": roll_id,
+            "text": made.replay, "label": made.label, "stamp": stamp(ctx), "roll_id": roll_id, "applied": made.applied,
             "outcome": roll_json.get("outcome"), "kind": roll_json.get("kind"), "total": roll_json.get("total"),
             "secret": secret, "rerolled": False,
         }
