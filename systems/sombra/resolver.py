@@ -7,7 +7,7 @@ dice grammar. The combat rules themselves live in ``sombra_rules`` and ``sombra_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -204,7 +204,15 @@ class SombraSystem:
     name: str = "Sistema Sombra (Comandos de Guerra)"
 
     def roll(self, text: str, rng: Rng) -> Outcome:
+        return self.roll_with(text, rng)
+
+    def roll_with(self, text: str, rng: Rng, extra: tuple[tuple[str, int], ...] = ()) -> Outcome:
+        """``roll``, with ``extra`` named modifiers added to a check (positive is harder): what the
+        table adds from a character's state (wounds, stun)."""
         kind, data = _plan(text)
+        if extra and kind == "check":
+            clauses = replace(data.clauses, modifiers=[*data.clauses.modifiers, *(Modifier(n, v) for n, v in extra)])
+            data = replace(data, clauses=clauses)
         if kind == "generic":
             return roll_dice(text, rng, self.key)
         if kind == "initiative":
