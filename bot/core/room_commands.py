@@ -10,6 +10,7 @@ from bot.core import floor, rolls, sheets
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.rulebook import Rulebook
+from bot.core.sheets import MACROS
 from bot.core.state import (
     ENFORCEMENT_MODES,
     MAX_NAME,
@@ -20,7 +21,6 @@ from bot.core.state import (
     has_visible_letter,
     name_key,
 )
-from bot.core.sheets import MACROS
 from systems.refusal import Refusal
 from systems.stats import die_stats
 

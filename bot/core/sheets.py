@@ -132,8 +132,8 @@ def _paired_entries(game: Game, text: str) -> list[Any]:
 def kept_state(game: Game, character: Character) -> str:
     """What the table keeps on the sheet besides its fields (states, counters), shown, not pasted."""
     return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(character.sheet.items())
-                     if key not in game.sheet_fields and not key.startswith("_") and key != MACROS and isinstance(value, (str, int))
-                     and not isinstance(value, bool))
+                     if key not in game.sheet_fields and not key.startswith("_") and key != MACROS
+                     and isinstance(value, (str, int)) and not isinstance(value, bool))
 
 
 def export(game: Game, character: Character) -> tuple[str, list[str]]:

@@ -406,8 +406,9 @@ def attack_command(ctx: Context, args: str) -> None:
     rolls.answer(ctx, attacker, made)
     floor.consume_grant(ctx)
     damage = weapon_damage(attacker)
-    if made.outcome.outcome in ("success", "raise") and damage and "dureza" in target.sheet:
-        raised = " aumento" if made.outcome.outcome == "raise" else ""
+    outcome = made.outcome.as_json().get("outcome")
+    if outcome in ("success", "raise") and damage and "dureza" in target.sheet:
+        raised = " aumento" if outcome == "raise" else ""
         damage_command(ctx, f"{target.name} {damage}{raised}")
 
 
