@@ -68,6 +68,8 @@ class SavageSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         words = text.split()
         key, used = _leading_trait(ctx, words)
+        if key is not None and len(words) > used and normal_die(words[used]):
+            key, used = None, 0  # a verb with its die (``espiritu d6``): the system's own syntax
         label = ""
         added: list[str] = []
         if key is not None:
@@ -79,7 +81,8 @@ class SavageSheetRules:
                 if key in SKILLS:
                     added.append("sin entrenar")
             label = f"{shown_name(ctx.game, key)} {die}"
-            words = [die, *words[used:]]
+            recovering = key == "espiritu" and actor is not None and savage_of(actor).shaken
+            words = [*(["espiritu"] if recovering else []), die, *words[used:]]
         words = _against(ctx, words)
         words, declared = _declared_actions(ctx, actor, words)
         text = " ".join(words)
@@ -95,6 +98,8 @@ class SavageSheetRules:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name)
         if request is None:
             return SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
+        if not savage_of(actor).wild_card and kind != "damage" and not re.search(r"\bextra\b", fold(text)):
+            added.append("extra")
         if auto:
             added += _state_words(ctx, actor, kind, fold(text), declared)
         full = " ".join([text, *added])
