@@ -86,7 +86,7 @@ def test_wounds_and_fatigue_are_applied_listed_and_gone_when_healed() -> None:
 @bob:local: !tiro Disparar
 """, system="savage")
     hurt = roll(t, FIRST + 1)
-    assert applied(hurt) == {"heridas": -2, "fatiga": -1} == {k: v for k, v in reasons(hurt).items()}
+    assert applied(hurt) == {"heridas": -2, "fatiga": -1} == reasons(hurt)
     assert "heridas -2, fatiga -1" in hurt["text"] and "sin estado" in hurt["text"]
     assert reasons(roll(t, FIRST + 2)) == {} and roll(t, FIRST + 2)["applied"] == []
     explicit = roll(t, FIRST + 3)
