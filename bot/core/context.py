@@ -90,14 +90,16 @@ class Context:
 
     def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
                     private_to: str | None = None, roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
-                    secret: bool = False, **context: Any) -> None:
+                    secret: bool = False, private_also: tuple[str, ...] = (), to_room_gms: bool = False,
+                    **context: Any) -> None:
         """Queue a message; one that shows a roll carries it (``roll_json``, its record's ``roll_id``, the
         ``applied`` modifiers of the context, and whether it is ``secret``)."""
         message = self.renderer.render(kind, **context)
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
-            template=kind, actor=self.speaker_name, roll=roll_json, applied=applied, roll_id=roll_id, secret=secret,
+            template=kind, actor=self.speaker_name, roll=roll_json, applied=applied, roll_id=roll_id,
+            private_also=private_also, to_room_gms=to_room_gms, secret=secret,
         ))
 
     def reply(self, kind: str, **context: Any) -> None:

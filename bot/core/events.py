@@ -57,6 +57,12 @@ class Send:
     """The modifiers the bot added from the sheet and the table's state (``(reason, value)``)."""
     roll_id: str | None = None
     """The stored roll record it shows (``bot/core/rolls.py``)."""
+    private_also: tuple[str, ...] = ()
+    """More users who get the same private message as ``private_to`` (the GMs of a secret roll)."""
+    to_room_gms: bool = False
+    """A private message the transport also sends to whoever it knows as the room's GMs (on Matrix: the
+    creators and users with power level >= 50, the bot excepted), besides ``private_to`` and
+    ``private_also``."""
     secret: bool = False
     """It shows a secret roll: only for ``private_to`` (the roller or a GM) until ``!revelar``. A transport
     or a log (the acta, a live page, IRC) must never show a secret message to anyone else."""
@@ -113,7 +119,7 @@ def action_from_dict(data: dict) -> Action:
         msg = data.pop("message")
         applied = tuple((str(r), int(v)) for r, v in data.pop("applied", ()))
         return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), applied=applied,
-                    **data)
+                    private_also=tuple(data.pop("private_also", ())), **data)
     if kind == "redact":
         return Redact(**data)
     if kind == "react":

@@ -127,8 +127,9 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label, **context}
     message = ctx.renderer.render(kind, hidden=secret, **fields)
     if secret:
-        for user in dict.fromkeys([ctx.sender, *ctx.gms]):
-            ctx.render_send(kind, private_to=user, secret=True, roll_json=roll_json, roll_id=roll_id, hidden=True, **fields)
+        gms = tuple(g for g in ctx.gms if g != ctx.sender)
+        ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
+                        roll_json=roll_json, roll_id=roll_id, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
     else:
         ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, hidden=False, **fields)
