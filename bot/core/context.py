@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -9,11 +11,11 @@ from typing import Any
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
-from bot.core.render import Renderer
+from bot.core.render import Message, Renderer
 from bot.core.settings import RoomSettings
-from bot.core.state import MAX_NAME, Character, Combat, RoomState
+from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
 from bot.core.store import Store
-from systems.base import GameSystem
+from systems.base import GameSystem, sized_dice
 from systems.refusal import Refusal
 
 
@@ -95,12 +97,33 @@ class Context:
         """Queue a message; one that shows a roll carries it (``roll_json``, its record's ``roll_id``, the
         ``applied`` modifiers of the context, and whether it is ``secret``)."""
         message = self.renderer.render(kind, **context)
+        outcome = context.get("r")
+        if roll_json is None and outcome is not None and hasattr(outcome, "as_json"):  # a game's own roll
+            roll_json = outcome.as_json()
+            who = next((v for k in ("who", "attacker", "name") if isinstance(v := context.get(k), str)), "")
+            roll_id = self.record_roll(outcome, roll_json, who or self.speaker_name, "", (), private_to is not None,
+                                       message)
+            secret = private_to is not None
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
             template=kind, actor=self.speaker_name, roll=roll_json, applied=applied, roll_id=roll_id,
             private_also=private_also, to_room_gms=to_room_gms, secret=secret,
         ))
+
+    def record_roll(self, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
+                    applied: Sequence[tuple[str, int]], secret: bool, message: Message) -> str:
+        """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id."""
+        roll_id = f"{self.event.event_id}/r{len(self.rolls)}"
+        self.rolls.append({
+            "roll_id": roll_id, "room_id": self.event.room_id, "event_id": self.event.event_id, "ts": self.event.ts,
+            "actor": name_key(who), "sender": self.sender, "system": self.system_key, "label": label,
+            "secret": int(secret), "revealed": 0,
+            "data": json.dumps({"who": who, "roll": roll_json, "applied": list(applied)}, ensure_ascii=False),
+            "dice": json.dumps(sized_dice(outcome)),
+            "message": json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
+        })
+        return roll_id
 
     def reply(self, kind: str, **context: Any) -> None:
         self.render_send(kind, **context)

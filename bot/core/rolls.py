@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.core.context import Context
 from bot.core.state import Character, name_key
-from systems.base import Outcome, sized_dice
+from systems.base import Outcome
 from systems.refusal import Refusal
 
 HIDDEN_WORDS = ("oculta", "oculto", "hidden")
@@ -123,9 +123,9 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     the actor's last roll; returns its roll id."""
     who = actor.name if actor is not None else ctx.speaker_name
     roll_json = made.outcome.as_json()
-    roll_id = f"{ctx.event.event_id}/r{len(ctx.rolls)}"
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label, **context}
     message = ctx.renderer.render(kind, hidden=secret, **fields)
+    roll_id = ctx.record_roll(made.outcome, roll_json, who, made.label, made.applied, secret, message)
     if secret:
         gms = tuple(g for g in ctx.gms if g != ctx.sender)
         ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
@@ -133,14 +133,6 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
         ctx.reply("hidden_roll_notice", who=who)
     else:
         ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, hidden=False, **fields)
-    ctx.rolls.append({
-        "roll_id": roll_id, "room_id": ctx.event.room_id, "event_id": ctx.event.event_id, "ts": ctx.event.ts,
-        "actor": name_key(who), "sender": ctx.sender, "system": ctx.system_key, "label": made.label,
-        "secret": int(secret), "revealed": 0,
-        "data": json.dumps({"who": who, "roll": roll_json, "applied": made.applied}, ensure_ascii=False),
-        "dice": json.dumps(sized_dice(made.outcome)),
-        "message": json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
-    })
     if actor is not None:
         ctx.room.last_rolls[name_key(actor.name)] = {
             "text": made.replay, "label": made.label, "stamp": stamp(ctx), "roll_id": roll_id, "applied": made.applied,

@@ -69,8 +69,8 @@ def test_a_players_secret_roll_goes_only_to_the_player_and_the_gm_until_revealed
 """, table)
     secret = sends(t, 3)
     private = [a for a in secret if a["private_to"]]
-    assert sorted(a["private_to"] for a in private) == sorted(["@bob:local", GM])
-    assert all(a["secret"] and a["roll"]["total"] == private[0]["roll"]["total"] for a in private)
+    assert [(a["private_to"], a["private_also"], a["to_room_gms"]) for a in private] == [("@bob:local", [GM], True)]
+    assert private[0]["secret"] and private[0]["text"].startswith("(oculta) Kira")
     (public,) = [a for a in secret if not a["private_to"]]
     total = str(private[0]["roll"]["total"])
     assert "tirada oculta" in public["text"] and "roll" not in public and total not in public["text"].split("(")[0]

@@ -19,8 +19,8 @@ FIRST = 5
 
 
 def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
-    (send,) = [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a]
-    return send
+    """The first message answering line ``number`` that shows a roll."""
+    return next(a for a in t.for_line(number) if a["action"] == "send" and "roll" in a)
 
 
 def reasons(send: dict) -> dict[str, int]:
