@@ -93,10 +93,11 @@ class Context:
     def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
                     private_to: str | None = None, roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
                     secret: bool = False, private_also: tuple[str, ...] = (), to_room_gms: bool = False,
-                    **context: Any) -> None:
+                    rendered: Message | None = None, **context: Any) -> None:
         """Queue a message; one that shows a roll carries it (``roll_json``, its record's ``roll_id``, the
-        ``applied`` modifiers of the context, and whether it is ``secret``)."""
-        message = self.renderer.render(kind, **context)
+        ``applied`` modifiers of the context, and whether it is ``secret``); ``rendered``: the message
+        already rendered from ``kind`` and ``context``."""
+        message = rendered or self.renderer.render(kind, **context)
         outcome = context.get("r")
         if roll_json is None and outcome is not None and hasattr(outcome, "as_json"):  # a game's own roll
             roll_json = outcome.as_json()

@@ -6,7 +6,7 @@ The core never talks to a network: it turns one ``Event`` into a list of actions
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from bot.core.render import Message
@@ -106,9 +106,14 @@ Action = Send | Redact | PowerLevels | React
 
 
 def action_to_dict(action: Action) -> dict:
-    data = asdict(action)
+    """JSON-able fields, shallow (``roll`` is JSON already; ``asdict`` would copy it deeply)."""
+    data = {f.name: getattr(action, f.name) for f in fields(action)}
     if isinstance(action, Send):
         data["message"] = {"body": action.message.body, "html": action.message.html}
+        data["mentions"], data["applied"] = list(action.mentions), [list(a) for a in action.applied]
+        data["private_also"] = list(action.private_also)
+    elif isinstance(action, PowerLevels):
+        data["speakers"] = list(action.speakers)
     return data
 
 

@@ -129,10 +129,10 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     if secret:
         gms = tuple(g for g in ctx.gms if g != ctx.sender)
         ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
-                        roll_json=roll_json, roll_id=roll_id, hidden=True, **fields)
+                        roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
     else:
-        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, hidden=False, **fields)
+        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=False, **fields)
     if actor is not None:
         ctx.room.last_rolls[name_key(actor.name)] = {
             "text": made.replay, "label": made.label, "stamp": stamp(ctx), "roll_id": roll_id, "applied": made.applied,

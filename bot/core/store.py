@@ -281,8 +281,11 @@ class Store:
     def add_rolls(self, rolls: list[dict[str, Any]]) -> None:
         """Store roll records (``RollRecord.to_row``); ``seq`` keeps their order within a room."""
         for row in rolls:
-            last = self.db.execute("SELECT max(seq) FROM rolls WHERE room_id = ?", [row["room_id"]]).fetchone()[0]
-            self.db.table("rolls").insert({**row, "seq": (last or 0) + 1})
+            names = list(row)
+            self.db.execute(
+                f"INSERT INTO rolls ({', '.join(names)}, seq) VALUES ({', '.join('?' * len(names))},"
+                " (SELECT coalesce(max(seq), 0) + 1 FROM rolls WHERE room_id = ?))",
+                [*row.values(), row["room_id"]])
 
     def rolls(self, room_id: str, *, actor: str | None = None, visible: bool = True,
               limit: int | None = None) -> list[dict[str, Any]]:
