@@ -156,3 +156,12 @@ def test_a_player_edits_only_their_own_sheet_and_the_gm_any() -> None:
     assert_refused(CAST, "@ana:local: !ficha Kira iniciativa 3", "Kira")
     t = play(CAST + "@gm:local: !ficha Kira iniciativa 3\n@bob:local: !ficha Kira iniciativa 4")
     assert "iniciativa 3" in t.text(3) and "iniciativa 4" in t.text(4)
+
+
+def test_a_secret_roll_survives_a_restart_and_is_revealed_after_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "mesa.db")
+    first = play(CAST + "@bob:local: !tiro 1d20 oculta", make_table(seed=3, db=db))
+    (private,) = [a for a in sends(first, 3) if a["private_to"]]
+    t = play(CAST + "@bob:local: !tiro 1d20 oculta\n@gm:local: !revelar Kira", make_table(seed=3, db=db))
+    (revealed,) = sends(t, 4)
+    assert revealed["roll"] == private["roll"] and revealed["roll_id"] == "$3/r0"

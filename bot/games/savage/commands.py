@@ -20,8 +20,8 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import weapon_is_ranged
-from bot.games.savage.state import SavageCombat, normal_die, savage_of, sheet_die, store
+from bot.games.savage.sheet import weapon_damage, weapon_is_ranged
+from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
 from systems.savage.resolver import SavageDamageRoll, SavageTraitRoll
@@ -194,7 +194,7 @@ def soak_command(ctx: Context, args: str) -> None:
     if reroll:
         floor.consume_grant(ctx)
     else:
-        floor.keep_grant_for(ctx, "absorber")  # a second benny may re-roll this soak on the same grant
+        floor.keep_grant_for(ctx, "absorber", "repetir")  # a second benny may re-roll this soak on the same grant
     ctx.reply("savage/table_soak", name=target.name, r=roll, after=after, reroll=reroll, best=best)
     ctx.room.last_rolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
@@ -410,18 +410,6 @@ def attack_command(ctx: Context, args: str) -> None:
     if outcome in ("success", "raise") and damage and "dureza" in target.sheet:
         raised = " aumento" if outcome == "raise" else ""
         damage_command(ctx, f"{target.name} {damage}{raised}")
-
-
-def weapon_damage(character: Character) -> str | None:
-    """The sheet's weapon damage with ``fue`` read as the Strength die (``fue+d6`` -> ``d8+d6``)."""
-    text = str(character.sheet.get("arma_dano", "")).strip().lower()
-    if not text:
-        return None
-    strength = sheet_die(character, "fuerza") or UNTRAINED
-    return _STRENGTH.sub(strength, text)
-
-
-_STRENGTH = re.compile(r"\bfue(?:rza)?\b")
 
 
 @COMMANDS.command("repetir", "reroll", usage="[NOMBRE]", in_character=True)

@@ -18,7 +18,7 @@ from bot.core.rolls import SheetRoll, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.savage.flow import has_joker
-from bot.games.savage.state import ATTRIBUTES, SKILLS, normal_die, savage_of
+from bot.games.savage.state import ATTRIBUTES, SKILLS, normal_die, savage_of, sheet_die
 from systems.refusal import Refusal
 from systems.savage.syntax import fold, parse_savage
 
@@ -67,6 +67,11 @@ _EXPLICIT = {
 class SavageSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         words = text.split()
+        if actor is not None and words and fold(words[0]) in _DAMAGE_VERBS and not _starts_with_dice(words[1:]):
+            damage = weapon_damage(actor)
+            if damage is None:
+                raise Refusal("savage/table_error", code="no_weapon", name=actor.name)
+            words = [words[0], damage, *words[1:]]
         key, used = _leading_trait(ctx, words)
         if key is not None and len(words) > used and normal_die(words[used]):
             key, used = None, 0  # a verb with its die (``espiritu d6``): the system's own syntax
@@ -109,6 +114,12 @@ class SavageSheetRules:
         if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
             applied.append(("sin_entrenar", -2))
         return SheetRoll(outcome, applied, label, full)
+
+
+def _starts_with_dice(words: list[str]) -> bool:
+    """``daño 2d6 ...`` or ``daño fue d8+d6``: the damage is given, not the sheet's."""
+    first = fold(words[0]) if words else ""
+    return bool(first) and (first[0].isdigit() or first.startswith(("d", "fue")))
 
 
 def _reason(word: str) -> str:
@@ -176,6 +187,18 @@ def _int(value: object) -> int:
         return max(0, int(str(value)))
     except ValueError:
         return 0
+
+
+def weapon_damage(character: Character) -> str | None:
+    """The sheet's weapon damage with ``fue`` read as the Strength die (``fue+d6`` -> ``d8+d6``)."""
+    text = str(character.sheet.get("arma_dano", "")).strip().lower()
+    if not text:
+        return None
+    return _STRENGTH.sub(sheet_die(character, "fuerza") or UNTRAINED, text)
+
+
+_STRENGTH = re.compile(r"\bfue(?:rza)?\b")
+_DAMAGE_VERBS = ("dano", "danio", "damage")
 
 
 def weapon_is_ranged(character: Character) -> bool:

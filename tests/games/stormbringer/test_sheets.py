@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.console import ROOM_ID
+from bot.core.events import Event, Send
 from tests.transcript import assert_refused, make_table, play
 
 SHEET = "FUE 13, DES 17, PV 14, Arma cuerpo, Daño 1d8+1, Ataque 80, Parada 60, Esquiva 30, Ver 45, Espada 70"
@@ -52,3 +53,11 @@ def test_previous_attacks_and_parries_of_the_round_are_applied_and_reset() -> No
     assert "ataques previos del asalto -20" in second["text"]
     assert roll(t, FIRST + 5)["applied"] == [] and roll(t, FIRST + 5)["roll"]["target"] == 70
     assert roll(t, FIRST + 8)["applied"] == [], "a new round clears the count"
+
+
+def test_a_stunned_combatant_may_not_roll() -> None:
+    table = make_table(system="stormbringer")
+    play(CAST + "@gm:local: !combate\n@gm:local: !turnos Elric, Orco", table)
+    table.room(ROOM_ID).combat.data.setdefault("wounds", {})["elric"] = ["stunned"]  # what a critical hit leaves
+    (answer,) = table.handle(Event(ROOM_ID, "@ana:local", "!tiro Ver", "$later"))
+    assert isinstance(answer, Send) and "aturdido" in answer.message.body and answer.roll is None
