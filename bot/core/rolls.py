@@ -35,7 +35,8 @@ class SheetRoll:
     label: str = ""
     """The named roll, as the sheet calls it (``Disparar d8``), or empty for an expression."""
     replay: str = ""
-    """The system text that rolls it again with the same modifiers (for a reroll)."""
+    """The system text that rolls it again with the same modifiers, for a reroll (``!repetir``); empty
+    for a plain roll, which leaves no state behind (the room's state never depends on plain dice)."""
 
 
 @dataclass
@@ -108,7 +109,7 @@ def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> She
         made = rules.roll(ctx, actor, text, auto)
         if made is not None:
             return made
-    return SheetRoll(ctx.system.roll(text, ctx.rng), replay=text)
+    return SheetRoll(ctx.system.roll(text, ctx.rng))
 
 
 def stamp(ctx: Context) -> list[int] | None:
@@ -133,11 +134,11 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
         ctx.reply("hidden_roll_notice", who=who)
     else:
         ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=False, **fields)
-    if actor is not None:
+    if actor is not None and made.replay:
         ctx.room.last_rolls[name_key(actor.name)] = {
-            "text": made.replay, "label": made.label, "stamp": stamp(ctx), "roll_id": roll_id, "applied": made.applied,
+            "text": made.replay, "label": made.label, "stamp": stamp(ctx), "applied": made.applied,
             "outcome": roll_json.get("outcome"), "kind": roll_json.get("kind"), "total": roll_json.get("total"),
-            "secret": secret, "rerolled": False,
+            "secret": secret,
         }
     return roll_id
 
