@@ -17,7 +17,7 @@ from bot.core.rolls import SheetRoll
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from systems.refusal import Refusal
-from systems.sombra.resolver import SombraSystem
+from systems.sombra.resolver import SombraCheck, SombraSystem
 from systems.sombra.wounds import combined_effect
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
@@ -46,8 +46,10 @@ class SombraSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         words = text.split()
         key, used = _leading_skill(ctx, words)
-        if key is None or actor is None:
+        if actor is None:
             return None
+        if key is None:
+            return _plain_check(ctx, actor, text) if auto else None
         value = actor.sheet.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refusal("sombra/table_missing", name=actor.name, fields=[key])
@@ -67,6 +69,18 @@ class SombraSheetRules:
         assert isinstance(system, SombraSystem)
         outcome = system.roll_with(full, ctx.rng, tuple(applied))
         return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", full)
+
+
+def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
+    """``3d10 vs 14`` by a wounded character: the wounds' penalty added (a check only)."""
+    effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
+    if not effect.penalty:
+        return None
+    system = ctx.system
+    assert isinstance(system, SombraSystem)
+    applied = [("heridas", effect.penalty)]
+    outcome = system.roll_with(text, ctx.rng, tuple(applied))
+    return SheetRoll(outcome, applied if isinstance(outcome, SombraCheck) else [], "", text)
 
 
 def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:

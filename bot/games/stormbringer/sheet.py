@@ -54,8 +54,8 @@ class StormbringerSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         words = text.split()
         key, used = _leading_skill(ctx, words)
-        if key is None or actor is None:
-            return None
+        if key is None or actor is None or (len(words) > used and words[used].rstrip("%").isdigit()):
+            return None  # ``ataque 55 x2``: the system's own syntax, with the percentage given
         value = actor.sheet.get(key)
         if not isinstance(value, int):
             raise Refusal("stormbringer/table_refused", code="no_skill", name=actor.name, skill=key)

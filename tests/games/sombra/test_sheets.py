@@ -47,5 +47,17 @@ def test_named_rolls_and_wound_effects_applied_listed_and_healed() -> None:
     assert_refused(CAST, "@ana:local: !tiro Conducir", "conducir", system="sombra")
 
 
+def test_a_plain_check_by_a_wounded_character_gets_the_wounds_and_other_rolls_do_not() -> None:
+    t = play(CAST + """
+@gm:local: !daño Hans 7 pecho
+@ana:local: !tiro 3d10 vs 14
+@ana:local: !tiro daño IV+4
+@ana:local: !tiro 3d10 vs 14 sin estado
+""", system="sombra")
+    assert roll(t, FIRST + 1)["applied"] == [{"reason": "heridas", "value": 3}]
+    assert roll(t, FIRST + 2)["applied"] == [] and roll(t, FIRST + 2)["roll"]["kind"] == "damage"
+    assert roll(t, FIRST + 3)["applied"] == []
+
+
 def test_a_helpless_character_may_not_roll() -> None:
     assert_refused(CAST + "@gm:local: !daño Hans 12 abdomen", "@ana:local: !tiro Pistola", "Hans", system="sombra")

@@ -35,6 +35,14 @@ def test_named_rolls_and_contra_as_vs() -> None:
     assert_refused(CAST, "@ana:local: !tiro Otear", "otear", system="stormbringer")
 
 
+def test_the_systems_own_syntax_keeps_working_for_a_player_with_a_sheet() -> None:
+    t = play(CAST + "@ana:local: !tiro ataque 55 x2\n@ana:local: !tiro parada 40 segunda\n@ana:local: !tiro emboscada 60",
+             system="stormbringer")
+    attack = roll(t, FIRST)["roll"]
+    assert (attack["kind"], attack["skill"], attack["target"]) == ("attack", 55, 35)
+    assert roll(t, FIRST + 1)["roll"]["kind"] == "parry" and roll(t, FIRST + 2)["roll"]["skill"] == 60
+
+
 def test_previous_attacks_and_parries_of_the_round_are_applied_and_reset() -> None:
     t = play(CAST + """
 @gm:local: !combate
