@@ -8,6 +8,7 @@ same port and database, and statistics helpers shared by the benchmarks.
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import signal
 import subprocess
@@ -22,21 +23,50 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import yaml  # noqa: E402
+
 from tests.matrix.conftest import PYTHON, Synapse, _write_config, free_port  # noqa: E402
+
+ACCESS_LINE = re.compile(r"\{(?P<user>@[^}\s]+)\} Processed request: .*? \"(?P<method>[A-Z]+) (?P<path>[^ \"?]+)")
+"""A line of Synapse's access log: the requester, the method and the path (query dropped)."""
 
 
 class SynapseServer:
     """``with SynapseServer() as hs:`` -> ``hs.synapse`` (conftest's ``Synapse``: url, register)."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, access_log: bool = False) -> None:
         self.directory = directory or Path(tempfile.mkdtemp(prefix="rolbot-bench-synapse-"))
         self._own_dir = directory is None
         self.directory.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.config_path, self.secret = _write_config(self.directory, self.port)
+        self.access_log = self.directory / "access.log"
+        if access_log:
+            self._log_requests()
         self.url = f"http://127.0.0.1:{self.port}"
         self.synapse = Synapse(self.url, self.secret, self.directory)
         self.proc: subprocess.Popen | None = None
+
+    def _log_requests(self) -> None:
+        """Write every client request to ``access.log`` (who, method, path): what the benchmarks
+        count requests with, without a proxy in the bots' path."""
+        log_yaml = self.directory / "log.yaml"
+        config = yaml.safe_load(log_yaml.read_text())
+        config["handlers"]["access"] = {"class": "logging.FileHandler", "filename": str(self.access_log),
+                                        "formatter": "p"}
+        config["loggers"] = {"synapse.access": {"level": "INFO", "handlers": ["access"], "propagate": False}}
+        log_yaml.write_text(yaml.safe_dump(config))
+
+    def requests(self, user_id: str) -> list[tuple[str, str]]:
+        """(method, path) of every request ``user_id`` made so far, in order (needs ``access_log``)."""
+        if not self.access_log.exists():
+            return []
+        out = []
+        for line in self.access_log.read_text(errors="replace").splitlines():
+            match = ACCESS_LINE.search(line)
+            if match and match["user"] == user_id:
+                out.append((match["method"], match["path"]))
+        return out
 
     def start(self, timeout: float = 120) -> None:
         self.proc = subprocess.Popen([PYTHON, "-m", "synapse.app.homeserver", "--config-path", str(self.config_path)],

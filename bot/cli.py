@@ -87,6 +87,28 @@ def cmd_console(args: argparse.Namespace) -> int:
     return run_console(table, sys.stdin, sys.stdout, args.jsonl)
 
 
+def cmd_acta(args: argparse.Namespace) -> int:
+    """``rolbot acta``: the room's recorded acta as Markdown or HTML on stdout (DESIGN.md 3.5)."""
+    from bot.core.acta_document import NoSuchActa, export
+    from bot.core.store import Store
+
+    renderer = Renderer()
+    if not os.path.isfile(args.db):
+        return _startup_failed(StartupError("db_missing", path=args.db))
+    try:
+        store = Store(args.db)
+    except StartupError as err:
+        return _startup_failed(err)
+    try:
+        text = export(store, renderer, args.room, args.format, args.sesion, args.todas)
+    except NoSuchActa as missing:
+        print(renderer.text("acta_missing", room=args.room, session=missing.session, known=missing.known),
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    sys.stdout.write(text)
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from bot.config import ConfigError, load_config
 
@@ -129,6 +151,15 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--jsonl", action="store_true")
     console.add_argument("--db", default=None, metavar="PATH")
     console.set_defaults(func=cmd_console)
+
+    acta = sub.add_parser("acta", help=text("acta"))
+    acta.add_argument("--db", required=True, metavar="PATH", help=text("acta.db"))
+    acta.add_argument("--room", required=True, metavar="ROOM_ID", help=text("acta.room"))
+    which = acta.add_mutually_exclusive_group()
+    which.add_argument("--sesion", type=int, default=None, metavar="N", help=text("acta.sesion"))
+    which.add_argument("--todas", action="store_true", help=text("acta.todas"))
+    acta.add_argument("--format", choices=("md", "html"), default="md", help=text("acta.format"))
+    acta.set_defaults(func=cmd_acta)
 
     run = sub.add_parser("run", help=text("run"))
     run.add_argument("--config", required=True, metavar="PATH", help=text("run.config"))

@@ -173,6 +173,9 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
 
     web = _table(data, "web")
     bind = _str(web, "bind", "web", default="127.0.0.1:8080")
+    public_url = _str(web, "public_url", "web")
+    if public_url is not None and (not public_url.startswith(("http://", "https://")) or any(c.isspace() for c in public_url)):
+        raise ConfigError("bad_public_url", value=public_url)
     if bind:
         _host, sep, port = bind.rpartition(":")
         if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
@@ -183,7 +186,7 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     if unknown:
         raise ConfigError("unknown_keys", unknown=sorted(unknown), where="bot",
                           known=("allowed_inviters", *ROOM_KEYS))
-    defaults = RoomSettings(**_room_fields(botsec, "bot", ROOM_KEYS))
+    defaults = RoomSettings(**_room_fields(botsec, "bot", ROOM_KEYS), public_url=public_url.rstrip("/") if public_url else None)
     inviters = _user_list(botsec, "allowed_inviters", "bot")
 
     rooms: dict[str, dict] = {}

@@ -1,4 +1,5 @@
-"""Health and metrics over HTTP: ``GET /healthz`` and ``GET /metrics`` (Prometheus text format)."""
+"""Health and metrics over HTTP: ``GET /healthz`` and ``GET /metrics`` (Prometheus text format); with a
+table, also its live table pages and acta links (``bot/table_page.py``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ import os
 import socket
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from bot.core.errors import StartupError
+
+if TYPE_CHECKING:
+    from bot.core.table import Table
 
 _BIND_ERRORS = {errno.EADDRINUSE: "web_port_in_use", errno.EADDRNOTAVAIL: "web_not_local",
                 errno.EACCES: "web_forbidden"}
@@ -66,7 +71,7 @@ class Metrics:
         return "\n".join(out) + "\n"
 
 
-def make_app(metrics: Metrics) -> web.Application:
+def make_app(metrics: Metrics, table: Table | None = None) -> web.Application:
     async def healthz(_: web.Request) -> web.Response:
         if metrics.first_sync_done:
             return web.Response(text="ok\n")
@@ -79,11 +84,15 @@ def make_app(metrics: Metrics) -> web.Application:
     app = web.Application()
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics_view)
+    if table is not None:
+        from bot.table_page import TablePages
+
+        TablePages(table).add_routes(app)
     return app
 
 
-async def start_web(metrics: Metrics, host: str, port: int) -> web.AppRunner:
-    runner = web.AppRunner(make_app(metrics), access_log=None)
+async def start_web(metrics: Metrics, host: str, port: int, table: Table | None = None) -> web.AppRunner:
+    runner = web.AppRunner(make_app(metrics, table), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core import acta
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
@@ -23,6 +24,7 @@ def announce_turn(ctx: Context, combat: Combat) -> None:
     if actor is None:
         return
     combat.warned.clear()
+    acta.record(ctx, "turn", actor.name, round=combat.round)
     ctx.game.combat.turn_start(ctx, combat, actor)
     mentions = (actor.owner,) if actor.owner else ()
     ctx.announce("turn_start", mentions=mentions, round=combat.round, actor=actor.name, owner=actor.owner)
@@ -31,6 +33,7 @@ def announce_turn(ctx: Context, combat: Combat) -> None:
 def start_rounds(ctx: Context, combat: Combat) -> None:
     combat.round, combat.turn = 1, 0
     ctx.room.clear_grants()
+    acta.record(ctx, "round", round=1)
     drop_dead(ctx, combat)
     announce_turn(ctx, combat)
 
@@ -47,6 +50,7 @@ def _begin_turn(ctx: Context, combat: Combat) -> None:
     if combat.turn >= len(combat.order):
         combat.round += 1
         combat.turn = 0
+        acta.record(ctx, "round", round=combat.round)
         ctx.game.combat.new_round(ctx, combat)
         drop_dead(ctx, combat)
         ctx.announce("new_round", round=combat.round, order=list(combat.order))

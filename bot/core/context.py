@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from bot.core import acta
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
@@ -33,6 +34,8 @@ class Context:
     """The command runs on the sender's ``!permite`` grant (the lock or the turn would refuse it)."""
     grant_spent: bool = False
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
+    records: list[acta.Record] = field(default_factory=list)
+    """What the event adds to or changes in the room's acta, written in the event's transaction."""
     store: Store | None = None
     """Read-only use by commands (roll history); writes go through ``rolls`` and ``reveals``."""
     rolls: list[dict[str, Any]] = field(default_factory=list)
@@ -96,7 +99,8 @@ class Context:
                     rendered: Message | None = None, **context: Any) -> None:
         """Queue a message; one that shows a roll carries it (``roll_json``, its record's ``roll_id``, the
         ``applied`` modifiers of the context, and whether it is ``secret``); ``rendered``: the message
-        already rendered from ``kind`` and ``context``."""
+        already rendered from ``kind`` and ``context``. A roll shown in the room goes to the acta; a
+        secret one (sent privately) does not, until it is revealed."""
         message = rendered or self.renderer.render(kind, **context)
         outcome = context.get("r")
         if roll_json is None and outcome is not None and hasattr(outcome, "as_json"):  # a game's own roll
@@ -105,6 +109,10 @@ class Context:
             roll_id = self.record_roll(outcome, roll_json, who or self.speaker_name, "", (), private_to is not None,
                                        message)
             secret = private_to is not None
+        if roll_json is not None:
+            named = context.get("who")
+            acta.roll(self, roll_json, message.body, secret=secret or private_to is not None,
+                      who=named if isinstance(named, str) else None)
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,

@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from bot.core.render import Message
 
-EventKind = Literal["text", "emote", "notice", "media", "reaction", "poll", "encrypted", "other"]
+EventKind = Literal["text", "emote", "notice", "media", "reaction", "poll", "encrypted", "redaction", "other"]
 """``text`` and ``emote`` are read; the rest (a notice, images, files, stickers, a reaction, a poll,
 any other timeline event) only counts as writing, for the locks. ``encrypted`` is a message the
-transport could not decrypt (yet): see ``Table.handle_undecryptable``."""
+transport could not decrypt (yet): see ``Table.handle_undecryptable``. A ``redaction`` (the message
+``target`` was deleted) is nobody's writing: it only takes that message out of the room's acta."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,8 @@ class Event:
     edit: bool = False
     """An edit of an earlier message: ``text`` and ``kind`` are those of the new content. It is judged
     (locks, turns) but never run as a command."""
+    target: str = ""
+    """The event an edit replaces or a redaction deletes (empty when the transport does not say)."""
     sender_is_admin: bool = False
     """The transport's word that the sender is a room creator or has power level >= 50."""
     bot_can_redact: bool = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bot.core import acta
 from bot.core.commands import Command
 from bot.core.context import Context
 from bot.core.protocol import Line
@@ -19,9 +20,11 @@ def gm_dash_line(ctx: Context, line: Line) -> None:
         if room.lock:
             close_lock(ctx)
             ctx.react("lock_closed_key")
+            acta.record(ctx, "lock", ctx.speaker_name, open=False)
         else:
             open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id))
             ctx.react("lock_opened_key")
+            acta.record(ctx, "lock", ctx.speaker_name, open=True)
         return
     character = room.find_character(line.name)
     if character is None:
@@ -31,6 +34,7 @@ def gm_dash_line(ctx: Context, line: Line) -> None:
         close_lock(ctx)
     open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id, character.name, character.owner))
     ctx.react("lock_opened_key")
+    acta.record(ctx, "lock", ctx.speaker_name, open=True, character=character.name)
     ctx.reply("lock_named", character=character.name, owner=character.owner)
 
 

@@ -11,6 +11,7 @@ Kinds of the core are bare names (``status`` is ``templates/core/status.txt``); 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.resources import files
@@ -27,9 +28,33 @@ from jinja2 import (
     TemplateNotFound,
     select_autoescape,
 )
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 MAX_BODY = 4000
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
+_MARKDOWN_LINE_START = re.compile(r"^([ \t]*)([#>+=-]|\d{1,9}(?=[.)]))", re.MULTILINE)
+
+
+def markdown_text(value: object) -> str:
+    """User text as literal Markdown: the characters that make markup are backslash-escaped, and line
+    breaks are kept as hard breaks."""
+    text = _MARKDOWN_INLINE.sub(r"\\\1", str(value).replace("\r\n", "\n").replace("\r", "\n"))
+    text = _MARKDOWN_LINE_START.sub(_escape_line_start, text)
+    return "  \n".join(line.rstrip() for line in text.split("\n"))
+
+
+def _escape_line_start(match: re.Match[str]) -> str:
+    """``# x``, ``> x``, ``- x`` start a block: escape the marker; ``1. x`` too: escape its dot."""
+    indent, marker = match[1], match[2]
+    if marker.isdigit():
+        return indent + marker + "\\"
+    return indent + "\\" + marker
+
+
+def html_lines(value: object) -> Markup:
+    """User text escaped for HTML, line breaks kept."""
+    lines = str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return Markup("<br>").join(escape(line) for line in lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +83,8 @@ class Renderer:
             keep_trailing_newline=False,
             auto_reload=False,
         )
+        self.env.filters["md"] = markdown_text
+        self.env.filters["lines"] = html_lines
 
     def render(self, kind: str, **context: Any) -> Message:
         body = self.env.get_template(f"{kind}.txt").render(context).strip()
@@ -66,6 +93,11 @@ class Renderer:
         except TemplateNotFound:
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
+
+    def document(self, kind: str, ext: str, **context: Any) -> str:
+        """A whole file (``acta_document`` as ``txt`` or ``html``, ``table_page``...), not a chat message:
+        no length cap. HTML files are autoescaped."""
+        return self.env.get_template(f"{kind}.{ext}").render(context)
 
     def text(self, kind: str, **context: Any) -> str:
         """Only the plain body (CLI errors, logs meant for people)."""

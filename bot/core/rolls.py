@@ -135,7 +135,7 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     else:
         ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=False, **fields)
     if actor is not None and made.replay:
-        ctx.room.last_rolls[name_key(actor.name)] = {
+        ctx.room.rerolls[name_key(actor.name)] = {
             "text": made.replay, "label": made.label, "stamp": stamp(ctx), "applied": made.applied,
             "outcome": roll_json.get("outcome"), "kind": roll_json.get("kind"), "total": roll_json.get("total"),
             "secret": secret,
@@ -145,7 +145,7 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
 
 def last_roll(ctx: Context, actor: Character) -> dict[str, Any]:
     """The actor's last roll of this turn (of any time out of combat), or a refusal."""
-    last = ctx.room.last_rolls.get(name_key(actor.name))
+    last = ctx.room.rerolls.get(name_key(actor.name))
     if not last or last.get("stamp") != stamp(ctx):
         raise Refusal("no_last_roll", name=actor.name)
     return last

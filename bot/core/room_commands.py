@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 
+from bot.core import acta, floor, rolls, sheets
 from bot.core import combat as rounds
-from bot.core import floor, rolls, sheets
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.rulebook import Rulebook
@@ -255,12 +256,14 @@ def combat_command(ctx: Context, args: str) -> None:
         rounds_played = ctx.room.combat.round
         ctx.room.combat = None
         ctx.room.clear_grants()
+        acta.record(ctx, "combat_end", rounds=rounds_played)
         ctx.reply("combat_ended", rounds=rounds_played)
         return
     if ctx.room.combat is not None:
         raise Refusal("combat_running", round=ctx.room.combat.round)
     ctx.room.combat = Combat()
     ctx.room.clear_grants()
+    acta.record(ctx, "combat")
     ctx.reply("combat_started", system=ctx.system)
     _end_exploration_for_combat(ctx)
 
@@ -424,3 +427,93 @@ def _numbered(ctx: Context, name: str, count: int) -> list[str]:
     numbers = (i for i in range(1, count + len(ctx.room.characters) + 1)
                if ctx.room.find_character(f"{name} {i}") is None)
     return [f"{name} {i}" for _, i in zip(range(count), numbers)]
+
+
+_ON_WORDS = ("activar", "on")
+_OFF_WORDS = ("desactivar", "off")
+_ERASE_WORDS = ("borrar", "delete")
+_ALL_WORDS = ("todo", "todas", "all")
+_NEW_WORDS = ("nueva", "new")
+_SESSION_NUMBER = re.compile(r"[0-9]{1,6}")
+PAGE_TOKEN_BYTES = 24
+"""The table page's token: 192 random bits."""
+
+
+@COMMANDS.command("acta", "log", usage="[N] | activar | desactivar | borrar N|todo")
+def acta_command(ctx: Context, args: str) -> None:
+    words = args.lower().split()
+    word = words[0] if words else ""
+    if word in (*_ON_WORDS, *_OFF_WORDS, *_ERASE_WORDS) and not ctx.is_gm():
+        raise Refusal("gm_only", command=f"acta {word}")
+    record = ctx.room.acta
+    if word in _ON_WORDS:
+        record.on = True
+        ctx.announce("acta_on")
+    elif word in _OFF_WORDS:
+        record.on, record.open = False, False
+        ctx.announce("acta_off")
+    elif word in _ERASE_WORDS:
+        _erase_sessions(ctx, words[1:])
+    elif len(words) <= 1 and (not word or _SESSION_NUMBER.fullmatch(word)):
+        _acta_links(ctx, int(word) if word else None)
+    else:
+        raise ctx.usage("acta")
+
+
+def _erase_sessions(ctx: Context, words: list[str]) -> None:
+    if len(words) == 1 and words[0] in _ALL_WORDS:
+        acta.erase(ctx, None)
+        ctx.reply("acta_erased", sessions=None)
+        return
+    if not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words):
+        raise ctx.usage("acta")
+    sessions = tuple(sorted({int(w) for w in words}))
+    acta.erase(ctx, sessions)
+    ctx.reply("acta_erased", sessions=sessions)
+
+
+def _acta_links(ctx: Context, session: int | None) -> None:
+    record = ctx.room.acta
+    if record.session == 0:
+        raise Refusal("acta_empty", on=record.on)
+    if session is not None and not 1 <= session <= record.session:
+        raise Refusal("acta_no_session", session=session, last=record.session)
+    ctx.reply("acta_links", url=_page_url(ctx), session=session, on=record.on)
+
+
+def _page_url(ctx: Context, renew: bool = False) -> str:
+    """The room's table page address (a new token if it has none or ``renew``); a refusal without
+    ``[web] public_url``."""
+    base = ctx.settings.public_url
+    if not base:
+        raise Refusal("no_public_url")
+    if renew or ctx.room.page_token is None:
+        ctx.room.page_token = secrets.token_urlsafe(PAGE_TOKEN_BYTES)
+    return f"{base.rstrip('/')}/mesa/{ctx.room.page_token}"
+
+
+@COMMANDS.command("mesa", "table", usage="[nueva]", gm_only=True)
+def table_page_command(ctx: Context, args: str) -> None:
+    word = args.strip().lower()
+    if word and word not in _NEW_WORDS:
+        raise ctx.usage("mesa")
+    renew = bool(word)
+    ctx.reply("table_page_link", url=_page_url(ctx, renew=renew), renewed=renew)
+
+
+@COMMANDS.command("sesion", "session", usage="[fin]", gm_only=True)
+def session_command(ctx: Context, args: str) -> None:
+    record = ctx.room.acta
+    if not record.on:
+        raise Refusal("acta_empty", on=False)
+    if args.strip().lower() in _END_WORDS:
+        if not record.open:
+            raise Refusal("session_not_open")
+        record.open = False
+        ctx.announce("session_ended", session=record.session)
+        return
+    if args.strip():
+        raise ctx.usage("sesion")
+    record.session += 1
+    record.open, record.last_ts = True, ctx.event.ts
+    ctx.announce("session_started", session=record.session)

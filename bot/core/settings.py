@@ -13,6 +13,8 @@ class RoomSettings:
     enforcement: str = "redact"
     ooc_in_locks: bool = False
     language: str = "es"
+    public_url: str | None = None
+    """``[web] public_url``, the same for every room: where links to the table page and the acta point."""
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,19 @@ class Exploration:
 
 
 @dataclass
+class Acta:
+    """The room's record (``!acta activar``): whether it is on, and the session entries go to."""
+
+    on: bool = False
+    session: int = 0
+    """The last session number given (0: none yet); numbers are never reused."""
+    open: bool = False
+    """Entries go to ``session``; when False the next entry opens a new one."""
+    last_ts: int = 0
+    """Timestamp of the last entry: a gap of more than ``SESSION_GAP`` opens a new session."""
+
+
+@dataclass
 class RoomState:
     system: str | None = None
     enforcement: str | None = None
@@ -107,8 +120,13 @@ class RoomState:
     grant_only: dict[str, str] = field(default_factory=dict)
     """Grants narrowed to one command (user -> command name): a follow-up riding on a spent grant."""
     warned_no_power: bool = False
-    last_rolls: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Each character's last roll (name key -> what ``!repetir`` needs to roll it again)."""
+    acta: Acta = field(default_factory=Acta)
+    page_token: str | None = None
+    """The secret in the address of the room's table page and acta links (``!mesa``); None: no page."""
+    last_rolls: list[dict[str, str]] = field(default_factory=list)
+    """The last public rolls, newest last (``{"who", "text"}``), for the table page."""
+    rerolls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each character's last roll a game can reroll (name key -> what ``!repetir`` needs)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -125,6 +143,7 @@ class RoomState:
         data["lock"] = _build(FloorLock, data["lock"]) if data.get("lock") else None
         data["combat"] = _build(Combat, data["combat"]) if data.get("combat") else None
         data["exploration"] = _build(Exploration, data["exploration"]) if data.get("exploration") else None
+        data["acta"] = _build(Acta, data["acta"]) if isinstance(data.get("acta"), dict) else Acta()
         return cls(**data)
 
     @classmethod

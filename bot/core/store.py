@@ -19,6 +19,7 @@ from typing import Any
 
 import sqlite_utils
 
+from bot.core.acta import Change, Entry, Record
 from bot.core.errors import StartupError
 from bot.core.events import Action, action_from_dict, action_to_dict
 
@@ -69,7 +70,22 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
     db.table("matrix_room_auth").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
 
 
+_PAGE_TOKEN = "(CASE WHEN json_valid(data) THEN json_extract(data, '$.page_token') END)"
+"""A room's table page token, from its state (the indexed expression: queries must use it as is)."""
+
+
 def _migrate_5(db: sqlite_utils.Database) -> None:
+    """Each room's acta (its in-character record, kept while recording is on), and the lookup of a
+    room by its table page token (kept in the room's state)."""
+    db.execute("CREATE TABLE IF NOT EXISTS acta (id INTEGER PRIMARY KEY AUTOINCREMENT, room_id TEXT NOT NULL,"
+               " session INTEGER NOT NULL, event_id TEXT NOT NULL, ts INTEGER NOT NULL, kind TEXT NOT NULL,"
+               " actor TEXT NOT NULL, text TEXT NOT NULL, data TEXT NOT NULL)")
+    db.execute("CREATE INDEX IF NOT EXISTS acta_room_session ON acta (room_id, session, id)")
+    db.execute("CREATE INDEX IF NOT EXISTS acta_room_event ON acta (room_id, event_id)")
+    db.execute(f"CREATE INDEX IF NOT EXISTS rooms_page_token ON rooms ({_PAGE_TOKEN})")
+
+
+def _migrate_6(db: sqlite_utils.Database) -> None:
     """Every roll the table answered, for ``!historial``, ``!dados`` and ``!revelar``. ``secret`` rolls
     (``!tiro ... oculta``) stay out of what players can see until ``revealed``."""
     db.table("rolls").create(
@@ -79,7 +95,9 @@ def _migrate_5(db: sqlite_utils.Database) -> None:
     db.table("rolls").create_index(["room_id", "seq"], if_not_exists=True)
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -171,6 +189,53 @@ class Store:
     def save_room(self, room_id: str, data: str) -> None:
         """``data``: the room state already serialised as JSON."""
         self.db.execute("INSERT OR REPLACE INTO rooms (room_id, data) VALUES (?, ?)", [room_id, data])
+
+    def room_for_token(self, token: str) -> str | None:
+        """The room whose table page token is ``token`` (compare it again before trusting it)."""
+        row = self.db.execute(f"SELECT room_id FROM rooms WHERE {_PAGE_TOKEN} = ?", [token]).fetchone()
+        return row[0] if row else None
+
+    # -- the acta (bot/core/acta.py)
+
+    def write_acta(self, room_id: str, records: list[Record]) -> None:
+        """Apply what one event adds to or changes in the room's acta (inside its transaction)."""
+        conn = self.db.conn
+        for item in records:
+            if isinstance(item, Entry):
+                conn.execute("INSERT INTO acta (room_id, session, event_id, ts, kind, actor, text, data)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             [room_id, item.session, item.source, item.ts, item.kind, item.actor, item.text,
+                              json.dumps(item.data, ensure_ascii=False)])
+            else:
+                self._change_acta(room_id, item)
+
+    def _change_acta(self, room_id: str, change: Change) -> None:
+        spoken = "('narration', 'dialogue', 'action')"
+        if change.op == "edit":
+            self.db.execute(f"UPDATE acta SET kind = ?, text = ? WHERE room_id = ? AND event_id = ? AND kind IN {spoken}",
+                            [change.kind, change.text, room_id, change.source])
+        elif change.op == "forget":
+            self.db.execute(f"DELETE FROM acta WHERE room_id = ? AND event_id = ? AND kind IN {spoken}",
+                            [room_id, change.source])
+        elif change.sessions is None:
+            self.db.execute("DELETE FROM acta WHERE room_id = ?", [room_id])
+        else:
+            self.db.conn.executemany("DELETE FROM acta WHERE room_id = ? AND session = ?",
+                                     [(room_id, n) for n in change.sessions])
+
+    def acta_sessions(self, room_id: str) -> list[int]:
+        """The room's recorded session numbers, in order."""
+        rows = self.db.execute("SELECT DISTINCT session FROM acta WHERE room_id = ? ORDER BY session", [room_id])
+        return [r[0] for r in rows]
+
+    def acta_entries(self, room_id: str, sessions: list[int]) -> list[Entry]:
+        """The entries of these sessions, in the order they were recorded."""
+        out: list[Entry] = []
+        for session in sessions:
+            rows = self.db.execute("SELECT session, kind, actor, text, event_id, ts, data FROM acta"
+                                   " WHERE room_id = ? AND session = ? ORDER BY id", [room_id, session])
+            out += [Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
+        return out
 
     def room_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT room_id FROM rooms")]

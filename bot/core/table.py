@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
+from bot.core import acta, floor
 from bot.core import combat as rounds
-from bot.core import floor
 from bot.core.commands import Command
 from bot.core.context import Context
 from bot.core.events import Action, Event
@@ -45,6 +46,8 @@ class Table:
                                              templates_dir)
         self._rooms: dict[str, RoomState] = {}
         self._seed: int | None = None
+        self.watchers: list[Callable[[str], None]] = []
+        """Called with the room id after each event of that room commits (the live table page)."""
 
     def resume_seed(self, seed: int) -> None:
         """A seeded ``random.Random`` that continues where the last run with ``seed`` over this
@@ -72,10 +75,14 @@ class Table:
         If the transaction fails the room's cached state is dropped, so memory never holds
         a change the database rolled back."""
         try:
-            return self._handle(event)
+            actions = self._handle(event)
         except Exception:
             self._rooms.pop(event.room_id, None)
             raise
+        if actions is not None:
+            for watcher in self.watchers:
+                watcher(event.room_id)
+        return actions or []
 
     def floor_epoch(self, room_id: str) -> str:
         """What decides who may write in the room now (lock, turn, exploration, grants). A message
@@ -106,13 +113,16 @@ class Table:
             raise
         return self.handle(event)
 
-    def _handle(self, event: Event) -> list[Action]:
+    def _handle(self, event: Event) -> list[Action] | None:
+        """None: handled before."""
         with self.store.transaction():
             if self.store.was_handled(event.event_id):
-                return []
+                return None
             ctx = self._context(event)
             try:
+                before = acta.board(ctx)
                 dispatch(ctx)
+                acta.state_changes(ctx, before)
             except Exception:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, fresh=True)
@@ -122,6 +132,7 @@ class Table:
             for roll_id in ctx.reveals:
                 self.store.reveal_roll(roll_id)
             self.store.save_room(event.room_id, ctx.room.to_json())
+            self.store.write_acta(event.room_id, ctx.records)
             if self._seed is not None:
                 self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
             self.store.queue_actions(event.event_id, actions)
@@ -133,6 +144,12 @@ class Table:
             self._rooms.pop(event.room_id, None)
         return Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
                        self.renderer, self.rng, self.games, ROOM_COMMANDS, store=self.store)
+
+    def context_for(self, event: Event, room: RoomState) -> Context:
+        """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the
+        state such as the table page."""
+        return Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
+                       ROOM_COMMANDS)
 
     def pending_actions(self) -> list[Action]:
         return self.store.pending_actions()
@@ -147,13 +164,17 @@ class Table:
 def dispatch(ctx: Context) -> None:
     """Lock and turn checks come first, before any other reply (DESIGN.md 1.8)."""
     event = ctx.event
+    if event.kind == "redaction":
+        acta.redacted(ctx)
+        return
     if event.kind not in ("text", "emote"):
         floor.judge(ctx, _NOT_READ, None)
         return
     line = read_line(event.text, event.kind == "emote")
     command = ctx.find_command(line.name) if line.kind == "command" else None
     if event.edit:
-        floor.judge(ctx, line, command)
+        if floor.judge(ctx, line, command):
+            acta.edited(ctx, line)
         return
     if line.kind in ("dash", "named_dash") and ctx.is_gm():
         floor.gm_dash_line(ctx, line)
@@ -164,11 +185,14 @@ def dispatch(ctx: Context) -> None:
             floor.refuse(ctx, reason)
         return
     if line.kind == "action":
-        floor.may_explore(ctx)
+        if floor.may_explore(ctx):
+            acta.said(ctx, line)
     elif command is not None:
         _run(ctx, line, command)
     elif line.kind == "command":
         ctx.reply("unknown_command", name=line.name[:40])
+    else:
+        acta.said(ctx, line)
 
 
 _NOT_READ = Line("talk")
@@ -178,13 +202,14 @@ _NOT_READ = Line("talk")
 def _run_on_grant(ctx: Context, line: Line, command: Command) -> bool:
     """Run ``command`` on the sender's grant. Only a valid command (one that spends the grant) counts:
     otherwise its answers and changes are dropped and the post is treated as without the grant."""
-    snapshot, answered, rolled, revealed = ctx.room.to_json(), len(ctx.actions), len(ctx.rolls), len(ctx.reveals)
+    snapshot, answered, recorded = ctx.room.to_json(), len(ctx.actions), len(ctx.records)
+    rolled, revealed = len(ctx.rolls), len(ctx.reveals)
     ctx.on_grant = True
     _run(ctx, line, command)
     ctx.on_grant = False
     if ctx.grant_spent:
         return True
-    del ctx.actions[answered:], ctx.rolls[rolled:], ctx.reveals[revealed:]
+    del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
     ctx.room.restore(snapshot)
     return False
 
@@ -204,11 +229,12 @@ def _run(ctx: Context, line: Line, command: Command) -> None:
 
 def run(ctx: Context, command: Command, args: str) -> None:
     """Run ``command``; a refusal undoes whatever it changed and answers with its one message."""
-    snapshot, answered, rolled, revealed = ctx.room.to_json(), len(ctx.actions), len(ctx.rolls), len(ctx.reveals)
+    snapshot, answered, recorded = ctx.room.to_json(), len(ctx.actions), len(ctx.records)
+    rolled, revealed = len(ctx.rolls), len(ctx.reveals)
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx)
     except Refusal as refusal:
         ctx.room.restore(snapshot)
-        del ctx.actions[answered:], ctx.rolls[rolled:], ctx.reveals[revealed:]
+        del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
         ctx.reply(refusal.kind, **refusal.context())

@@ -47,9 +47,9 @@ SYNC_TOKEN_KEY = "matrix_sync_token"
 STATE_FETCHES = 8
 """How many rooms' full state are read from the homeserver at once (rooms with no stored copy)."""
 KEEP_UNDECRYPTED_S = 7 * 86400
+"""A message whose key never came is kept (and retried after every sync) this long, then dropped."""
 MAX_KEPT_PER_SENDER = 20
 """Unreadable events kept per sender and room; past it they are judged at once, as mere writing."""
-"""A message whose key never came is kept (and retried after every sync) this long, then dropped."""
 
 
 def sync_filter(timeline_limit: int) -> dict[str, Any]:
@@ -136,7 +136,7 @@ class MatrixBot:
     async def run(self) -> None:
         hp = self.config.web_host_port()
         if hp:
-            self._web = await start_web(self.metrics, *hp)
+            self._web = await start_web(self.metrics, *hp, table=self.table)
         watch: asyncio.Future[None] | None = None
         try:
             await self.session.login()

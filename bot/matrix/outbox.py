@@ -43,7 +43,6 @@ class Outbox:
         self.metrics = metrics
         self._auths = auths
         self._auth_for = auth_for
-        self._stopping = stopping
         self.stopping = stopping
         self._keys_lock = asyncio.Lock()
         self._pl_locks: dict[str, asyncio.Lock] = {}
@@ -66,7 +65,7 @@ class Outbox:
                 self.metrics.power_level_changes += 1
         except PermanentError as err:
             log.error("action %s in %s failed: %s", action.kind, action.room_id, err)
-            if self._stopping():
+            if self.stopping():
                 return
         if action.action_id:
             self.store.actions_done([action.action_id])
@@ -113,20 +112,35 @@ class Outbox:
                 room.add_member(invited, None, None, invited=True)
                 client.olm.update_tracked_users(room)
             if room is not None and room.encrypted:
+                self._stored_members(room)
                 async with self._keys_lock:  # learn new members' devices before the key is shared
                     if client.should_query_keys:
                         await self.session.request("query keys", client.keys_query, attempts=4)
         await self.session.request("send", lambda: client.room_send(room_id, event_type, content, tx_id=tx,
                                                                     ignore_unverified_devices=True))
 
+    def _stored_members(self, room: MatrixRoom) -> None:
+        """After a restart nio has not synced an encrypted room's members (the sync loads them
+        lazily), and would ask the homeserver for them before its first send there. The stored copy
+        is complete (read with the room's full state) and kept current by every sync: use it."""
+        client = self.session.client
+        auth = self._auths.get(room.room_id)
+        if room.members_synced or auth is None or not auth.members or client.olm is None:
+            return
+        for user_id in auth.members - set(room.users):
+            room.add_member(user_id, None, None)
+        room.members_synced = True
+        client.olm.update_tracked_users(room)
+
     async def _known_room(self, room_id: str) -> MatrixRoom:
         """nio knows only the rooms of the syncs since this start: after a restart a quiet room is
         unknown to it until something happens there. Tell it about the room, encrypted or not
-        (nio's store remembers which rooms are; the homeserver is asked otherwise); nio fetches
-        the member list itself before it shares a room key."""
+        (the stored auth state says; nio's store remembers which rooms are; the homeserver is
+        asked otherwise)."""
         client = self.session.client
-        encrypted = room_id in client.encrypted_rooms
-        if not encrypted:
+        auth = self._auths.get(room_id)
+        encrypted = room_id in client.encrypted_rooms or (auth is not None and auth.encrypted)
+        if not encrypted and auth is None:
             try:
                 await self.session.request("read encryption state", lambda: client.room_get_state_event(
                     room_id, "m.room.encryption"), attempts=4)

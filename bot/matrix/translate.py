@@ -21,8 +21,8 @@ POLL_TYPES = frozenset({
     "m.poll.response", "org.matrix.msc3381.poll.response",
     "m.poll.end", "org.matrix.msc3381.poll.end",
 })
-# Timeline events that are nobody's writing.
-IGNORED_TYPES = frozenset({"m.room.redaction"})
+REDACTION = "m.room.redaction"
+"""Nobody's writing: it only takes the deleted message out of the room's acta."""
 ENCRYPTED = "m.room.encrypted"
 
 
@@ -64,7 +64,7 @@ def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str) -> Event
     etype = src.get("type")
     if not isinstance(etype, str):
         return Malformed("no type", event_id)
-    if sender == bot_user or "state_key" in src or etype in IGNORED_TYPES or _redacted(src):
+    if sender == bot_user or "state_key" in src or _redacted(src):
         return None
     ts = src.get("origin_server_ts")
     base = Event(
@@ -78,11 +78,24 @@ def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str) -> Event
         bot_can_redact=auth.can_redact(bot_user),
         bot_can_mute=auth.can_mute(bot_user),
     )
+    if etype == REDACTION:
+        return _redaction(base, src)
     try:
         return _read(base, etype, src.get("content"))
     except _Bad as bad:
         edit = isinstance(src.get("content"), dict) and _is_edit(src["content"])
         return Malformed(str(bad), event_id, replace(base, edit=edit))
+
+
+def _redaction(base: Event, src: dict[str, Any]) -> Event | None:
+    """The deleted event's id is at the top (room versions up to 10) or in the content (11 and later)."""
+    content = src.get("content")
+    target = content.get("redacts") if isinstance(content, dict) else None
+    if not isinstance(target, str):
+        target = src.get("redacts")
+    if not isinstance(target, str) or not target:
+        return None
+    return replace(base, kind="redaction", target=target)
 
 
 def _with(base: Event, kind: EventKind, text: str = "", edit: bool = False) -> Event:
@@ -130,7 +143,8 @@ def _read(base: Event, etype: str, raw: object) -> Event:
         if edit:
             new = _obj(content.get("m.new_content"), "m.new_content")
             kind, text = _message(new, {})
-            return _with(base, kind, text, edit=True)
+            target = relates.get("event_id")
+            return replace(_with(base, kind, text, edit=True), target=target if isinstance(target, str) else "")
         kind, text = _message(content, relates)
         return _with(base, kind, text)
     if etype == "m.sticker":

@@ -432,6 +432,11 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "integration: real Synapse on loopback (tests/integration)")
 
 
+def is_state_read(method: str, path: str) -> bool:
+    return (method == "GET" and "/rooms/" in path
+            and any(part in path for part in ("/state", "/joined_members", "/members")))
+
+
 class CountingProxy:
     """A plain HTTP relay between the bot and Synapse that records every request (method, path):
     what the bot asks the homeserver, counted without touching either side."""
@@ -439,6 +444,9 @@ class CountingProxy:
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream
         self.requests: list[tuple[str, str]] = []
+        self.state_in_flight = 0
+        self.most_state_in_flight = 0
+        """The most room-state reads the bot had waiting on the homeserver at once."""
         self.url = ""
         self._runner: Any = None
         self._session: Any = None
@@ -460,22 +468,29 @@ class CountingProxy:
         from aiohttp import web
 
         self.requests.append((request.method, request.path))
+        reading_state = is_state_read(request.method, request.path)
+        if reading_state:
+            self.state_in_flight += 1
+            self.most_state_in_flight = max(self.most_state_in_flight, self.state_in_flight)
         headers = {k: v for k, v in request.headers.items() if k.lower() not in ("host", "content-length")}
-        async with self._session.request(request.method, self.upstream + request.path_qs, headers=headers,
-                                         data=await request.read(), allow_redirects=False) as resp:
-            body = await resp.read()
-            out = {k: v for k, v in resp.headers.items()
-                   if k.lower() not in ("content-length", "transfer-encoding", "connection")}
-            return web.Response(status=resp.status, headers=out, body=body)
+        try:
+            async with self._session.request(request.method, self.upstream + request.path_qs, headers=headers,
+                                             data=await request.read(), allow_redirects=False) as resp:
+                body = await resp.read()
+                out = {k: v for k, v in resp.headers.items()
+                       if k.lower() not in ("content-length", "transfer-encoding", "connection")}
+                return web.Response(status=resp.status, headers=out, body=body)
+        finally:
+            if reading_state:
+                self.state_in_flight -= 1
 
     def state_requests(self) -> list[str]:
         """Paths of the room-state reads (``/rooms/{id}/state``, one state event, the member lists)."""
-        return [path for method, path in self.requests
-                if method == "GET" and "/rooms/" in path
-                and any(part in path for part in ("/state", "/joined_members", "/members"))]
+        return [path for method, path in self.requests if is_state_read(method, path)]
 
     def reset(self) -> None:
         self.requests.clear()
+        self.most_state_in_flight = 0
 
     async def close(self) -> None:
         if self._runner is not None:

@@ -11,7 +11,9 @@ import sqlite3
 from nio import ErrorResponse
 
 from bot.core.store import Store
+from bot.matrix.bot import STATE_FETCHES
 from tests.matrix.conftest import Chat, membership, redaction_of, reply_to
+from tests.matrix.test_matrix_e2e import encrypted_reply, open_e2e_table
 from tests.matrix.test_matrix_protocol import open_table
 
 ROOMS = 20
@@ -111,3 +113,39 @@ async def test_room_whose_stored_state_is_lost_is_read_again_on_first_use(cast, 
     assert auth["creators"] == [gm.user_id] and auth["version"] == "12"
     assert {gm.user_id, ana.user_id, bot_id} <= set(auth["members"])
     assert auth["power"]["users"][bot_id] == 50
+
+
+async def test_rooms_whose_stored_state_is_lost_are_read_concurrently_within_the_bound(cast, run_bot, counting_proxy):
+    ana, bot_id = cast.players[0], cast.bot_user.user_id
+    config = cast.config(matrix={"homeserver": counting_proxy.url})
+    async with run_bot(config):
+        rooms = await make_rooms(cast, ROOMS, [ana])
+    conn = sqlite3.connect(config.db_path)
+    with conn:
+        assert conn.execute("DELETE FROM matrix_room_auth").rowcount == ROOMS
+    conn.close()
+    rolls = {room: await ana.say(room, "!tiro d4 sin estado guardado") for room in rooms}
+    counting_proxy.reset()
+    async with run_bot(config):
+        for room, roll in rolls.items():
+            await ana.wait_for(room, reply_to(roll, bot_id), timeout=30, what="roll after losing every room's state")
+    reads = counting_proxy.state_requests()
+    assert sorted(reads) == sorted(f"/_matrix/client/v3/rooms/{room}/state" for room in rooms), reads
+    assert 1 <= counting_proxy.most_state_in_flight <= STATE_FETCHES
+    assert set(stored(config)) == set(rooms)
+
+
+async def test_restart_in_encrypted_rooms_reads_no_member_list(e2e_cast, run_bot, counting_proxy):
+    """nio asks for an encrypted room's members before its first send there after a restart
+    (its sync loads them lazily); the stored members spare that request."""
+    ana, bot_id = e2e_cast.players[0], e2e_cast.bot_user.user_id
+    config = e2e_cast.config(matrix={"homeserver": counting_proxy.url})
+    async with run_bot(config):
+        rooms = [await open_e2e_table(e2e_cast, players=1) for _ in range(3)]
+    rolls = {room: await ana.say(room, "!tiro 2d6 cifrada mientras dormía") for room in rooms}
+    counting_proxy.reset()
+    async with run_bot(config):
+        for room, roll in rolls.items():
+            await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), timeout=30,
+                               what="encrypted roll sent while the bot was down")
+    assert counting_proxy.state_requests() == []

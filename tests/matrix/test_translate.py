@@ -38,6 +38,7 @@ def test_fixture(case):
     else:
         assert isinstance(got, Event)
         assert (got.kind, got.text, got.edit) == (expect["kind"], expect["text"], expect["edit"])
+        assert got.target == expect.get("target", "")
         assert got.sender == "@ana:s" and got.event_id == "$e" and got.room_id == "!r:s"
         assert got.ts == 1700000000000 and got.bot_can_redact and got.bot_can_mute and not got.sender_is_admin
 

@@ -196,7 +196,7 @@ def soak_command(ctx: Context, args: str) -> None:
     else:
         floor.keep_grant_for(ctx, "absorber", "repetir")  # a second benny may re-roll this soak on the same grant
     ctx.reply("savage/table_soak", name=target.name, r=roll, after=after, reroll=reroll, best=best)
-    ctx.room.last_rolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
+    ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
@@ -439,7 +439,7 @@ def reroll_command(ctx: Context, args: str) -> None:
     rolls.answer(ctx, actor, made, secret=bool(previous.get("secret")), kind="savage/reroll",
                  previous=previous, better=better, bennies=after.bennies)
     if not better:
-        ctx.room.last_rolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])
+        ctx.room.rerolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])
     floor.consume_grant(ctx)
 
 

@@ -1,0 +1,170 @@
+"""The room's acta: its in-character record, kept only while the GM has it on (``!acta activar``).
+
+What a handled event adds to or changes in the record is gathered on the ``Context`` (``records``)
+and written by ``Table.handle`` in the event's own transaction, so a refused command records
+nothing and a crash loses the event and its record together.
+
+Recorded: narration (the GM's plain text), dialogue (a player's plain text), actions (``/me``),
+rolls (the public message and the outcome's structured result), combats, rounds, turns and locks.
+Never recorded: out-of-character text, commands themselves, posts the lock or the turn refused,
+and secret rolls (a roll sent privately is secret until a public message shows it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from bot.core.context import Context
+    from bot.core.protocol import Line
+
+SESSION_GAP = 6 * 3600 * 1000
+"""More than this between two entries (event timestamps, milliseconds) starts a new session."""
+MAX_TEXT = 4000
+LAST_ROLLS = 8
+"""Public rolls the room keeps for its table page."""
+SPOKEN = ("narration", "dialogue", "action")
+"""Entries that are someone's message: an edit changes them, a redaction removes them."""
+HIDDEN_IN_DOCUMENT = ("lock", "turn")
+"""Kept in the record, left out of the exported document (moderation, not story)."""
+
+EntryKind = Literal["narration", "dialogue", "action", "roll", "state", "combat", "combat_end", "round", "turn", "lock"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the record. ``source`` is the chat event it came from (a roll: its request)."""
+
+    session: int
+    kind: EntryKind
+    actor: str
+    text: str
+    source: str
+    ts: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change to what is recorded: ``edit`` or ``forget`` the entries of chat event ``source``,
+    or ``erase`` recorded sessions (``sessions`` None: all of them)."""
+
+    op: Literal["edit", "forget", "erase"]
+    source: str = ""
+    kind: EntryKind = "dialogue"
+    text: str = ""
+    sessions: tuple[int, ...] | None = None
+
+
+Record = Entry | Change
+
+
+def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **data: Any) -> None:
+    """Add an entry for the event being handled, if the room records. A first entry, one after
+    ``!sesion fin``, or one more than ``SESSION_GAP`` after the last opens a new session."""
+    acta = ctx.room.acta
+    if not acta.on:
+        return
+    ts = ctx.event.ts
+    if not acta.open or (acta.last_ts and ts - acta.last_ts > SESSION_GAP):
+        acta.session += 1
+        acta.open = True
+    acta.last_ts = max(acta.last_ts, ts)
+    ctx.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data))
+
+
+def roll(ctx: Context, result: dict[str, Any], body: str, secret: bool = False, who: str | None = None) -> None:
+    """A roll the room saw: the message ``body`` it got and the structured ``result`` (the roll JSON).
+    A ``secret`` roll is neither recorded nor listed on the table page; revealing it (``!revelar``, a
+    public message with the same result) records it then."""
+    if secret:
+        return
+    line = " · ".join(part.strip() for part in body.splitlines() if part.strip())[:MAX_TEXT]
+    actor = who or ctx.speaker_name
+    ctx.room.last_rolls = [*ctx.room.last_rolls, {"who": actor[:200], "text": line[:500]}][-LAST_ROLLS:]
+    record(ctx, "roll", actor, line, result=result)
+
+
+Board = tuple[int, tuple[str, ...], dict[str, list[str]]]
+"""A running combat as the record compares it: round, order, each combatant's state labels."""
+
+
+def board(ctx: Context) -> Board | None:
+    """The combat's state labels (the ones ``!estado`` shows), when the room records a running combat."""
+    combat = ctx.room.combat
+    if not ctx.room.acta.on or combat is None or not combat.started:
+        return None
+    rules = ctx.game.combat
+    labels = {}
+    for name in combat.order:
+        character = ctx.room.find_character(name)
+        labels[name] = rules.conditions(ctx, combat, character) if character else []
+    return combat.round, tuple(combat.order), labels
+
+
+def state_changes(ctx: Context, before: Board | None) -> None:
+    """After an event: each combatant whose state labels changed gets a ``state`` entry. A new round
+    or a new order (cards dealt again, initiative) is the round's heading, not a change of state."""
+    after = board(ctx)
+    if before is None or after is None or before[:2] != after[:2]:
+        return
+    for name, labels in after[2].items():
+        if labels != before[2].get(name):
+            record(ctx, "state", name, ", ".join(labels), before=before[2].get(name, []), after=labels)
+
+
+def said(ctx: Context, line: Line) -> None:
+    """Plain text or an action allowed on the floor: narration from the GM, dialogue from a player,
+    ``/me`` from either (out-of-character text is not recorded)."""
+    kind = _spoken_kind(ctx, line)
+    if kind is not None:
+        record(ctx, kind, _speaker(ctx, kind), _spoken_text(ctx, line))
+
+
+def edited(ctx: Context, line: Line) -> None:
+    """An allowed edit: the entry of the edited message takes the new text, or goes if the new text
+    is no longer in character."""
+    target = ctx.event.target
+    if not target:
+        return
+    kind = _spoken_kind(ctx, line)
+    if kind is None:
+        ctx.records.append(Change("forget", target))
+    else:
+        ctx.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT]))
+
+
+def redacted(ctx: Context) -> None:
+    """A message deleted from the chat leaves the record (a roll it asked for stays)."""
+    if ctx.event.target:
+        ctx.records.append(Change("forget", ctx.event.target))
+
+
+def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:
+    """Delete recorded sessions (None: all). Deleting the open one closes it."""
+    acta = ctx.room.acta
+    if sessions is None or acta.session in sessions:
+        acta.open = False
+    ctx.records.append(Change("erase", sessions=sessions))
+
+
+def _speaker(ctx: Context, kind: EntryKind) -> str:
+    """Who an entry names: the character acting (for the GM, the combatant whose turn it is); the GM's
+    narration and actions out of combat name no one."""
+    acting = ctx.acting_character()
+    if acting is not None:
+        return acting.name
+    return "" if kind == "narration" or ctx.is_gm() else ctx.sender
+
+
+def _spoken_kind(ctx: Context, line: Line) -> EntryKind | None:
+    if line.kind == "action":
+        return "action"
+    if line.kind == "talk":
+        return "narration" if ctx.is_gm() else "dialogue"
+    return None
+
+
+def _spoken_text(ctx: Context, line: Line) -> str:
+    return line.args if line.kind == "action" else ctx.event.text.strip()

@@ -1,0 +1,86 @@
+"""The acta as a document people read (Markdown or HTML): ``rolbot acta`` and the web links.
+
+Sessions get a title, combats and rounds headings, narration is prose, actions italics with the
+character's name, each roll one line; locks and turns (moderation) are left out. Every piece of
+user text is escaped for the format (``md`` filter, HTML autoescape)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from base64 import b64encode
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Literal
+
+from bot.core.acta import HIDDEN_IN_DOCUMENT, Entry
+from bot.core.render import Renderer
+from bot.core.store import Store
+
+Format = Literal["md", "html"]
+FORMATS: tuple[Format, ...] = ("md", "html")
+DATED_FROM_MS = 10**12
+"""Timestamps at least this big are milliseconds since 1970 (Matrix); smaller ones are the
+console's line numbers and carry no date."""
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+@dataclass
+class Session:
+    number: int
+    date: str | None = None
+    entries: list[Entry] = field(default_factory=list)
+
+
+class NoSuchActa(Exception):
+    """Nothing to export: ``session`` None means the room has no recorded session at all."""
+
+    def __init__(self, session: int | None, known: list[int]) -> None:
+        super().__init__(session)
+        self.session = session
+        self.known = known
+
+
+def pick_sessions(store: Store, room_id: str, session: int | None = None, every: bool = False) -> list[int]:
+    """The session numbers asked for: one, all, or (default) the last; ``NoSuchActa`` if none."""
+    known = store.acta_sessions(room_id)
+    if not known or (session is not None and session not in known):
+        raise NoSuchActa(session, known)
+    if every:
+        return known
+    return [session if session is not None else known[-1]]
+
+
+def sessions_of(store: Store, room_id: str, numbers: list[int]) -> list[Session]:
+    by_number = {n: Session(n) for n in numbers}
+    for entry in store.acta_entries(room_id, numbers):
+        session = by_number[entry.session]
+        if session.date is None and entry.ts >= DATED_FROM_MS:
+            session.date = datetime.fromtimestamp(entry.ts / 1000, UTC).strftime("%d/%m/%Y")
+        if entry.kind not in HIDDEN_IN_DOCUMENT:
+            session.entries.append(entry)
+    return [by_number[n] for n in numbers]
+
+
+def style(renderer: Renderer) -> str:
+    """The HTML document's stylesheet (inline, so a saved file reads well on its own)."""
+    return renderer.document("acta_style", "css")
+
+
+def style_hash(css: str) -> str:
+    """The CSP source that allows exactly this inline stylesheet."""
+    return "'sha256-" + b64encode(hashlib.sha256(css.encode()).digest()).decode() + "'"
+
+
+def render(renderer: Renderer, room_id: str, sessions: list[Session], fmt: Format) -> str:
+    if fmt == "html":
+        return renderer.document("acta_document", "html", room_id=room_id, sessions=sessions, css=style(renderer))
+    text = renderer.document("acta_document", "txt", room_id=room_id, sessions=sessions)
+    return _BLANK_LINES.sub("\n\n", text).strip() + "\n"
+
+
+def export(store: Store, renderer: Renderer, room_id: str, fmt: Format = "md", session: int | None = None,
+           every: bool = False) -> str:
+    """The room's acta as a document (``NoSuchActa`` when there is nothing to show)."""
+    numbers = pick_sessions(store, room_id, session, every)
+    return render(renderer, room_id, sessions_of(store, room_id, numbers), fmt)

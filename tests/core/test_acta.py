@@ -1,0 +1,415 @@
+"""The acta: what a room records (opt-in), sessions, edits and redactions, and the exported document."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.core.acta import SESSION_GAP
+from bot.core.acta_document import NoSuchActa, export
+from bot.core.events import Event
+from bot.core.settings import RoomSettings, TableSettings
+from bot.core.store import Store
+from bot.core.table import Table
+from tests.transcript import GM
+
+ROOM = "!console:local"
+ANA, BEA = "@ana:local", "@bea:local"
+HOUR = 3600 * 1000
+
+
+class Room:
+    """A table fed one event at a time, with event ids ``$1``, ``$2``... and chosen timestamps."""
+
+    def __init__(self, system: str = "generic", db: str | None = None, public_url: str | None = None) -> None:
+        settings = TableSettings(RoomSettings(system=system, gms=(GM,), public_url=public_url))
+        self.table = Table(Store(db), settings, random.Random(7))
+        self.count = 0
+        self.ts = 1_700_000_000_000
+
+    def say(self, sender: str, text: str, *, after: int = 1000, kind: str = "text", edit_of: str = "",
+            redacts: str = "", room: str = ROOM) -> list[str]:
+        """Send one event ``after`` ms after the last; returns the bot's plain answers."""
+        self.count += 1
+        self.ts += after
+        if redacts:
+            kind, target, edit = "redaction", redacts, False
+        else:
+            target, edit = edit_of, bool(edit_of)
+        event = Event(room, sender, text, f"${self.count}", kind=kind, ts=self.ts, edit=edit, target=target)  # type: ignore[arg-type]
+        return [a.message.body for a in self.table.handle(event) if a.kind == "send"]
+
+    def play(self, script: str) -> None:
+        for line in script.strip().splitlines():
+            sender, _, text = line.strip().partition(": ")
+            self.say(sender, text)
+
+    def document(self, fmt: str = "md", **options: object) -> str:
+        return export(self.table.store, self.table.renderer, ROOM, fmt, **options)  # type: ignore[arg-type]
+
+    def kinds(self) -> list[tuple[str, str]]:
+        entries = self.table.store.acta_entries(ROOM, self.table.store.acta_sessions(ROOM))
+        return [(e.kind, e.text) for e in entries]
+
+
+SESSION = """
+@gm:local: !acta activar
+@ana:local: !pj Ana
+@bea:local: !pj Bea
+@gm:local: La posada huele a humo. Un forastero entra empapado.
+@ana:local: ¿Quién eres, extraño?
+@bea:local: ((perdón, voy a por café))
+@bea:local: off: vuelvo en 5
+@bea:local: /me desenvaina la espada
+@gm:local: !combate
+@gm:local: !turnos Ana Bea Orco
+@ana:local: !tiro 1d20+2 ataque
+@bea:local: !tiro 2d6
+@ana:local: !siguiente
+@bea:local: !tiro 2d6 golpe
+@bea:local: !siguiente
+@gm:local: !tiro 1d8 oculta
+@gm:local: /me ruge y levanta el hacha
+@gm:local: !siguiente
+@gm:local: -----
+@ana:local: ¡Cuidado!
+@gm:local: El orco cae de rodillas.
+@gm:local: -----
+@ana:local: Remato al orco.
+@gm:local: !combate fin
+"""
+
+EXPECTED = """# Acta de la mesa
+
+## Sesión 1 · 14/11/2023
+
+La posada huele a humo. Un forastero entra empapado.
+
+**Ana:** ¿Quién eres, extraño?
+
+*Bea desenvaina la espada*
+
+### ⚔️ Combate
+
+#### Ronda 1
+
+- Ana · 🎲 1d20+2 (ataque): \\[7\\] + 2 = 9
+
+- Bea · 🎲 2d6 (golpe): \\[1, 4\\] = 5
+
+*Orco ruge y levanta el hacha*
+
+#### Ronda 2
+
+El orco cae de rodillas.
+
+**Ana:** Remato al orco.
+
+*Fin del combate.*
+"""
+
+
+def test_a_scripted_session_gives_exactly_its_story_in_order() -> None:
+    """Narration, dialogue and actions, a combat of two rounds with its rolls; not the OOC chatter,
+    the roll refused out of turn, the hidden roll, the post refused by the lock, the commands or
+    the locks; then a redacted message leaves the document."""
+    room = Room()
+    room.play(SESSION)
+    assert room.say(ANA, "Mensaje que luego borraré.") == []
+    assert "Mensaje que luego borraré" in room.document()
+    room.say(ANA, "", redacts=f"${room.count}")
+    assert room.document() == EXPECTED
+
+
+def test_the_hidden_roll_and_the_refused_roll_were_made_but_not_recorded() -> None:
+    room = Room()
+    room.play(SESSION)
+    texts = [text for kind, text in room.kinds() if kind == "roll"]
+    assert len(texts) == 2
+    assert not any("1d8" in t for t in texts)  # the GM's hidden roll
+    assert room.table.room(ROOM).last_rolls == [{"who": "Ana", "text": texts[0]}, {"who": "Bea", "text": texts[1]}]
+
+
+def test_a_players_secret_roll_stays_out_of_the_acta_and_the_page_until_revealed() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@ana:local: !tiro 1d12 oculta")
+    assert [kind for kind, _ in room.kinds() if kind == "roll"] == []
+    assert room.table.room(ROOM).last_rolls == []
+    room.say(GM, "!revelar")
+    rolls = [text for kind, text in room.kinds() if kind == "roll"]
+    assert len(rolls) == 1 and "1d12" in rolls[0]
+    assert [r["who"] for r in room.table.room(ROOM).last_rolls] == ["Ana"]
+
+
+def test_locks_and_turns_are_recorded_but_left_out_of_the_document() -> None:
+    room = Room()
+    room.play(SESSION)
+    kinds = [kind for kind, _ in room.kinds()]
+    assert kinds.count("lock") == 2
+    assert kinds.count("turn") == 4  # Ana, Bea, Orco, then Ana again in round 2
+    assert kinds.count("round") == 2
+
+
+def test_a_change_of_state_is_recorded_and_a_new_round_is_not_one() -> None:
+    room = Room(system="savage")
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@gm:local: !pnj Orco\n@gm:local: !ficha Orco dureza 5\n"
+              "@gm:local: !combate\n@gm:local: !iniciativa")
+    assert [k for k, _ in room.kinds()].count("state") == 0
+    room.say(GM, "!daño Orco 9")
+    states = [(e.actor, e.data) for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "state"]
+    assert len(states) == 1
+    name, data = states[0]
+    assert name == "Orco" and "aturdido" in data["after"] and "aturdido" not in data["before"]
+    assert f"- *Orco: {', '.join(data['after'])}*" in room.document()
+    for _ in range(2):  # to the next round: new cards for everyone, no state entries
+        room.say(GM, "!siguiente")
+    assert room.table.room(ROOM).combat.round == 2  # type: ignore[union-attr]
+    assert [k for k, _ in room.kinds()].count("state") == 1
+
+
+def test_nothing_is_recorded_until_the_gm_turns_it_on_and_after_they_turn_it_off() -> None:
+    room = Room()
+    room.say(GM, "Antes del acta.")
+    assert room.say(ANA, "!acta") == [
+        "📜 El acta de esta sala no está activada: el máster la activa con !acta activar."]
+    assert room.say(ANA, "!acta activar")[0].startswith("⛔ Solo el máster")
+    assert room.table.room(ROOM).acta.on is False
+    answer = room.say(GM, "!acta activar")
+    assert answer[0].startswith("📜 El acta de esta sala está activada") and "en claro" in answer[0]
+    room.say(GM, "Durante el acta.")
+    answer = room.say(GM, "!acta desactivar")
+    assert answer[0].startswith("📜 El acta de esta sala está desactivada")
+    room.say(GM, "Después del acta.")
+    assert room.kinds() == [("narration", "Durante el acta.")]
+
+
+def test_an_edit_updates_the_entry_and_an_edit_out_of_character_removes_it() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana")
+    room.say(ANA, "Hola a todos")
+    first = f"${room.count}"
+    room.say(ANA, "/me saluda")
+    second = f"${room.count}"
+    room.say(ANA, "Hola a todos, soy Ana", edit_of=first)
+    room.say(ANA, "((me equivoqué))", edit_of=second)
+    assert room.kinds() == [("dialogue", "Hola a todos, soy Ana")]
+    room.say(ANA, "/me hace una reverencia", edit_of=first)
+    assert room.kinds() == [("action", "hace una reverencia")]
+
+
+def test_an_edit_refused_by_the_lock_changes_nothing() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana")
+    room.say(ANA, "Hola")
+    first = f"${room.count}"
+    room.say(GM, "-----")
+    room.say(ANA, "Adiós", edit_of=first)
+    assert ("dialogue", "Hola") in room.kinds()
+
+
+def test_a_roll_whose_request_is_deleted_keeps_its_result() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@ana:local: !tiro 2d6 fuerza")
+    request = f"${room.count}"
+    room.say(ANA, "", redacts=request)
+    assert [kind for kind, _ in room.kinds()] == ["roll"]
+
+
+def test_a_gap_of_more_than_six_hours_opens_a_new_session_and_six_hours_does_not() -> None:
+    room = Room()
+    room.say(GM, "!acta activar")
+    room.say(GM, "Primera escena.")
+    room.say(GM, "Seis horas justas después.", after=SESSION_GAP)
+    room.say(GM, "Un milisegundo más de seis horas después.", after=SESSION_GAP + 1)
+    store = room.table.store
+    assert store.acta_sessions(ROOM) == [1, 2]
+    assert [e.text for e in store.acta_entries(ROOM, [2])] == ["Un milisegundo más de seis horas después."]
+    assert "## Sesión 2" in room.document() and "Primera escena" not in room.document()
+    assert "Primera escena" in room.document(session=1)
+    everything = room.document(every=True)
+    assert everything.index("## Sesión 1") < everything.index("Primera escena") < everything.index("## Sesión 2")
+
+
+def test_the_console_timestamps_are_line_numbers_and_never_cut_a_session() -> None:
+    from tests.transcript import make_table, play
+
+    table = make_table()
+    play("@gm:local: !acta activar\n@gm:local: Uno.\n" + "@gm:local: Otra línea.\n" * 50, table=table)
+    assert table.store.acta_sessions(ROOM) == [1]
+
+
+def test_sesion_starts_and_ends_sessions() -> None:
+    room = Room()
+    assert room.say(GM, "!sesion") == ["📜 El acta de esta sala no está activada: el máster la activa con !acta activar."]
+    room.say(GM, "!acta activar")
+    assert room.say(GM, "!sesion") == ["📜 Empieza la sesión 1 del acta."]
+    room.say(GM, "Escena uno.")
+    assert room.say(GM, "!sesion") == ["📜 Empieza la sesión 2 del acta."]
+    room.say(GM, "Escena dos.")
+    assert room.say(GM, "!sesion fin") == ["📜 Termina la sesión 2 del acta."]
+    assert room.say(GM, "!sesion fin") == ["📜 No hay ninguna sesión abierta: !sesion empieza una."]
+    room.say(GM, "Escena tres, sin sesión abierta: abre la 3.")
+    store = room.table.store
+    assert store.acta_sessions(ROOM) == [1, 2, 3]
+    assert [e.text for e in store.acta_entries(ROOM, [3])] == ["Escena tres, sin sesión abierta: abre la 3."]
+    assert room.say(ANA, "!sesion")[0].startswith("⛔ Solo el máster")
+
+
+def test_acta_borrar_deletes_sessions_and_only_the_gm_may() -> None:
+    room = Room()
+    room.say(GM, "!acta activar")
+    for n in (1, 2, 3):
+        room.say(GM, "!sesion")
+        room.say(GM, f"Escena {n}.")
+    assert room.say(ANA, "!acta borrar 2")[0].startswith("⛔ Solo el máster")
+    assert room.say(GM, "!acta borrar 2") == ["🗑️ Borrada del acta la sesión 2."]
+    assert room.table.store.acta_sessions(ROOM) == [1, 3]
+    assert room.say(GM, "!acta borrar dos")[0].startswith("ℹ️ Uso: !acta")
+    assert room.say(GM, "!acta borrar 3") == ["🗑️ Borrada del acta la sesión 3."]
+    room.say(GM, "Tras borrar la sesión abierta, una nueva.")
+    assert room.table.store.acta_sessions(ROOM) == [1, 4]
+    assert room.say(GM, "!acta borrar todo") == ["🗑️ Borrada toda el acta de esta sala."]
+    assert room.table.store.acta_sessions(ROOM) == []
+    with pytest.raises(NoSuchActa):
+        room.document()
+
+
+def test_a_refused_command_records_nothing() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana")
+    before = room.table.room(ROOM).to_dict()
+    answer = room.say(ANA, "!tiro 2d")
+    assert answer and answer[0].startswith("⚠️ «2d» no es una tirada")
+    assert room.kinds() == []
+    assert room.table.room(ROOM).to_dict() == before
+
+
+def test_user_text_never_becomes_markup_in_either_format() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar")
+    room.say(ANA, "!pj <img src=x onerror=alert(1)>*Ana*")
+    hostile = "# Título falso\n- lista\n1. uno\n> cita\n<script>alert(1)</script> **negrita** [enlace](http://x) `code` &amp;"
+    room.say(GM, hostile)
+    room.say(ANA, "/me <b>grita</b> _fuerte_")
+    md = room.document()
+    assert "\\# Título falso  \n\\- lista  \n1\\. uno  \n\\> cita  \n\\<script\\>alert(1)\\</script\\> \\*\\*negrita\\*\\*" in md
+    assert "\\[enlace\\](http://x) \\`code\\` \\&amp;" in md
+    assert "<script>" not in md and "<b>" not in md
+    html = room.document("html")
+    assert "<script>" not in html and "<b>grita" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "&lt;b&gt;grita&lt;/b&gt;" in html
+
+
+def test_odd_session_numbers_are_refused_with_the_usage() -> None:
+    room = Room(public_url="https://rol.example.org")
+    room.play("@gm:local: !acta activar\n@gm:local: Escena.")
+    for text in ("!acta ²", "!acta 1234567", "!acta -1", "!acta 1 2", "!acta borrar ²", "!acta borrar 1234567",
+                 "!acta borrar " + " ".join(["1"] * 21)):
+        before = room.table.room(ROOM).to_dict()
+        assert room.say(GM, text)[0].startswith("ℹ️ Uso: !acta"), text
+        assert room.table.room(ROOM).to_dict() == before
+    assert room.table.store.acta_sessions(ROOM) == [1]
+
+
+def test_mesa_needs_a_public_url_and_gives_a_long_random_token() -> None:
+    room = Room()
+    assert room.say(GM, "!mesa")[0].startswith("🌐 El bot no tiene dirección web pública")
+    assert room.table.room(ROOM).page_token is None
+    room = Room(public_url="https://rol.example.org")
+    assert room.say(ANA, "!mesa")[0].startswith("⛔ Solo el máster")
+    answer = room.say(GM, "!mesa")[0]
+    token = room.table.room(ROOM).page_token
+    assert token is not None and len(token) >= 32  # 24 random bytes in base64url: 192 bits
+    assert f"https://rol.example.org/mesa/{token} " in answer
+    assert room.say(GM, "!mesa")[0] == answer
+    renewed = room.say(GM, "!mesa nueva")[0]
+    new_token = room.table.room(ROOM).page_token
+    assert new_token != token and f"/mesa/{new_token} " in renewed and renewed.startswith("🗺️ Enlace anterior anulado")
+    assert room.say(GM, "!mesa vieja")[0].startswith("ℹ️ Uso: !mesa")
+
+
+def test_acta_links_name_the_session_and_the_page_token() -> None:
+    room = Room(public_url="https://rol.example.org/")
+    room.play("@gm:local: !acta activar\n@gm:local: Escena.")
+    answer = room.say(ANA, "!acta")[0]
+    token = room.table.room(ROOM).page_token
+    base = f"https://rol.example.org/mesa/{token}"
+    assert answer == f"📜 Acta, última sesión: {base}/acta/ultima.html (Markdown: {base}/acta/ultima.md)"
+    assert room.say(ANA, "!acta 1")[0] == f"📜 Acta, sesión 1: {base}/acta/1.html (Markdown: {base}/acta/1.md)"
+    assert room.say(ANA, "!acta 2") == ["📜 No hay sesión 2 en el acta: la última es la 1."]
+
+
+def test_the_record_survives_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "rolbot.sqlite3")
+    room = Room(db=db)
+    room.play("@gm:local: !acta activar\n@gm:local: Antes del reinicio.")
+    again = Room(db=db)
+    again.count, again.ts = room.count, room.ts
+    again.say(GM, "Después del reinicio.")
+    assert again.kinds() == [("narration", "Antes del reinicio."), ("narration", "Después del reinicio.")]
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot.cli", "acta", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_rolbot_acta_prints_the_last_session_or_the_ones_asked_for(tmp_path: Path) -> None:
+    db = str(tmp_path / "rolbot.sqlite3")
+    room = Room(db=db)
+    room.play("@gm:local: !acta activar\n@gm:local: !sesion\n@gm:local: Escena uno.\n"
+              "@gm:local: !sesion\n@gm:local: Escena <dos>.")
+    room.table.store.db.conn.close()
+    last = _cli("--db", db, "--room", ROOM)
+    assert last.returncode == 0 and "## Sesión 2" in last.stdout and "Escena \\<dos\\>." in last.stdout
+    assert "Escena uno" not in last.stdout
+    first = _cli("--db", db, "--room", ROOM, "--sesion", "1")
+    assert "Escena uno." in first.stdout and "Sesión 2" not in first.stdout
+    both = _cli("--db", db, "--room", ROOM, "--todas", "--format", "html")
+    assert both.returncode == 0 and both.stdout.startswith("<!DOCTYPE html>")
+    assert both.stdout.index("Escena uno.") < both.stdout.index("Escena &lt;dos&gt;.")
+
+
+def test_rolbot_acta_errors_are_one_spanish_line_and_exit_2(tmp_path: Path) -> None:
+    db = str(tmp_path / "rolbot.sqlite3")
+    Room(db=db).play("@gm:local: !acta activar\n@gm:local: Escena.")
+    cases = [
+        (("--db", str(tmp_path / "no.sqlite3"), "--room", ROOM), "no existe la base de datos"),
+        (("--db", db, "--room", "!otra:local"), "no tiene nada en el acta"),
+        (("--db", db, "--room", ROOM, "--sesion", "9"), "no tiene sesión 9 en el acta (hay: 1)"),
+    ]
+    for args, expected in cases:
+        result = _cli(*args)
+        assert result.returncode == 2 and result.stdout == ""
+        assert expected in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not (tmp_path / "no.sqlite3").exists()
+
+
+MARKUP = set("\\`*_[]<>|~&")
+
+
+@given(st.text(alphabet=st.sampled_from("ab #>+=-1.)\\`*_[]<>|~&!()\n\r\t"), max_size=60))
+def test_markdown_escaping_leaves_no_live_markup(text: str) -> None:
+    """Every markup character comes escaped, and no line starts a heading, quote, list or rule."""
+    from bot.core.render import markdown_text
+
+    escaped = markdown_text(text)
+    plain, i = [], 0
+    while i < len(escaped):
+        if escaped[i] == "\\" and i + 1 < len(escaped):
+            plain.append("x")  # an escaped character: literal
+            i += 2
+            continue
+        assert escaped[i] not in MARKUP, (text, escaped)
+        plain.append(escaped[i])
+        i += 1
+    for line in "".join(plain).split("\n"):
+        stripped = line.lstrip(" \t")
+        assert stripped[:1] not in ("#", ">", "+", "=", "-"), (text, escaped)
+        digits = len(stripped) - len(stripped.lstrip("0123456789"))
+        assert not (digits and stripped[digits:digits + 1] in (".", ")")), (text, escaped)
