@@ -34,6 +34,11 @@ def action_json(action: Action) -> dict:
     if isinstance(action, Send):
         data.update(event=action.reply_to, text=action.message.body, html=action.message.html,
                     mentions=list(action.mentions), private_to=action.private_to)
+        if action.private_also or action.to_room_gms:
+            data.update(private_also=list(action.private_also), to_room_gms=action.to_room_gms)
+        if action.roll is not None:
+            data.update(roll=action.roll, roll_id=action.roll_id, secret=action.secret,
+                        applied=[{"reason": r, "value": v} for r, v in action.applied])
     elif isinstance(action, Redact):
         data.update(event=action.event_id, reason=action.reason)
     elif isinstance(action, PowerLevels):

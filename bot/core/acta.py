@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from bot.core.context import Context
     from bot.core.protocol import Line
-    from systems.base import Outcome
 
 SESSION_GAP = 6 * 3600 * 1000
 """More than this between two entries (event timestamps, milliseconds) starts a new session."""
@@ -75,15 +74,16 @@ def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **dat
     ctx.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data))
 
 
-def roll(ctx: Context, outcome: Outcome, body: str, secret: bool = False) -> None:
-    """A roll the room saw: the message ``body`` it got and the structured result. A ``secret`` roll
-    is neither recorded nor listed on the table page; revealing it (a public message with the same
-    outcome) records it then."""
+def roll(ctx: Context, result: dict[str, Any], body: str, secret: bool = False, who: str | None = None) -> None:
+    """A roll the room saw: the message ``body`` it got and the structured ``result`` (the roll JSON).
+    A ``secret`` roll is neither recorded nor listed on the table page; revealing it (``!revelar``, a
+    public message with the same result) records it then."""
     if secret:
         return
     line = " · ".join(part.strip() for part in body.splitlines() if part.strip())[:MAX_TEXT]
-    ctx.room.last_rolls = [*ctx.room.last_rolls, {"who": ctx.speaker_name[:200], "text": line[:500]}][-LAST_ROLLS:]
-    record(ctx, "roll", ctx.speaker_name, line, result=outcome.as_json())
+    actor = who or ctx.speaker_name
+    ctx.room.last_rolls = [*ctx.room.last_rolls, {"who": actor[:200], "text": line[:500]}][-LAST_ROLLS:]
+    record(ctx, "roll", actor, line, result=result)
 
 
 Board = tuple[int, tuple[str, ...], dict[str, list[str]]]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -10,10 +12,11 @@ from bot.core import acta
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
-from bot.core.render import Renderer
+from bot.core.render import Message, Renderer
 from bot.core.settings import RoomSettings
-from bot.core.state import MAX_NAME, Character, Combat, RoomState
-from systems.base import GameSystem
+from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
+from bot.core.store import Store
+from systems.base import GameSystem, sized_dice
 from systems.refusal import Refusal
 
 
@@ -33,6 +36,12 @@ class Context:
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
     records: list[acta.Record] = field(default_factory=list)
     """What the event adds to or changes in the room's acta, written in the event's transaction."""
+    store: Store | None = None
+    """Read-only use by commands (roll history); writes go through ``rolls`` and ``reveals``."""
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    """Roll records to store with the event (``bot/core/rolls.py``)."""
+    reveals: list[str] = field(default_factory=list)
+    """Secret rolls the GM revealed in this event (roll ids)."""
 
     @property
     def sender(self) -> str:
@@ -85,16 +94,45 @@ class Context:
         return character.name if character else self.sender
 
     def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
-                    private_to: str | None = None, **context: Any) -> None:
-        message = self.renderer.render(kind, **context)
+                    private_to: str | None = None, roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
+                    secret: bool = False, private_also: tuple[str, ...] = (), to_room_gms: bool = False,
+                    rendered: Message | None = None, **context: Any) -> None:
+        """Queue a message; one that shows a roll carries it (``roll_json``, its record's ``roll_id``, the
+        ``applied`` modifiers of the context, and whether it is ``secret``); ``rendered``: the message
+        already rendered from ``kind`` and ``context``. A roll shown in the room goes to the acta; a
+        secret one (sent privately) does not, until it is revealed."""
+        message = rendered or self.renderer.render(kind, **context)
         outcome = context.get("r")
-        if outcome is not None and hasattr(outcome, "as_json"):
-            # A message built on a roll's outcome is that roll; sent privately, it stays secret.
-            acta.roll(self, outcome, message.body, secret=private_to is not None)
+        if roll_json is None and outcome is not None and hasattr(outcome, "as_json"):  # a game's own roll
+            roll_json = outcome.as_json()
+            who = next((v for k in ("who", "attacker", "name") if isinstance(v := context.get(k), str)), "")
+            roll_id = self.record_roll(outcome, roll_json, who or self.speaker_name, "", (), private_to is not None,
+                                       message)
+            secret = private_to is not None
+        if roll_json is not None:
+            named = context.get("who")
+            acta.roll(self, roll_json, message.body, secret=secret or private_to is not None,
+                      who=named if isinstance(named, str) else None)
+        applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
-            template=kind, actor=self.speaker_name,
+            template=kind, actor=self.speaker_name, roll=roll_json, applied=applied, roll_id=roll_id,
+            private_also=private_also, to_room_gms=to_room_gms, secret=secret,
         ))
+
+    def record_roll(self, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
+                    applied: Sequence[tuple[str, int]], secret: bool, message: Message) -> str:
+        """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id."""
+        roll_id = f"{self.event.event_id}/r{len(self.rolls)}"
+        self.rolls.append({
+            "roll_id": roll_id, "room_id": self.event.room_id, "event_id": self.event.event_id, "ts": self.event.ts,
+            "actor": name_key(who), "sender": self.sender, "system": self.system_key, "label": label,
+            "secret": int(secret), "revealed": 0,
+            "data": json.dumps({"who": who, "roll": roll_json, "applied": list(applied)}, ensure_ascii=False),
+            "dice": json.dumps(sized_dice(outcome)),
+            "message": json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
+        })
+        return roll_id
 
     def reply(self, kind: str, **context: Any) -> None:
         self.render_send(kind, **context)

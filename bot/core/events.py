@@ -6,8 +6,8 @@ The core never talks to a network: it turns one ``Event`` into a list of actions
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 from bot.core.render import Message
 
@@ -54,6 +54,21 @@ class Send:
     priorities when it must ration messages."""
     actor: str = ""
     """How the room calls whoever it answers (``Context.speaker_name``): a coalesced reply names them."""
+    roll: dict[str, Any] | None = None
+    """The roll it answers, as ``rolbot roll --json`` prints it (DESIGN.md 3.2)."""
+    applied: tuple[tuple[str, int], ...] = ()
+    """The modifiers the bot added from the sheet and the table's state (``(reason, value)``)."""
+    roll_id: str | None = None
+    """The stored roll record it shows (``bot/core/rolls.py``)."""
+    private_also: tuple[str, ...] = ()
+    """More users who get the same private message as ``private_to`` (the GMs of a secret roll)."""
+    to_room_gms: bool = False
+    """A private message the transport also sends to whoever it knows as the room's GMs (on Matrix: the
+    creators and users with power level >= 50, the bot excepted), besides ``private_to`` and
+    ``private_also``."""
+    secret: bool = False
+    """It shows a secret roll: only for ``private_to`` (the roller or a GM) until ``!revelar``. A transport
+    or a log (the acta, a live page, IRC) must never show a secret message to anyone else."""
     kind: Literal["send"] = "send"
 
 
@@ -94,9 +109,14 @@ Action = Send | Redact | PowerLevels | React
 
 
 def action_to_dict(action: Action) -> dict:
-    data = asdict(action)
+    """JSON-able fields, shallow (``roll`` is JSON already; ``asdict`` would copy it deeply)."""
+    data = {f.name: getattr(action, f.name) for f in fields(action)}
     if isinstance(action, Send):
         data["message"] = {"body": action.message.body, "html": action.message.html}
+        data["mentions"], data["applied"] = list(action.mentions), [list(a) for a in action.applied]
+        data["private_also"] = list(action.private_also)
+    elif isinstance(action, PowerLevels):
+        data["speakers"] = list(action.speakers)
     return data
 
 
@@ -105,7 +125,9 @@ def action_from_dict(data: dict) -> Action:
     kind = data.pop("kind")
     if kind == "send":
         msg = data.pop("message")
-        return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), **data)
+        applied = tuple((str(r), int(v)) for r, v in data.pop("applied", ()))
+        return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), applied=applied,
+                    private_also=tuple(data.pop("private_also", ())), **data)
     if kind == "redact":
         return Redact(**data)
     if kind == "react":

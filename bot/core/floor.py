@@ -134,12 +134,16 @@ def judge(ctx: Context, line: Line, command: Command | None) -> bool:
     return False
 
 
+GRANT_SEPARATOR = "|"
+"""Between the command names a narrowed grant allows (``RoomState.grant_only``)."""
+
+
 def has_grant(ctx: Context, command: Command) -> bool:
     """The sender holds a ``!permite`` grant that covers ``command`` (an in-character one)."""
     if not command.in_character or ctx.sender not in ctx.room.granted:
         return False
     only = ctx.room.grant_only.get(ctx.sender)
-    return only is None or only in (name_key(n) for n in command.names)
+    return only is None or any(name_key(n) in only.split(GRANT_SEPARATOR) for n in command.names)
 
 
 def may_act(ctx: Context) -> bool:
@@ -176,13 +180,14 @@ def grant(ctx: Context, user: str, only: str | None = None) -> None:
         room.granted.append(user)
 
 
-def keep_grant_for(ctx: Context, command_name: str) -> None:
-    """Spend the grant as ``consume_grant`` does, leaving the sender one follow-up with ``command_name``
-    on it (Savage: the second-benny reroll of a soak). The follow-up expires like any grant."""
+def keep_grant_for(ctx: Context, *command_names: str) -> None:
+    """Spend the grant as ``consume_grant`` does, leaving the sender one follow-up with one of
+    ``command_names`` on it (Savage: the second-benny reroll of a soak, ``!absorber repetir`` or
+    ``!repetir``). The follow-up expires like any grant."""
     if not ctx.on_grant:
         return
     consume_grant(ctx)
-    grant(ctx, ctx.sender, command_name)
+    grant(ctx, ctx.sender, GRANT_SEPARATOR.join(map(name_key, command_names)))
 
 
 def enforce(ctx: Context, warned: list[str], kind: str, **context: object) -> None:

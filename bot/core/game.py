@@ -12,9 +12,10 @@ from systems.base import GameSystem
 
 if TYPE_CHECKING:
     from bot.core.context import Context
+    from bot.core.rolls import SheetRoll
     from bot.core.state import Character, Combat
 
-__all__ = ["CombatRules", "Game", "GameRegistry", "Vitality"]
+__all__ = ["CombatRules", "Game", "GameRegistry", "SheetRules", "Vitality"]
 
 Vitality = Literal["up", "down", "dead"]
 """``up`` acts; ``down`` (dying, incapacitated, unconscious...) makes only the rolls its state requires,
@@ -42,6 +43,16 @@ class CombatRules(Protocol):
         ...
 
 
+class SheetRules(Protocol):
+    """How a game rolls from a character's sheet and the table's state (``!tiro``)."""
+
+    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+        """Resolve ``text`` for ``actor``: a named roll (``Disparar vs 6``) from the sheet, or an
+        expression with the state's modifiers added when ``auto``. Refuse a roll the actor may not
+        make now (with the reason); None leaves ``text`` to the system as a plain roll."""
+        ...
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything of one game: its pure resolver, its table hooks, its commands and its files.
@@ -56,6 +67,11 @@ class Game:
     commands: CommandGroup = field(default_factory=CommandGroup)
     templates: Traversable | None = None
     cards: Traversable | None = None
+    sheet_rules: SheetRules | None = None
+    sheet_names: dict[str, str] = field(default_factory=dict)
+    """How the sheet shows a field (key -> Spanish name, accents included); default: the key."""
+    sheet_aliases: dict[str, str] = field(default_factory=dict)
+    """Other names of a field, folded (``name_key``): ``agi`` -> ``agilidad``."""
 
     @property
     def name(self) -> str:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 
-from bot.core import acta, floor
+from bot.core import acta, floor, rolls, sheets
 from bot.core import combat as rounds
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.rulebook import Rulebook
+from bot.core.sheets import MACROS
 from bot.core.state import (
     ENFORCEMENT_MODES,
     MAX_NAME,
@@ -21,6 +23,7 @@ from bot.core.state import (
     name_key,
 )
 from systems.refusal import Refusal
+from systems.stats import die_stats
 
 COMMANDS = CommandGroup()
 MAX_COMBATANTS = 40
@@ -29,7 +32,8 @@ MAX_CHARACTERS = 200
 MAX_CHARACTERS_PER_PLAYER = 5
 """Characters a player (not a GM) may add to a room with ``!pj``."""
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
-_HIDDEN_WORDS = ("oculta", "oculto", "hidden")
+_DELETE_WORDS = ("borrar", "delete")
+HISTORY_LENGTH = 10
 _END_WORDS = ("fin", "end")
 _GROUP_WORDS = ("grupo", "group")
 _COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
@@ -71,22 +75,71 @@ def help_command(ctx: Context, args: str) -> None:
     ctx.reply("help", commands=ctx.commands(), system=ctx.system_key, is_gm=ctx.is_gm())
 
 
-@COMMANDS.command("tiro", "roll", usage="EXPRESIÓN [comentario] [oculta]", in_character=True, needs_args=True)
+@COMMANDS.command("tiro", "roll", usage="HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]",
+                  in_character=True, needs_args=True)
 def roll_command(ctx: Context, args: str) -> None:
+    request = rolls.read_request(args)
+    actor, text = rolls.roller(ctx, request.text)
     if not ctx.is_gm():
         rounds.require_up(ctx, ctx.character)
-    words = args.split()
-    hidden = words[-1].lower() in _HIDDEN_WORDS
-    if hidden and not ctx.is_gm():
-        raise Refusal("gm_only", command="tiro oculta")
-    text = args.rsplit(None, 1)[0] if hidden and len(words) > 1 else args
-    result = ctx.system.roll(text, ctx.rng)
-    if hidden:
-        ctx.whisper(ctx.sender, "roll_by", who=ctx.speaker_name, r=result, hidden=True)
-        ctx.reply("hidden_roll_notice", who=ctx.speaker_name)
-    else:
-        ctx.reply("roll_by", who=ctx.speaker_name, r=result, hidden=False)
+    made = rolls.resolve(ctx, actor, rolls.expand_macro(actor, text), request.auto)
+    rolls.answer(ctx, actor, made, secret=request.secret)
     floor.consume_grant(ctx)
+
+
+@COMMANDS.command("revelar", "reveal", usage="[NOMBRE]", gm_only=True)
+def reveal_command(ctx: Context, args: str) -> None:
+    """The last secret roll (of NOMBRE's, if given) not yet revealed, posted to the room."""
+    hidden = ctx.store.hidden_rolls(ctx.event.room_id) if ctx.store is not None else []
+    if args.strip():
+        key = name_key(ctx.character_named(args.strip()).name)
+        hidden = [r for r in hidden if r["actor"] == key]
+    hidden = [r for r in hidden if r["roll_id"] not in ctx.reveals]
+    if not hidden:
+        raise Refusal("no_hidden_roll")
+    row = hidden[0]
+    ctx.reveals.append(row["roll_id"])
+    record = rolls.record_row(row)
+    ctx.render_send("roll_revealed", roll_json=record["roll"], roll_id=row["roll_id"], who=record["who"],
+                    body=json.loads(row["message"])["body"], applied=record["applied"])
+
+
+@COMMANDS.command("historial", "history", usage="[NOMBRE]")
+def history_command(ctx: Context, args: str) -> None:
+    character = ctx.character_named(args.strip()) if args.strip() else None
+    actor = name_key(character.name) if character else None
+    rows = ctx.store.rolls(ctx.event.room_id, actor=actor, limit=HISTORY_LENGTH) if ctx.store is not None else []
+    ctx.reply("roll_history", name=character.name if character else None, rows=[rolls.record_row(r) for r in rows])
+
+
+@COMMANDS.command("dados", "dice")
+def dice_command(ctx: Context, args: str) -> None:
+    rows = ctx.store.rolls(ctx.event.room_id) if ctx.store is not None else []
+    faces = [(int(sides), int(face)) for r in rows for sides, face in json.loads(r["dice"])]
+    ctx.reply("dice_stats", stats=die_stats(faces), rolls=len(rows))
+
+
+@COMMANDS.command("macro", "alias", usage="[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", needs_args=True)
+def macro_command(ctx: Context, args: str) -> None:
+    head, equals, expression = args.partition("=")
+    character, words = ctx.own_or_named(head)
+    ctx.may_manage(character)
+    macros = rolls.macros_of(character)
+    if not equals:
+        if len(words) != 2 or name_key(words[1]) not in _DELETE_WORDS or name_key(words[0]) not in macros:
+            raise ctx.usage("macro")
+        del macros[name_key(words[0])]
+        character.sheet[MACROS] = macros
+        ctx.reply("macro_set", name=character.name, macro=words[0], expression=None)
+        return
+    if len(words) != 1:
+        raise Refusal("bad_macro", code="name", limit=rolls.MAX_MACRO_NAME)
+    key, text = rolls.check_macro(words[0], expression)
+    if key not in macros and len(macros) >= rolls.MAX_MACROS:
+        raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
+    macros[key] = text
+    character.sheet[MACROS] = macros
+    ctx.reply("macro_set", name=character.name, macro=key, expression=text)
 
 
 @COMMANDS.command("sistema", "system", usage="CLAVE", gm_only=True, needs_args=True)
@@ -154,49 +207,39 @@ def _release_characters_of(ctx: Context, owner: str) -> None:
             other.owner = None
 
 
-@COMMANDS.command("ficha", "sheet", usage="NOMBRE [campo valor]...", needs_args=True)
+@COMMANDS.command("ficha", "sheet", usage="NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...",
+                  needs_args=True)
 def sheet_command(ctx: Context, args: str) -> None:
-    fields = ctx.game.sheet_fields
-    name, pairs = _split_sheet_args(args, ctx)
-    character = ctx.room.find_character(name)
-    if character is None:
-        raise ctx.unknown_character(name)
-    if pairs and not (ctx.is_gm() or character.owner == ctx.sender):
-        raise Refusal("not_your_character", name=character.name)
-    if not ctx.is_gm() and _gm_character(ctx, character):
-        raise Refusal("npc_sheet_private", name=character.name)
-    updates = {}
-    for key, value in pairs:
-        field_type = fields.get(name_key(key))
-        if field_type is None:
-            raise Refusal("bad_sheet_field", field=key[:30], fields=sorted(fields))
-        try:
-            updates[name_key(key)] = _coerce(value, field_type)
-        except ValueError:
-            raise Refusal("bad_sheet_value", field=key[:30], value=value[:30]) from None
-    character.sheet.update(updates)
-    ctx.reply("sheet", character=character, fields=sorted(fields))
-
-
-def _split_sheet_args(args: str, ctx: Context) -> tuple[str, list[tuple[str, str]]]:
-    """``!ficha Sir Ulric dureza 7 parada 6``: the longest known character name first, then pairs."""
     words = args.split()
     character, used = ctx.room.leading_character(words)
     if character is None:
-        return args, []
-    rest = words[used:]
-    return " ".join(words[:used]), list(zip(rest[::2], rest[1::2] + [""] * (len(rest) % 2)))
+        raise ctx.unknown_character(args.strip())
+    rest = _after_words(args, used)
+    if rest.strip() and not (ctx.is_gm() or character.owner == ctx.sender):
+        raise Refusal("not_your_character", name=character.name)
+    if not ctx.is_gm() and _gm_character(ctx, character):
+        raise Refusal("npc_sheet_private", name=character.name)
+    if rest.strip():
+        edit = sheets.read_edit(ctx.game, rest)
+        character.sheet.update(edit.values)
+        if edit.macros:
+            macros = {**rolls.macros_of(character), **edit.macros}
+            if len(macros) > rolls.MAX_MACROS:
+                raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
+            character.sheet[MACROS] = macros
+    line, macro_lines = sheets.export(ctx.game, character)
+    ctx.reply("sheet", character=character, line=line, macros=macro_lines, state=sheets.kept_state(ctx.game, character),
+              fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
 
 
-def _coerce(value: str, field_type: type) -> object:
-    if field_type is int:
-        number = int(value)
-        if abs(number) > 10_000:
-            raise ValueError(value)
-        return number
-    if not value or len(value) > 40:
-        raise ValueError(value)
-    return value
+def _after_words(text: str, count: int) -> str:
+    """``text`` after its first ``count`` words, its line breaks kept (a pasted sheet)."""
+    rest = text
+    for _ in range(count):
+        rest = rest.lstrip()
+        cut = next((i for i, c in enumerate(rest) if c.isspace()), len(rest))
+        rest = rest[cut:]
+    return rest
 
 
 @COMMANDS.command("regla", "rule", usage="TEMA", needs_args=True)

@@ -125,6 +125,8 @@ class RoomState:
     """The secret in the address of the room's table page and acta links (``!mesa``); None: no page."""
     last_rolls: list[dict[str, str]] = field(default_factory=list)
     """The last public rolls, newest last (``{"who", "text"}``), for the table page."""
+    rerolls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each character's last roll a game can reroll (name key -> what ``!repetir`` needs)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

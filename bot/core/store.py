@@ -85,7 +85,19 @@ def _migrate_5(db: sqlite_utils.Database) -> None:
     db.execute(f"CREATE INDEX IF NOT EXISTS rooms_page_token ON rooms ({_PAGE_TOKEN})")
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
+def _migrate_6(db: sqlite_utils.Database) -> None:
+    """Every roll the table answered, for ``!historial``, ``!dados`` and ``!revelar``. ``secret`` rolls
+    (``!tiro ... oculta``) stay out of what players can see until ``revealed``."""
+    db.table("rolls").create(
+        {"roll_id": str, "room_id": str, "event_id": str, "seq": int, "ts": int, "actor": str, "sender": str,
+         "system": str, "label": str, "secret": int, "revealed": int, "data": str, "dice": str, "message": str},
+        pk="roll_id", if_not_exists=True)
+    db.table("rolls").create_index(["room_id", "seq"], if_not_exists=True)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -328,6 +340,40 @@ class Store:
         with self.transaction():
             self.db.execute("INSERT OR IGNORE INTO handled (event_id, room_id, ts) VALUES (?, ?, ?)",
                             [event_id, room_id, ts])
+
+    # -- the rolls of each room (``bot/core/rolls.py``)
+
+    def add_rolls(self, rolls: list[dict[str, Any]]) -> None:
+        """Store roll records (``RollRecord.to_row``); ``seq`` keeps their order within a room."""
+        for row in rolls:
+            names = list(row)
+            self.db.execute(
+                f"INSERT INTO rolls ({', '.join(names)}, seq) VALUES ({', '.join('?' * len(names))},"
+                " (SELECT coalesce(max(seq), 0) + 1 FROM rolls WHERE room_id = ?))",
+                [*row.values(), row["room_id"]])
+
+    def rolls(self, room_id: str, *, actor: str | None = None, visible: bool = True,
+              limit: int | None = None) -> list[dict[str, Any]]:
+        """A room's rolls, newest first: only those everyone may see (not secret, or revealed) when
+        ``visible``; only one actor's (its name key) when ``actor`` is given."""
+        where, params = ["room_id = ?"], [room_id]
+        if visible:
+            where.append("(secret = 0 OR revealed = 1)")
+        if actor is not None:
+            where.append("actor = ?")
+            params.append(actor)
+        sql = f"SELECT * FROM rolls WHERE {' AND '.join(where)} ORDER BY seq DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [dict(r) for r in self.db.query(sql, params)]
+
+    def hidden_rolls(self, room_id: str) -> list[dict[str, Any]]:
+        """The room's secret rolls not revealed yet, newest first."""
+        return [dict(r) for r in self.db.query(
+            "SELECT * FROM rolls WHERE room_id = ? AND secret = 1 AND revealed = 0 ORDER BY seq DESC", [room_id])]
+
+    def reveal_roll(self, roll_id: str) -> None:
+        self.db.execute("UPDATE rolls SET revealed = 1 WHERE roll_id = ?", [roll_id])
 
     def queue_actions(self, event_id: str, actions: list[Action]) -> None:
         rows = []

@@ -136,6 +136,9 @@ class Table:
                 ctx = self._context(event, fresh=True)
                 ctx.reply("internal_error")
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
+            self.store.add_rolls(ctx.rolls)
+            for roll_id in ctx.reveals:
+                self.store.reveal_roll(roll_id)
             self.store.save_room(event.room_id, ctx.room.to_json())
             self.store.write_acta(event.room_id, ctx.records)
             if self._seed is not None:
@@ -148,7 +151,7 @@ class Table:
         if fresh:
             self._rooms.pop(event.room_id, None)
         return Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
-                       self.renderer, self.rng, self.games, ROOM_COMMANDS)
+                       self.renderer, self.rng, self.games, ROOM_COMMANDS, store=self.store)
 
     def context_for(self, event: Event, room: RoomState) -> Context:
         """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the
@@ -208,13 +211,13 @@ def _run_on_grant(ctx: Context, line: Line, command: Command) -> bool:
     """Run ``command`` on the sender's grant. Only a valid command (one that spends the grant) counts:
     otherwise its answers and changes are dropped and the post is treated as without the grant."""
     snapshot, answered, recorded = ctx.room.to_json(), len(ctx.actions), len(ctx.records)
+    rolled, revealed = len(ctx.rolls), len(ctx.reveals)
     ctx.on_grant = True
     _run(ctx, line, command)
     ctx.on_grant = False
     if ctx.grant_spent:
         return True
-    del ctx.actions[answered:]
-    del ctx.records[recorded:]
+    del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
     ctx.room.restore(snapshot)
     return False
 
@@ -235,11 +238,11 @@ def _run(ctx: Context, line: Line, command: Command) -> None:
 def run(ctx: Context, command: Command, args: str) -> None:
     """Run ``command``; a refusal undoes whatever it changed and answers with its one message."""
     snapshot, answered, recorded = ctx.room.to_json(), len(ctx.actions), len(ctx.records)
+    rolled, revealed = len(ctx.rolls), len(ctx.reveals)
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx)
     except Refusal as refusal:
         ctx.room.restore(snapshot)
-        del ctx.actions[answered:]
-        del ctx.records[recorded:]
+        del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
         ctx.reply(refusal.kind, **refusal.context())

@@ -78,15 +78,25 @@ class Outbox:
             "formatted_body": action.message.html,
             "m.mentions": {"user_ids": list(action.mentions)},
         }
-        room_id = action.room_id
-        recipient = None
         if action.private_to:
-            room_id = await self.private_room(action.private_to)
-            recipient = action.private_to
-        elif action.reply_to:
+            await self.send_private(action, content)
+            return
+        if action.reply_to:
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": action.reply_to}}
         tx = txn_id(action.action_id) if action.action_id else None
-        await self.room_send(room_id, "m.room.message", content, tx, recipient)
+        await self.room_send(action.room_id, "m.room.message", content, tx)
+
+    async def send_private(self, action: Send, content: dict[str, Any]) -> None:
+        """A private message, in the bot's direct room with each recipient: ``private_to``, ``private_also``
+        and, for ``to_room_gms`` (a secret roll), the room's creators and users with power level >= 50."""
+        recipients = [action.private_to or "", *action.private_also]
+        if action.to_room_gms:
+            auth = await self._auth_for(action.room_id)
+            recipients += sorted(u for u in auth.members if auth.is_admin(u))
+        for i, user in enumerate(dict.fromkeys(r for r in recipients if r and r != self.session.user_id)):
+            room_id = await self.private_room(user)
+            tx_key = action.action_id if i == 0 else f"{action.action_id}>{user}"
+            await self.room_send(room_id, "m.room.message", content, txn_id(tx_key) if action.action_id else None, user)
 
     async def room_send(self, room_id: str, event_type: str, content: dict[str, Any], tx: str | None,
                         invited: str | None = None) -> None:

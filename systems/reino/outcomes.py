@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from systems.base import modifier_list
 from systems.dice import Die, RollResult
 from systems.reino.rules import (
     WOUND_TABLE,
@@ -27,6 +28,13 @@ def d20_die(natural: int) -> Die:
     return Die(20, (natural,), natural)
 
 
+def modifiers_json(total: int, named: tuple[tuple[str, int], ...]) -> list[dict]:
+    """The roll's modifiers by name (DESIGN.md 3.2): the named ones the table added, and the rest of
+    the total modifier as the roller's own (``modificador``)."""
+    rest = total - sum(value for _, value in named)
+    return modifier_list([*named, *([("modificador", rest)] if rest else [])])
+
+
 def _base(kind: str, total: int, dice: list[int], outcome: str, comment: str) -> dict:
     return {"system": SYSTEM_KEY, "kind": kind, "total": total, "dice": dice, "outcome": outcome, "comment": comment}
 
@@ -37,6 +45,7 @@ class _TestOutcome:
     __slots__ = ()
     test: CheckResult
     comment: str
+    named: tuple[tuple[str, int], ...]
 
     @property
     def total(self) -> int:
@@ -56,6 +65,7 @@ class _TestOutcome:
             **_base(kind, t.total, [t.natural], self.outcome, self.comment),
             "natural": t.natural,
             "modifier": t.modifier,
+            "modifiers": modifiers_json(t.modifier, self.named),
             "dc": t.dc,
             "margin": t.margin,
         }
@@ -70,6 +80,7 @@ class ReinoCheck(_TestOutcome):
     purpose: str = "prueba"
     comment: str = ""
     minutes: int = 0
+    named: tuple[tuple[str, int], ...] = ()
 
     def as_json(self) -> dict:
         return {**self._test_json("check"), "purpose": self.purpose}
@@ -82,6 +93,7 @@ class ReinoOpposed:
     template: ClassVar[str] = "reino/opposed"
     result: OpposedResult
     comment: str = ""
+    named: tuple[tuple[str, int], ...] = ()
 
     @property
     def total(self) -> int:
@@ -104,7 +116,9 @@ class ReinoOpposed:
         return {
             **_base("opposed", r.first_total, [r.first_natural, r.second_natural], self.outcome, self.comment),
             "natural": r.first_natural,
-            "modifiers": [r.first_modifier, r.second_modifier],
+            "modifier": r.first_modifier,
+            "modifiers": modifiers_json(r.first_modifier, self.named),
+            "opponent_modifier": r.second_modifier,
             "totals": [r.first_total, r.second_total],
         }
 
@@ -114,6 +128,7 @@ class ReinoAttack:
     template: ClassVar[str] = "reino/attack"
     result: AttackResult
     comment: str = ""
+    named: tuple[tuple[str, int], ...] = ()
 
     @property
     def total(self) -> int:
@@ -135,6 +150,7 @@ class ReinoAttack:
             **_base("attack", r.total, [r.natural], self.outcome, self.comment),
             "natural": r.natural,
             "modifier": r.bonus,
+            "modifiers": modifiers_json(r.bonus, self.named),
             "defense": r.defense,
             "damage_reduction": r.damage_reduction,
             "critical_threshold": r.critical_threshold,
@@ -216,6 +232,7 @@ class ReinoInitiative:
             **_base("initiative", self.total, [self.natural], "initiative", self.comment),
             "natural": self.natural,
             "modifier": self.bonus,
+            "modifiers": modifiers_json(self.bonus, ()),
         }
 
 
@@ -228,6 +245,7 @@ class ReinoWoundSave(_TestOutcome):
     test: CheckResult
     damage: int
     comment: str = ""
+    named: tuple[tuple[str, int], ...] = ()
 
     def as_json(self) -> dict:
         return {**self._test_json("wound_save"), "damage": self.damage, "table": self.table}
@@ -240,6 +258,7 @@ class ReinoDyingSave(_TestOutcome):
     template: ClassVar[str] = "reino/dying"
     result: DyingSaveResult
     comment: str = ""
+    named: tuple[tuple[str, int], ...] = ()
 
     @property
     def test(self) -> CheckResult:  # type: ignore[override]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from systems.dice import DiceError, Rng
 from systems.record import Record
@@ -54,6 +54,7 @@ class CheckResult(Record):
     its total then counts as exactly the DC (the minimum that succeeds).
     """
 
+    dice_sides: ClassVar[dict[str, int]] = {"natural": 20}
     natural: int
     modifier: int
     dc: int = DEFAULT_DC
@@ -87,6 +88,7 @@ def roll_test(rng: Rng, modifier: int, dc: int = DEFAULT_DC) -> CheckResult:
 class OpposedResult(Record):
     """Two d20 tests against each other: the higher total wins; equal totals tie (GM decides)."""
 
+    dice_sides: ClassVar[dict[str, int]] = {"first_natural": 20, "second_natural": 20}
     first_natural: int
     first_modifier: int
     second_natural: int
@@ -124,6 +126,7 @@ class AttackResult(Record):
     A minion never scores a critical against a character: it stays a plain hit.
     """
 
+    dice_sides: ClassVar[dict[str, int]] = {"natural": 20}
     natural: int
     bonus: int
     defense: int
@@ -380,6 +383,7 @@ class DyingSaveResult(Record):
     """A Fortitude save while Moribundo: fail -> dead; pass -> still dying;
     pass by 10 or more, or a natural 20 -> stable (Incapacitado and unconscious)."""
 
+    dice_sides: ClassVar[dict[str, int]] = {"natural": 20}
     natural: int
     modifier: int
     previous_saves: int
@@ -524,6 +528,7 @@ def budget_for(char: ReinoCharacter, round_number: int, surprise_round: bool = F
 
 @dataclass(frozen=True, slots=True)
 class InitiativeRoll(Record):
+    dice_sides: ClassVar[dict[str, int]] = {"natural": 20}
     name: str
     bonus: int
     natural: int

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
-from systems.base import Outcome, roll_dice
+from systems.base import Outcome, modifier_list, roll_dice
 from systems.dice import MAX_EXPLOSIONS, DiceExpr, DiceTerm, Die, Rng, RollResult
 from systems.savage.rules import (
     CRITICAL_FAILURE,
@@ -78,7 +78,7 @@ class SavageTraitRoll:
             "wild": self.wild.value if self.wild else None,
             "trait": self.trait.value,
             "tn": self.tn,
-            "modifiers": dict(self.modifiers),
+            "modifiers": modifier_list(self.modifiers),
             "comment": self.comment,
         }
 
@@ -212,7 +212,7 @@ class SavageRateOfFire:
                 for s in self.shots
             ],
             "targets": self.targets,
-            "modifiers": dict(self.modifiers),
+            "modifiers": modifier_list(self.modifiers),
             "comment": self.comment,
         }
 
@@ -253,7 +253,7 @@ class SavageDamageRoll:
             "toughness": self.toughness,
             "shaken": effect.shaken if effect else None,
             "wounds": effect.wounds if effect else None,
-            "modifiers": dict(self.modifiers),
+            "modifiers": modifier_list(self.modifiers),
             "comment": self.comment,
         }
 

@@ -7,11 +7,11 @@ dice grammar. The combat rules themselves live in ``sombra_rules`` and ``sombra_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from systems.base import Outcome, roll_dice
+from systems.base import Outcome, modifier_list, roll_dice
 from systems.dice import DiceError, Die, Rng, parse_prefix
 from systems.sombra.damage import DamageResult, aimed_digit, damage_from_dice, location_key
 from systems.sombra.rules import (
@@ -77,7 +77,7 @@ class SombraCheck:
             **_dice_fields(c.dice),
             "target": c.target, "modifier": c.modifier, "effective": c.effective, "margin": c.margin,
             "success": c.succeeded, "roll_modifier": self.roll_modifier,
-            "modifiers": [m.to_dict() for m in self.modifiers], "table": self.table, "aimed": self.aimed,
+            "modifiers": modifier_list((m.name, m.value) for m in self.modifiers), "table": self.table, "aimed": self.aimed,
             "hit_location": hit, "damage": _damage_json(self.damage), "comment": self.comment,
         }
 
@@ -204,7 +204,15 @@ class SombraSystem:
     name: str = "Sistema Sombra (Comandos de Guerra)"
 
     def roll(self, text: str, rng: Rng) -> Outcome:
+        return self.roll_with(text, rng)
+
+    def roll_with(self, text: str, rng: Rng, extra: tuple[tuple[str, int], ...] = ()) -> Outcome:
+        """``roll``, with ``extra`` named modifiers added to a check (positive is harder): what the
+        table adds from a character's state (wounds, stun)."""
         kind, data = _plan(text)
+        if extra and kind == "check":
+            clauses = replace(data.clauses, modifiers=[*data.clauses.modifiers, *(Modifier(n, v) for n, v in extra)])
+            data = replace(data, clauses=clauses)
         if kind == "generic":
             return roll_dice(text, rng, self.key)
         if kind == "initiative":

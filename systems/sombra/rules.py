@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from systems.dice import DiceError
 from systems.record import Record
@@ -48,6 +48,7 @@ UNARMED_TABLE: tuple[tuple[int, int, int], ...] = ((0, 0, -10), (1, 10, -5), (11
 class SombraDice(Record):
     """The three d10 of a roll, as rolled; read as high, location and low dice."""
 
+    dice_sides: ClassVar[dict[str, int]] = {"faces": 10}
     faces: tuple[int, int, int]
 
     def __post_init__(self) -> None:

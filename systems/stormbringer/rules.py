@@ -6,6 +6,7 @@ A check is one d100 rolled under a percentage. The face 100 is the "00".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from systems.dice import DiceError, Rng
 
@@ -118,6 +119,7 @@ class Target:
 class D100Check:
     """A rolled check: the face (1-100), the target and the grade."""
 
+    dice_sides: ClassVar[dict[str, int]] = {"face": 100}
     face: int
     target: int
     outcome: str

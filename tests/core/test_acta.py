@@ -136,6 +136,17 @@ def test_the_hidden_roll_and_the_refused_roll_were_made_but_not_recorded() -> No
     assert room.table.room(ROOM).last_rolls == [{"who": "Ana", "text": texts[0]}, {"who": "Bea", "text": texts[1]}]
 
 
+def test_a_players_secret_roll_stays_out_of_the_acta_and_the_page_until_revealed() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@ana:local: !tiro 1d12 oculta")
+    assert [kind for kind, _ in room.kinds() if kind == "roll"] == []
+    assert room.table.room(ROOM).last_rolls == []
+    room.say(GM, "!revelar")
+    rolls = [text for kind, text in room.kinds() if kind == "roll"]
+    assert len(rolls) == 1 and "1d12" in rolls[0]
+    assert [r["who"] for r in room.table.room(ROOM).last_rolls] == ["Ana"]
+
+
 def test_locks_and_turns_are_recorded_but_left_out_of_the_document() -> None:
     room = Room()
     room.play(SESSION)

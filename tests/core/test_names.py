@@ -179,7 +179,7 @@ def test_npc_sheets_are_the_gms_but_their_state_is_public() -> None:
     board = t.text(9)
     assert "Orco [" in board and "aturdido" in board.lower() and "7" not in board
     assert t.text(10).startswith("📜 McAvoy") and t.text(11).startswith("📜 McAvoy")
-    assert "dureza 7" in t.text(12)
+    assert "Dureza 7" in t.text(12)
 
 
 def test_format_characters_are_dropped_from_a_claimed_name() -> None:

@@ -382,3 +382,31 @@ async def test_a_key_that_comes_after_the_floor_changed_is_not_judged(e2e_cast, 
         marker = await gm.say(room, "!tiro d4 marca")
         await gm.wait_for(room, encrypted_reply(gm, room, marker, bot_id), what="marker reply")
     assert not any(reply_to(late, bot_id)(ev) or redaction_of(late)(ev) for ev in ana.room_events(room))
+
+
+async def test_a_players_secret_roll_reaches_only_the_player_and_the_gm_until_revealed(e2e_cast, run_bot):
+    """A player's ``!tiro ... oculta`` in an encrypted room: the result goes in encrypted direct rooms
+    to the player and to the GM (the room's creator, known to the bot by its power alone); the room
+    sees only that a roll was made, until the GM's ``!revelar``."""
+    gm, ana = e2e_cast.gm, e2e_cast.players[0]
+    bot_id = e2e_cast.bot_user.user_id
+    async with run_bot(e2e_cast.config()):
+        room = await open_e2e_table(e2e_cast, players=1)
+        secret = await ana.say(room, "!tiro 1d20+3 oculta")
+        notice = await ana.wait_for(room, encrypted_reply(ana, room, secret, bot_id), what="public notice")
+        assert "tirada oculta" in notice["content"]["body"]
+        results = {}
+        for chat in (ana, gm):
+            await chat.wait_until(lambda c=chat: bool(c.invites), what="invite to the direct room")
+            dm = next(iter(chat.invites))
+            await chat.join(dm)
+            result = await chat.wait_for(dm, lambda ev: ev.get("sender") == bot_id and ev.get("type") == "m.room.message",
+                                         what="the secret result, decrypted")
+            assert result["event_id"] in chat.decrypted and chat.client.rooms[dm].encrypted
+            results[chat.user_id] = result["content"]["body"]
+        assert results[ana.user_id] == results[gm.user_id] and "(oculta) McAvoy" in results[ana.user_id]
+        shown = results[ana.user_id].split("· ", 1)[1]
+        assert all(shown not in ev.get("content", {}).get("body", "") for ev in ana.room_events(room))
+        reveal = await gm.say(room, "!revelar")
+        revealed = await ana.wait_for(room, encrypted_reply(ana, room, reveal, bot_id), what="the reveal")
+        assert "revelada" in revealed["content"]["body"] and shown in revealed["content"]["body"]

@@ -5,6 +5,7 @@ from importlib.resources import files
 from bot.core.game import Game
 from bot.games.reino.combat import ReinoCombat
 from bot.games.reino.commands import COMMANDS
+from bot.games.reino.sheet import ALIASES, NAMES, ReinoSheetRules
 from bot.games.reino.state import SHEET_FIELDS
 from systems.reino import SYSTEM
 
@@ -13,4 +14,5 @@ __all__ = ["GAME"]
 GAME = Game(
     "reino", SYSTEM, ReinoCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "reino", cards=files("systems") / "reino" / "cards.toml",
+    sheet_rules=ReinoSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
 )

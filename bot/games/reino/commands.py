@@ -230,6 +230,13 @@ def action_points_command(ctx: Context, args: str) -> None:
     ctx.reply("reino/table_ap", name=who.name, points=rc.action_points, spent=spending)
 
 
+@COMMANDS.command("repetir", "reroll")
+def reroll_command(ctx: Context, args: str) -> None:
+    """Reino has no rerolls: an Action Point turns the last failed attack into a bare success
+    (the same as ``!pa éxito``)."""
+    _buy_success(ctx)
+
+
 def _buy_success(ctx: Context) -> None:
     """An Action Point turns the actor's last failed attack of this round into a bare hit."""
     actor = _actor(ctx)

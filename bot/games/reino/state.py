@@ -21,6 +21,10 @@ from bot.core.state import Character, Combat, RoomState, name_key
 from systems.reino.rules import Action, ActionBudget, Condition, ReinoCharacter, ReinoRuleError, budget_for
 
 SHEET_FIELDS: dict[str, type] = {
+    "fuerza": int, "destreza": int, "constitucion": int, "inteligencia": int, "sabiduria": int, "carisma": int,
+    "acrobacias": int, "atletismo": int, "conocimiento": int, "enganar": int, "intimidar": int, "medicina": int,
+    "percepcion": int, "persuadir": int, "sigilo": int, "supervivencia": int, "montar": int, "juego_de_manos": int,
+    "trato_con_animales": int, "concentracion": int, "buscar": int,
     "defensa": int, "esquiva": int, "rd": int, "pr": int, "rp": int, "pr_max": int, "umbral": int,
     "iniciativa": int, "fortaleza": int, "pa": int, "ataque": int, "secuaz": str,
 }

@@ -5,6 +5,7 @@ from importlib.resources import files
 from bot.core.game import Game
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
+from bot.games.savage.sheet import ALIASES, NAMES, SavageSheetRules
 from bot.games.savage.state import SHEET_FIELDS
 from systems.savage import SYSTEM
 
@@ -13,4 +14,5 @@ __all__ = ["GAME"]
 GAME = Game(
     "savage", SYSTEM, SavageCombatRules(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "savage", cards=files("systems") / "savage" / "cards.toml",
+    sheet_rules=SavageSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
 )

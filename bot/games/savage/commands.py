@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from bot.core import combat as rounds
-from bot.core import floor
+from bot.core import floor, rolls
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
@@ -20,6 +20,7 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
+from bot.games.savage.sheet import weapon_damage, weapon_is_ranged
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
@@ -193,8 +194,9 @@ def soak_command(ctx: Context, args: str) -> None:
     if reroll:
         floor.consume_grant(ctx)
     else:
-        floor.keep_grant_for(ctx, "absorber")  # a second benny may re-roll this soak on the same grant
+        floor.keep_grant_for(ctx, "absorber", "repetir")  # a second benny may re-roll this soak on the same grant
     ctx.reply("savage/table_soak", name=target.name, r=roll, after=after, reroll=reroll, best=best)
+    ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
@@ -384,3 +386,61 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     state.save(combat)
     floor.consume_grant(ctx)
     ctx.reply("savage/table_task", title=title, task=task, event="roll", r=roll, who=ctx.speaker_name)
+
+
+@COMMANDS.command("ataque", "attack", usage="OBJETIVO [modificadores] [sin estado]", in_character=True, needs_args=True)
+def attack_command(ctx: Context, args: str) -> None:
+    """An attack with the sheet's weapon: Pelear against the target's Parry, or Disparar (TN 4 or the
+    ``vs N`` given); a hit rolls the weapon's damage against the target's Toughness."""
+    request = rolls.read_request(args)
+    target, rest = _named(ctx, request.text)
+    if target is None:
+        raise ctx.unknown_character(request.text)
+    attacker = ctx.acting_character()
+    if attacker is None:
+        raise Refusal("no_character")
+    ctx.may_manage(attacker)
+    ranged = weapon_is_ranged(attacker)
+    text = f"disparar {rest}" if ranged else f"pelear contra {target.name} {rest}"
+    made = rolls.resolve(ctx, attacker, text, request.auto)
+    rolls.answer(ctx, attacker, made)
+    floor.consume_grant(ctx)
+    damage = weapon_damage(attacker)
+    outcome = made.outcome.as_json().get("outcome")
+    if outcome in ("success", "raise") and damage and "dureza" in target.sheet:
+        raised = " aumento" if outcome == "raise" else ""
+        damage_command(ctx, f"{target.name} {damage}{raised}")
+
+
+@COMMANDS.command("repetir", "reroll", usage="[NOMBRE]", in_character=True)
+def reroll_command(ctx: Context, args: str) -> None:
+    """A benny rerolls the actor's last trait roll of this turn; the better result counts. After a
+    soak, it is the soak's reroll (a second benny)."""
+    actor, _ = ctx.own_or_named(args)
+    ctx.may_manage(actor)
+    last = rolls.last_roll(ctx, actor)
+    if last.get("kind") == "soak":
+        soak_command(ctx, f"{actor.name} repetir")
+        return
+    if last.get("kind") not in _REROLLABLE:
+        raise refuse("not_a_trait")
+    if last.get("outcome") == "critical_failure":
+        raise refuse("critical_failure")
+    savage = savage_of(actor)
+    if savage.bennies <= 0:
+        raise refuse("no_bennies", name=actor.name)
+    after = spend_benny(savage)
+    store(actor, after)
+    outcome = ctx.system.roll(str(last["text"]), ctx.rng)
+    previous = dict(last)
+    better = outcome.as_json()["total"] > int(previous["total"])
+    applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
+    made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
+    rolls.answer(ctx, actor, made, secret=bool(previous.get("secret")), kind="savage/reroll",
+                 previous=previous, better=better, bennies=after.bennies)
+    if not better:
+        ctx.room.rerolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])
+    floor.consume_grant(ctx)
+
+
+_REROLLABLE = ("trait", "support", "rof", "recovery")

@@ -14,14 +14,37 @@ from bot.core.state import Character, Combat, name_key
 from systems.savage.deck import ActionDeck, Card
 from systems.savage.state import DramaticTask, Overwatch, SavageCharacter
 
+_DIE = re.compile(r"^d(4|6|8|10|12|20)([+-]\d{1,2})?$")
+
+
+class TraitDie(str):
+    """A trait's die as the sheet keeps it (``d8``, ``d12+1``); anything else is a bad value."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> TraitDie:
+        die = value.strip().lower()
+        if not _DIE.match(die):
+            raise ValueError(value)
+        return super().__new__(cls, die)
+
+
+ATTRIBUTES = ("agilidad", "astucia", "espiritu", "fuerza", "vigor")
+SKILLS = (
+    "atletismo", "conocimientos_generales", "notar", "persuadir", "sigilo", "academicas", "apostar", "batalla",
+    "cabalgar", "ciencia", "conducir", "disparar", "electronica", "fe", "hechiceria", "idiomas", "interpretar",
+    "intimidar", "investigar", "latrocinio", "navegar", "ocultismo", "pelear", "pilotar", "provocar", "psionica",
+    "reparar", "sanar", "supervivencia", "concentracion", "ciencia_extrana", "informatica",
+)
 SHEET_FIELDS: dict[str, type] = {
-    "parada": int, "dureza": int, "bennies": int, "heridas": int, "fatiga": int,
-    "espiritu": str, "vigor": str, "atletismo": str, "comodin": str, "grupo": str,
+    **dict.fromkeys(ATTRIBUTES, TraitDie), **dict.fromkeys(SKILLS, TraitDie),
+    "parada": int, "dureza": int, "paso": int, "bennies": int, "heridas": int, "fatiga": int,
+    "nervios_de_acero": int, "arma": str, "arma_tipo": str, "arma_dano": str,
+    "comodin": str, "grupo": str,
     "aturdido": int, "incapacitado": int, "desangrando": int, "muerto": int, "fuera": int,
 }
 _FLAGS = {"aturdido": "shaken", "incapacitado": "incapacitated", "desangrando": "bleeding", "muerto": "dead", "fuera": "out"}
 _NO = ("no", "0", "n", "false", "extra")
-_DIE = re.compile(r"^d(4|6|8|10|12|20)([+-]\d{1,2})?$")
 
 
 def savage_of(character: Character) -> SavageCharacter:

@@ -3,6 +3,7 @@
 from importlib.resources import files
 
 from bot.core.game import Game
+from bot.games.sombra.sheet import ALIASES, NAMES, SombraSheetRules
 from bot.games.sombra.table import COMMANDS, SHEET_FIELDS, SombraCombat
 from systems.sombra import SYSTEM
 
@@ -11,4 +12,5 @@ __all__ = ["GAME"]
 GAME = Game(
     "sombra", SYSTEM, SombraCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "sombra", cards=files("systems") / "sombra" / "cards.toml",
+    sheet_rules=SombraSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
 )

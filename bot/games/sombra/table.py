@@ -43,7 +43,12 @@ from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined
 COMMANDS = CommandGroup()
 SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
 SHEET_FIELDS: dict[str, type] = {
-    "vel": int, "agi": int, "fue": int, "res": int, **dict.fromkeys(SKILLS, int),
+    **dict.fromkeys(("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car",
+                     "vol"), int),
+    **dict.fromkeys(SKILLS, int),
+    **dict.fromkeys(("pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta", "sigilo", "conducir",
+                     "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
+                     "idiomas", "mando"), int),
     "arma": str, "tipo": str, "blindaje": int, "flotabilidad": int, "muerto": int,
 }
 DEAD = "muerto"

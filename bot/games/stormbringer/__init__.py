@@ -5,6 +5,7 @@ from importlib.resources import files
 from bot.core.game import Game
 from bot.games.stormbringer.combat import SHEET_FIELDS, StormbringerCombat
 from bot.games.stormbringer.commands import COMMANDS
+from bot.games.stormbringer.sheet import ALIASES, NAMES, StormbringerSheetRules
 from systems.stormbringer import SYSTEM
 
 __all__ = ["GAME"]
@@ -12,4 +13,5 @@ __all__ = ["GAME"]
 GAME = Game(
     "stormbringer", SYSTEM, StormbringerCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "stormbringer", cards=files("systems") / "stormbringer" / "cards.toml",
+    sheet_rules=StormbringerSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
 )

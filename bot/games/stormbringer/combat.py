@@ -14,9 +14,14 @@ from bot.core.state import Character, Combat
 from bot.games.stormbringer import state as st
 
 SHEET_FIELDS: dict[str, type] = {
-    "des": int, "fue": int, "int": int, "pv": int, "grave": int,
+    "fue": int, "con": int, "tam": int, "int": int, "pod": int, "des": int, "car": int, "pv": int, "grave": int,
     "armadura": str, "arma": str, "arma2": str, "dano": str, "bf": str,
-    "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ver": int,
+    "ataque": int, "parada": int, "esquiva": int, "emboscada": int,
+    **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
+                     "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",
+                     "navegar", "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas",
+                     "conocimiento_de_venenos", "musica", "cantar", "espada", "daga", "hacha", "lanza", "maza",
+                     "arco", "honda", "ballesta", "escudo"), int),
 }
 
 

@@ -1,0 +1,158 @@
+"""Rolls at the table: who rolls, the sheet and state a game applies, secret rolls, the record.
+
+``!tiro`` reads its own words (``oculta``, ``sin estado``, a macro name), asks the room's game to
+resolve it from the actor's sheet and the table's state (``Game.sheet_rules``), answers, and keeps a
+record of every roll (the ``rolls`` table, see ``Store.add_rolls``) for ``!historial``, ``!dados``
+and ``!revelar``. A secret roll's record and its messages carry ``secret``: nothing players can see
+shows it until the GM reveals it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.context import Context
+from bot.core.state import Character, name_key
+from systems.base import Outcome
+from systems.refusal import Refusal
+
+HIDDEN_WORDS = ("oculta", "oculto", "hidden")
+NO_STATE = (("sin", "estado"), ("no", "state"))
+MAX_MACROS = 20
+MAX_MACRO_NAME = 20
+MAX_MACRO_TEXT = 200
+
+
+@dataclass
+class SheetRoll:
+    """What a game made of a roll from the actor's sheet and the table's state."""
+
+    outcome: Outcome
+    applied: list[tuple[str, int]] = field(default_factory=list)
+    """The modifiers the game added by itself (``(reason, value)``), listed in the reply."""
+    label: str = ""
+    """The named roll, as the sheet calls it (``Disparar d8``), or empty for an expression."""
+    replay: str = ""
+    """The system text that rolls it again with the same modifiers, for a reroll (``!repetir``); empty
+    for a plain roll, which leaves no state behind (the room's state never depends on plain dice)."""
+
+
+@dataclass
+class RollRequest:
+    """The words of ``!tiro`` the core reads before the game sees the rest."""
+
+    text: str
+    secret: bool = False
+    auto: bool = True
+
+
+def read_request(args: str) -> RollRequest:
+    """``oculta`` as the last word, ``sin estado`` anywhere; the rest is the roll."""
+    words = args.split()
+    secret = len(words) > 1 and name_key(words[-1]) in HIDDEN_WORDS
+    if secret:
+        words = words[:-1]
+    auto = True
+    folded = [name_key(w) for w in words]
+    for i in range(len(words) - 1):
+        if (folded[i], folded[i + 1]) in NO_STATE:
+            auto = False
+            words = words[:i] + words[i + 2:]
+            break
+    return RollRequest(" ".join(words), secret, auto)
+
+
+def macros_of(character: Character) -> dict[str, str]:
+    value = character.sheet.get("macros")
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def check_macro(name: str, expression: str) -> tuple[str, str]:
+    """A macro's key and expression, or a refusal: one word of letters (and digits), and an
+    expression of one line that is no command."""
+    key = name_key(name)
+    text = " ".join(expression.split())
+    if not (0 < len(key) <= MAX_MACRO_NAME and key.replace("_", "").isalnum() and " " not in key):
+        raise Refusal("bad_macro", code="name", limit=MAX_MACRO_NAME)
+    if not (0 < len(text) <= MAX_MACRO_TEXT and text.isprintable()) or text.startswith(("!", "/")):
+        raise Refusal("bad_macro", code="expression", limit=MAX_MACRO_TEXT)
+    return key, text
+
+
+def expand_macro(character: Character | None, text: str) -> str:
+    """A macro name as the first word becomes its expression (the rest of the words follow it)."""
+    if character is None:
+        return text
+    words = text.split(None, 1)
+    macro = macros_of(character).get(name_key(words[0])) if words else None
+    if macro is None:
+        return text
+    return f"{macro} {words[1]}" if len(words) > 1 else macro
+
+
+def roller(ctx: Context, text: str) -> tuple[Character | None, str]:
+    """Who rolls and the roll's text: a character named at the start (the GM's or the sender's own),
+    else the sender's character (a GM without one rolls for nobody)."""
+    named, rest = ctx.split_name(text)
+    if named is not None and rest:
+        ctx.may_manage(named)
+        return named, " ".join(rest)
+    return ctx.character, text
+
+
+def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll:
+    """The room's game resolves ``text`` for ``actor`` from its sheet and state, or the system rolls it."""
+    rules = ctx.game.sheet_rules
+    if rules is not None:
+        made = rules.roll(ctx, actor, text, auto)
+        if made is not None:
+            return made
+    return SheetRoll(ctx.system.roll(text, ctx.rng))
+
+
+def stamp(ctx: Context) -> list[int] | None:
+    """The combat turn now (round and turn), or None out of combat."""
+    combat = ctx.room.combat
+    return [combat.round, combat.turn] if combat is not None and combat.started else None
+
+
+def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool = False,
+           kind: str = "roll_by", **context: Any) -> str:
+    """Answer a roll (privately to the roller and the GMs when ``secret``), record it, remember it as
+    the actor's last roll; returns its roll id."""
+    who = actor.name if actor is not None else ctx.speaker_name
+    roll_json = made.outcome.as_json()
+    fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label, **context}
+    message = ctx.renderer.render(kind, hidden=secret, **fields)
+    roll_id = ctx.record_roll(made.outcome, roll_json, who, made.label, made.applied, secret, message)
+    if secret:
+        gms = tuple(g for g in ctx.gms if g != ctx.sender)
+        ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
+                        roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=True, **fields)
+        ctx.reply("hidden_roll_notice", who=who)
+    else:
+        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=False, **fields)
+    if actor is not None and made.replay:
+        ctx.room.rerolls[name_key(actor.name)] = {
+            "text": made.replay, "label": made.label, "stamp": stamp(ctx), "applied": made.applied,
+            "outcome": roll_json.get("outcome"), "kind": roll_json.get("kind"), "total": roll_json.get("total"),
+            "secret": secret,
+        }
+    return roll_id
+
+
+def last_roll(ctx: Context, actor: Character) -> dict[str, Any]:
+    """The actor's last roll of this turn (of any time out of combat), or a refusal."""
+    last = ctx.room.rerolls.get(name_key(actor.name))
+    if not last or last.get("stamp") != stamp(ctx):
+        raise Refusal("no_last_roll", name=actor.name)
+    return last
+
+
+def record_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored roll as the templates show it."""
+    data = json.loads(row["data"])
+    return {"who": data.get("who", ""), "label": row.get("label") or "", "roll": data.get("roll", {}),
+            "applied": data.get("applied", []), "secret": bool(row["secret"]), "revealed": bool(row["revealed"])}

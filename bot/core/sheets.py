@@ -1,0 +1,147 @@
+"""Character sheets in and out: field names, pasting a whole sheet, exporting it the same way.
+
+A game lists its fields (``Game.sheet_fields``: key -> type), how each is shown (``sheet_names``) and
+other names for them (``sheet_aliases``). Names are matched without case or accents. A sheet can be
+given as ``campo valor campo valor`` (one-word values, as always) or pasted as
+``Campo valor, Campo valor, ...`` over one or more lines, with ``Macro NOMBRE = EXPRESIÓN`` lines; the
+export (``!ficha NOMBRE``) is that same form, so it pastes back to the same sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.game import Game
+from bot.core.rolls import check_macro
+from bot.core.state import Character, name_key
+from systems.refusal import Refusal
+
+MAX_FIELD_WORDS = 4
+MAX_VALUE = 40
+MAX_NUMBER = 10_000
+MACRO_WORDS = ("macro",)
+SKIPPED_LINES = ("(", "📜")
+"""Lines of an exported sheet that are not pasted back: its title and the state the table keeps."""
+MACROS = "macros"
+"""The sheet key of a character's macros (name -> expression)."""
+
+
+def field_key(text: str) -> str:
+    """How a field name is compared: folded, words joined by ``_`` (``Conocimientos Generales``)."""
+    return name_key(text).replace(" ", "_")
+
+
+def find_field(game: Game, name: str) -> str | None:
+    """The key of the game's field called ``name`` (its key, its shown name or an alias), or None."""
+    key = field_key(name)
+    if key in game.sheet_fields:
+        return key
+    if key in game.sheet_aliases:
+        return game.sheet_aliases[key]
+    return next((k for k, shown in game.sheet_names.items() if field_key(shown) == key), None)
+
+
+def shown_name(game: Game, key: str) -> str:
+    return game.sheet_names.get(key) or key.replace("_", " ")
+
+
+def coerce(key: str, value: str, field_type: type) -> Any:
+    """A field's value from text, or a refusal naming the field."""
+    try:
+        if field_type is int:
+            number = int(value)
+            if abs(number) > MAX_NUMBER:
+                raise ValueError(value)
+            return number
+        if not value or len(value) > MAX_VALUE or not value.isprintable():
+            raise ValueError(value)
+        return value if field_type is str else field_type(value)
+    except ValueError:
+        raise Refusal("bad_sheet_value", field=key[:30], value=value[:30]) from None
+
+
+@dataclass(frozen=True)
+class SheetEdit:
+    """What one ``!ficha`` line sets: field values and macros."""
+
+    values: dict[str, Any]
+    macros: dict[str, str]
+
+
+def _leading_field(game: Game, words: list[str]) -> tuple[str | None, int]:
+    """The longest field name at the start of ``words`` and how many words it takes."""
+    for cut in range(min(len(words), MAX_FIELD_WORDS), 0, -1):
+        key = find_field(game, " ".join(words[:cut]))
+        if key is not None:
+            return key, cut
+    return None, 0
+
+
+def _unknown_field(game: Game, word: str) -> Refusal:
+    return Refusal("bad_sheet_field", field=word[:30], fields=[shown_name(game, k) for k in game.sheet_fields])
+
+
+def read_edit(game: Game, text: str) -> SheetEdit:
+    """The fields and macros in ``text`` (either form), or a refusal for the first bad one."""
+    values: dict[str, Any] = {}
+    macros: dict[str, str] = {}
+    pasted = "," in text or "\n" in text or "=" in text
+    entries = _pasted_entries(text) if pasted else _paired_entries(game, text)
+    for entry in entries:
+        if isinstance(entry, tuple) and entry[0] is None:
+            name, _, expression = entry[1].partition("=")
+            macro_name, expression = check_macro(name, expression)
+            macros[macro_name] = expression
+            continue
+        words = entry if isinstance(entry, list) else []
+        key, used = _leading_field(game, words)
+        if key is None:
+            raise _unknown_field(game, words[0] if words else "")
+        value = " ".join(words[used:])
+        values[key] = coerce(key, value, game.sheet_fields[key])
+    return SheetEdit(values, macros)
+
+
+def _pasted_entries(text: str) -> list[Any]:
+    """``Campo valor, Campo valor`` lines; ``Macro NOMBRE = EXPR`` lines whole."""
+    entries: list[Any] = []
+    for line in text.splitlines():
+        words = line.split()
+        if not words or line.lstrip().startswith(SKIPPED_LINES):
+            continue
+        if name_key(words[0]) in MACRO_WORDS:
+            entries.append((None, " ".join(words[1:])))
+            continue
+        entries += [part.split() for part in line.split(",") if part.strip()]
+    return entries
+
+
+def _paired_entries(game: Game, text: str) -> list[Any]:
+    """``campo valor campo valor``: a field name (maybe several words) and a one-word value."""
+    words, entries = text.split(), []
+    while words:
+        key, used = _leading_field(game, words)
+        if key is None:
+            raise _unknown_field(game, words[0])
+        entries.append(words[:used + 1])
+        words = words[used + 1:]
+    return entries
+
+
+def kept_state(game: Game, character: Character) -> str:
+    """What the table keeps on the sheet besides its fields (states, counters), shown, not pasted."""
+    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(character.sheet.items())
+                     if key not in game.sheet_fields and not key.startswith("_") and key != MACROS
+                     and isinstance(value, (str, int)) and not isinstance(value, bool))
+
+
+def export(game: Game, character: Character) -> tuple[str, list[str]]:
+    """The sheet as it pastes back: ``Campo valor, ...`` in the game's field order, and one
+    ``Macro NOMBRE = EXPR`` line per macro."""
+    sheet = character.sheet
+    pairs = [f"{shown_name(game, key)} {sheet[key]}" for key in game.sheet_fields
+             if key in sheet and isinstance(sheet[key], (str, int)) and not isinstance(sheet[key], bool)]
+    macros = sheet.get(MACROS)
+    lines = [f"Macro {name} = {expr}" for name, expr in macros.items()] if isinstance(macros, dict) else []
+    return ", ".join(pairs), lines

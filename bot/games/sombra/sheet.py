@@ -1,0 +1,91 @@
+"""Sistema Sombra rolls from the sheet and the table's state.
+
+``/tiro Pistola`` or ``/tiro Pelea dificil`` rolls 3d10 under the sheet's skill (0-30), with the
+clauses of the system after it. Unless the roll says ``sin estado``, the character's wounds add their
+penalty to the roll (roll-under: positive is harder), an arm wound adds its own to attacks, and a
+stunned character (light head wound) rolls at half the skill; the reply names each one. A character
+unconscious or helpless from a wound may not roll.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import combat as rounds
+from bot.core.context import Context
+from bot.core.rolls import SheetRoll
+from bot.core.sheets import find_field, shown_name
+from bot.core.state import Character
+from systems.refusal import Refusal
+from systems.sombra.resolver import SombraCheck, SombraSystem
+from systems.sombra.wounds import combined_effect
+
+ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
+ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo")
+SKILLS = (*ATTACK_SKILLS, "esquivar", "alerta", "sigilo", "conducir", "pilotar", "nadar", "trepar",
+          "primeros_auxilios", "orientacion", "explosivos", "radio", "idiomas", "mando")
+NAMES = {
+    "fue": "FUE", "res": "RES", "vit": "VIT", "agi": "AGI", "coo": "COO", "vel": "VEL", "con": "CON", "int": "INT",
+    "per": "PER", "inv": "INV", "log": "LOG", "mem": "MEM", "apa": "APA", "car": "CAR", "vol": "VOL",
+    "disparo": "Disparo", "pelea": "Pelea", "arrojar": "Arrojar", "pistola": "Pistola", "fusil": "Fusil",
+    "ametralladora": "Ametralladora", "lanzar": "Lanzar", "cuchillo": "Cuchillo", "esquivar": "Esquivar",
+    "alerta": "Alerta", "sigilo": "Sigilo", "conducir": "Conducir", "pilotar": "Pilotar", "nadar": "Nadar",
+    "trepar": "Trepar", "primeros_auxilios": "Primeros auxilios", "orientacion": "Orientación",
+    "explosivos": "Explosivos", "radio": "Radio", "idiomas": "Idiomas", "mando": "Mando", "arma": "Arma",
+    "tipo": "Tipo", "blindaje": "Blindaje", "flotabilidad": "Flotabilidad", "muerto": "Muerto",
+}
+ALIASES = {
+    "fuerza": "fue", "resistencia": "res", "vitalidad": "vit", "agilidad": "agi", "coordinacion": "coo",
+    "velocidad": "vel", "concentracion": "con", "intuicion": "int", "percepcion": "per", "inventiva": "inv",
+    "logica": "log", "memoria": "mem", "apariencia": "apa", "carisma": "car", "voluntad": "vol",
+    "disparar": "disparo", "subfusil": "fusil", "granada": "lanzar", "esquiva": "esquivar", "curar": "primeros_auxilios",
+}
+
+
+class SombraSheetRules:
+    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+        words = text.split()
+        key, used = _leading_skill(ctx, words)
+        if actor is None:
+            return None
+        if key is None:
+            return _plain_check(ctx, actor, text) if auto else None
+        value = actor.sheet.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise Refusal("sombra/table_missing", name=actor.name, fields=[key])
+        rounds.require_up(ctx, actor)
+        effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
+        applied: list[tuple[str, Any]] = []
+        if auto:
+            if effect.penalty:
+                applied.append(("heridas", effect.penalty))
+            if effect.attack_penalty and key in ATTACK_SKILLS:
+                applied.append(("herida_brazo", effect.attack_penalty))
+            combat = ctx.room.combat
+            if combat is not None and combat.data.get("stun", {}).get(actor.name):
+                applied.append(("aturdimiento", value - value // 2))
+        full = " ".join(["3d10", "vs", str(value), *words[used:]])
+        system = ctx.system
+        assert isinstance(system, SombraSystem)
+        outcome = system.roll_with(full, ctx.rng, tuple(applied))
+        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", full)
+
+
+def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
+    """``3d10 vs 14`` by a wounded character: the wounds' penalty added (a check only)."""
+    effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
+    if not effect.penalty:
+        return None
+    system = ctx.system
+    assert isinstance(system, SombraSystem)
+    applied = [("heridas", effect.penalty)]
+    outcome = system.roll_with(text, ctx.rng, tuple(applied))
+    return SheetRoll(outcome, applied if isinstance(outcome, SombraCheck) else [], "", text)
+
+
+def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:
+    for cut in range(min(len(words), 3), 0, -1):
+        key = find_field(ctx.game, " ".join(words[:cut]))
+        if key in SKILLS:
+            return key, cut
+    return None, 0

@@ -1,0 +1,86 @@
+"""Stormbringer rolls from the sheet and the table's state.
+
+``/tiro Ver`` or ``/tiro Espada vs 40`` rolls d100 under the sheet's percentage (``contra`` keeps
+meaning ``vs`` here). In a running combat, unless the roll says ``sin estado``, an attack skill gets
+-20% per attack the character already made this round and a parry -20% per parry already tried (the
+counters ``!ataque`` and ``!parada`` keep); a stunned combatant may not roll. A skill missing from
+the sheet has no base chance the bot could know: it asks for it.
+"""
+
+from __future__ import annotations
+
+from bot.core import combat as rounds
+from bot.core.context import Context
+from bot.core.rolls import SheetRoll
+from bot.core.sheets import find_field, shown_name
+from bot.core.state import Character
+from bot.games.stormbringer import state as st
+from systems.refusal import Refusal
+
+CHARACTERISTICS = ("fue", "con", "tam", "int", "pod", "des", "car")
+COMBAT_SKILLS = ("ataque", "parada", "esquiva", "emboscada")
+WEAPON_SKILLS = ("espada", "daga", "hacha", "lanza", "maza", "arco", "honda", "ballesta", "escudo")
+SKILLS = (
+    "ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
+    "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar", "navegar",
+    "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas", "conocimiento_de_venenos",
+    "musica", "cantar",
+)
+ATTACK_SKILLS = frozenset({"ataque", *WEAPON_SKILLS} - {"escudo"})
+PARRY_SKILLS = frozenset({"parada", "escudo"})
+NAMES = {
+    "fue": "FUE", "con": "CON", "tam": "TAM", "int": "INT", "pod": "POD", "des": "DES", "car": "CAR",
+    "pv": "PV", "grave": "Grave", "armadura": "Armadura", "arma": "Arma", "arma2": "Arma2", "dano": "Daño",
+    "bf": "BF", "ataque": "Ataque", "parada": "Parada", "esquiva": "Esquiva", "emboscada": "Emboscada",
+    "ver": "Ver", "escuchar": "Escuchar", "otear": "Otear", "buscar": "Buscar", "rastrear": "Rastrear",
+    "trepar": "Trepar", "saltar": "Saltar", "nadar": "Nadar", "esconderse": "Esconderse",
+    "moverse_en_silencio": "Moverse en silencio", "equilibrio": "Equilibrio", "persuadir": "Persuadir",
+    "oratoria": "Oratoria", "primeros_auxilios": "Primeros auxilios", "montar": "Montar", "navegar": "Navegar",
+    "lanzar": "Lanzar", "memorizar": "Memorizar", "evaluar": "Evaluar", "idioma_comun": "Idioma común",
+    "conocimiento_de_plantas": "Conocimiento de plantas", "conocimiento_de_venenos": "Conocimiento de venenos",
+    "musica": "Música", "cantar": "Cantar", "espada": "Espada", "daga": "Daga", "hacha": "Hacha", "lanza": "Lanza",
+    "maza": "Maza", "arco": "Arco", "honda": "Honda", "ballesta": "Ballesta", "escudo": "Escudo",
+}
+ALIASES = {
+    "fuerza": "fue", "constitucion": "con", "tamano": "tam", "inteligencia": "int", "poder": "pod",
+    "destreza": "des", "carisma": "car", "puntos_de_vida": "pv", "herida_grave": "grave", "sigilo": "moverse_en_silencio",
+    "esconder": "esconderse", "escuchar_ruidos": "escuchar", "primeros_auxilios": "primeros_auxilios",
+    "curar": "primeros_auxilios", "danio": "dano",
+}
+SKILL_KEYS = frozenset({*COMBAT_SKILLS, *WEAPON_SKILLS, *SKILLS})
+
+
+class StormbringerSheetRules:
+    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+        words = text.split()
+        key, used = _leading_skill(ctx, words)
+        if key is None or actor is None or (len(words) > used and words[used].rstrip("%").isdigit()):
+            return None  # ``ataque 55 x2``: the system's own syntax, with the percentage given
+        value = actor.sheet.get(key)
+        if not isinstance(value, int):
+            raise Refusal("stormbringer/table_refused", code="no_skill", name=actor.name, skill=key)
+        rest = " ".join(words[used:])
+        rounds.require_up(ctx, actor)
+        combat = ctx.room.combat
+        verb = f"d100 vs {value}"
+        if combat is not None and combat.started:
+            if st.stunned(combat, actor.name):
+                raise Refusal("stormbringer/table_refused", code="stunned", name=actor.name)
+            count = st.counter(combat, actor.name)
+            if auto and key in ATTACK_SKILLS and count.attacks:
+                verb = f"ataque {value} x{count.attacks + 1}"
+            elif auto and key in PARRY_SKILLS and count.parries:
+                verb = f"parada {value} x{count.parries + 1}"
+        full = f"{verb} {rest}".strip()
+        outcome = ctx.system.roll(full, ctx.rng)
+        applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", [])
+                   if m["reason"] in ("extra_attack", "extra_parry")]
+        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full)
+
+
+def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:
+    for cut in range(min(len(words), 4), 0, -1):
+        key = find_field(ctx.game, " ".join(words[:cut]))
+        if key in SKILL_KEYS or key in CHARACTERISTICS:
+            return (key, cut) if key in SKILL_KEYS else (None, 0)
+    return None, 0

@@ -1,0 +1,80 @@
+"""El Reino de la Sombra: full sheets, named rolls, wound-state penalties, stun refusals."""
+
+from __future__ import annotations
+
+from bot.console import ROOM_ID
+from tests.transcript import assert_refused, make_table, play
+
+SHEET = "Fuerza 3, Destreza 2, Percepción 4, Sigilo 5, Defensa 14, Esquiva 2, RD 1, PR 20, Umbral 8, PA 2"
+CAST = f"""
+@gm:local: !pj Ana @ana:local
+@gm:local: !ficha Ana {SHEET}
+@gm:local: !pnj Orco
+@gm:local: !ficha Orco Defensa 13, PR 10
+"""
+FIRST = 5
+
+
+def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
+    (send,) = [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a]
+    return send
+
+
+def test_sheet_round_trip_and_short_names() -> None:
+    table = make_table(system="reino")
+    t = play(CAST + "@ana:local: !ficha Ana\n@gm:local: !ficha Ana sab 1 con 2", table)
+    exported = t.text(FIRST).split("\n")[1]
+    assert exported == SHEET
+    copy = make_table(system="reino")
+    play(f"@gm:local: !pj Ana @ana:local\n@gm:local: !ficha Ana {exported}", copy)
+    sheet = table.room(ROOM_ID).characters["ana"].sheet
+    assert (sheet["sabiduria"], sheet["constitucion"]) == (1, 2)
+    assert {k: v for k, v in sheet.items() if k not in ("sabiduria", "constitucion")} == \
+        copy.room(ROOM_ID).characters["ana"].sheet
+
+
+def test_named_rolls_with_and_without_the_skill_and_against_a_defense() -> None:
+    t = play(CAST + """
+@ana:local: !tiro Sigilo vs 15
+@ana:local: !tiro Acrobacias
+@ana:local: !tiro Medicina
+@ana:local: !tiro Atletismo contra Orco
+""", system="reino")
+    stealth = roll(t, FIRST)["roll"]
+    assert (stealth["modifier"], stealth["dc"]) == (5, 15) and stealth["modifiers"] == [{"reason": "sigilo", "value": 5}]
+    acrobatics = roll(t, FIRST + 1)["roll"]
+    assert acrobatics["modifiers"] == [{"reason": "destreza", "value": 2}], "a missing skill uses its attribute"
+    assert roll(t, FIRST + 2)["roll"]["modifier"] == 0
+    assert roll(t, FIRST + 3)["roll"]["dc"] == 13
+
+
+def test_wound_states_are_applied_listed_and_gone_when_healed() -> None:
+    t = play(CAST + """
+@gm:local: !herida Ana malherido
+@ana:local: !tiro Sigilo vs 15
+@ana:local: !tiro d20+3 vs 12
+@ana:local: !tiro Sigilo vs 15 sin estado
+@gm:local: !herida Ana incapacitado
+@ana:local: !tiro prueba +1
+@gm:local: !sana Ana incapacitado
+@gm:local: !sana Ana malherido
+@ana:local: !tiro Sigilo vs 15
+""", system="reino")
+    hurt = roll(t, FIRST + 1)
+    assert hurt["applied"] == [{"reason": "malherido", "value": -2}] and hurt["roll"]["modifier"] == 3
+    assert {"reason": "malherido", "value": -2} in hurt["roll"]["modifiers"] and "malherido -2" in hurt["text"]
+    assert roll(t, FIRST + 2)["roll"]["modifier"] == 1
+    assert roll(t, FIRST + 3)["applied"] == [] and roll(t, FIRST + 3)["roll"]["modifier"] == 5
+    assert roll(t, FIRST + 5)["applied"] == [{"reason": "incapacitado", "value": -5}]
+    assert roll(t, FIRST + 8)["applied"] == [] and roll(t, FIRST + 8)["roll"]["modifier"] == 5
+
+
+def test_a_stunned_character_takes_no_standard_action_and_the_dying_roll_nothing() -> None:
+    stunned = CAST + "@gm:local: !combate\n@gm:local: !turnos Ana, Orco\n@gm:local: !herida Ana aturdido"
+    assert_refused(stunned, "@ana:local: !tiro Sigilo", "Aturdido", system="reino")
+    assert_refused(CAST + "@gm:local: !herida Ana moribundo", "@ana:local: !tiro Sigilo", "Ana", system="reino")
+
+
+def test_reroll_is_the_action_point_of_the_last_failed_attack() -> None:
+    t = play(CAST + "@ana:local: !repetir", system="reino")
+    assert "Ana" in t.text(FIRST)

@@ -1,0 +1,198 @@
+"""Savage Worlds: full sheets, named rolls, the state the bot applies by itself, refusals, rerolls."""
+
+from __future__ import annotations
+
+from bot.console import ROOM_ID
+from bot.core.events import Event, Send
+from tests.transcript import GM, assert_refused, make_table, play
+
+SHEET = ("Agilidad d8, Astucia d6, Espíritu d6, Fuerza d6, Vigor d8, Atletismo d6, Notar d6, Disparar d8, "
+         "Pelear d6, Parada 5, Dureza 6, Paso 6, Bennies 2, Arma Rifle, Tipo de arma distancia, Daño 2d8")
+CAST = f"""
+@gm:local: !pj Kira @bob:local
+@gm:local: !ficha Kira {SHEET}
+@gm:local: !pnj Orco
+@gm:local: !ficha Orco Parada 7, Dureza 7, Comodín no, Pelear d8
+"""
+FIRST = 5
+"""The first line after CAST."""
+
+
+def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
+    """The first message answering line ``number`` that shows a roll."""
+    return next(a for a in t.for_line(number) if a["action"] == "send" and "roll" in a)
+
+
+def reasons(send: dict) -> dict[str, int]:
+    return {m["reason"]: m["value"] for m in send["roll"]["modifiers"]}
+
+
+def applied(send: dict) -> dict[str, int]:
+    return {m["reason"]: m["value"] for m in send["applied"]}
+
+
+def test_a_pasted_sheet_exports_the_same_way_and_pastes_back_equal() -> None:
+    table = make_table(system="savage")
+    t = play(CAST + "@gm:local: !macro Kira rafaga = rof 3 d8\n@bob:local: !ficha Kira", table)
+    exported = t.text(FIRST + 1)
+    assert exported.split("\n")[1] == SHEET and exported.split("\n")[2] == "Macro rafaga = rof 3 d8"
+    copy = make_table(system="savage")
+    play("@gm:local: !pj Kira @bob:local", copy)
+    pasted = copy.handle(Event(ROOM_ID, GM, f"!ficha Kira {exported}", "$paste"))  # one multi-line message
+    assert copy.room(ROOM_ID).characters["kira"].sheet == table.room(ROOM_ID).characters["kira"].sheet
+    assert isinstance(pasted[0], Send) and pasted[0].message.body == exported
+
+
+def test_names_without_case_or_accents_and_short_forms() -> None:
+    table = make_table(system="savage")
+    play("@gm:local: !pj Kira @bob:local\n@gm:local: !ficha Kira ESPIRITU d10 agi d12 conocimientos generales d6", table)
+    sheet = table.room(ROOM_ID).characters["kira"].sheet
+    assert (sheet["espiritu"], sheet["agilidad"], sheet["conocimientos_generales"]) == ("d10", "d12", "d6")
+
+
+def test_bad_sheet_values_are_refused_and_change_nothing() -> None:
+    assert_refused(CAST, "@gm:local: !ficha Kira Disparar d7", "no válido", system="savage")
+    assert_refused(CAST, "@gm:local: !ficha Kira Volar d8", "desconocido", system="savage")
+
+
+def test_named_rolls_with_and_without_the_skill() -> None:
+    t = play(CAST + """
+@bob:local: !tiro Disparar vs 6 cobertura media
+@bob:local: !tiro Sigilo
+@bob:local: !tiro Agilidad
+@bob:local: !tiro Pelear contra Orco
+@bob:local: !tiro d8+1 vs 5
+""", system="savage")
+    shot = roll(t, FIRST)
+    assert shot["roll"]["expr"].startswith("1d8") and shot["roll"]["tn"] == 6 and reasons(shot) == {"cobertura": -2}
+    assert "Disparar d8" in shot["text"]
+    stealth = roll(t, FIRST + 1)
+    assert stealth["roll"]["expr"].startswith("1d4") and applied(stealth) == {"sin_entrenar": -2}
+    assert "sin entrenar -2" in stealth["text"]
+    assert roll(t, FIRST + 2)["roll"]["expr"].startswith("1d8") and not roll(t, FIRST + 2)["applied"]
+    assert roll(t, FIRST + 3)["roll"]["tn"] == 7
+    assert roll(t, FIRST + 4)["roll"]["expr"] == "1d8+1" and roll(t, FIRST + 4)["roll"]["tn"] == 5
+
+
+def test_wounds_and_fatigue_are_applied_listed_and_gone_when_healed() -> None:
+    t = play(CAST + """
+@gm:local: !ficha Kira heridas 2 fatiga 1
+@bob:local: !tiro Disparar
+@bob:local: !tiro Disparar sin estado
+@bob:local: !tiro d8 vs 4 heridas 1
+@gm:local: !ficha Kira heridas 0 fatiga 0 nervios 1
+@bob:local: !tiro Disparar
+@gm:local: !ficha Kira heridas 2
+@bob:local: !tiro Disparar
+""", system="savage")
+    hurt = roll(t, FIRST + 1)
+    assert applied(hurt) == {"heridas": -2, "fatiga": -1} == reasons(hurt)
+    assert "heridas -2, fatiga -1" in hurt["text"] and "sin estado" in hurt["text"]
+    assert reasons(roll(t, FIRST + 2)) == {} and roll(t, FIRST + 2)["applied"] == []
+    explicit = roll(t, FIRST + 3)
+    assert reasons(explicit) == {"heridas": -1, "fatiga": -1} and applied(explicit) == {"fatiga": -1}
+    assert roll(t, FIRST + 5)["applied"] == []
+    assert applied(roll(t, FIRST + 7)) == {"heridas": -1}, "Nervios de acero ignores one wound"
+
+
+def test_the_joker_adds_two_to_trait_and_damage_rolls_only_in_its_round() -> None:
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !iniciativa Kira
+@bob:local: !tiro Disparar
+@bob:local: !tiro daño 2d8
+@gm:local: !siguiente
+@bob:local: !tiro Disparar
+""", system="savage", seed=15)
+    assert "Kira" in t.texts(FIRST + 1)[0] and "¡comodín!" in t.texts(FIRST + 1)[0]
+    assert applied(roll(t, FIRST + 2)) == {"comodin": 2} and "comodín +2" in roll(t, FIRST + 2)["text"]
+    assert applied(roll(t, FIRST + 3)) == {"comodin": 2} and roll(t, FIRST + 3)["roll"]["kind"] == "damage"
+    assert "¡comodín!" not in " ".join(t.texts(FIRST + 4))
+    assert roll(t, FIRST + 5)["applied"] == []
+
+
+def test_declared_actions_give_the_multi_action_penalty_for_the_turn() -> None:
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !turnos Kira, Orco
+@bob:local: !tiro Disparar acciones 2
+@bob:local: !tiro Pelear contra Orco
+@gm:local: !siguiente
+@gm:local: !tiro Orco Pelear contra Kira
+@gm:local: !siguiente
+@bob:local: !tiro Disparar
+@bob:local: !tiro Disparar acciones 4
+""", system="savage", seed=2)
+    assert applied(roll(t, FIRST + 2)) == {"multi": -2} and applied(roll(t, FIRST + 3)) == {"multi": -2}
+    orc = roll(t, FIRST + 5)
+    assert orc["roll"]["wild"] is None and orc["roll"]["tn"] == 5 and orc["applied"] == []
+    assert roll(t, FIRST + 7)["applied"] == [], "a new turn starts without declared actions"
+    assert "de 1 a 3" in t.text(FIRST + 8)
+
+
+def test_actors_who_may_not_act_are_refused_with_the_reason() -> None:
+    assert_refused(CAST + "@gm:local: !ficha Kira aturdido 1", "@bob:local: !tiro Disparar", "aturdido", system="savage")
+    assert_refused(CAST + "@gm:local: !ficha Kira muerto 1", "@bob:local: !tiro Disparar", "Kira", system="savage")
+    t = play(CAST + "@gm:local: !ficha Kira aturdido 1\n@bob:local: !tiro espiritu d6", system="savage")
+    assert roll(t, FIRST + 1)["roll"]["kind"] == "recovery", "the state's own roll is allowed"
+
+
+def test_reroll_spends_exactly_one_benny_keeps_the_better_and_refuses_with_none_left() -> None:
+    table = make_table(system="savage", seed=4)
+    t = play(CAST + """
+@bob:local: !tiro Disparar
+@bob:local: !repetir
+@bob:local: !repetir
+@bob:local: !repetir
+""", table)
+    first, second, third = roll(t, FIRST), roll(t, FIRST + 1), roll(t, FIRST + 2)
+    assert "le quedan 1" in second["text"] and "le quedan 0" in third["text"]
+    best = max(first["roll"]["total"], second["roll"]["total"])
+    assert ("la nueva" in third["text"]) == (third["roll"]["total"] > best)
+    assert "no tiene benis" in t.text(FIRST + 3)
+    assert table.room(ROOM_ID).characters["kira"].sheet["bennies"] == 0
+
+
+def test_a_critical_failure_cannot_be_rerolled() -> None:
+    for seed in range(1, 200):
+        table = make_table(system="savage", seed=seed)
+        t = play(CAST + "@bob:local: !tiro Disparar\n@bob:local: !repetir", table)
+        if roll(t, FIRST)["roll"]["outcome"] == "critical_failure":
+            assert "pifia no se puede repetir" in t.text(FIRST + 1)
+            assert table.room(ROOM_ID).characters["kira"].sheet["bennies"] == 2
+            return
+    raise AssertionError("no critical failure in 200 seeds")
+
+
+def test_attack_uses_the_sheets_weapon_and_applies_its_damage() -> None:
+    table = make_table(system="savage", seed=1)
+    t = play(CAST + "@gm:local: !ficha Kira Tipo de arma cuerpo, Daño fue+d6\n@bob:local: !ataque Orco", table)
+    attack = roll(t, FIRST + 1)
+    assert attack["roll"]["tn"] == 7 and "Pelear d6" in attack["text"]
+    texts = t.texts(FIRST + 1)
+    hit = attack["roll"]["outcome"] in ("success", "raise")
+    assert (len(texts) > 1) == hit
+
+
+def test_damage_from_the_sheets_weapon() -> None:
+    t = play(CAST + "@bob:local: !tiro daño\n@bob:local: !tiro daño aumento vs 7\n@gm:local: !ficha Kira Daño fue+d4\n"
+             "@bob:local: !tiro daño", system="savage")
+    assert roll(t, FIRST)["roll"]["expr"] == "2d8!" or roll(t, FIRST)["roll"]["expr"].startswith("2d8")
+    raised = roll(t, FIRST + 1)["roll"]
+    assert raised["toughness"] == 7 and len(raised["dice"]) >= 3
+    assert roll(t, FIRST + 3)["roll"]["expr"].startswith("1d6") and "1d4" in roll(t, FIRST + 3)["roll"]["expr"]
+
+
+def test_reroll_after_a_soak_is_the_soak_reroll_with_a_second_benny() -> None:
+    table = make_table(system="savage", seed=3)
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !turnos Orco, Kira
+@gm:local: !daño Kira 14
+@bob:local: !absorber
+@bob:local: !repetir
+""", table)
+    assert "herida" in t.text(FIRST + 2)
+    assert "Absorción" in t.text(FIRST + 3) or "absorbe" in t.text(FIRST + 3).lower()
+    assert table.room(ROOM_ID).characters["kira"].sheet["bennies"] == 0
+    assert "repite" in t.text(FIRST + 4).lower() or "otra" in t.text(FIRST + 4).lower()

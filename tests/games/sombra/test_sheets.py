@@ -1,0 +1,63 @@
+"""Sistema Sombra: full sheets, named rolls, wound effects by location."""
+
+from __future__ import annotations
+
+from bot.console import ROOM_ID
+from tests.transcript import assert_refused, make_table, play
+
+SHEET = "FUE 6, RES 5, AGI 5, VEL 6, PER 7, Pelea 12, Pistola 18, Sigilo 14, Arma II+2"
+CAST = f"""
+@gm:local: !pj Hans @ana:local
+@gm:local: !ficha Hans {SHEET}
+"""
+FIRST = 3
+
+
+def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
+    (send,) = [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a]
+    return send
+
+
+def test_sheet_round_trip() -> None:
+    table = make_table(system="sombra")
+    exported = play(CAST + "@ana:local: !ficha Hans", table).text(FIRST).split("\n")[1]
+    assert exported == SHEET
+    copy = make_table(system="sombra")
+    play(f"@gm:local: !pj Hans @ana:local\n@gm:local: !ficha Hans {exported}", copy)
+    assert copy.room(ROOM_ID).characters["hans"].sheet == table.room(ROOM_ID).characters["hans"].sheet
+
+
+def test_named_rolls_and_wound_effects_applied_listed_and_healed() -> None:
+    t = play(CAST + """
+@ana:local: !tiro Pistola dificil
+@gm:local: !daño Hans 7 pecho
+@ana:local: !tiro Sigilo
+@gm:local: !daño Hans 6 brazo
+@ana:local: !tiro Pistola
+@ana:local: !tiro Pistola sin estado
+@gm:local: !curar Hans
+@ana:local: !tiro Pistola
+""", system="sombra")
+    first = roll(t, FIRST)
+    assert first["roll"]["target"] == 18 and first["roll"]["modifiers"] == [{"reason": "dificil", "value": 5}]
+    assert roll(t, FIRST + 2)["applied"] == [{"reason": "heridas", "value": 3}]
+    armed = roll(t, FIRST + 4)
+    assert armed["applied"] == [{"reason": "heridas", "value": 3}, {"reason": "herida_brazo", "value": 3}]
+    assert roll(t, FIRST + 5)["applied"] == [] and roll(t, FIRST + 7)["applied"] == []
+    assert_refused(CAST, "@ana:local: !tiro Conducir", "conducir", system="sombra")
+
+
+def test_a_plain_check_by_a_wounded_character_gets_the_wounds_and_other_rolls_do_not() -> None:
+    t = play(CAST + """
+@gm:local: !daño Hans 7 pecho
+@ana:local: !tiro 3d10 vs 14
+@ana:local: !tiro daño IV+4
+@ana:local: !tiro 3d10 vs 14 sin estado
+""", system="sombra")
+    assert roll(t, FIRST + 1)["applied"] == [{"reason": "heridas", "value": 3}]
+    assert roll(t, FIRST + 2)["applied"] == [] and roll(t, FIRST + 2)["roll"]["kind"] == "damage"
+    assert roll(t, FIRST + 3)["applied"] == []
+
+
+def test_a_helpless_character_may_not_roll() -> None:
+    assert_refused(CAST + "@gm:local: !daño Hans 12 abdomen", "@ana:local: !tiro Pistola", "Hans", system="sombra")

@@ -1,0 +1,71 @@
+"""Stormbringer: full sheets, named rolls, previous attacks and parries of the round."""
+
+from __future__ import annotations
+
+from bot.console import ROOM_ID
+from bot.core.events import Event, Send
+from tests.transcript import assert_refused, make_table, play
+
+SHEET = "FUE 13, DES 17, PV 14, Arma cuerpo, Daño 1d8+1, Ataque 80, Parada 60, Esquiva 30, Ver 45, Espada 70"
+CAST = f"""
+@gm:local: !pj Elric @ana:local
+@gm:local: !ficha Elric {SHEET}
+"""
+FIRST = 3
+
+
+def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
+    (send,) = [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a]
+    return send
+
+
+def test_sheet_round_trip() -> None:
+    table = make_table(system="stormbringer")
+    exported = play(CAST + "@ana:local: !ficha Elric", table).text(FIRST).split("\n")[1]
+    assert exported == SHEET
+    copy = make_table(system="stormbringer")
+    play(f"@gm:local: !pj Elric @ana:local\n@gm:local: !ficha Elric {exported}", copy)
+    assert copy.room(ROOM_ID).characters["elric"].sheet == table.room(ROOM_ID).characters["elric"].sheet
+
+
+def test_named_rolls_and_contra_as_vs() -> None:
+    t = play(CAST + "@ana:local: !tiro Ver\n@ana:local: !tiro Espada contra 50\n@ana:local: !tiro ver +10", system="stormbringer")
+    assert roll(t, FIRST)["roll"]["target"] == 45 and "Ver 45%" in roll(t, FIRST)["text"]
+    assert roll(t, FIRST + 2)["roll"]["target"] == 55
+    assert_refused(CAST, "@ana:local: !tiro Otear", "otear", system="stormbringer")
+
+
+def test_the_systems_own_syntax_keeps_working_for_a_player_with_a_sheet() -> None:
+    t = play(CAST + "@ana:local: !tiro ataque 55 x2\n@ana:local: !tiro parada 40 segunda\n@ana:local: !tiro emboscada 60",
+             system="stormbringer")
+    attack = roll(t, FIRST)["roll"]
+    assert (attack["kind"], attack["skill"], attack["target"]) == ("attack", 55, 35)
+    assert roll(t, FIRST + 1)["roll"]["kind"] == "parry" and roll(t, FIRST + 2)["roll"]["skill"] == 60
+
+
+def test_previous_attacks_and_parries_of_the_round_are_applied_and_reset() -> None:
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !turnos Elric, Orco
+@ana:local: !tiro Espada
+@ana:local: !ataque Orco
+@ana:local: !tiro Espada
+@ana:local: !tiro Espada sin estado
+@gm:local: !siguiente
+@gm:local: !siguiente
+@ana:local: !tiro Espada
+""", system="stormbringer", seed=5)
+    assert roll(t, FIRST + 2)["applied"] == []
+    second = roll(t, FIRST + 4)
+    assert second["applied"] == [{"reason": "extra_attack", "value": -20}] and second["roll"]["target"] == 50
+    assert "ataques previos del asalto -20" in second["text"]
+    assert roll(t, FIRST + 5)["applied"] == [] and roll(t, FIRST + 5)["roll"]["target"] == 70
+    assert roll(t, FIRST + 8)["applied"] == [], "a new round clears the count"
+
+
+def test_a_stunned_combatant_may_not_roll() -> None:
+    table = make_table(system="stormbringer")
+    play(CAST + "@gm:local: !combate\n@gm:local: !turnos Elric, Orco", table)
+    table.room(ROOM_ID).combat.data.setdefault("wounds", {})["elric"] = ["stunned"]  # what a critical hit leaves
+    (answer,) = table.handle(Event(ROOM_ID, "@ana:local", "!tiro Ver", "$later"))
+    assert isinstance(answer, Send) and "aturdido" in answer.message.body and answer.roll is None
