@@ -18,6 +18,12 @@ class Refusal(Exception):
         super().__init__(kind)
         self.kind = kind
         self.params = params
+        self.private = False
+
+    def privately(self, private: bool = True) -> Refusal:
+        """The same refusal, answered only to the sender when ``private`` (it is about a secret roll)."""
+        self.private = private
+        return self
 
     def context(self) -> dict[str, Any]:
         """The template's variables."""

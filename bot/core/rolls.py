@@ -138,15 +138,17 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
         ctx.room.rerolls[name_key(actor.name)] = {
             "text": made.replay, "label": made.label, "stamp": stamp(ctx), "applied": made.applied,
             "outcome": roll_json.get("outcome"), "kind": roll_json.get("kind"), "total": roll_json.get("total"),
-            "secret": secret,
+            "secret": secret, "by": ctx.sender,
         }
     return roll_id
 
 
 def last_roll(ctx: Context, actor: Character) -> dict[str, Any]:
-    """The actor's last roll of this turn (of any time out of combat), or a refusal."""
+    """The actor's last roll of this turn (of any time out of combat), or a refusal. A secret roll is
+    only for the one who made it and the GMs: to anyone else there is none."""
     last = ctx.room.rerolls.get(name_key(actor.name))
-    if not last or last.get("stamp") != stamp(ctx):
+    hidden = bool(last) and bool(last.get("secret")) and last.get("by") != ctx.sender and not ctx.is_gm()
+    if not last or last.get("stamp") != stamp(ctx) or hidden:
         raise Refusal("no_last_roll", name=actor.name)
     return last
 

@@ -245,4 +245,4 @@ def run(ctx: Context, command: Command, args: str) -> None:
     except Refusal as refusal:
         ctx.room.restore(snapshot)
         del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
-        ctx.reply(refusal.kind, **refusal.context())
+        ctx.reply(refusal.kind, private_to=ctx.sender if refusal.private else None, **refusal.context())

@@ -422,13 +422,14 @@ def reroll_command(ctx: Context, args: str) -> None:
     if last.get("kind") == "soak":
         soak_command(ctx, f"{actor.name} repetir")
         return
+    secret = bool(last.get("secret"))
     if last.get("kind") not in _REROLLABLE:
-        raise refuse("not_a_trait")
+        raise refuse("not_a_trait").privately(secret)
     if last.get("outcome") == "critical_failure":
-        raise refuse("critical_failure")
+        raise refuse("critical_failure").privately(secret)
     savage = savage_of(actor)
     if savage.bennies <= 0:
-        raise refuse("no_bennies", name=actor.name)
+        raise refuse("no_bennies", name=actor.name).privately(secret)
     after = spend_benny(savage)
     store(actor, after)
     outcome = ctx.system.roll(str(last["text"]), ctx.rng)
@@ -436,7 +437,7 @@ def reroll_command(ctx: Context, args: str) -> None:
     better = outcome.as_json()["total"] > int(previous["total"])
     applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
     made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
-    rolls.answer(ctx, actor, made, secret=bool(previous.get("secret")), kind="savage/reroll",
+    rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll",
                  previous=previous, better=better, bennies=after.bennies)
     if not better:
         ctx.room.rerolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])

@@ -196,3 +196,25 @@ def test_reroll_after_a_soak_is_the_soak_reroll_with_a_second_benny() -> None:
     assert "Absorción" in t.text(FIRST + 3) or "absorbe" in t.text(FIRST + 3).lower()
     assert table.room(ROOM_ID).characters["kira"].sheet["bennies"] == 0
     assert "repite" in t.text(FIRST + 4).lower() or "otra" in t.text(FIRST + 4).lower()
+
+
+def test_the_gms_secret_roll_for_a_players_character_cannot_be_rerolled_by_the_player() -> None:
+    table = make_table(system="savage", seed=4)
+    t = play(CAST + "@gm:local: !tiro Kira Notar oculta\n@bob:local: !repetir\n@gm:local: !repetir Kira", table)
+    assert t.for_line(FIRST + 1) and all(a.get("private_to") is None for a in t.for_line(FIRST + 1))
+    assert "no tiene ninguna tirada de este turno que repetir" in t.text(FIRST + 1)
+    assert "roll" not in t.for_line(FIRST + 1)[0]
+    rerolled = roll(t, FIRST + 2)
+    assert rerolled["secret"] and rerolled["private_to"] == GM
+    assert table.room(ROOM_ID).characters["kira"].sheet["bennies"] == 1
+
+
+def test_the_refusal_to_reroll_a_secret_critical_failure_goes_privately() -> None:
+    for seed in range(1, 300):
+        table = make_table(system="savage", seed=seed)
+        t = play(CAST + "@bob:local: !tiro Disparar oculta\n@bob:local: !repetir", table)
+        if roll(t, FIRST)["roll"]["outcome"] == "critical_failure":
+            (refusal,) = t.for_line(FIRST + 1)
+            assert "pifia no se puede repetir" in refusal["text"] and refusal["private_to"] == "@bob:local"
+            return
+    raise AssertionError("no critical failure in 300 seeds")
