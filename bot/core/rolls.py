@@ -49,19 +49,26 @@ class RollRequest:
 
 
 def read_request(args: str) -> RollRequest:
-    """``oculta`` as the last word, ``sin estado`` anywhere; the rest is the roll."""
+    """``oculta`` and ``sin estado`` anywhere after the first word, outside a ``(comment)``; the rest is
+    the roll. Read after a macro is expanded, so a macro can make its roll secret. One pass over the
+    words (the text is bounded by the command's length)."""
     words = args.split()
-    secret = len(words) > 1 and name_key(words[-1]) in HIDDEN_WORDS
-    if secret:
-        words = words[:-1]
-    auto = True
-    folded = [name_key(w) for w in words]
-    for i in range(len(words) - 1):
-        if (folded[i], folded[i + 1]) in NO_STATE:
-            auto = False
-            words = words[:i] + words[i + 2:]
-            break
-    return RollRequest(" ".join(words), secret, auto)
+    kept: list[str] = []
+    secret, auto, in_comment, i = False, True, False, 0
+    while i < len(words):
+        word = words[i]
+        folded = name_key(word)
+        if in_comment or word.startswith("("):
+            in_comment = not word.endswith(")")
+        elif kept and folded in HIDDEN_WORDS:
+            secret, i = True, i + 1
+            continue
+        elif i + 1 < len(words) and (folded, name_key(words[i + 1])) in NO_STATE:
+            auto, i = False, i + 2
+            continue
+        kept.append(word)
+        i += 1
+    return RollRequest(" ".join(kept), secret, auto)
 
 
 def macros_of(character: Character) -> dict[str, str]:

@@ -78,11 +78,11 @@ def help_command(ctx: Context, args: str) -> None:
 @COMMANDS.command("tiro", "roll", usage="HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]",
                   in_character=True, needs_args=True)
 def roll_command(ctx: Context, args: str) -> None:
-    request = rolls.read_request(args)
-    actor, text = rolls.roller(ctx, request.text)
+    actor, text = rolls.roller(ctx, args)
+    request = rolls.read_request(rolls.expand_macro(actor, text))
     if not ctx.is_gm():
         rounds.require_up(ctx, ctx.character)
-    made = rolls.resolve(ctx, actor, rolls.expand_macro(actor, text), request.auto)
+    made = rolls.resolve(ctx, actor, request.text, request.auto)
     rolls.answer(ctx, actor, made, secret=request.secret)
     floor.consume_grant(ctx)
 

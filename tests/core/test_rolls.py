@@ -165,3 +165,18 @@ def test_a_secret_roll_survives_a_restart_and_is_revealed_after_it(tmp_path) -> 
     t = play(CAST + "@bob:local: !tiro 1d20 oculta\n@gm:local: !revelar Kira", make_table(seed=3, db=db))
     (revealed,) = sends(t, 4)
     assert revealed["roll"] == private["roll"] and revealed["roll_id"] == "$3/r0"
+
+
+@pytest.mark.parametrize("lines", [
+    "@bob:local: !tiro 1d20+2 oculta sin estado",
+    "@bob:local: !tiro 1d20+2 oculta (en la sombra)",
+    "@bob:local: !macro esp = 1d20+2 oculta\n@bob:local: !tiro esp",
+    "@bob:local: !macro esp = 1d20+2 oculta\n@bob:local: !tiro esp (tras la puerta)",
+])
+def test_oculta_anywhere_after_the_roll_or_inside_a_macro_keeps_the_roll_secret(lines: str) -> None:
+    t = play(CAST + lines, seed=3)
+    last = 2 + len(lines.splitlines())
+    (private,) = [a for a in sends(t, last) if a["private_to"]]
+    assert private["secret"] and private["roll"]["total"] == sum(private["roll"]["dice"]) + 2
+    assert "oculta" not in private["roll"].get("comment", "")
+    assert all("roll" not in a for a in sends(t, last) if not a["private_to"])
