@@ -116,6 +116,8 @@ class SavageRequest:
     with_raise: bool = False
     target_shaken: bool = False
     toughness: int | None = None
+    keywords: frozenset[str] = frozenset()
+    """The keywords the roll gives (``wounds``, ``fatigue``, ...), not counting its comment."""
 
     _plan: TraitPlan | None = field(default=None, repr=False, compare=False)
 
@@ -242,7 +244,8 @@ def _last(found: dict, name: str) -> tuple | None:
 
 
 def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> SavageRequest:
-    request = SavageRequest(kind, _with_late_modifiers(expr, found.get("modifier", [])), comment, rof=rof)
+    request = SavageRequest(kind, _with_late_modifiers(expr, found.get("modifier", [])), comment, rof=rof,
+                            keywords=frozenset(found))
     request.wild = "extra" not in found
     if tn := _last(found, "tn"):
         value = _bounded(tn[0], -MAX_TN, MAX_TN, "savage.bad_tn")

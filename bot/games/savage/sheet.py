@@ -57,11 +57,6 @@ SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
 _ACTIONS = re.compile(r"^acciones?$")
 _AGAINST = ("contra", "vs")
-_EXPLICIT = {
-    "heridas": re.compile(r"\bheridas?\b"), "fatiga": re.compile(r"\bfatiga\b"),
-    "comodin": re.compile(r"\b(?:comodin|joker)\b"), "multi": re.compile(r"\b(?:multiacciones|multiaccion|multi|ma)\b"),
-    "sin_entrenar": re.compile(r"\b(?:sin entrenar|sin entrenamiento|hse)\b"),
-}
 
 
 class SavageSheetRules:
@@ -103,10 +98,10 @@ class SavageSheetRules:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name)
         if request is None:
             return SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
-        if not savage_of(actor).wild_card and kind != "damage" and not re.search(r"\bextra\b", fold(text)):
+        if not savage_of(actor).wild_card and kind != "damage" and "extra" not in request.keywords:
             added.append("extra")
         if auto:
-            added += _state_words(ctx, actor, kind, fold(text), declared)
+            added += _state_words(ctx, actor, kind, request.keywords, declared)
         full = " ".join([text, *added])
         outcome = ctx.system.roll(full, ctx.rng)
         reasons = {_reason(word) for word in added}
@@ -164,20 +159,21 @@ def _declared_actions(ctx: Context, actor: Character | None, words: list[str]) -
     return words, 1
 
 
-def _state_words(ctx: Context, actor: Character, kind: str, folded: str, declared: int) -> list[str]:
-    """The keywords of the actor's state that the roll does not already give."""
+def _state_words(ctx: Context, actor: Character, kind: str, given: frozenset[str], declared: int) -> list[str]:
+    """The keywords of the actor's state that the roll does not already give (``given``: the parsed
+    roll's keywords; a comment gives none)."""
     savage = savage_of(actor)
     nerves = _int(actor.sheet.get("nervios_de_acero"))
     wounds = max(0, savage.wounds - nerves)
     words: list[str] = []
     if kind != "damage":
-        if wounds and not _EXPLICIT["heridas"].search(folded):
+        if wounds and "wounds" not in given:
             words.append(f"heridas {wounds}")
-        if savage.fatigue and not _EXPLICIT["fatiga"].search(folded):
+        if savage.fatigue and "fatigue" not in given:
             words.append(f"fatiga {savage.fatigue}")
-        if declared > 1 and not _EXPLICIT["multi"].search(folded):
+        if declared > 1 and "multi" not in given:
             words.append(f"multi {declared}")
-    if has_joker(ctx, actor) and not _EXPLICIT["comodin"].search(folded):
+    if has_joker(ctx, actor) and "joker" not in given:
         words.append("comodin")
     return words
 

@@ -218,3 +218,11 @@ def test_the_refusal_to_reroll_a_secret_critical_failure_goes_privately() -> Non
             assert "pifia no se puede repetir" in refusal["text"] and refusal["private_to"] == "@bob:local"
             return
     raise AssertionError("no critical failure in 300 seeds")
+
+
+def test_a_comment_naming_a_state_word_does_not_drop_the_automatic_modifier() -> None:
+    t = play(CAST + "@gm:local: !ficha Kira heridas 2 fatiga 1\n"
+             "@bob:local: !tiro Notar vs 4 (la herida de Bran, fatiga y comodin)\n"
+             "@bob:local: !tiro Notar vs 4 heridas 1", system="savage")
+    assert applied(roll(t, FIRST + 1)) == {"heridas": -2, "fatiga": -1}
+    assert applied(roll(t, FIRST + 2)) == {"fatiga": -1} and reasons(roll(t, FIRST + 2))["heridas"] == -1
