@@ -18,8 +18,9 @@ from bot.core.rolls import SheetRoll, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.savage.flow import has_joker
-from bot.games.savage.state import ATTRIBUTES, SKILLS, normal_die, savage_of, sheet_die
+from bot.games.savage.state import ATTRIBUTES, SKILLS, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
+from systems.savage.state import recover_at_turn_start
 from systems.savage.syntax import fold, parse_savage
 
 NAMES = {
@@ -61,6 +62,12 @@ _AGAINST = ("contra", "vs")
 
 class SavageSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+        made = self._roll(ctx, actor, text, auto)
+        if made is not None and actor is not None and made.outcome.as_json().get("kind") == "recovery":
+            _recover(ctx, actor, made.outcome.as_json())
+        return made
+
+    def _roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         words = text.split()
         if actor is not None and words and fold(words[0]) in _DAMAGE_VERBS and not _starts_with_dice(words[1:]):
             damage = weapon_damage(actor)
@@ -109,6 +116,16 @@ class SavageSheetRules:
         if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
             applied.append(("sin_entrenar", -2))
         return SheetRoll(outcome, applied, label, full)
+
+
+def _recover(ctx: Context, actor: Character, roll: dict[str, object]) -> None:
+    """A Spirit roll of a Shaken character is its recovery roll (as ``!recuperar``): success ends Shaken."""
+    savage = savage_of(actor)
+    if savage.shaken:
+        rounds.require_up(ctx, actor)
+        after = recover_at_turn_start(savage, str(roll.get("outcome")))
+        if after != savage:
+            store(actor, after)
 
 
 def _starts_with_dice(words: list[str]) -> bool:

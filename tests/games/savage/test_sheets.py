@@ -226,3 +226,17 @@ def test_a_comment_naming_a_state_word_does_not_drop_the_automatic_modifier() ->
              "@bob:local: !tiro Notar vs 4 heridas 1", system="savage")
     assert applied(roll(t, FIRST + 1)) == {"heridas": -2, "fatiga": -1}
     assert applied(roll(t, FIRST + 2)) == {"fatiga": -1} and reasons(roll(t, FIRST + 2))["heridas"] == -1
+
+
+def test_a_spirit_roll_while_shaken_is_the_recovery_roll_and_ends_shaken_when_it_says_so() -> None:
+    seen = set()
+    for seed in range(1, 40):
+        table = make_table(system="savage", seed=seed)
+        t = play(CAST + "@gm:local: !ficha Kira aturdido 1\n@bob:local: !tiro Espíritu", table)
+        made = roll(t, FIRST + 1)["roll"]
+        assert made["kind"] == "recovery"
+        shaken = bool(table.room(ROOM_ID).characters["kira"].sheet.get("aturdido"))
+        assert shaken == (not made["recovered"])
+        assert ("Deja de estar aturdido" in t.text(FIRST + 1)) == made["recovered"]
+        seen.add(made["recovered"])
+    assert seen == {True, False}
