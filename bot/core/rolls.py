@@ -154,8 +154,9 @@ def last_roll(ctx: Context, actor: Character) -> dict[str, Any]:
     """The actor's last roll of this turn (of any time out of combat), or a refusal. A secret roll is
     only for the one who made it and the GMs: to anyone else there is none."""
     last = ctx.room.rerolls.get(name_key(actor.name))
-    hidden = bool(last) and bool(last.get("secret")) and last.get("by") != ctx.sender and not ctx.is_gm()
-    if not last or last.get("stamp") != stamp(ctx) or hidden:
+    if not last or last.get("stamp") != stamp(ctx):
+        raise Refusal("no_last_roll", name=actor.name)
+    if last.get("secret") and last.get("by") != ctx.sender and not ctx.is_gm():
         raise Refusal("no_last_roll", name=actor.name)
     return last
 

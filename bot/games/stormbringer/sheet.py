@@ -9,13 +9,16 @@ the sheet has no base chance the bot could know: it asks for it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.rolls import SheetRoll
 from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character
+from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
 from systems.refusal import Refusal
+from systems.stormbringer.combat import RoundCounter
 
 CHARACTERISTICS = ("fue", "con", "tam", "int", "pod", "des", "car")
 COMBAT_SKILLS = ("ataque", "parada", "esquiva", "emboscada")
@@ -47,6 +50,9 @@ ALIASES = {
     "esconder": "esconderse", "escuchar_ruidos": "escuchar", "primeros_auxilios": "primeros_auxilios",
     "curar": "primeros_auxilios", "danio": "dano",
 }
+_AGAINST = ("vs", "contra")
+_SUCCESSES = ("success", "critical")
+MAX_CHANCE_DIGITS = 3
 SKILL_KEYS = frozenset({*COMBAT_SKILLS, *WEAPON_SKILLS, *SKILLS})
 
 
@@ -56,13 +62,15 @@ class StormbringerSheetRules:
         key, used = _leading_skill(ctx, words)
         if key is None or actor is None or (len(words) > used and words[used].rstrip("%").isdigit()):
             return None  # ``ataque 55 x2``: the system's own syntax, with the percentage given
-        value = actor.sheet.get(key)
+        given, rest_words = _given_chance(words[used:])
+        value = given if given is not None else actor.sheet.get(key)
         if not isinstance(value, int):
             raise Refusal("stormbringer/table_refused", code="no_skill", name=actor.name, skill=key)
-        rest = " ".join(words[used:])
+        rest = " ".join(rest_words)
         rounds.require_up(ctx, actor)
         combat = ctx.room.combat
         verb = f"d100 vs {value}"
+        count = None
         if combat is not None and combat.started:
             if st.stunned(combat, actor.name):
                 raise Refusal("stormbringer/table_refused", code="stunned", name=actor.name)
@@ -73,9 +81,29 @@ class StormbringerSheetRules:
                 verb = f"parada {value} x{count.parries + 1}"
         full = f"{verb} {rest}".strip()
         outcome = ctx.system.roll(full, ctx.rng)
+        if combat is not None and count is not None and key in ATTACK_SKILLS | PARRY_SKILLS:
+            _count_action(actor, combat, count, key, outcome.as_json())
         applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", [])
                    if m["reason"] in ("extra_attack", "extra_parry")]
         return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full)
+
+
+def _given_chance(words: list[str]) -> tuple[int | None, list[str]]:
+    """``vs N`` / ``contra N`` after the skill: the chance to use instead of the sheet's, and the rest."""
+    for i, word in enumerate(words[:-1]):
+        number = words[i + 1].rstrip("%")
+        if name_key(word) in _AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
+            return int(number), [*words[:i], *words[i + 2:]]
+    return None, words
+
+
+def _count_action(actor: Character, combat: Combat, count: RoundCounter, key: str, roll: dict[str, Any]) -> None:
+    """A named attack or parry in a running combat counts towards the round's later ones (-20% each)."""
+    if key in ATTACK_SKILLS:
+        count.record_attack()
+    else:
+        count.record_parry(roll.get("outcome") in _SUCCESSES, st.master(actor))
+    st.save_counter(combat, actor.name, count)
 
 
 def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:

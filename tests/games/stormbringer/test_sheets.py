@@ -57,8 +57,8 @@ def test_previous_attacks_and_parries_of_the_round_are_applied_and_reset() -> No
 """, system="stormbringer", seed=5)
     assert roll(t, FIRST + 2)["applied"] == []
     second = roll(t, FIRST + 4)
-    assert second["applied"] == [{"reason": "extra_attack", "value": -20}] and second["roll"]["target"] == 50
-    assert "ataques previos del asalto -20" in second["text"]
+    assert second["applied"] == [{"reason": "extra_attack", "value": -40}] and second["roll"]["target"] == 30
+    assert "ataques previos del asalto -40" in second["text"], "the named roll and !ataque both count"
     assert roll(t, FIRST + 5)["applied"] == [] and roll(t, FIRST + 5)["roll"]["target"] == 70
     assert roll(t, FIRST + 8)["applied"] == [], "a new round clears the count"
 
@@ -69,3 +69,25 @@ def test_a_stunned_combatant_may_not_roll() -> None:
     table.room(ROOM_ID).combat.data.setdefault("wounds", {})["elric"] = ["stunned"]  # what a critical hit leaves
     (answer,) = table.handle(Event(ROOM_ID, "@ana:local", "!tiro Ver", "$later"))
     assert isinstance(answer, Send) and "aturdido" in answer.message.body and answer.roll is None
+
+
+def test_a_named_attack_or_parry_counts_towards_the_rounds_later_ones() -> None:
+    table = make_table(system="stormbringer", seed=5)
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !turnos Elric, Orco
+@ana:local: !tiro Espada
+@ana:local: !tiro Ataque
+@ana:local: !tiro Parada
+@ana:local: !tiro Parada
+""", table)
+    assert roll(t, FIRST + 3)["roll"]["target"] == 60 and roll(t, FIRST + 3)["applied"] == [
+        {"reason": "extra_attack", "value": -20}]
+    assert roll(t, FIRST + 4)["roll"]["target"] == 60 and roll(t, FIRST + 4)["applied"] == []
+    assert roll(t, FIRST + 5)["roll"]["target"] == 40
+
+
+def test_vs_or_contra_a_number_after_a_named_skill_overrides_the_sheet() -> None:
+    t = play(CAST + "@ana:local: !tiro Espada vs 40\n@ana:local: !tiro Ver contra 25% +10", system="stormbringer")
+    assert roll(t, FIRST)["roll"]["target"] == 40 and "Espada 40%" in roll(t, FIRST)["text"]
+    assert roll(t, FIRST + 1)["roll"]["target"] == 35
