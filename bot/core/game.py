@@ -72,6 +72,9 @@ class Game:
     """How the sheet shows a field (key -> Spanish name, accents included); default: the key."""
     sheet_aliases: dict[str, str] = field(default_factory=dict)
     """Other names of a field, folded (``name_key``): ``agi`` -> ``agilidad``."""
+    sheet_state: frozenset[str] = frozenset()
+    """The fields that are the table's state (bennies, wounds, hit points, conditions): only a GM sets
+    them with ``!ficha``; players set their character's attributes, skills, weapons and macros."""
 
     @property
     def name(self) -> str:

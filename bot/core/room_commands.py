@@ -221,6 +221,9 @@ def sheet_command(ctx: Context, args: str) -> None:
         raise Refusal("npc_sheet_private", name=character.name)
     if rest.strip():
         edit = sheets.read_edit(ctx.game, rest)
+        kept = next((k for k in edit.values if k in ctx.game.sheet_state), None) if not ctx.is_gm() else None
+        if kept is not None:
+            raise Refusal("sheet_state_gm_only", name=character.name, field=sheets.shown_name(ctx.game, kept))
         character.sheet.update(edit.values)
         if edit.macros:
             macros = {**rolls.macros_of(character), **edit.macros}

@@ -15,4 +15,5 @@ GAME = Game(
     "reino", SYSTEM, ReinoCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "reino", cards=files("systems") / "reino" / "cards.toml",
     sheet_rules=ReinoSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
+    sheet_state=frozenset({"pr", "rp", "pa"}),
 )

@@ -15,4 +15,5 @@ GAME = Game(
     "savage", SYSTEM, SavageCombatRules(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "savage", cards=files("systems") / "savage" / "cards.toml",
     sheet_rules=SavageSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
+    sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
 )
