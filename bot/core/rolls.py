@@ -119,6 +119,15 @@ def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> She
     return SheetRoll(ctx.system.roll(text, ctx.rng))
 
 
+def opponent(ctx: Context, words: list[str]) -> tuple[Character | None, int]:
+    """The character named at the start of ``words`` (after ``contra``) and how many words it takes;
+    None when ``words`` starts with a number (a plain TN); a refusal for an unknown name."""
+    target, used = ctx.room.leading_character(words)
+    if target is None and words and not words[0].lstrip("+-").rstrip("%").isdigit():
+        raise ctx.unknown_character(words[0])
+    return target, used
+
+
 def stamp(ctx: Context) -> list[int] | None:
     """The combat turn now (round and turn), or None out of combat."""
     combat = ctx.room.combat

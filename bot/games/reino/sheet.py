@@ -14,7 +14,7 @@ import re
 
 from bot.core import combat as rounds
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll
+from bot.core.rolls import SheetRoll, opponent
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.reino.state import in_round, load, surprised
@@ -106,7 +106,7 @@ def _against(ctx: Context, words: list[str]) -> list[str]:
     """``contra NOMBRE``: the DC is that character's Defense now (without Dodge if stunned or surprised)."""
     for i, word in enumerate(words):
         if word.lower() in _AGAINST and i + 1 < len(words):
-            target, used = ctx.room.leading_character(words[i + 1:])
+            target, used = opponent(ctx, words[i + 1:])
             if target is not None:
                 combat = ctx.room.combat
                 defense = load(target, combat).defense_now(combat.round if combat else 0,

@@ -14,7 +14,7 @@ import re
 
 from bot.core import combat as rounds
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll, stamp
+from bot.core.rolls import SheetRoll, opponent, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.savage.flow import has_joker
@@ -151,7 +151,7 @@ def _against(ctx: Context, words: list[str]) -> list[str]:
     """``contra NOMBRE``: the TN is that character's Parry (a number after ``contra`` stays a TN)."""
     for i, word in enumerate(words):
         if fold(word) in _AGAINST and i + 1 < len(words):
-            target, used = ctx.room.leading_character(words[i + 1:])
+            target, used = opponent(ctx, words[i + 1:])
             if target is not None:
                 parry = target.sheet.get("parada", DEFAULT_PARRY)
                 return [*words[:i], "vs", str(parry), *words[i + 1 + used:]]

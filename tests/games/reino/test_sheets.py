@@ -78,3 +78,9 @@ def test_a_stunned_character_takes_no_standard_action_and_the_dying_roll_nothing
 def test_reroll_is_the_action_point_of_the_last_failed_attack() -> None:
     t = play(CAST + "@ana:local: !repetir", system="reino")
     assert "Ana" in t.text(FIRST)
+
+
+def test_contra_an_unknown_name_is_refused_not_rolled_against_a_default() -> None:
+    assert_refused(CAST, "@ana:local: !tiro Sigilo contra Trasgo", "ningún personaje llamado «Trasgo»", system="reino")
+    t = play(CAST + "@ana:local: !tiro Sigilo contra Orco", system="reino")
+    assert roll(t, FIRST)["roll"]["dc"] == 13

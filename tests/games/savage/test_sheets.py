@@ -240,3 +240,9 @@ def test_a_spirit_roll_while_shaken_is_the_recovery_roll_and_ends_shaken_when_it
         assert ("Deja de estar aturdido" in t.text(FIRST + 1)) == made["recovered"]
         seen.add(made["recovered"])
     assert seen == {True, False}
+
+
+def test_contra_an_unknown_name_is_refused_not_rolled_against_a_default() -> None:
+    assert_refused(CAST, "@bob:local: !tiro Pelear contra Trasgo", "ningún personaje llamado «Trasgo»", system="savage")
+    t = play(CAST + "@bob:local: !tiro Pelear contra Orco\n@bob:local: !tiro Pelear contra 5", system="savage")
+    assert roll(t, FIRST)["roll"]["tn"] == 7 and roll(t, FIRST + 1)["roll"]["tn"] == 5
