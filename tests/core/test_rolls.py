@@ -199,3 +199,14 @@ def test_players_edit_their_own_sheet_but_not_the_tables_state(system: str, shee
     t = play(setup + f"@bob:local: !ficha Kira {own}\n@gm:local: !ficha Kira {state}", system=system)
     assert "solo el máster" not in t.text(3) and "solo el máster" not in t.text(4)
     assert t.text(4).split("\n")[1] != t.text(3).split("\n")[1]
+
+
+def test_the_history_names_each_outcome_in_spanish() -> None:
+    spanish = {"success": "éxito", "raise": "aumento", "failure": "fallo", "critical_failure": "pifia"}
+    t = play(CAST + "\n".join(["@bob:local: !tiro d6 vs 4"] * 8) + "\n@bob:local: !historial", system="savage", seed=2)
+    outcomes = [sends(t, 3 + i)[0]["roll"]["outcome"] for i in range(8)]
+    assert len(set(outcomes)) > 1
+    history = t.text(11)
+    shown = [line.rsplit("(", 1)[1].rstrip(")") for line in history.splitlines()[1:]]
+    assert shown == [spanish[o] for o in reversed(outcomes)], "newest first"
+    assert not any(code in history for code in ("success", "failure", "raise"))
