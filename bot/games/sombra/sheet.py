@@ -2,7 +2,8 @@
 
 ``/tiro Pistola`` or ``/tiro Pelea dificil`` rolls 3d10 under the sheet's skill (0-30), with the
 clauses of the system after it. Unless the roll says ``sin estado``, the character's wounds add their
-penalty to the roll (roll-under: positive is harder), an arm wound adds its own to attacks, and a
+penalty to the roll (roll-under: positive is harder), a light arm wound adds its own to attacks (a
+serious one leaves the arm useless: no attack, as every attack uses the arms), and a
 stunned character (light head wound) rolls at half the skill; the reply names each one. A character
 unconscious or helpless from a wound may not roll.
 """
@@ -57,6 +58,8 @@ class SombraSheetRules:
         effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
         applied: list[tuple[str, Any]] = []
         if auto:
+            if effect.arm_useless and key in ATTACK_SKILLS:
+                raise Refusal("sombra/table_cannot_act", name=actor.name, effect=effect)
             if effect.penalty:
                 applied.append(("heridas", effect.penalty))
             if effect.attack_penalty and key in ATTACK_SKILLS:

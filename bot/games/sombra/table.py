@@ -262,7 +262,7 @@ def attack_command(ctx: Context, args: str) -> None:
     effect = _effect(attacker)
     if _int(attacker, DEAD):
         rounds.require_up(ctx, attacker)
-    if not effect.can_act:
+    if not effect.can_act or effect.arm_useless:
         raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect)
     weapon = str(attacker.sheet.get("arma") or UNARMED)
     skill = plain(rest[0]) if rest and plain(rest[0]) in SKILLS else None

@@ -61,3 +61,13 @@ def test_a_plain_check_by_a_wounded_character_gets_the_wounds_and_other_rolls_do
 
 def test_a_helpless_character_may_not_roll() -> None:
     assert_refused(CAST + "@gm:local: !daño Hans 12 abdomen", "@ana:local: !tiro Pistola", "Hans", system="sombra")
+
+
+def test_a_useless_arm_allows_no_attack_and_other_rolls_go_on() -> None:
+    serious = CAST + "@gm:local: !pnj Guardia\n@gm:local: !ficha Guardia RES 5\n@gm:local: !daño Hans 12 brazo"
+    assert_refused(serious, "@ana:local: !tiro Pistola", "brazo inutilizado", system="sombra")
+    assert_refused(serious, "@ana:local: !tiro Pelea", "brazo inutilizado", system="sombra")
+    fight = serious + "\n@gm:local: !combate\n@gm:local: !turnos Hans, Guardia"
+    assert_refused(fight, "@ana:local: !ataque Guardia", "brazo inutilizado", system="sombra")
+    t = play(serious + "\n@ana:local: !tiro Sigilo", system="sombra")
+    assert "brazo inutilizado" in t.text(FIRST + 2) and roll(t, FIRST + 3)["roll"]["target"] == 14
