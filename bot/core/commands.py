@@ -21,6 +21,9 @@ __all__ = ["Command", "CommandGroup", "Handler"]
 Handler = Callable[["Context", str], None]
 
 
+MAX_COMMAND_ARGS = 2000
+"""The longest text after a command's name the table reads (a sheet's export is kept within it)."""
+
 @dataclass(frozen=True, slots=True)
 class Command:
     names: tuple[str, ...]

@@ -8,8 +8,9 @@ import secrets
 
 from bot.core import acta, floor, rolls, sheets
 from bot.core import combat as rounds
-from bot.core.commands import CommandGroup
+from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
 from bot.core.context import Context
+from bot.core.render import Message
 from bot.core.rulebook import Rulebook
 from bot.core.sheets import MACROS
 from bot.core.state import (
@@ -139,6 +140,7 @@ def macro_command(ctx: Context, args: str) -> None:
         raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
     macros[key] = text
     character.sheet[MACROS] = macros
+    _sheet_message(ctx, character)
     ctx.reply("macro_set", name=character.name, macro=key, expression=text)
 
 
@@ -230,9 +232,19 @@ def sheet_command(ctx: Context, args: str) -> None:
             if len(macros) > rolls.MAX_MACROS:
                 raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
             character.sheet[MACROS] = macros
+    ctx.reply("sheet", rendered=_sheet_message(ctx, character))
+
+
+def _sheet_message(ctx: Context, character: Character) -> Message:
+    """The sheet as ``!ficha`` shows it, or a refusal when pasting it back (``!ficha NOMBRE`` and the
+    message) would not fit in one command."""
     line, macro_lines = sheets.export(ctx.game, character)
-    ctx.reply("sheet", character=character, line=line, macros=macro_lines, state=sheets.kept_state(ctx.game, character),
-              fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
+    message = ctx.renderer.render("sheet", character=character, line=line, macros=macro_lines,
+                                  state=sheets.kept_state(ctx.game, character),
+                                  fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
+    if len(character.name) + 1 + len(message.body) > MAX_COMMAND_ARGS:
+        raise Refusal("bad_macro", code="too_long", limit=MAX_COMMAND_ARGS)
+    return message
 
 
 def _after_words(text: str, count: int) -> str:

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from bot.core import acta, floor
 from bot.core import combat as rounds
-from bot.core.commands import Command
+from bot.core.commands import MAX_COMMAND_ARGS, Command
 from bot.core.context import Context
 from bot.core.events import Action, Event
 from bot.core.game import GameRegistry
@@ -24,7 +24,6 @@ from bot.core.store import Store
 from systems.refusal import Refusal
 
 log = logging.getLogger(__name__)
-MAX_COMMAND_ARGS = 2000
 RNG_KEY = "rng"
 ROOMS_IN_MEMORY = 256
 """Rooms whose state stays loaded, the most recently used; the others are read from the store

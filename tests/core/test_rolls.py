@@ -8,6 +8,9 @@ import random
 import pytest
 
 from bot.console import ROOM_ID
+from bot.core.commands import MAX_COMMAND_ARGS
+from bot.core.events import Event
+from bot.core.rolls import MAX_MACRO_NAME, MAX_MACRO_TEXT, MAX_MACROS
 from bot.games import GAMES
 from systems.base import sized_dice
 from systems.stats import chi_square_p_value, die_stats
@@ -210,3 +213,22 @@ def test_the_history_names_each_outcome_in_spanish() -> None:
     shown = [line.rsplit("(", 1)[1].rstrip(")") for line in history.splitlines()[1:]]
     assert shown == [spanish[o] for o in reversed(outcomes)], "newest first"
     assert not any(code in history for code in ("success", "failure", "raise"))
+
+
+def test_a_sheet_full_of_macros_still_pastes_back_in_one_command() -> None:
+    sheet = ("Agilidad d8, Astucia d6, Espíritu d6, Fuerza d6, Vigor d8, Disparar d8, Pelear d6, Notar d6, "
+             "Arma " + "R" * 40 + ", Daño 2d8")
+    expression = ("d6+1 " * 40)[:MAX_MACRO_TEXT].strip()
+    lines = [f"@gm:local: !macro Kira {'m' * (MAX_MACRO_NAME - 2)}{i:02d} = {expression}" for i in range(MAX_MACROS)]
+    table = make_table(system="savage")
+    t = play(CAST + f"@gm:local: !ficha Kira {sheet}\n" + "\n".join(lines) + "\n@bob:local: !ficha Kira", table)
+    answers = [t.text(4 + i) for i in range(MAX_MACROS)]
+    kept = [a for a in answers if "no cabría" not in a]
+    assert 0 < len(kept) < MAX_MACROS and all("no cabría" in a for a in answers[len(kept):]), "the first ones fit"
+    exported = t.text(4 + MAX_MACROS)
+    assert len(exported) + len("Kira ") <= MAX_COMMAND_ARGS and exported.count("Macro ") == len(kept)
+    copy = make_table(system="savage")
+    play("@gm:local: !pj Kira @bob:local", copy)
+    (answer,) = copy.handle(Event(ROOM_ID, GM, f"!ficha Kira {exported}", "$paste"))
+    assert answer.message.body == exported
+    assert copy.room(ROOM_ID).characters["kira"].sheet == table.room(ROOM_ID).characters["kira"].sheet
