@@ -57,8 +57,13 @@ class DieStats:
 def die_stats(faces: Iterable[tuple[int, int]]) -> list[DieStats]:
     """One ``DieStats`` per die size among ``(sides, face)`` pairs, smallest size first. Faces out
     of range are ignored (a stored record is data, not trusted)."""
+    return counted_die_stats((sides, face, 1) for sides, face in faces)
+
+
+def counted_die_stats(counted: Iterable[tuple[int, int, int]]) -> list[DieStats]:
+    """``die_stats`` from ``(sides, face, how_many)`` triples."""
     counts: dict[int, list[int]] = {}
-    for sides, face in faces:
-        if 2 <= sides <= 1000 and 1 <= face <= sides:
-            counts.setdefault(sides, [0] * sides)[face - 1] += 1
+    for sides, face, number in counted:
+        if 2 <= sides <= 1000 and 1 <= face <= sides and number > 0:
+            counts.setdefault(sides, [0] * sides)[face - 1] += number
     return [DieStats(sides, tuple(counts[sides])) for sides in sorted(counts)]

@@ -24,7 +24,7 @@ from bot.core.state import (
     name_key,
 )
 from systems.refusal import Refusal
-from systems.stats import die_stats
+from systems.stats import counted_die_stats
 
 COMMANDS = CommandGroup()
 MAX_COMBATANTS = 40
@@ -115,9 +115,8 @@ def history_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("dados", "dice")
 def dice_command(ctx: Context, args: str) -> None:
-    rows = ctx.store.rolls(ctx.event.room_id) if ctx.store is not None else []
-    faces = [(int(sides), int(face)) for r in rows for sides, face in json.loads(r["dice"])]
-    ctx.reply("dice_stats", stats=die_stats(faces), rolls=len(rows))
+    total, counted = ctx.store.dice_counts(ctx.event.room_id) if ctx.store is not None else (0, [])
+    ctx.reply("dice_stats", stats=counted_die_stats(counted), rolls=total)
 
 
 @COMMANDS.command("macro", "alias", usage="[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", needs_args=True)

@@ -367,6 +367,17 @@ class Store:
             sql += f" LIMIT {int(limit)}"
         return [dict(r) for r in self.db.query(sql, params)]
 
+    def dice_counts(self, room_id: str) -> tuple[int, list[tuple[int, int, int]]]:
+        """For ``!dados``: how many rolls everyone may see, and how often each ``(sides, face)`` came up
+        in them (``(sides, face, count)``), counted by SQLite from the ``dice`` column alone."""
+        visible = "room_id = ? AND (secret = 0 OR revealed = 1)"
+        total = self.db.execute(f"SELECT count(*) FROM rolls WHERE {visible}", [room_id]).fetchone()[0]
+        rows = self.db.execute(
+            "SELECT json_extract(d.value, '$[0]'), json_extract(d.value, '$[1]'), count(*)"
+            f" FROM rolls, json_each(CASE WHEN json_valid(dice) THEN dice ELSE '[]' END) AS d WHERE {visible}"
+            " GROUP BY 1, 2", [room_id]).fetchall()
+        return int(total), [(s, f, n) for s, f, n in rows if isinstance(s, int) and isinstance(f, int)]
+
     def hidden_rolls(self, room_id: str) -> list[dict[str, Any]]:
         """The room's secret rolls not revealed yet, newest first."""
         return [dict(r) for r in self.db.query(

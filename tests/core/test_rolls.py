@@ -13,7 +13,7 @@ from bot.core.events import Event
 from bot.core.rolls import MAX_MACRO_NAME, MAX_MACRO_TEXT, MAX_MACROS
 from bot.games import GAMES
 from systems.base import sized_dice
-from systems.stats import chi_square_p_value, die_stats
+from systems.stats import chi_square_p_value, counted_die_stats, die_stats
 from tests.transcript import GM, assert_refused, make_table, play
 
 CAST = """
@@ -232,3 +232,14 @@ def test_a_sheet_full_of_macros_still_pastes_back_in_one_command() -> None:
     (answer,) = copy.handle(Event(ROOM_ID, GM, f"!ficha Kira {exported}", "$paste"))
     assert answer.message.body == exported
     assert copy.room(ROOM_ID).characters["kira"].sheet == table.room(ROOM_ID).characters["kira"].sheet
+
+
+def test_dice_statistics_are_counted_by_the_store_from_the_dice_column() -> None:
+    table = make_table(seed=5)
+    t = play(CAST + "@bob:local: !tiro 30d6+2d20\n@bob:local: !tiro 5d6 oculta\n@bob:local: !tiro 3d8", table)
+    shown = [sends(t, 3)[0]["roll"], sends(t, 5)[0]["roll"]]
+    table.store.db.execute("UPDATE rolls SET data = 'not json' WHERE room_id = ?", [ROOM_ID])
+    total, counted = table.store.dice_counts(ROOM_ID)
+    expected = die_stats([*zip([6] * 30 + [20] * 2, shown[0]["dice"], strict=True),
+                          *zip([8] * 3, shown[1]["dice"], strict=True)])
+    assert total == 2 and counted_die_stats(counted) == expected
