@@ -393,6 +393,8 @@ def attack_command(ctx: Context, args: str) -> None:
     """An attack with the sheet's weapon: Pelear against the target's Parry, or Disparar (TN 4 or the
     ``vs N`` given); a hit rolls the weapon's damage against the target's Toughness."""
     request = rolls.read_request(args)
+    if request.secret:
+        raise refuse("attack_not_secret")
     target, rest = _named(ctx, request.text)
     if target is None:
         raise ctx.unknown_character(request.text)

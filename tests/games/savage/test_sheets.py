@@ -246,3 +246,7 @@ def test_contra_an_unknown_name_is_refused_not_rolled_against_a_default() -> Non
     assert_refused(CAST, "@bob:local: !tiro Pelear contra Trasgo", "ningún personaje llamado «Trasgo»", system="savage")
     t = play(CAST + "@bob:local: !tiro Pelear contra Orco\n@bob:local: !tiro Pelear contra 5", system="savage")
     assert roll(t, FIRST)["roll"]["tn"] == 7 and roll(t, FIRST + 1)["roll"]["tn"] == 5
+
+
+def test_a_secret_attack_is_refused_not_made_in_public() -> None:
+    assert_refused(CAST, "@bob:local: !ataque Orco oculta", "no puede ser oculto", system="savage")
