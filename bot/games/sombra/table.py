@@ -42,14 +42,51 @@ from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined
 
 COMMANDS = CommandGroup()
 SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
+MAX_SKILL = 30
+
+
+class SkillValue(int):
+    """A skill on the sheet: 0 to 30, the rules' range; anything else is a bad value."""
+
+    def __new__(cls, value: str) -> SkillValue:
+        number = int(str(value).strip())
+        if not 0 <= number <= MAX_SKILL:
+            raise ValueError(value)
+        return super().__new__(cls, number)
+
+
+class WeaponDamage(str):
+    """A sheet's ``arma``: a damage type and bonus the system reads (``II+2``, ``0``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> WeaponDamage:
+        try:
+            _weapon_type(value.strip())
+        except DiceError:
+            raise ValueError(value) from None
+        return super().__new__(cls, value.strip())
+
+
+class TableKind(str):
+    """A sheet's ``tipo``: which hit-location table the character uses (persona, vehículo, barco)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> TableKind:
+        if plain(value.strip()) not in TABLE_WORDS:
+            raise ValueError(value)
+        return super().__new__(cls, value.strip())
+
+
 SHEET_FIELDS: dict[str, type] = {
     **dict.fromkeys(("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car",
                      "vol"), int),
-    **dict.fromkeys(SKILLS, int),
+    **dict.fromkeys(SKILLS, SkillValue),
     **dict.fromkeys(("pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta", "sigilo", "conducir",
                      "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
-                     "idiomas", "mando"), int),
-    "arma": str, "tipo": str, "blindaje": int, "flotabilidad": int, "muerto": int,
+                     "idiomas", "mando"), SkillValue),
+    "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": int,
 }
 DEAD = "muerto"
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"

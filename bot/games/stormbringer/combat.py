@@ -15,7 +15,7 @@ from bot.games.stormbringer import state as st
 
 SHEET_FIELDS: dict[str, type] = {
     "fue": int, "con": int, "tam": int, "int": int, "pod": int, "des": int, "car": int, "pv": int, "grave": int,
-    "armadura": str, "arma": str, "arma2": str, "dano": str, "bf": str,
+    "armadura": str, "arma": str, "arma_tipo": st.WeaponKind, "arma2": str, "arma2_tipo": st.WeaponKind, "dano": str, "bf": str,
     "ataque": int, "parada": int, "esquiva": int, "emboscada": int,
     **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
                      "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",

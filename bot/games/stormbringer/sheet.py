@@ -33,7 +33,8 @@ ATTACK_SKILLS = frozenset({"ataque", *WEAPON_SKILLS} - {"escudo"})
 PARRY_SKILLS = frozenset({"parada", "escudo"})
 NAMES = {
     "fue": "FUE", "con": "CON", "tam": "TAM", "int": "INT", "pod": "POD", "des": "DES", "car": "CAR",
-    "pv": "PV", "grave": "Grave", "armadura": "Armadura", "arma": "Arma", "arma2": "Arma2", "dano": "Daño",
+    "pv": "PV", "grave": "Grave", "armadura": "Armadura", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma2": "Arma2",
+    "arma2_tipo": "Tipo de arma2", "dano": "Daño",
     "bf": "BF", "ataque": "Ataque", "parada": "Parada", "esquiva": "Esquiva", "emboscada": "Emboscada",
     "ver": "Ver", "escuchar": "Escuchar", "otear": "Otear", "buscar": "Buscar", "rastrear": "Rastrear",
     "trepar": "Trepar", "saltar": "Saltar", "nadar": "Nadar", "esconderse": "Esconderse",
@@ -49,6 +50,7 @@ ALIASES = {
     "destreza": "des", "carisma": "car", "puntos_de_vida": "pv", "herida_grave": "grave", "sigilo": "moverse_en_silencio",
     "esconder": "esconderse", "escuchar_ruidos": "escuchar", "primeros_auxilios": "primeros_auxilios",
     "curar": "primeros_auxilios", "danio": "dano",
+    "tipo": "arma_tipo", "tipo_arma": "arma_tipo", "tipo_arma2": "arma2_tipo", "tipo2": "arma2_tipo",
 }
 _AGAINST = ("vs", "contra")
 _SUCCESSES = ("success", "critical")

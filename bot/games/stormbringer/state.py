@@ -37,6 +37,20 @@ WEAPON_KINDS = {
     "ninguna": "none", "ninguno": "none", "sin": "none", "none": "none",
 }
 """Sheet values of ``arma`` and ``arma2`` (the second weapon) -> weapon kind."""
+
+
+class WeaponKind(str):
+    """A sheet's ``arma`` or ``arma2``: one of the weapon kinds (``WEAPON_KINDS``), as written; anything
+    else is a bad value (the kind decides the round's phase, dodging and parrying)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> WeaponKind:
+        if name_key(value) not in WEAPON_KINDS:
+            raise ValueError(value)
+        return super().__new__(cls, value.strip())
+
+
 MISSILE_KINDS = ("missile", "thrown", "bow", "sling")
 UNDODGEABLE_KINDS = ("bow", "sling")
 """Arrows and sling stones cannot be dodged, and only a shield parries them."""
@@ -55,9 +69,11 @@ def sheet_int(character: Character, field: str, default: int = 0) -> int:
 
 
 def weapon_kind(character: Character, field: str = "arma") -> str:
-    """The kind of the sheet's weapon (``arma``) or second weapon (``arma2``, "none" when unset)."""
+    """The kind of the sheet's weapon (``arma``) or second weapon (``arma2``, "none" when unset): its
+    ``arma_tipo`` / ``arma2_tipo``, else the weapon itself when it names a kind (``Arma arco``)."""
     default = "cuerpo" if field == "arma" else "ninguna"
-    return WEAPON_KINDS.get(name_key(str(character.sheet.get(field, default))), "melee")
+    kind = character.sheet.get(f"{field}_tipo", character.sheet.get(field, default))
+    return WEAPON_KINDS.get(name_key(str(kind)), "melee")
 
 
 def phase_kind(character: Character) -> str:

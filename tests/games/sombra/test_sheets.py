@@ -71,3 +71,12 @@ def test_a_useless_arm_allows_no_attack_and_other_rolls_go_on() -> None:
     assert_refused(fight, "@ana:local: !ataque Guardia", "brazo inutilizado", system="sombra")
     t = play(serious + "\n@ana:local: !tiro Sigilo", system="sombra")
     assert "brazo inutilizado" in t.text(FIRST + 2) and roll(t, FIRST + 3)["roll"]["target"] == 14
+
+
+def test_bad_sheet_values_are_refused_on_entry_and_change_nothing() -> None:
+    for line in ("Pistola 31", "Pelea -1", "Sigilo mucho", "Arma XX+2", "Arma pistola", "Tipo dragón"):
+        assert_refused(CAST, f"@gm:local: !ficha Hans {line}", "no válido", system="sombra")
+    table = make_table(system="sombra")
+    play(CAST + "@gm:local: !ficha Hans Pistola 30, Pelea 0, Arma IV+1, Tipo persona", table)
+    sheet = table.room(ROOM_ID).characters["hans"].sheet
+    assert (sheet["pistola"], sheet["pelea"], sheet["arma"], sheet["tipo"]) == (30, 0, "IV+1", "persona")

@@ -226,14 +226,14 @@ BAD = [
     ("@gm:local: !daño Hans 12 torreta", "no es una localización de persona"),
     ("@gm:local: !daño Hans 12 oreja", "No conozco la localización «oreja»"),
     ("@gm:local: !daño Hans", "Uso: !daño NOMBRE"),
-    ("@gm:local: !daño Bote 12 proa", "tipo desconocido «submarino»"),
+    ("@gm:local: !ficha Bote tipo submarino", "Valor «submarino» no válido"),
     ("@gm:local: !heridas Nadie", "No hay ningún personaje llamado"),
 ]
 
 
 @pytest.mark.parametrize("text, answer", BAD)
 def test_bad_arguments_get_a_short_spanish_answer_and_change_nothing(text: str, answer: str) -> None:
-    setup = CAST + "@gm:local: !pj Kurt\n@gm:local: !pj Bote\n@gm:local: !ficha Bote tipo submarino\n"
+    setup = CAST + "@gm:local: !pj Kurt\n@gm:local: !pj Bote\n"
     assert_refused(setup, text, answer, system="sombra")
 
 

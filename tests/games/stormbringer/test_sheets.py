@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.console import ROOM_ID
 from bot.core.events import Event, Send
+from bot.games.stormbringer import state as st
 from tests.transcript import assert_refused, make_table, play
 
 SHEET = "FUE 13, DES 17, PV 14, Arma cuerpo, Daño 1d8+1, Ataque 80, Parada 60, Esquiva 30, Ver 45, Espada 70"
@@ -91,3 +92,14 @@ def test_vs_or_contra_a_number_after_a_named_skill_overrides_the_sheet() -> None
     t = play(CAST + "@ana:local: !tiro Espada vs 40\n@ana:local: !tiro Ver contra 25% +10", system="stormbringer")
     assert roll(t, FIRST)["roll"]["target"] == 40 and "Espada 40%" in roll(t, FIRST)["text"]
     assert roll(t, FIRST + 1)["roll"]["target"] == 35
+
+
+def test_a_weapon_has_one_of_the_kinds_the_rules_know() -> None:
+    for line in ("Tipo de arma espada", "Tipo de arma2 rifle"):
+        assert_refused(CAST, f"@gm:local: !ficha Elric {line}", "no válido", system="stormbringer")
+    table = make_table(system="stormbringer")
+    t = play(CAST + "@gm:local: !ficha Elric Arma Arco largo, Tipo de arma arco, Arma2 Rodela, Tipo de arma2 escudo\n"
+             "@ana:local: !ficha Elric", table)
+    character = table.room(ROOM_ID).characters["elric"]
+    assert (st.weapon_kind(character), st.weapon_kind(character, "arma2")) == ("bow", "shield")
+    assert "Arma Arco largo, Tipo de arma arco" in t.text(FIRST + 1)
