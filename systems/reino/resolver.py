@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass, replace
 from functools import lru_cache
 
 from systems.base import Outcome, roll_dice
@@ -367,6 +367,13 @@ class ReinoSystem:
             if scan.word(pattern):
                 return parse_kind(scan, rng)
         return _expression(text, rng)
+
+    def roll_with(self, text: str, rng: Rng, named: tuple[tuple[str, int], ...] = ()) -> Outcome:
+        """``roll``, with the modifiers the table added to it named in the outcome (``named``)."""
+        outcome = self.roll(text, rng)
+        if named and is_dataclass(outcome) and not isinstance(outcome, type) and hasattr(outcome, "named"):
+            return replace(outcome, named=named)
+        return outcome
 
 
 SYSTEM = ReinoSystem()

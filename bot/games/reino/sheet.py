@@ -18,6 +18,7 @@ from bot.core.rolls import SheetRoll, opponent
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.reino.state import in_round, load, surprised
+from systems.reino.resolver import ReinoSystem
 from systems.reino.rules import ACTION_PENALTY, Condition, ReinoRuleError
 
 ATTRIBUTES = ("fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma")
@@ -77,9 +78,9 @@ class ReinoSheetRules:
         if auto and worst is not None:
             applied.append((worst.value, ACTION_PENALTY[worst]))
             text = _with_penalty(text, ACTION_PENALTY[worst])
-        outcome = ctx.system.roll(text, ctx.rng)
-        if hasattr(outcome, "named"):
-            outcome.named = (*named, *applied)
+        system = ctx.system
+        assert isinstance(system, ReinoSystem)
+        outcome = system.roll_with(text, ctx.rng, (*named, *applied))
         return SheetRoll(outcome, applied, label, text)
 
 

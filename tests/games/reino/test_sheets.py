@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from bot.console import ROOM_ID
+from systems.reino.resolver import SYSTEM
 from tests.transcript import assert_refused, make_table, play
 
 SHEET = "Fuerza 3, Destreza 2, Percepción 4, Sigilo 5, Defensa 14, Esquiva 2, RD 1, PR 20, Umbral 8, PA 2"
@@ -76,11 +79,19 @@ def test_a_stunned_character_takes_no_standard_action_and_the_dying_roll_nothing
 
 
 def test_reroll_is_the_action_point_of_the_last_failed_attack() -> None:
-    t = play(CAST + "@ana:local: !repetir", system="reino")
-    assert "Ana" in t.text(FIRST)
+    assert_refused(CAST, "@ana:local: !repetir", "Ana no tiene un ataque fallido este asalto que salvar con un Punto "
+                   "de Acción", system="reino")
 
 
 def test_contra_an_unknown_name_is_refused_not_rolled_against_a_default() -> None:
     assert_refused(CAST, "@ana:local: !tiro Sigilo contra Trasgo", "ningún personaje llamado «Trasgo»", system="reino")
     t = play(CAST + "@ana:local: !tiro Sigilo contra Orco", system="reino")
     assert roll(t, FIRST)["roll"]["dc"] == 13
+
+
+def test_the_system_names_the_tables_modifiers_in_a_new_outcome() -> None:
+    plain = SYSTEM.roll("prueba +3 vs 12", random.Random(4))
+    named = SYSTEM.roll_with("prueba +3 vs 12", random.Random(4), (("fuerza", 5), ("malherido", -2)))
+    assert named.as_json()["modifiers"] == [{"reason": "fuerza", "value": 5}, {"reason": "malherido", "value": -2}]
+    assert plain.as_json()["modifiers"] == [{"reason": "modificador", "value": 3}]
+    assert named.as_json()["total"] == plain.as_json()["total"]
