@@ -243,3 +243,13 @@ def test_dice_statistics_are_counted_by_the_store_from_the_dice_column() -> None
     expected = die_stats([*zip([6] * 30 + [20] * 2, shown[0]["dice"], strict=True),
                           *zip([8] * 3, shown[1]["dice"], strict=True)])
     assert total == 2 and counted_die_stats(counted) == expected
+
+
+@pytest.mark.parametrize("system, first", [
+    ("savage", "!tiro Disparar vs 6"), ("reino", "!tiro Sigilo vs 15"), ("stormbringer", "!tiro Ver"),
+    ("sombra", "!tiro Pistola"),
+])
+def test_help_shows_the_named_roll_form_first(system: str, first: str) -> None:
+    lines = play(CAST + "@bob:local: !ayuda", system=system).text(3).split("\n")
+    assert lines[1].startswith(f"Tiradas con la ficha: {first}")
+    assert lines[2].startswith("• ")

@@ -80,3 +80,29 @@ def test_bad_sheet_values_are_refused_on_entry_and_change_nothing() -> None:
     play(CAST + "@gm:local: !ficha Hans Pistola 30, Pelea 0, Arma IV+1, Tipo persona", table)
     sheet = table.room(ROOM_ID).characters["hans"].sheet
     assert (sheet["pistola"], sheet["pelea"], sheet["arma"], sheet["tipo"]) == (30, 0, "IV+1", "persona")
+
+
+def test_a_stunned_character_rolls_at_half_the_skill_and_the_reply_says_so() -> None:
+    t = play(CAST + """
+@gm:local: !pnj Guardia
+@gm:local: !ficha Guardia RES 5
+@gm:local: !combate
+@gm:local: !turnos Hans, Guardia
+@gm:local: !daño Hans 6 cabeza
+@ana:local: !tiro Pistola
+@ana:local: !tiro Pistola sin estado
+""", system="sombra")
+    assert "aturdido" in t.text(FIRST + 4)
+    stunned = roll(t, FIRST + 5)
+    assert stunned["applied"] == [{"reason": "heridas", "value": 3}, {"reason": "aturdimiento", "value": 9}]
+    assert "aturdimiento (habilidad a la mitad) +9" in stunned["text"]
+    assert roll(t, FIRST + 6)["applied"] == []
+
+
+def test_a_secret_named_roll_keeps_its_automatic_modifiers_private() -> None:
+    t = play(CAST + "@gm:local: !daño Hans 7 pecho\n@ana:local: !tiro Pistola oculta", system="sombra")
+    (private,) = [a for a in t.for_line(FIRST + 1) if a["action"] == "send" and a["private_to"]]
+    assert private["private_to"] == "@ana:local" and private["secret"] and private["roll"]["target"] == 18
+    assert private["applied"] == [{"reason": "heridas", "value": 3}]
+    public = [a for a in t.for_line(FIRST + 1) if a["action"] == "send" and not a["private_to"]]
+    assert public and all("roll" not in a and "Pistola" not in a["text"] for a in public)
