@@ -143,6 +143,10 @@ class Context:
     def whisper(self, user_id: str, kind: str, **context: Any) -> None:
         self.render_send(kind, private_to=user_id, **context)
 
+    def gm_sheet(self, character: Character) -> bool:
+        """An NPC, or a character a GM plays: its sheet is the GM's, private to players."""
+        return character.npc or (character.owner is not None and self.is_gm(character.owner))
+
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
         return Refusal("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())

@@ -119,6 +119,26 @@ def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> She
     return SheetRoll(ctx.system.roll(text, ctx.rng))
 
 
+AGAINST_WORDS = ("contra", "vs")
+PRIVATE_TARGET_KEYS = ("tn", "dc", "target", "defense", "toughness", "skill", "margin")
+"""What a roll object holds of its target's numbers: left out of what players see of a roll against
+a sheet that is the GM's."""
+
+
+def private_opponent(ctx: Context, text: str) -> Character | None:
+    """The character after ``contra`` whose sheet is private to the sender (an NPC's Parry or
+    Defense), or None: a GM sees every sheet."""
+    if ctx.is_gm():
+        return None
+    words = text.split()
+    for i, word in enumerate(words[:-1]):
+        if name_key(word) in AGAINST_WORDS:
+            target, _ = ctx.room.leading_character(words[i + 1:])
+            if target is not None and ctx.gm_sheet(target):
+                return target
+    return None
+
+
 def opponent(ctx: Context, words: list[str]) -> tuple[Character | None, int]:
     """The character named at the start of ``words`` (after ``contra``) and how many words it takes;
     None when ``words`` starts with a number (a plain TN); a refusal for an unknown name."""
@@ -135,9 +155,10 @@ def stamp(ctx: Context) -> list[int] | None:
 
 
 def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool = False,
-           kind: str = "roll_by", **context: Any) -> str:
+           kind: str = "roll_by", against: Character | None = None, **context: Any) -> str:
     """Answer a roll (privately to the roller and the GMs when ``secret``), record it, remember it as
-    the actor's last roll; returns its roll id."""
+    the actor's last roll; returns its roll id. A roll ``against`` a character whose sheet is the GM's
+    shows players its total and outcome only; the GMs get it whole, privately."""
     who = actor.name if actor is not None else ctx.speaker_name
     roll_json = made.outcome.as_json()
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label, **context}
@@ -148,6 +169,13 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
         ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
                         roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
+    elif against is not None:
+        if ctx.gms:
+            ctx.render_send(kind, private_to=ctx.gms[0], private_also=tuple(ctx.gms[1:]), to_room_gms=True,
+                            rendered=message, hidden=False, **fields)
+        public = {k: v for k, v in roll_json.items() if k not in PRIVATE_TARGET_KEYS}
+        ctx.render_send("roll_against_private", roll_json=public, roll_id=roll_id, target=against.name,
+                        **{**fields, "r": public})
     else:
         ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=False, **fields)
     if actor is not None and made.replay:

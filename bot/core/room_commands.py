@@ -66,11 +66,6 @@ def _require_room_for(ctx: Context, count: int) -> None:
         raise Refusal("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
 
 
-def _gm_character(ctx: Context, character: Character) -> bool:
-    """An NPC, or a character the GM plays: its sheet is the GM's."""
-    return character.npc or (character.owner is not None and ctx.is_gm(character.owner))
-
-
 @COMMANDS.command("ayuda", "help")
 def help_command(ctx: Context, args: str) -> None:
     ctx.reply("help", commands=ctx.commands(), system=ctx.system_key, is_gm=ctx.is_gm())
@@ -84,7 +79,7 @@ def roll_command(ctx: Context, args: str) -> None:
     if not ctx.is_gm():
         rounds.require_up(ctx, ctx.character)
     made = rolls.resolve(ctx, actor, request.text, request.auto)
-    rolls.answer(ctx, actor, made, secret=request.secret)
+    rolls.answer(ctx, actor, made, secret=request.secret, against=rolls.private_opponent(ctx, request.text))
     floor.consume_grant(ctx)
 
 
@@ -218,7 +213,7 @@ def sheet_command(ctx: Context, args: str) -> None:
     rest = _after_words(args, used)
     if rest.strip() and not (ctx.is_gm() or character.owner == ctx.sender):
         raise Refusal("not_your_character", name=character.name)
-    if not ctx.is_gm() and _gm_character(ctx, character):
+    if not ctx.is_gm() and ctx.gm_sheet(character):
         raise Refusal("npc_sheet_private", name=character.name)
     if rest.strip():
         edit = sheets.read_edit(ctx.game, rest)

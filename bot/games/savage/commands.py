@@ -405,7 +405,7 @@ def attack_command(ctx: Context, args: str) -> None:
     ranged = weapon_is_ranged(attacker)
     text = f"disparar {rest}" if ranged else f"pelear contra {target.name} {rest}"
     made = rolls.resolve(ctx, attacker, text, request.auto)
-    rolls.answer(ctx, attacker, made)
+    rolls.answer(ctx, attacker, made, against=rolls.private_opponent(ctx, text))
     floor.consume_grant(ctx)
     damage = weapon_damage(attacker)
     outcome = made.outcome.as_json().get("outcome")

@@ -23,6 +23,12 @@ def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
     return send
 
 
+def gm_copy(t, number: int) -> dict:  # type: ignore[no-untyped-def]
+    """The whole roll the GM gets of a player's roll against an NPC."""
+    (send,) = [a for a in t.for_line(number) if a["action"] == "send" and a["private_to"] == "@gm:local"]
+    return send
+
+
 def test_sheet_round_trip_and_short_names() -> None:
     table = make_table(system="reino")
     t = play(CAST + "@ana:local: !ficha Ana\n@gm:local: !ficha Ana sab 1 con 2", table)
@@ -48,7 +54,7 @@ def test_named_rolls_with_and_without_the_skill_and_against_a_defense() -> None:
     acrobatics = roll(t, FIRST + 1)["roll"]
     assert acrobatics["modifiers"] == [{"reason": "destreza", "value": 2}], "a missing skill uses its attribute"
     assert roll(t, FIRST + 2)["roll"]["modifier"] == 0
-    assert roll(t, FIRST + 3)["roll"]["dc"] == 13
+    assert gm_copy(t, FIRST + 3)["roll"]["dc"] == 13
 
 
 def test_wound_states_are_applied_listed_and_gone_when_healed() -> None:
@@ -86,7 +92,7 @@ def test_reroll_is_the_action_point_of_the_last_failed_attack() -> None:
 def test_contra_an_unknown_name_is_refused_not_rolled_against_a_default() -> None:
     assert_refused(CAST, "@ana:local: !tiro Sigilo contra Trasgo", "ningún personaje llamado «Trasgo»", system="reino")
     t = play(CAST + "@ana:local: !tiro Sigilo contra Orco", system="reino")
-    assert roll(t, FIRST)["roll"]["dc"] == 13
+    assert gm_copy(t, FIRST)["roll"]["dc"] == 13
 
 
 def test_the_system_names_the_tables_modifiers_in_a_new_outcome() -> None:
@@ -95,3 +101,10 @@ def test_the_system_names_the_tables_modifiers_in_a_new_outcome() -> None:
     assert named.as_json()["modifiers"] == [{"reason": "fuerza", "value": 5}, {"reason": "malherido", "value": -2}]
     assert plain.as_json()["modifiers"] == [{"reason": "modificador", "value": 3}]
     assert named.as_json()["total"] == plain.as_json()["total"]
+
+
+def test_a_players_roll_contra_an_npc_does_not_show_its_defense() -> None:
+    t = play(CAST + "@ana:local: !tiro Sigilo contra Orco", system="reino")
+    (public,) = [a for a in t.for_line(FIRST) if a["action"] == "send" and a["private_to"] is None]
+    assert "dc" not in public["roll"] and "margin" not in public["roll"] and "13" not in public["text"]
+    assert public["text"].startswith("🎲 Ana · Sigilo +5 contra Orco:")

@@ -251,3 +251,15 @@ def test_contra_an_unknown_name_is_refused_not_rolled_against_a_default() -> Non
 
 def test_a_secret_attack_is_refused_not_made_in_public() -> None:
     assert_refused(CAST, "@bob:local: !ataque Orco oculta", "no puede ser oculto", system="savage")
+
+
+def test_a_players_roll_contra_an_npc_shows_the_outcome_but_not_its_parry() -> None:
+    t = play(CAST + "@bob:local: !tiro Pelear contra Orco\n@gm:local: !tiro Kira Pelear contra Orco", system="savage")
+    sent = [a for a in t.for_line(FIRST) if a["action"] == "send"]
+    (public,) = [a for a in sent if a["private_to"] is None]
+    (for_gm,) = [a for a in sent if a["private_to"] == GM]
+    assert for_gm["roll"]["tn"] == 7 and "vs 7" in for_gm["text"]
+    assert "tn" not in public["roll"] and "7" not in public["text"].replace(str(public["roll"]["total"]), "")
+    assert public["text"].startswith("🎲 Kira · Pelear d6 contra Orco:") and public["roll"]["total"] == for_gm["roll"]["total"]
+    (gm_roll,) = [a for a in t.for_line(FIRST + 1) if a["action"] == "send"]
+    assert gm_roll["private_to"] is None and gm_roll["roll"]["tn"] == 7, "the GM's own roll shows it"
