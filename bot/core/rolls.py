@@ -164,18 +164,21 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label, **context}
     message = ctx.renderer.render(kind, hidden=secret, **fields)
     roll_id = ctx.record_roll(made.outcome, roll_json, who, made.label, made.applied, secret, message)
-    if secret:
+    if against is not None:
+        if ctx.gms:
+            ctx.render_send(kind, private_to=ctx.gms[0], private_also=tuple(ctx.gms[1:]), to_room_gms=True,
+                            secret=secret, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=secret,
+                            **fields)
+        public = {k: v for k, v in roll_json.items() if k not in PRIVATE_TARGET_KEYS}
+        ctx.render_send("roll_against_private", private_to=ctx.sender if secret else None, secret=secret,
+                        roll_json=public, roll_id=roll_id, target=against.name, hidden=secret, **{**fields, "r": public})
+        if secret:
+            ctx.reply("hidden_roll_notice", who=who)
+    elif secret:
         gms = tuple(g for g in ctx.gms if g != ctx.sender)
         ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
                         roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
-    elif against is not None:
-        if ctx.gms:
-            ctx.render_send(kind, private_to=ctx.gms[0], private_also=tuple(ctx.gms[1:]), to_room_gms=True,
-                            rendered=message, hidden=False, **fields)
-        public = {k: v for k, v in roll_json.items() if k not in PRIVATE_TARGET_KEYS}
-        ctx.render_send("roll_against_private", roll_json=public, roll_id=roll_id, target=against.name,
-                        **{**fields, "r": public})
     else:
         ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=False, **fields)
     if actor is not None and made.replay:

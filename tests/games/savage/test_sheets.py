@@ -263,3 +263,14 @@ def test_a_players_roll_contra_an_npc_shows_the_outcome_but_not_its_parry() -> N
     assert public["text"].startswith("🎲 Kira · Pelear d6 contra Orco:") and public["roll"]["total"] == for_gm["roll"]["total"]
     (gm_roll,) = [a for a in t.for_line(FIRST + 1) if a["action"] == "send"]
     assert gm_roll["private_to"] is None and gm_roll["roll"]["tn"] == 7, "the GM's own roll shows it"
+
+
+def test_a_players_secret_roll_contra_an_npc_hides_its_parry_from_the_player_too() -> None:
+    t = play(CAST + "@bob:local: !tiro Pelear contra Orco oculta", system="savage")
+    sent = [a for a in t.for_line(FIRST) if a["action"] == "send"]
+    (for_gm,) = [a for a in sent if a["private_to"] == GM]
+    (for_player,) = [a for a in sent if a["private_to"] == "@bob:local"]
+    (notice,) = [a for a in sent if a["private_to"] is None]
+    assert for_gm["secret"] and for_gm["roll"]["tn"] == 7
+    assert for_player["secret"] and "tn" not in for_player["roll"] and for_player["text"].startswith("(oculta) 🎲 Kira")
+    assert "roll" not in notice and "tirada oculta" in notice["text"]
