@@ -20,7 +20,7 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import weapon_damage, weapon_is_ranged
+from bot.games.savage.sheet import recover, weapon_damage, weapon_is_ranged
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
@@ -435,6 +435,8 @@ def reroll_command(ctx: Context, args: str) -> None:
     after = spend_benny(savage)
     store(actor, after)
     outcome = ctx.system.roll(str(last["text"]), ctx.rng)
+    if outcome.as_json().get("kind") == "recovery":
+        recover(ctx, actor, outcome.as_json())
     previous = dict(last)
     better = outcome.as_json()["total"] > int(previous["total"])
     applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]

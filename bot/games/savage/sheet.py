@@ -64,7 +64,7 @@ class SavageSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         made = self._roll(ctx, actor, text, auto)
         if made is not None and actor is not None and made.outcome.as_json().get("kind") == "recovery":
-            _recover(ctx, actor, made.outcome.as_json())
+            recover(ctx, actor, made.outcome.as_json())
         return made
 
     def _roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
@@ -118,7 +118,7 @@ class SavageSheetRules:
         return SheetRoll(outcome, applied, label, full)
 
 
-def _recover(ctx: Context, actor: Character, roll: dict[str, object]) -> None:
+def recover(ctx: Context, actor: Character, roll: dict[str, object]) -> None:
     """A Spirit roll of a Shaken character is its recovery roll (as ``!recuperar``): success ends Shaken."""
     savage = savage_of(actor)
     if savage.shaken:

@@ -274,3 +274,17 @@ def test_a_players_secret_roll_contra_an_npc_hides_its_parry_from_the_player_too
     assert for_gm["secret"] and for_gm["roll"]["tn"] == 7
     assert for_player["secret"] and "tn" not in for_player["roll"] and for_player["text"].startswith("(oculta) 🎲 Kira")
     assert "roll" not in notice and "tirada oculta" in notice["text"]
+
+
+def test_a_rerolled_recovery_ends_shaken_when_the_new_roll_succeeds() -> None:
+    seen = set()
+    for seed in range(1, 60):
+        table = make_table(system="savage", seed=seed)
+        t = play(CAST + "@gm:local: !ficha Kira aturdido 1\n@bob:local: !tiro Espíritu\n@bob:local: !repetir", table)
+        first = roll(t, FIRST + 1)["roll"]
+        if first["recovered"] or first["outcome"] == "critical_failure":
+            continue  # nothing to recover from, or a critical failure, which is not rerolled
+        again = roll(t, FIRST + 2)["roll"]
+        assert bool(table.room(ROOM_ID).characters["kira"].sheet.get("aturdido")) == (not again["recovered"])
+        seen.add(again["recovered"])
+    assert seen == {True, False}
