@@ -25,7 +25,7 @@ def run(config: Config, setup_only: bool = False) -> int:
     logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("nio").setLevel(logging.ERROR)
-    logging.getLogger("pydle").setLevel(logging.WARNING)
+    logging.getLogger("rolbot.irc.pydle").setLevel(logging.ERROR)  # pydle's "unknown command" chatter
     return asyncio.run(run_transports(config))
 
 

@@ -20,6 +20,7 @@ import itertools
 import json
 import logging
 import random
+import re
 import time
 import uuid
 from datetime import datetime
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pydle
+from pydle.features.whox import WHOXSupport
 
 from bot.config import Config, IrcConfig, irc_account_id, irc_room_key
 from bot.core.events import Action, Event, EventKind, PowerLevels, React, Redact, Send
@@ -39,6 +41,7 @@ from bot.irc.text import LINE_LIMIT, irc_lines, plain_lines, split_line
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
+_PYDLE_LOG = logging.getLogger("rolbot.irc.pydle")
 
 MUTE_KEY = "irc_mute:"
 PEOPLE_KEY = "irc_people"
@@ -50,6 +53,7 @@ JOIN_WITH = "  |  "
 OP_PREFIXES = {"o", "a", "q"}
 MAX_RECONNECT_S = 60.0
 RECENT_EVENTS = 1000
+_MENTION = re.compile(r"(?<!\S)@([^\s@:!,]{1,30})(?!\S)")
 
 
 @dataclass
@@ -242,6 +246,11 @@ class IrcBot:
         self._save_people()
         return person
 
+    def _id_for_mention(self, nick: str) -> str | None:
+        """``@nick`` in a command (``!pj Lyra @ana``, ``!master @ana``) stands for that person's id."""
+        person = self.people.get(self.fold(nick))
+        return person.user_id if person else None
+
     def nick_of(self, user_id: str) -> str | None:
         for person in self.people.values():
             if person.user_id == user_id:
@@ -319,12 +328,14 @@ class IrcBot:
             return
         account = tags.get("account") if isinstance(tags.get("account"), str) else None
         person = self.person(nick, user, host, account)
+        if text.startswith(("!", "/")) and "@" in text:
+            text = _MENTION.sub(lambda m: self._id_for_mention(m[1]) or m[0], text[:4000])
         msgid = tags.get("msgid")
         event_id = f"irc:{msgid}" if isinstance(msgid, str) and msgid else f"irc:{self._run_id}:{next(self._counter)}"
         bot_op = self.bot_is_op(channel)
         event = Event(irc_room_key(channel.name), person.user_id, text, event_id, kind=kind,
                       ts=_server_time(tags), sender_is_admin=self.is_op(channel, nick),
-                      bot_can_redact=bot_op, bot_can_mute=bot_op)
+                      bot_can_redact=bot_op, bot_can_mute=bot_op, network_redacts=False)
         self._senders[event_id] = self.fold(nick)
         while len(self._senders) > RECENT_EVENTS:
             self._senders.popitem(last=False)
@@ -382,7 +393,7 @@ class IrcBot:
             return
         template = IRC_TEMPLATES.get(action.template)
         message = self.table.renderer.render(template) if template else action.message
-        lines = irc_lines(message)
+        lines = [self._nicks_for_ids(line) for line in irc_lines(message)]
         if action.private_to:
             targets = [nick for nick in [self.nick_of(action.private_to)] if nick]
             if not self._known_gm(channel, action.private_to):
@@ -403,6 +414,15 @@ class IrcBot:
         if addressed and lines:
             lines[0] = f"{', '.join(addressed)}: {lines[0]}"
         self._queue_text("NOTICE", channel.name, lines, [action.action_id], joinable=True)
+
+    def _nicks_for_ids(self, line: str) -> str:
+        """User ids of people in the channels shown as their nicks (what IRC users know each other by)."""
+        if "@" not in line:
+            return line
+        for person in sorted(self.people.values(), key=lambda p: -len(p.user_id)):
+            if person.user_id in line:
+                line = line.replace(person.user_id, person.nick)
+        return line
 
     def _react(self, action: React) -> None:
         """The GM's confirmation of a lock: IRC has no reactions, so a private notice with the emoji."""
@@ -577,6 +597,15 @@ class _Client(pydle.Client):  # type: ignore[misc]
         self.lost = asyncio.Event()
         self.sasl_done = False
 
+    @property
+    def logger(self) -> logging.Logger:
+        """pydle's log, under one name whatever the server (pydle names it after the server)."""
+        return _PYDLE_LOG
+
+    @logger.setter
+    def logger(self, value: logging.Logger) -> None:
+        pass
+
     async def on_data(self, data: bytes) -> None:
         self._receive_buffer += data
         while self._has_message():
@@ -587,6 +616,11 @@ class _Client(pydle.Client):  # type: ignore[misc]
                 self.bot.metrics.errors += 1
                 log.exception("IRC line not understood: %r", getattr(message, "_raw", "")[:200])
             asyncio.ensure_future(self.on_raw(message))
+
+    async def _create_user(self, nickname: str) -> None:
+        """pydle would WHOIS every new nick (one line each, outside the bucket): the bot's own WHO
+        of the channel says what it needs."""
+        super(WHOXSupport, self)._create_user(nickname)
 
     async def on_connect(self) -> None:
         self._autojoin_channels = []

@@ -90,7 +90,15 @@ class Msg:
 
     @property
     def text(self) -> str:
+        """The last parameter, IRC bold and italics removed."""
+        return self.formatted.translate(_FORMATTING)
+
+    @property
+    def formatted(self) -> str:
         return self.params[-1] if self.params else ""
+
+
+_FORMATTING = str.maketrans("", "", "\x02\x1d\x1e")
 
 
 def parse(raw: bytes) -> Msg:
@@ -145,7 +153,9 @@ class Player:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 tail = "\n".join(m.raw.decode(errors="replace") for m in self.lines[-15:])
-                raise AssertionError(f"{self.nick}: timed out waiting for {what}; last lines:\n{tail}")
+                raise AssertionError(f"{self.nick}: timed out waiting for {what} (from line {start} of "
+                                     f"{len(self.lines)}, reader done: {self.task and self.task.done()}); "
+                                     f"last lines:\n{tail}")
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), remaining)
@@ -186,6 +196,8 @@ async def connect_player(port: int, nick: str, user: str | None = None) -> Playe
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     player = Player(nick, reader, writer)
     player.task = asyncio.ensure_future(player._read())
+    player.send_raw("CAP REQ :multi-prefix")  # NAMES then shows every prefix (@+)
+    player.send_raw("CAP END")
     player.send_raw(f"NICK {nick}")
     player.send_raw(f"USER {user or nick} 0 * :{nick}")
     await player.wait_for(lambda m: m.command in ("376", "422"), "registration")
