@@ -505,7 +505,9 @@ class IrcBot:
             if not channel.asked_op:
                 channel.asked_op = True
                 message = self.table.renderer.render("irc_need_op", locked=record.locked, nick=self.nick)
-                self._queue_text("NOTICE", channel.name, irc_lines(message), [])
+                # In the channel, and to its GMs in private: under +m without a voice the bot is not heard there.
+                for target in [channel.name, *self._gm_nicks(channel)]:
+                    self._queue_text("NOTICE", target, irc_lines(message), [])
             return
         me = self.fold(self.nick)
         members = [Member(self.people[k].nick if k in self.people else k, self._id_of(k) or f"?{k}", "v" in modes)

@@ -24,6 +24,7 @@ from bot.core.table import Table
 from bot.irc.bot import IrcBot
 from bot.web import Metrics
 
+ROOT = Path(__file__).resolve().parents[2]
 NGIRCD = shutil.which("ngircd") or "/usr/sbin/ngircd"
 WAIT = 20.0
 
