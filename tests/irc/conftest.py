@@ -44,7 +44,7 @@ class Ngircd:
         self.conf.write_text(
             "[Global]\nName = irc.test\nInfo = rolbot tests\nListen = 127.0.0.1\n"
             f"Ports = {self.port}\nPidFile = {directory}/ngircd.pid\nMotdPhrase = hola\n"
-            "[Limits]\nMaxNickLength = 30\nPingTimeout = 120\n"
+            "[Limits]\nMaxNickLength = 30\nPingTimeout = 120\nMaxConnectionsIP = 0\n"
             "[Options]\nPAM = no\nIdent = no\nDNS = no\n")
 
     def start(self) -> None:
