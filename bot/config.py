@@ -292,7 +292,7 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     for room_id, section in _table(data, "rooms").items():
         where = f'rooms."{room_id}"'
         irc = is_irc_channel(room_id)
-        if not (room_id.startswith("!") and len(room_id) >= 2 or irc and _IRC_CHANNEL.match(room_id)) \
+        if not ((room_id.startswith("!") and len(room_id) >= 2) or (irc and _IRC_CHANNEL.match(room_id))) \
                 or not isinstance(section, dict):
             raise ConfigError("bad_room_id", where=where)
         unknown = set(section) - set(ROOM_KEYS)

@@ -23,9 +23,9 @@ import random
 import re
 import time
 import uuid
-from datetime import datetime
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import pydle
@@ -275,9 +275,8 @@ class IrcBot:
         key = self.fold(nick)
         for ch in [channel] if channel is not None else list(self.channels.values()):
             ch.members.pop(key, None)
-        if not any(key in ch.members for ch in self.channels.values()):
-            if self.people.pop(key, None) is not None:
-                self._save_people()
+        if not any(key in ch.members for ch in self.channels.values()) and self.people.pop(key, None) is not None:
+            self._save_people()
         if key == self.fold(self.icfg.nick) and self.fold(self.nick) != key:
             self.push_raw("NICK", self.icfg.nick)
 
@@ -356,22 +355,22 @@ class IrcBot:
                 log.exception("%s: event %s not handled", event.room_id, event.event_id)
                 continue
             self.metrics.events_handled += 1
-            await self.execute(actions)
+            self.execute(actions)
 
     def _resume_pending(self) -> None:
         """Actions committed before a stop and not sent: sent now (IRC channels only)."""
         pending = [a for a in self.table.pending_actions() if self.channels_known(a.room_id)]
         if pending:
             log.info("%d IRC actions pending from before the stop", len(pending))
-            asyncio.ensure_future(self.execute(pending))
+            self.execute(pending)
 
     def channels_known(self, room_id: str) -> bool:
         return room_id in {irc_room_key(c) for c in self.icfg.channels}
 
     # ------------------------------------------------------------------ actions out
 
-    async def execute(self, actions: list[Action]) -> None:
-        private = {a.private_to for a in actions if isinstance(a, Send) and a.private_to}
+    def execute(self, actions: list[Action]) -> None:
+        private = {a.private_to for a in actions if isinstance(a, Send) and a.private_to is not None}
         for action in actions:
             if isinstance(action, Send):
                 self._send(action, private)
@@ -386,7 +385,7 @@ class IrcBot:
         if action_id:
             self.table.action_done(action_id)
 
-    def _send(self, action: Send, private: set[str | None]) -> None:
+    def _send(self, action: Send, private: set[str]) -> None:
         channel = self.channels.get(action.room_id)
         if channel is None:
             self._done(action.action_id)
@@ -584,7 +583,7 @@ def _server_time(tags: dict[str, Any]) -> int:
     return int(time.time() * 1000)
 
 
-class _Client(pydle.Client):  # type: ignore[misc]
+class _Client(pydle.Client):
     """pydle, with its own reconnection off (``IrcBot.run`` reconnects with backoff).
 
     pydle handles each line in a task of its own; the bot's view of the channels and the events it
@@ -598,6 +597,7 @@ class _Client(pydle.Client):  # type: ignore[misc]
         self.bot = bot
         self.lost = asyncio.Event()
         self.sasl_done = False
+        self._handlers: set[asyncio.Future[None]] = set()
 
     @property
     def logger(self) -> logging.Logger:
@@ -617,7 +617,9 @@ class _Client(pydle.Client):  # type: ignore[misc]
             except Exception:  # a line we cannot read must not stop the others
                 self.bot.metrics.errors += 1
                 log.exception("IRC line not understood: %r", getattr(message, "_raw", "")[:200])
-            asyncio.ensure_future(self.on_raw(message))
+            task = asyncio.ensure_future(self.on_raw(message))
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
 
     async def _create_user(self, nickname: str) -> None:
         """pydle would WHOIS every new nick (one line each, outside the bucket): the bot's own WHO
@@ -625,7 +627,7 @@ class _Client(pydle.Client):  # type: ignore[misc]
         super(WHOXSupport, self)._create_user(nickname)
 
     async def on_connect(self) -> None:
-        self._autojoin_channels = []
+        self._autojoin_channels: list[str] = []
         await super().on_connect()
         await self.bot.on_registered()
 

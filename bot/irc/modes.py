@@ -55,11 +55,13 @@ def mode_lines(changes: list[tuple[str, str | None]], per_line: int) -> list[lis
     """``MODE`` parameters for ``changes``, at most ``per_line`` changes with a parameter per line
     (the server's ``MODES``): ``[["+mv-v", "ana", "bob"], ...]``."""
     lines: list[list[str]] = []
-    flags, params, sign, counted = "", [], "", 0
+    flags, sign, counted = "", "", 0
+    params: list[str] = []
     for change, param in changes:
         if param is not None and counted == per_line:
             lines.append([flags, *params])
-            flags, params, sign, counted = "", [], "", 0
+            flags, sign, counted = "", "", 0
+            params = []
         if change[0] != sign:
             sign = change[0]
             flags += sign

@@ -51,10 +51,10 @@ async def test_server_restart_mid_lock_leaves_the_channel_right(ngircd, table_ca
 
 
 async def test_lost_op_mid_lock_is_asked_for_and_caught_up(ngircd, table_cast, tmp_path):
-    dj, bob = table_cast["dj"], table_cast["bob"]
+    dj = table_cast["dj"]
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
         await op_bot(dj, running)
-        mark = dj.say(CHANNEL, "-----")
+        dj.say(CHANNEL, "-----")
         await wait_state(dj, True, {"dj": "@+", "rolbot": "@", "bob": "", "ana": ""})
         mark = len(dj.lines)
         dj.send_raw(f"MODE {CHANNEL} -o rolbot")
@@ -117,7 +117,7 @@ async def test_rolbot_run_with_only_irc(ngircd, tmp_path):
         deadline = time.monotonic() + 60
         while not await healthy() and time.monotonic() < deadline:
             await asyncio.sleep(0.05)  # polling /healthz until it says so, as a supervisor would
-        assert statuses[-1] == 200 and 503 in statuses or statuses[0] == 200
+        assert statuses[-1] == 200
         await ana.join(CHANNEL)
         mark = ana.say(CHANNEL, "!tiro 1d6")
         await ana.notice_from("rolbot", mark, "1d6")
