@@ -109,7 +109,7 @@ def _take(text: str, budget: int) -> tuple[str, str]:
     if not head:  # a budget smaller than one character: take it anyway rather than loop
         head = text[0]
     space = head.rfind(" ")
-    if space > len(head) // 2:
+    if not text[len(head):].startswith(" ") and space > len(head) // 2:
         head = head[:space]
     return head.rstrip(" "), text[len(head):].lstrip(" ")
 
