@@ -76,6 +76,8 @@ def split_line(line: str, budget: int) -> list[str]:
     on the first piece, the middle following on the next ones."""
     if _size(line) <= budget:
         return [line]
+    if BOLD in line:
+        budget -= 2 * _size(BOLD)  # room to close and reopen bold across a cut
     cut = line.rfind(RESULT_MARK)
     tail = f" {MORE}{line[cut:]}" if cut > 0 else ""
     if tail and _size(tail) <= budget // 2:
@@ -109,7 +111,7 @@ def _take(text: str, budget: int) -> tuple[str, str]:
     if not head:  # a budget smaller than one character: take it anyway rather than loop
         head = text[0]
     space = head.rfind(" ")
-    if not text[len(head):].startswith(" ") and space > len(head) // 2:
+    if not text[len(head):].startswith(" ") and space > 0 and space >= len(head) // 3:
         head = head[:space]
     return head.rstrip(" "), text[len(head):].lstrip(" ")
 
