@@ -18,7 +18,7 @@ import pydle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.irc.flood import TokenBucket  # noqa: E402
+from bot.irc.flood import TokenBucket
 
 
 class BareBot(pydle.Client):
@@ -31,7 +31,7 @@ class BareBot(pydle.Client):
 
     async def on_connect(self) -> None:
         await super().on_connect()
-        asyncio.ensure_future(self.sender())
+        self.sending = asyncio.ensure_future(self.sender())
         await self.join(self.channel)
 
     async def on_join(self, channel: str, user: str) -> None:

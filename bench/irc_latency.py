@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._synapse import percentile  # noqa: E402
-from tests.irc.conftest import ROOT, Ngircd, Player, connect_player, free_port  # noqa: E402
+from bench._synapse import percentile
+from tests.irc.conftest import ROOT, Ngircd, Player, connect_player, free_port
 
 PYTHON = sys.executable
 BURST, INTERVAL = 4, 0.25
