@@ -37,7 +37,7 @@ from bot.core.store import Store
 from bot.core.table import Table
 from bot.irc.flood import TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
-from bot.irc.text import LINE_LIMIT, irc_lines, plain_lines, split_line
+from bot.irc.text import LINE_LIMIT, irc_lines, plain_lines, split_line, without_formatting
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
@@ -100,7 +100,7 @@ class IrcBot:
         self._stop_event = asyncio.Event()
         self._connected = asyncio.Event()
         self.client: _Client | None = None
-        self.channels: dict[str, Channel] = {}
+        self.channels: dict[str, Channel] = {irc_room_key(c): Channel(c) for c in self.icfg.channels}
         self.people: dict[str, Person] = {}
         self._run_id = uuid.uuid4().hex[:10]
         self._counter = itertools.count(1)
@@ -285,6 +285,18 @@ class IrcBot:
     def channel(self, name: str) -> Channel | None:
         return self.channels.get(irc_room_key(name))
 
+    def _ask_history(self, channel: Channel) -> None:
+        """With ``chathistory``, ask what the channel said since the last message the bot saw: those
+        messages are counted as missed (``rolbot_irc_missed_messages_total``), not handled late."""
+        client = self.client
+        last = self.store.get_meta(LAST_SEEN_KEY + irc_room_key(channel.name))
+        if client is None or not last or not client.history_cap():
+            return
+        self.push_raw("CHATHISTORY", "AFTER", channel.name, f"msgid={last}", "100")
+
+    def missed(self) -> None:
+        self.metrics.irc_missed_messages += 1
+
     def bot_is_op(self, channel: Channel) -> bool:
         return bool(channel.members.get(self.fold(self.nick), set()) & OP_PREFIXES)
 
@@ -293,6 +305,7 @@ class IrcBot:
 
     def channel_synced(self, channel: Channel) -> None:
         channel.synced = True
+        self._ask_history(channel)
         log.info("joined %s (%d members, op: %s)", channel.name, len(channel.members), self.bot_is_op(channel))
         if all(c.synced for c in self.channels.values()):
             self.set_ready(True)
@@ -327,6 +340,7 @@ class IrcBot:
             return
         account = tags.get("account") if isinstance(tags.get("account"), str) else None
         person = self.person(nick, user, host, account)
+        text = without_formatting(text)
         if text.startswith(("!", "/")) and "@" in text:
             text = _MENTION.sub(lambda m: self._id_for_mention(m[1]) or m[0], text[:4000])
         msgid = tags.get("msgid")
@@ -598,6 +612,7 @@ class _Client(pydle.Client):
         self.lost = asyncio.Event()
         self.sasl_done = False
         self._handlers: set[asyncio.Future[None]] = set()
+        self._history_batches: set[str] = set()
 
     @property
     def logger(self) -> logging.Logger:
@@ -620,6 +635,21 @@ class _Client(pydle.Client):
             task = asyncio.ensure_future(self.on_raw(message))
             self._handlers.add(task)
             task.add_done_callback(self._handlers.discard)
+
+    async def on_capability_batch_available(self, value: str | None) -> bool:
+        return True
+
+    async def on_capability_server_time_available(self, value: str | None) -> bool:
+        return True
+
+    async def on_capability_chathistory_available(self, value: str | None) -> bool:
+        return True
+
+    async def on_capability_draft_chathistory_available(self, value: str | None) -> bool:
+        return True
+
+    def history_cap(self) -> bool:
+        return bool(self._capabilities.get("chathistory") or self._capabilities.get("draft/chathistory"))
 
     async def _create_user(self, nickname: str) -> None:
         """pydle would WHOIS every new nick (one line each, outside the bucket): the bot's own WHO
@@ -751,6 +781,14 @@ class _Client(pydle.Client):
         if nick:
             self.bot.gone(nick)
 
+    def _track_batch(self, message: Any) -> None:
+        """``BATCH +id chathistory #chan`` ... ``BATCH -id``: the replay of a CHATHISTORY request."""
+        ref = message.params[0] if message.params else ""
+        if ref.startswith("+") and len(message.params) >= 2 and message.params[1].endswith("chathistory"):
+            self._history_batches.add(ref[1:])
+        elif ref.startswith("-"):
+            self._history_batches.discard(ref[1:])
+
     def _track_privmsg(self, message: Any) -> None:
         self._chat(message, "text")
 
@@ -763,6 +801,10 @@ class _Client(pydle.Client):
         channel = self.bot.channel(message.params[0])
         if channel is None or not channel.synced:
             return
+        tags = getattr(message, "tags", None) or {}
+        if tags.get("batch") in self._history_batches:
+            self.bot.missed()  # said while the bot was away: counted, not answered late
+            return
         nick, meta = self._parse_user(message.source)
         text = message.params[1]
         if text.startswith("\x01"):
@@ -770,7 +812,6 @@ class _Client(pydle.Client):
             if ctcp.upper() != "ACTION" or kind != "text":
                 return
             text, kind = rest, "emote"
-        tags = getattr(message, "tags", None) or {}
         self.bot.on_message(channel, nick, meta.get("username"), meta.get("hostname"), text, kind, tags)
 
 

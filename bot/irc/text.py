@@ -14,6 +14,9 @@ BOLD, ITALIC, STRIKE = "\x02", "\x1d", "\x1e"
 _FORMAT = {"b": BOLD, "strong": BOLD, "i": ITALIC, "em": ITALIC, "del": STRIKE, "s": STRIKE}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 """C0 controls (IRC's own formatting codes among them) and DEL: never passed on from user text."""
+_IRC_FORMATTING = re.compile(r"\x03(?:\d{1,2}(?:,\d{1,2})?)?|\x04(?:[0-9a-fA-F]{6}(?:,[0-9a-fA-F]{6})?)?"
+                             r"|[\x02\x0f\x11\x16\x1d\x1e\x1f]")
+"""mIRC colours (with their numbers), hex colours, bold, italics, underline, reverse, monospace, reset."""
 MORE = "…"
 RESULT_MARK = " = "
 """A roll line ends with its result (``= total → outcome``): kept on the first line when split."""
@@ -63,6 +66,11 @@ def irc_lines(message: Message) -> list[str]:
     parser.close()
     lines = [line.strip(" ") for line in "".join(parser.out).split("\n")]
     return [line for line in lines if line.strip(f" {BOLD}{ITALIC}{STRIKE}")]
+
+
+def without_formatting(text: str) -> str:
+    """A user's line without IRC formatting codes (colours are markup, not what they said)."""
+    return _IRC_FORMATTING.sub("", text)
 
 
 def plain_lines(text: str) -> list[str]:

@@ -27,7 +27,7 @@ from typing import Any
 
 from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError, MegolmEvent, MessageDirection
 
-from bot.config import Config
+from bot.config import Config, is_irc_channel
 from bot.core.events import Action, Event, PowerLevels, Send
 from bot.core.store import Store
 from bot.core.table import Table
@@ -439,7 +439,8 @@ class MatrixBot:
         coalesced = {a for record in inflight for a in record.action_ids}
         for record in inflight:
             self._enqueue(record.room_id, Job(coalesced=record))
-        pending = [a for a in self.table.pending_actions() if a.action_id not in coalesced]
+        pending = [a for a in self.table.pending_actions()
+                   if a.action_id not in coalesced and not is_irc_channel(a.room_id)]  # IRC's are its own
         for action in pending:
             self._enqueue(action.room_id, Job(action=action))
         unlocking = {a.room_id for a in pending if isinstance(a, PowerLevels)}

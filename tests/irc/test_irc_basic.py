@@ -147,9 +147,32 @@ async def test_long_replies_are_split_under_512_bytes(ngircd, table_cast, tmp_pa
         assert len(dice) == 240 and sum(dice) == total  # every die shown once, none cut in two
 
 
-async def test_latin1_client(ngircd, table_cast, tmp_path):
+async def test_latin1_client_and_control_codes(ngircd, table_cast, tmp_path):
     ana = table_cast["ana"]
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")):
         mark = ana.say(CHANNEL, "!tiro 1d6 señal".encode("latin-1"))
         reply = await ana.notice_from("rolbot", mark, "1d6")
         assert "(señal)" in reply.text
+        mark = ana.say(CHANNEL, "!tiro 1d8 \x0304rojo\x03 \x02negrita\x0f <b>x</b>")
+        reply = await ana.notice_from("rolbot", mark, "1d8")
+        assert "(rojo negrita <b>x</b>)" in reply.text and not any(c in reply.formatted for c in "\x03\x0f")
+
+
+async def test_a_whisper_to_a_player_goes_to_them_and_to_the_gms_only(ngircd, table_cast, tmp_path):
+    """How a player's secret roll (issue 13) is delivered: the core whispers to the roller; IRC sends a
+    private NOTICE to them and to the channel's GMs (operators and listed GMs present)."""
+    from bot.core.events import Send
+    from bot.core.render import Message
+
+    dj, ana, bob = table_cast["dj"], table_cast["ana"], table_cast["bob"]
+    async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
+        mark = ana.say(CHANNEL, "hola")  # the bot knows ana from her first line
+        await wait_until(lambda: running.bot.nick_of(running.bot.people["ana"].user_id) == "ana", "ana known")
+        marks = len(dj.lines), len(ana.lines), len(bob.lines)
+        ana_id = running.bot.people["ana"].user_id
+        running.bot.execute([Send("#mesa", Message("secreto 17", "secreto <b>17</b>"), private_to=ana_id)])
+        assert (await ana.notice_from("rolbot", marks[1], "secreto 17", target="ana")).formatted == "secreto \x0217\x02"
+        await dj.notice_from("rolbot", marks[0], "secreto 17", target="dj")
+        mark = bob.say(CHANNEL, "!tiro 1d2")
+        await bob.notice_from("rolbot", mark, "1d2")  # sent after the whisper: bob has had time to get it
+        assert not any("secreto" in m.text for m in bob.lines[marks[2]:])

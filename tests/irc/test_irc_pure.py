@@ -10,7 +10,7 @@ from bot.config import ConfigError, parse_config
 from bot.core.render import Message
 from bot.irc.flood import TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
-from bot.irc.text import BOLD, irc_lines, split_line
+from bot.irc.text import BOLD, irc_lines, split_line, without_formatting
 
 
 def test_html_becomes_irc_bold_and_user_text_stays_text():
@@ -105,3 +105,7 @@ def test_bad_irc_config_is_explained(change, words):
 def test_a_config_needs_a_network():
     with pytest.raises(ConfigError, match=r"\[matrix\] o la sección \[irc\]"):
         parse_config({"storage": {"path": "/tmp/x"}}, env={})
+
+
+def test_incoming_formatting_codes_are_dropped():
+    assert without_formatting("\x0304,12rojo\x03 \x02negrita\x0f \x1fsub\x1f \x04ff0000hex 1,5") == "rojo negrita sub hex 1,5"

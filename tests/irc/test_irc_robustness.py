@@ -128,3 +128,23 @@ async def test_rolbot_run_with_only_irc(ngircd, tmp_path):
             proc.kill()
             await proc.wait()
         await ana.close()
+
+
+async def test_the_bot_restarted_mid_lock_still_restores_the_channel_exactly(ngircd, table_cast, tmp_path):
+    dj, bob = table_cast["dj"], table_cast["bob"]
+    dj.send_raw(f"MODE {CHANNEL} +v bob")
+    config = irc_config(ngircd.port, tmp_path / "st")
+    async with RunningIrcBot(config) as running:
+        await op_bot(dj, running)
+        before = {"dj": "@", "rolbot": "@", "bob": "+", "ana": ""}
+        await wait_state(dj, False, before)
+        dj.say(CHANNEL, "-----")
+        await wait_state(dj, True, {"dj": "@+", "rolbot": "@", "bob": "", "ana": ""})
+    mark = len(dj.lines)
+    async with RunningIrcBot(config):  # a new process would see the same: the store holds the lock
+        await dj.wait_for(lambda m: m.command == "JOIN" and m.nick == "rolbot", "the bot back", mark)
+        dj.send_raw(f"MODE {CHANNEL} +o rolbot")
+        mark = dj.say(CHANNEL, "-----")
+        await dj.notice_from("rolbot", mark, "🔓")
+        await wait_state(dj, False, before)
+    assert bob.lines  # bob stayed in the channel all along
