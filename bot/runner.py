@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 from typing import Any
 
@@ -34,6 +35,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None) -> i
     from bot.irc.bot import IrcBot
     from bot.matrix import MatrixBot, PermanentError
 
+    os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
     store = Store(config.db_path)
     table = Table(store, config.table, templates_dir=config.templates_dir)
     metrics = Metrics()

@@ -114,6 +114,7 @@ class IrcBot:
         self.own_mask = ""
         self.isupport_modes = 3
         self.reconnects = 0
+        self.metrics.transports["irc"] = False
         self._load_people()
 
     # ------------------------------------------------------------------ lifecycle
