@@ -52,6 +52,9 @@ JOIN_WITH = "  |  "
 """Between replies joined into one line while the bucket is empty."""
 OP_PREFIXES = {"o", "a", "q"}
 MAX_RECONNECT_S = 60.0
+QUIT_WAIT_S = 5.0
+RECLAIM_NICK_S = 30.0
+"""Under another nick (ours was taken), ask for ours back this often (and whenever its holder leaves)."""
 RECENT_EVENTS = 1000
 _MENTION = re.compile(r"(?<!\S)@([^\s@:!,]{1,30})(?!\S)")
 
@@ -155,7 +158,10 @@ class IrcBot:
             await asyncio.gather(sender, return_exceptions=True)
             if self.client is not None and self.client.connected:
                 with contextlib.suppress(Exception):
+                    # The server closes the connection once it has the QUIT: the nick is free when we return.
                     await self.client.raw("QUIT :rolbot\r\n")
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.client.lost.wait(), QUIT_WAIT_S)
                     await self.client.disconnect(expected=True)
 
     async def _session(self) -> None:
@@ -178,7 +184,10 @@ class IrcBot:
             return
         stop = asyncio.ensure_future(self._stop_event.wait())
         lost = asyncio.ensure_future(client.lost.wait())
-        await asyncio.wait({stop, lost}, return_when=asyncio.FIRST_COMPLETED)
+        while not (stop.done() or lost.done()):
+            await asyncio.wait({stop, lost}, timeout=RECLAIM_NICK_S, return_when=asyncio.FIRST_COMPLETED)
+            if client.registered and self.fold(self.nick) != self.fold(icfg.nick):
+                self.push_raw("NICK", icfg.nick)
         stop.cancel()
         lost.cancel()
         self._connected.clear()

@@ -153,7 +153,7 @@ class Player:
                     return msg
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                tail = "\n".join(m.raw.decode(errors="replace") for m in self.lines[-15:])
+                tail = "\n".join(m.raw.decode(errors="replace") for m in self.lines[-40:])
                 raise AssertionError(f"{self.nick}: timed out waiting for {what} (from line {start} of "
                                      f"{len(self.lines)}, reader done: {self.task and self.task.done()}); "
                                      f"last lines:\n{tail}")

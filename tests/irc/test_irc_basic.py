@@ -176,3 +176,21 @@ async def test_a_whisper_to_a_player_goes_to_them_and_to_the_gms_only(ngircd, ta
         mark = bob.say(CHANNEL, "!tiro 1d2")
         await bob.notice_from("rolbot", mark, "1d2")  # sent after the whisper: bob has had time to get it
         assert not any("secreto" in m.text for m in bob.lines[marks[2]:])
+
+
+async def test_hostile_lines_and_notices_during_a_lock(ngircd, table_cast, tmp_path):
+    dj, ana, bob = table_cast["dj"], table_cast["ana"], table_cast["bob"]
+    async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
+        for raw in ("\x01ACTION\x01", "\x01VERSION\x01", "\x01", "!" + "ñ" * 200, "!tiro " + "9" * 300,
+                    "!pj " + "\u202e" * 50, "-" * 400):
+            ana.say(CHANNEL, raw)
+        mark = ana.say(CHANNEL, "!tiro 1d4")
+        await ana.notice_from("rolbot", mark, "1d4")  # still answering, in order
+        assert running.metrics.errors == 0
+
+        mark = dj.say(CHANNEL, "-----")
+        await dj.notice_from("rolbot", mark, "No soy operador")
+        mark = len(bob.lines)
+        bob.send_raw(f"NOTICE {CHANNEL} :un notice también es escribir")
+        warning = await bob.notice_from("rolbot", mark, "espera a la raya")
+        assert warning.text.startswith("bob: ")

@@ -60,3 +60,19 @@ async def test_nick_collision_then_the_nick_is_taken_back(ngircd, table_cast, tm
             await ana.notice_from("rolbot", mark, "1d4")
     finally:
         await squatter.close()
+
+
+async def test_a_renamed_player_is_still_themselves_after_the_bot_restarts(ngircd, table_cast, tmp_path):
+    ana = table_cast["ana"]
+    config = irc_config(ngircd.port, tmp_path / "st")
+    async with RunningIrcBot(config):
+        mark = ana.say(CHANNEL, "!pj Lyra")
+        await ana.notice_from("rolbot", mark, "Lyra")
+        mark = len(ana.lines)
+        ana.send_raw("NICK anita")
+        await ana.wait_for(lambda m: m.command == "NICK", "the new nick", mark)
+    mark = len(ana.lines)
+    async with RunningIrcBot(config):
+        await ana.wait_for(lambda m: m.command == "JOIN" and m.nick == "rolbot", "the bot back", mark)
+        mark = ana.say(CHANNEL, "!tiro 1d6")
+        assert "Lyra · 🎲" in (await ana.notice_from("rolbot", mark, "1d6")).text
