@@ -98,7 +98,6 @@ class IrcBot:
         self.table = table
         self.store = store
         self.metrics = metrics
-        self.ready = asyncio.Event()
         self._stopping = False
         self._stop_event = asyncio.Event()
         self._connected = asyncio.Event()
@@ -116,7 +115,6 @@ class IrcBot:
         """Recent event id -> folded nick of its sender (replies address them)."""
         self.own_mask = ""
         self.isupport_modes = 3
-        self.reconnects = 0
         self.metrics.transports["irc"] = False
         self._load_people()
 
@@ -139,13 +137,16 @@ class IrcBot:
         try:
             while not self._stopping:
                 started = time.monotonic()
-                await self._session()
+                try:
+                    await self._session()
+                except Exception:  # whatever broke this connection, the next one starts clean
+                    self.metrics.errors += 1
+                    log.exception("IRC connection failed")
                 if self._stopping:
                     break
                 failures = 0 if time.monotonic() - started > 30 else failures + 1
                 wait = min(MAX_RECONNECT_S, 0.5 * 2 ** failures) * random.uniform(0.75, 1.0)
                 log.warning("IRC connection lost; reconnecting in %.1f s", wait)
-                self.reconnects += 1
                 self.metrics.irc_reconnects += 1
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stop_event.wait(), wait)
@@ -176,9 +177,12 @@ class IrcBot:
                          realname="rolbot", **sasl)
         self.client = client
         self.channels = {irc_room_key(c): Channel(c) for c in icfg.channels}
+        # Protocol lines of the last connection (JOIN, WHO, MODE) mean nothing on this one; replies stay.
+        self._lines = [line for line in self._lines if line.command in ("NOTICE", "PRIVMSG")]
+        heapq.heapify(self._lines)
         try:
             await client.connect(icfg.server, icfg.port, tls=icfg.tls, tls_verify=icfg.tls_verify)
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, pydle.Error) as err:
             log.warning("cannot connect to %s:%s (%s)", icfg.server, icfg.port, err)
             self.metrics.errors += 1
             return
@@ -194,9 +198,8 @@ class IrcBot:
         self.set_ready(False)
 
     def set_ready(self, ready: bool) -> None:
+        """``/healthz``: IRC counts as connected while the bot is in all its channels."""
         self.metrics.transports["irc"] = ready
-        if ready:
-            self.ready.set()
 
     async def on_registered(self) -> None:
         """Registered on the server: identify (no SASL) and join the channels."""
@@ -372,24 +375,32 @@ class IrcBot:
             event = await self._events.get()
             if event is None:
                 break
-            try:
-                actions = self.table.handle(event)
-            except Exception:
-                self.metrics.errors += 1
-                log.exception("%s: event %s not handled", event.room_id, event.event_id)
-                continue
+            actions = await self._table(event)
+            if actions is None:
+                break
             self.metrics.events_handled += 1
             self.execute(actions)
 
+    async def _table(self, event: Event) -> list[Action] | None:
+        """The table's answer, retried until its transaction commits (None: the bot is stopping)."""
+        delay = 0.5
+        while True:
+            try:
+                return self.table.handle(event)
+            except Exception:
+                self.metrics.errors += 1
+                log.exception("%s: event %s not handled, retrying", event.room_id, event.event_id)
+            if self._stopping:
+                return None
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 30.0)
+
     def _resume_pending(self) -> None:
         """Actions committed before a stop and not sent: sent now (IRC channels only)."""
-        pending = [a for a in self.table.pending_actions() if self.channels_known(a.room_id)]
+        pending = [a for a in self.table.pending_actions() if a.room_id in self.channels]
         if pending:
             log.info("%d IRC actions pending from before the stop", len(pending))
             self.execute(pending)
-
-    def channels_known(self, room_id: str) -> bool:
-        return room_id in {irc_room_key(c) for c in self.icfg.channels}
 
     # ------------------------------------------------------------------ actions out
 

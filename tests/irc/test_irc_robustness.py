@@ -148,3 +148,18 @@ async def test_the_bot_restarted_mid_lock_still_restores_the_channel_exactly(ngi
         await dj.notice_from("rolbot", mark, "🔓")
         await wait_state(dj, False, before)
     assert bob.lines  # bob stayed in the channel all along
+
+
+async def test_replies_committed_before_a_crash_are_sent_at_the_next_start(ngircd, table_cast, tmp_path):
+    from bot.core.events import Event
+
+    ana = table_cast["ana"]
+    config = irc_config(ngircd.port, tmp_path / "st")
+    crashed = RunningIrcBot(config)  # never started: as if it died between the commit and the send
+    actions = crashed.table.handle(Event("#mesa", "@ana:~ana@127.0.0.1", "!tiro 1d6 antes del fallo", "irc:x:1"))
+    assert [a.kind for a in actions] == ["send"]
+    crashed.store.db.conn.close()
+    mark = len(ana.lines)
+    async with RunningIrcBot(config) as running:
+        await ana.notice_from("rolbot", mark, "antes del fallo")
+        await wait_until(lambda: not running.table.pending_actions(), "the reply marked sent")
