@@ -117,11 +117,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(Renderer().text("config_error", code=err.code, params=err.params, for_cli=True), file=sys.stderr)
         return EXIT_BAD_INPUT
-    from bot.matrix import run_bot
+    if args.setup_crypto and config.matrix_config is None:
+        print(Renderer().text("config_error", code="missing_key", params={"key": "homeserver", "where": "matrix"},
+                              for_cli=True), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from bot.runner import run
 
     try:
         prepare_storage(config.storage_path)
-        return run_bot(config, setup_only=args.setup_crypto)
+        return run(config, setup_only=args.setup_crypto)
     except StartupError as err:
         return _startup_failed(err)
 

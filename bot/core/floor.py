@@ -193,6 +193,8 @@ def keep_grant_for(ctx: Context, *command_names: str) -> None:
 def enforce(ctx: Context, warned: list[str], kind: str, **context: object) -> None:
     """Redact (if the room's mode and the bot's power allow) and warn each offender once."""
     mode = effective_mode(ctx)
+    if not ctx.event.network_redacts:
+        mode = "warn"
     if mode != "warn":
         ctx.redact()
     if ctx.sender not in warned:

@@ -163,6 +163,9 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
 
+    def forget_meta(self, key: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE key = ?", [key])
+
     def meta_with_prefix(self, prefix: str) -> list[tuple[str, str]]:
         rows = self.db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])
         return [(r[0], r[1]) for r in rows]
