@@ -25,17 +25,18 @@ SESSION_GAP = 6 * 3600 * 1000
 MAX_TEXT = 4000
 LAST_ROLLS = 8
 """Public rolls the room keeps for its table page."""
-SPOKEN = ("narration", "dialogue", "action")
-"""Entries that are someone's message: an edit changes them, a redaction removes them."""
 HIDDEN_IN_DOCUMENT = ("lock", "turn")
 """Kept in the record, left out of the exported document (moderation, not story)."""
 
 EntryKind = Literal["narration", "dialogue", "action", "roll", "state", "combat", "combat_end", "round", "turn", "lock"]
+SPOKEN: tuple[EntryKind, ...] = ("narration", "dialogue", "action")
+"""Entries that are someone's message: an edit changes them, a redaction removes them."""
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One line of the record. ``source`` is the chat event it came from (a roll: its request)."""
+    """One line of the record. ``source`` is the chat event it came from (a roll: its request), and
+    ``sender`` the user id who sent it: only they may edit it."""
 
     session: int
     kind: EntryKind
@@ -44,18 +45,22 @@ class Entry:
     source: str
     ts: int
     data: dict[str, Any] = field(default_factory=dict)
+    sender: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
     """A change to what is recorded: ``edit`` or ``forget`` the entries of chat event ``source``,
-    or ``erase`` recorded sessions (``sessions`` None: all of them)."""
+    or ``erase`` recorded sessions (``sessions`` None: all of them). An edit or a forget applies only
+    to entries ``by`` sent, unless ``any_sender`` (a redaction by the GM or a room admin)."""
 
     op: Literal["edit", "forget", "erase"]
     source: str = ""
     kind: EntryKind = "dialogue"
     text: str = ""
     sessions: tuple[int, ...] | None = None
+    by: str = ""
+    any_sender: bool = False
 
 
 Record = Entry | Change
@@ -72,7 +77,8 @@ def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **dat
         acta.session += 1
         acta.open = True
     acta.last_ts = max(acta.last_ts, ts)
-    ctx.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data))
+    ctx.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data,
+                             ctx.sender))
 
 
 def roll(ctx: Context, outcome: Outcome, body: str, secret: bool = False) -> None:
@@ -124,21 +130,23 @@ def said(ctx: Context, line: Line) -> None:
 
 def edited(ctx: Context, line: Line) -> None:
     """An allowed edit: the entry of the edited message takes the new text, or goes if the new text
-    is no longer in character."""
+    is no longer in character. Only the message's sender may edit it (Matrix lets anyone send an edit
+    naming any event; clients show only the sender's)."""
     target = ctx.event.target
     if not target:
         return
     kind = _spoken_kind(ctx, line)
     if kind is None:
-        ctx.records.append(Change("forget", target))
+        ctx.records.append(Change("forget", target, by=ctx.sender))
     else:
-        ctx.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT]))
+        ctx.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT], by=ctx.sender))
 
 
 def redacted(ctx: Context) -> None:
-    """A message deleted from the chat leaves the record (a roll it asked for stays)."""
+    """A message deleted from the chat leaves the record (a roll it asked for stays), when its sender,
+    the GM or a room admin deleted it."""
     if ctx.event.target:
-        ctx.records.append(Change("forget", ctx.event.target))
+        ctx.records.append(Change("forget", ctx.event.target, by=ctx.sender, any_sender=ctx.is_gm()))
 
 
 def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:

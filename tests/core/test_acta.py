@@ -34,7 +34,7 @@ class Room:
         self.ts = 1_700_000_000_000
 
     def say(self, sender: str, text: str, *, after: int = 1000, kind: str = "text", edit_of: str = "",
-            redacts: str = "", room: str = ROOM) -> list[str]:
+            redacts: str = "", room: str = ROOM, sender_is_admin: bool = False) -> list[str]:
         """Send one event ``after`` ms after the last; returns the bot's plain answers."""
         self.count += 1
         self.ts += after
@@ -42,7 +42,8 @@ class Room:
             kind, target, edit = "redaction", redacts, False
         else:
             target, edit = edit_of, bool(edit_of)
-        event = Event(room, sender, text, f"${self.count}", kind=kind, ts=self.ts, edit=edit, target=target)  # type: ignore[arg-type]
+        event = Event(room, sender, text, f"${self.count}", kind=kind, ts=self.ts, edit=edit, target=target,  # type: ignore[arg-type]
+                      sender_is_admin=sender_is_admin)
         return [a.message.body for a in self.table.handle(event) if a.kind == "send"]
 
     def play(self, script: str) -> None:
@@ -402,3 +403,53 @@ def test_markdown_escaping_leaves_no_live_markup(text: str) -> None:
         assert stripped[:1] not in ("#", ">", "+", "=", "-"), (text, escaped)
         digits = len(stripped) - len(stripped.lstrip("0123456789"))
         assert not (digits and stripped[digits:digits + 1] in (".", ")")), (text, escaped)
+
+
+def test_only_the_sender_may_edit_their_entry_and_only_they_or_the_gm_may_delete_it() -> None:
+    """Matrix lets anyone send an edit or a redaction naming any event: the record checks who sent it."""
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@bea:local: !pj Bea")
+    room.say(ANA, "Lo que dice Ana.")
+    anas = f"${room.count}"
+    room.say(BEA, "Bea reescribe lo de Ana.", edit_of=anas)
+    room.say(BEA, "((fuera de personaje))", edit_of=anas)
+    room.say(BEA, "", redacts=anas)
+    assert room.kinds() == [("dialogue", "Lo que dice Ana.")]
+    room.say(ANA, "Lo que dice Ana, corregido.", edit_of=anas)
+    assert room.kinds() == [("dialogue", "Lo que dice Ana, corregido.")]
+    room.say(GM, "", redacts=anas)
+    assert room.kinds() == []
+    room.say(BEA, "Lo que dice Bea.")
+    beas = f"${room.count}"
+    room.say("@mod:local", "", redacts=beas, sender_is_admin=True)
+    assert room.kinds() == []
+    room.say(BEA, "Otra de Bea.")
+    room.say(BEA, "", redacts=f"${room.count}")
+    assert room.kinds() == []
+    rows = room.table.store.db.execute("SELECT sender FROM acta").fetchall()
+    assert rows == []
+    room.say(ANA, "Ana otra vez.")
+    assert room.table.store.db.execute("SELECT sender FROM acta").fetchall() == [(ANA,)]
+
+
+def test_entries_recorded_before_the_sender_column_keep_their_text_and_only_the_gm_may_delete_them(
+        tmp_path: Path) -> None:
+    import sqlite_utils
+
+    from bot.core.store import MIGRATIONS
+
+    db = str(tmp_path / "rolbot.sqlite3")
+    old = sqlite_utils.Database(db)
+    for migration in MIGRATIONS[:5]:
+        migration(old)
+    old.execute("PRAGMA user_version = 5")
+    old.execute("INSERT INTO acta (room_id, session, event_id, ts, kind, actor, text, data)"
+                " VALUES (?, 1, '$old', 1, 'dialogue', 'Ana', 'De antes.', '{}')", [ROOM])
+    old.conn.commit()
+    old.conn.close()
+    room = Room(db=db)
+    room.say(ANA, "Editado por cualquiera.", edit_of="$old")
+    room.say(ANA, "", redacts="$old")
+    assert room.kinds() == [("dialogue", "De antes.")]
+    room.say(GM, "", redacts="$old")
+    assert room.kinds() == []
