@@ -55,11 +55,22 @@ def sessions_of(store: Store, room_id: str, numbers: list[int]) -> list[Session]
     by_number = {n: Session(n) for n in numbers}
     for entry in store.acta_entries(room_id, numbers):
         session = by_number[entry.session]
-        if session.date is None and entry.ts >= DATED_FROM_MS:
-            session.date = datetime.fromtimestamp(entry.ts / 1000, UTC).strftime("%d/%m/%Y")
+        if session.date is None:
+            session.date = _date(entry.ts)
         if entry.kind not in HIDDEN_IN_DOCUMENT:
             session.entries.append(entry)
     return [by_number[n] for n in numbers]
+
+
+def _date(ts: int) -> str | None:
+    """The day of a timestamp in milliseconds; None for the console's line numbers and for a time
+    no calendar date fits (year past 9999)."""
+    if ts < DATED_FROM_MS:
+        return None
+    try:
+        return datetime.fromtimestamp(ts / 1000, UTC).strftime("%d/%m/%Y")
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def style(renderer: Renderer) -> str:

@@ -453,3 +453,14 @@ def test_entries_recorded_before_the_sender_column_keep_their_text_and_only_the_
     assert room.kinds() == [("dialogue", "De antes.")]
     room.say(GM, "", redacts="$old")
     assert room.kinds() == []
+
+
+@pytest.mark.parametrize("ts", [2**53 - 1, 2**62, 253402300800000])
+def test_a_timestamp_no_calendar_can_write_gives_a_session_without_a_date(ts: int) -> None:
+    """Transports bound the time (``bot/matrix/translate.py``); the exporter still never fails on one."""
+    room = Room()
+    room.say(GM, "!acta activar")
+    room.ts = ts - 1
+    room.say(GM, "Desde muy lejos.")
+    assert room.document() == "# Acta de la mesa\n\n## Sesión 1\n\nDesde muy lejos.\n"
+    assert "<h2>Sesión 1</h2>" in room.document("html")
