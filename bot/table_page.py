@@ -90,7 +90,7 @@ class TablePages:
             "exploration": room.exploration,
             "rolls": list(reversed(room.last_rolls)),
             "recording": room.acta.on,
-            "has_acta": room.acta.session > 0,
+            "has_acta": bool(self.table.store.acta_sessions(room_id)),
         }
 
     def board(self, room_id: str) -> str:

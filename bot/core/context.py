@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -33,6 +34,8 @@ class Context:
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
     records: list[acta.Record] = field(default_factory=list)
     """What the event adds to or changes in the room's acta, written in the event's transaction."""
+    recorded_sessions: Callable[[], list[int]] = list
+    """The session numbers the room's acta holds now (read from the store), in order."""
 
     @property
     def sender(self) -> str:

@@ -418,24 +418,29 @@ def acta_command(ctx: Context, args: str) -> None:
 
 
 def _erase_sessions(ctx: Context, words: list[str]) -> None:
-    if len(words) == 1 and words[0] in _ALL_WORDS:
-        acta.erase(ctx, None)
-        ctx.reply("acta_erased", sessions=None)
-        return
-    if not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words):
+    every = len(words) == 1 and words[0] in _ALL_WORDS
+    if not every and (not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words)):
         raise ctx.usage("acta")
-    sessions = tuple(sorted({int(w) for w in words}))
+    sessions = None if every else tuple(sorted({int(w) for w in words}))
+    _known_sessions(ctx, sessions or ())
     acta.erase(ctx, sessions)
     ctx.reply("acta_erased", sessions=sessions)
 
 
+def _known_sessions(ctx: Context, asked: tuple[int, ...]) -> None:
+    """Refuse when the acta holds no session, or not every one ``asked`` (an empty or erased
+    session has no document)."""
+    known = ctx.recorded_sessions()
+    if not known:
+        raise Refusal("acta_empty", on=ctx.room.acta.on)
+    missing = [n for n in asked if n not in known]
+    if missing:
+        raise Refusal("acta_no_session", missing=missing, known=known)
+
+
 def _acta_links(ctx: Context, session: int | None) -> None:
-    record = ctx.room.acta
-    if record.session == 0:
-        raise Refusal("acta_empty", on=record.on)
-    if session is not None and not 1 <= session <= record.session:
-        raise Refusal("acta_no_session", session=session, last=record.session)
-    ctx.reply("acta_links", url=_page_url(ctx), session=session, on=record.on)
+    _known_sessions(ctx, () if session is None else (session,))
+    ctx.reply("acta_links", url=_page_url(ctx), session=session, on=ctx.room.acta.on)
 
 
 def _page_url(ctx: Context, renew: bool = False) -> str:

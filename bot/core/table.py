@@ -7,6 +7,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from bot.core import acta, floor
 from bot.core import combat as rounds
@@ -140,7 +141,8 @@ class Table:
         if fresh:
             self._rooms.pop(event.room_id, None)
         return Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
-                       self.renderer, self.rng, self.games, ROOM_COMMANDS)
+                       self.renderer, self.rng, self.games, ROOM_COMMANDS,
+                       recorded_sessions=partial(self.store.acta_sessions, event.room_id))
 
     def context_for(self, event: Event, room: RoomState) -> Context:
         """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the

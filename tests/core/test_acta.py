@@ -332,7 +332,7 @@ def test_acta_links_name_the_session_and_the_page_token() -> None:
     base = f"https://rol.example.org/mesa/{token}"
     assert answer == f"📜 Acta, última sesión: {base}/acta/ultima.html (Markdown: {base}/acta/ultima.md)"
     assert room.say(ANA, "!acta 1")[0] == f"📜 Acta, sesión 1: {base}/acta/1.html (Markdown: {base}/acta/1.md)"
-    assert room.say(ANA, "!acta 2") == ["📜 No hay sesión 2 en el acta: la última es la 1."]
+    assert room.say(ANA, "!acta 2") == ["📜 No hay sesión 2 en el acta (hay: 1)."]
 
 
 def test_the_record_survives_a_restart(tmp_path: Path) -> None:
@@ -464,3 +464,23 @@ def test_a_timestamp_no_calendar_can_write_gives_a_session_without_a_date(ts: in
     room.say(GM, "Desde muy lejos.")
     assert room.document() == "# Acta de la mesa\n\n## Sesión 1\n\nDesde muy lejos.\n"
     assert "<h2>Sesión 1</h2>" in room.document("html")
+
+
+def test_acta_links_and_erasing_name_only_sessions_the_record_has() -> None:
+    """``!sesion`` gives a number even if nothing is written in it, and erased sessions are gone: no
+    link may point at a document that is not there, and no deletion is claimed that did not happen."""
+    room = Room(public_url="https://rol.example.org")
+    room.say(GM, "!mesa")
+    room.play("@gm:local: !acta activar\n@gm:local: Escena uno.\n@gm:local: !sesion\n@gm:local: !sesion\n"
+              "@gm:local: Escena tres.")
+    assert room.table.store.acta_sessions(ROOM) == [1, 3]
+    assert room.say(ANA, "!acta 2") == ["📜 No hay sesión 2 en el acta (hay: 1, 3)."]
+    assert room.say(ANA, "!acta 3")[0].startswith("📜 Acta, sesión 3: ")
+    for numbers, missing in (("99", "99"), ("0 1", "0"), ("1 2 3", "2"), (" ".join(map(str, range(1, 21))), "2, 4, 5")):
+        answer = room.say(GM, f"!acta borrar {numbers}")
+        word = "sesiones" if "," in missing else "sesión"
+        assert len(answer) == 1 and answer[0].startswith(f"📜 No hay {word} {missing} "), answer
+        assert room.table.store.acta_sessions(ROOM) == [1, 3]
+    assert room.say(GM, "!acta borrar todo") == ["🗑️ Borrada toda el acta de esta sala."]
+    for text in ("!acta", "!acta 1", "!acta borrar 1", "!acta borrar todo"):
+        assert room.say(GM, text) == ["📜 Todavía no hay nada en el acta de esta sala."], text

@@ -208,3 +208,16 @@ async def test_stopping_the_server_ends_the_open_event_streams(tables: Tables) -
         # Well under the 30 s the runner would otherwise wait for the stream's handler.
         await asyncio.wait_for(runner.cleanup(), 5)
         assert await asyncio.wait_for(response.content.read(), 5) is not None
+
+
+async def test_the_page_links_the_acta_only_while_it_has_a_session(tables: Tables, client: TestClient) -> None:
+    link = "/acta/ultima.html"
+    assert link in await (await client.get(f"/mesa/{tables.token()}")).text()  # the fight's start
+    tables.say(GM, "!acta borrar todo")
+    assert link not in await (await client.get(f"/mesa/{tables.token()}")).text()
+    tables.say(GM, "La niebla cubre el campo.")
+    assert link in await (await client.get(f"/mesa/{tables.token()}")).text()
+    tables.say(GM, "!acta borrar todo")
+    assert link not in await (await client.get(f"/mesa/{tables.token()}")).text()
+    tables.say(GM, "!sesion")
+    assert link not in await (await client.get(f"/mesa/{tables.token()}")).text()
