@@ -479,7 +479,7 @@ def test_acta_links_and_erasing_name_only_sessions_the_record_has() -> None:
     for numbers, missing in (("99", "99"), ("0 1", "0"), ("1 2 3", "2"), (" ".join(map(str, range(1, 21))), "2, 4, 5")):
         answer = room.say(GM, f"!acta borrar {numbers}")
         word = "sesiones" if "," in missing else "sesión"
-        assert len(answer) == 1 and answer[0].startswith(f"📜 No hay {word} {missing} "), answer
+        assert len(answer) == 1 and answer[0].startswith(f"📜 No hay {word} {missing}"), answer
         assert room.table.store.acta_sessions(ROOM) == [1, 3]
     assert room.say(GM, "!acta borrar todo") == ["🗑️ Borrada toda el acta de esta sala."]
     for text in ("!acta", "!acta 1", "!acta borrar 1", "!acta borrar todo"):
