@@ -158,12 +158,16 @@ def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:
 
 
 def _speaker(ctx: Context, kind: EntryKind) -> str:
-    """Who an entry names: the character acting (for the GM, the combatant whose turn it is); the GM's
-    narration and actions out of combat name no one."""
-    acting = ctx.acting_character()
-    if acting is not None:
-        return acting.name
-    return "" if kind == "narration" or ctx.is_gm() else ctx.sender
+    """Who an entry names: a player's character (else their user id); for the GM, the NPC whose turn
+    it is (on a player's turn, or out of combat, the GM speaks for no one) or the GM's own character."""
+    if not ctx.is_gm():
+        return ctx.speaker_name
+    combat = ctx.room.combat
+    if combat is not None and combat.started:
+        current = ctx.room.find_character(combat.current or "")
+        return current.name if current is not None and current.owner is None else ""
+    character = ctx.character
+    return character.name if character is not None and kind != "narration" else ""
 
 
 def _spoken_kind(ctx: Context, line: Line) -> EntryKind | None:

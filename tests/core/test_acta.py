@@ -484,3 +484,18 @@ def test_acta_links_and_erasing_name_only_sessions_the_record_has() -> None:
     assert room.say(GM, "!acta borrar todo") == ["🗑️ Borrada toda el acta de esta sala."]
     for text in ("!acta", "!acta 1", "!acta borrar 1", "!acta borrar todo"):
         assert room.say(GM, text) == ["📜 Todavía no hay nada en el acta de esta sala."], text
+
+
+def test_the_gms_action_during_a_players_turn_is_nobodys_and_during_an_npcs_turn_is_the_npcs() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@gm:local: !pnj Orco\n@gm:local: !combate\n"
+              "@gm:local: !turnos Ana Orco")
+    room.say(GM, "/me hace temblar el suelo")
+    room.say(GM, "El techo cruje.")
+    room.say(ANA, "!siguiente")
+    room.say(GM, "/me ruge")
+    actions = [(e.kind, e.actor, e.text) for e in room.table.store.acta_entries(ROOM, [1])
+               if e.kind in ("action", "narration")]
+    assert actions == [("action", "", "hace temblar el suelo"), ("narration", "", "El techo cruje."),
+                       ("action", "Orco", "ruge")]
+    assert "*hace temblar el suelo*" in room.document() and "*Orco ruge*" in room.document()
