@@ -440,12 +440,14 @@ def _known_sessions(ctx: Context, asked: tuple[int, ...]) -> None:
 
 def _acta_links(ctx: Context, session: int | None) -> None:
     _known_sessions(ctx, () if session is None else (session,))
+    if ctx.room.page_token is None and not ctx.is_gm():
+        raise Refusal("acta_no_page")
     ctx.reply("acta_links", url=_page_url(ctx), session=session, on=ctx.room.acta.on)
 
 
 def _page_url(ctx: Context, renew: bool = False) -> str:
-    """The room's table page address (a new token if it has none or ``renew``); a refusal without
-    ``[web] public_url``."""
+    """The room's table page address (a new token if it has none or ``renew``: only the GM's commands
+    ask for it then); a refusal without ``[web] public_url``."""
     base = ctx.settings.public_url
     if not base:
         raise Refusal("no_public_url")

@@ -326,7 +326,7 @@ def test_mesa_needs_a_public_url_and_gives_a_long_random_token() -> None:
 
 def test_acta_links_name_the_session_and_the_page_token() -> None:
     room = Room(public_url="https://rol.example.org/")
-    room.play("@gm:local: !acta activar\n@gm:local: Escena.")
+    room.play("@gm:local: !acta activar\n@gm:local: Escena.\n@gm:local: !mesa")
     answer = room.say(ANA, "!acta")[0]
     token = room.table.room(ROOM).page_token
     base = f"https://rol.example.org/mesa/{token}"
@@ -499,3 +499,18 @@ def test_the_gms_action_during_a_players_turn_is_nobodys_and_during_an_npcs_turn
     assert actions == [("action", "", "hace temblar el suelo"), ("narration", "", "El techo cruje."),
                        ("action", "Orco", "ruge")]
     assert "*hace temblar el suelo*" in room.document() and "*Orco ruge*" in room.document()
+
+
+def test_only_the_gm_makes_the_table_pages_token() -> None:
+    """``!mesa`` is the GM's: a player's ``!acta`` gives no link until the GM made one."""
+    room = Room(public_url="https://rol.example.org")
+    room.play("@gm:local: !acta activar\n@gm:local: Escena.")
+    assert room.say(ANA, "!acta") == ["📜 Esta sala aún no tiene página de la mesa: pide al máster que la cree con !mesa."]
+    assert room.say(ANA, "!acta 1") == room.say(ANA, "!acta")
+    assert room.table.room(ROOM).page_token is None
+    room.say(GM, "!mesa")
+    token = room.table.room(ROOM).page_token
+    assert token is not None and f"/mesa/{token}/acta/ultima.html" in room.say(ANA, "!acta")[0]
+    other = Room(public_url="https://rol.example.org")
+    other.play("@gm:local: !acta activar\n@gm:local: Escena.")
+    assert "/acta/ultima.html" in other.say(GM, "!acta")[0] and other.table.room(ROOM).page_token is not None
