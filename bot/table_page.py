@@ -191,7 +191,7 @@ class TablePages:
             numbers = pick_sessions(self.table.store, room_id, None if which == "ultima" else int(which))
         except (NoSuchActa, ValueError):
             raise self.not_found() from None
-        text = render(self.renderer, room_id, sessions_of(self.table.store, room_id, numbers),
+        text = render(self.renderer, room_id, sessions_of(self.table.store, self.renderer, room_id, numbers),
                       "html" if fmt == "html" else "md")
         if fmt == "html":
             csp = f"default-src 'none'; style-src {style_hash(style(self.renderer))}; base-uri 'none'; form-action 'none'; " \

@@ -100,7 +100,7 @@ La posada huele a humo. Un forastero entra empapado.
 
 #### Ronda 1
 
-- Ana · 🎲 1d20+2 (ataque): \\[7\\] + 2 = 9
+- Ana · 🎲 1d20+2 (ataque): \\[7\\] = 9
 
 - Bea · 🎲 2d6 (golpe): \\[1, 4\\] = 5
 
@@ -514,3 +514,18 @@ def test_only_the_gm_makes_the_table_pages_token() -> None:
     other = Room(public_url="https://rol.example.org")
     other.play("@gm:local: !acta activar\n@gm:local: Escena.")
     assert "/acta/ultima.html" in other.say(GM, "!acta")[0] and other.table.room(ROOM).page_token is not None
+
+
+def test_a_roll_is_one_compact_line_of_its_stored_result_not_the_whole_chat_message() -> None:
+    room = Room(system="savage")
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@gm:local: !pnj Orco\n@gm:local: !ficha Orco dureza 5\n"
+              "@gm:local: !combate\n@gm:local: !iniciativa")
+    message = room.say(GM, "!daño Orco 2d6+3")[0]
+    assert message.count("\n") == 2  # the damage, its effect, the target's new state
+    roll = next(e for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "roll")
+    result = roll.data["result"]
+    line = f"- @gm:local · 🎲 daño {result['expr']}: \\[{', '.join(map(str, result['dice']))}\\] = {result['total']} → heridas"
+    document = room.document()
+    assert line in document.splitlines()
+    assert "vs Dureza" not in document and "(total 1)" not in document
+    assert f"🎲 daño {result['expr']}: [" in room.document("html")
