@@ -289,7 +289,7 @@ def test_user_text_never_becomes_markup_in_either_format() -> None:
     room.say(ANA, "/me <b>grita</b> _fuerte_")
     md = room.document()
     assert "\\# Título falso  \n\\- lista  \n1\\. uno  \n\\> cita  \n\\<script\\>alert(1)\\</script\\> \\*\\*negrita\\*\\*" in md
-    assert "\\[enlace\\](http://x) \\`code\\` \\&amp;" in md
+    assert "\\[enlace\\](http\\://x) \\`code\\` \\&amp;" in md
     assert "<script>" not in md and "<b>" not in md
     html = room.document("html")
     assert "<script>" not in html and "<b>grita" not in html and "<img" not in html
@@ -380,12 +380,17 @@ def test_rolbot_acta_errors_are_one_spanish_line_and_exit_2(tmp_path: Path) -> N
     assert not (tmp_path / "no.sqlite3").exists()
 
 
-MARKUP = set("\\`*_[]<>|~&")
+MARKUP = set("\\`*_[]<>|~&@")
+FRAGMENTS = st.sampled_from(["a", "b", " ", "#", ">", "+", "=", "-", "1", ".", ")", "\\", "`", "*", "_", "[", "]", "<",
+                             ">", "|", "~", "&", "!", "(", "\n", "\r", "\t", "    ", "\n\n", "\n \n", "https://", "http://",
+                             "HTTPS://", "www.", "WWW.", "ftp://", "mailto:", ":", "/", "@", "ana@example.org", "x.com"])
 
 
-@given(st.text(alphabet=st.sampled_from("ab #>+=-1.)\\`*_[]<>|~&!()\n\r\t"), max_size=60))
+@given(st.lists(FRAGMENTS, max_size=30).map("".join))
 def test_markdown_escaping_leaves_no_live_markup(text: str) -> None:
-    """Every markup character comes escaped, and no line starts a heading, quote, list or rule."""
+    """Every markup character comes escaped; no line starts a heading, quote, list, rule or code
+    block; no blank line splits a message (it would end its paragraph or its italics); nothing
+    makes an autolink (``https://``, ``www.``, an e-mail address)."""
     from bot.core.render import markdown_text
 
     escaped = markdown_text(text)
@@ -398,7 +403,12 @@ def test_markdown_escaping_leaves_no_live_markup(text: str) -> None:
         assert escaped[i] not in MARKUP, (text, escaped)
         plain.append(escaped[i])
         i += 1
-    for line in "".join(plain).split("\n"):
+    literal = "".join(plain)
+    assert "://" not in literal and "www." not in literal.lower() and "mailto:" not in literal.lower(), (text, escaped)
+    lines = literal.split("\n")
+    for line in lines:
+        assert line.strip() or len(lines) == 1, (text, escaped)
+        assert line[:1] not in (" ", "\t"), (text, escaped)
         stripped = line.lstrip(" \t")
         assert stripped[:1] not in ("#", ">", "+", "=", "-"), (text, escaped)
         digits = len(stripped) - len(stripped.lstrip("0123456789"))
@@ -524,8 +534,16 @@ def test_a_roll_is_one_compact_line_of_its_stored_result_not_the_whole_chat_mess
     assert message.count("\n") == 2  # the damage, its effect, the target's new state
     roll = next(e for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "roll")
     result = roll.data["result"]
-    line = f"- @gm:local · 🎲 daño {result['expr']}: \\[{', '.join(map(str, result['dice']))}\\] = {result['total']} → heridas"
+    line = f"- \\@gm:local · 🎲 daño {result['expr']}: \\[{', '.join(map(str, result['dice']))}\\] = {result['total']} → heridas"
     document = room.document()
     assert line in document.splitlines()
     assert "vs Dureza" not in document and "(total 1)" not in document
     assert f"🎲 daño {result['expr']}: [" in room.document("html")
+
+
+def test_a_message_with_blank_lines_and_links_stays_one_plain_paragraph() -> None:
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana")
+    room.say(ANA, "/me lee el cartel:\n\n    https://ejemplo.org y www.ejemplo.org\n \nana@ejemplo.org")
+    assert room.document().endswith(
+        "*Ana lee el cartel:  \nhttps\\://ejemplo.org y www\\.ejemplo.org  \nana\\@ejemplo.org*\n")
