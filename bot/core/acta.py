@@ -7,7 +7,7 @@ nothing and a crash loses the event and its record together.
 Recorded: narration (the GM's plain text), dialogue (a player's plain text), actions (``/me``),
 rolls (the public message and the outcome's structured result), combats, rounds, turns and locks.
 Never recorded: out-of-character text, commands themselves, posts the lock or the turn refused,
-and secret rolls (a roll sent privately is secret until a public message shows it).
+and secret rolls (a roll answered privately: nothing reveals one to the room, so none is ever kept).
 """
 
 from __future__ import annotations
@@ -83,8 +83,7 @@ def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **dat
 
 def roll(ctx: Context, outcome: Outcome, body: str, secret: bool = False) -> None:
     """A roll the room saw: the message ``body`` it got and the structured result. A ``secret`` roll
-    is neither recorded nor listed on the table page; revealing it (a public message with the same
-    outcome) records it then."""
+    (answered privately) is neither recorded nor listed on the table page."""
     if secret:
         return
     line = " · ".join(part.strip() for part in body.splitlines() if part.strip())[:MAX_TEXT]

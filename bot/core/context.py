@@ -14,7 +14,7 @@ from bot.core.game import Game, GameRegistry
 from bot.core.render import Renderer
 from bot.core.settings import RoomSettings
 from bot.core.state import MAX_NAME, Character, Combat, RoomState
-from systems.base import GameSystem
+from systems.base import GameSystem, Outcome
 from systems.refusal import Refusal
 
 
@@ -88,25 +88,26 @@ class Context:
         return character.name if character else self.sender
 
     def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
-                    private_to: str | None = None, **context: Any) -> None:
-        message = self.renderer.render(kind, **context)
-        outcome = context.get("r")
-        if outcome is not None and hasattr(outcome, "as_json"):
-            # A message built on a roll's outcome is that roll; sent privately, it stays secret.
-            acta.roll(self, outcome, message.body, secret=private_to is not None)
+                    private_to: str | None = None, roll: Outcome | None = None, **context: Any) -> None:
+        """Send message ``kind``. ``roll``: the outcome the message shows (the template's ``r``); it is
+        the room's roll, recorded in the acta and listed on the table page unless sent privately."""
+        message = self.renderer.render(kind, r=roll, **context)
+        if roll is not None:
+            acta.roll(self, roll, message.body, secret=private_to is not None)
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
             template=kind, actor=self.speaker_name,
         ))
 
-    def reply(self, kind: str, **context: Any) -> None:
-        self.render_send(kind, **context)
+    def reply(self, kind: str, *, roll: Outcome | None = None, **context: Any) -> None:
+        self.render_send(kind, roll=roll, **context)
 
-    def announce(self, kind: str, mentions: tuple[str, ...] = (), **context: Any) -> None:
-        self.render_send(kind, reply=False, mentions=mentions, **context)
+    def announce(self, kind: str, mentions: tuple[str, ...] = (), *, roll: Outcome | None = None,
+                 **context: Any) -> None:
+        self.render_send(kind, reply=False, mentions=mentions, roll=roll, **context)
 
-    def whisper(self, user_id: str, kind: str, **context: Any) -> None:
-        self.render_send(kind, private_to=user_id, **context)
+    def whisper(self, user_id: str, kind: str, *, roll: Outcome | None = None, **context: Any) -> None:
+        self.render_send(kind, private_to=user_id, roll=roll, **context)
 
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""

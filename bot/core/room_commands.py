@@ -82,10 +82,10 @@ def roll_command(ctx: Context, args: str) -> None:
     text = args.rsplit(None, 1)[0] if hidden and len(words) > 1 else args
     result = ctx.system.roll(text, ctx.rng)
     if hidden:
-        ctx.whisper(ctx.sender, "roll_by", who=ctx.speaker_name, r=result, hidden=True)
+        ctx.whisper(ctx.sender, "roll_by", who=ctx.speaker_name, roll=result, hidden=True)
         ctx.reply("hidden_roll_notice", who=ctx.speaker_name)
     else:
-        ctx.reply("roll_by", who=ctx.speaker_name, r=result, hidden=False)
+        ctx.reply("roll_by", who=ctx.speaker_name, roll=result, hidden=False)
     floor.consume_grant(ctx)
 
 
