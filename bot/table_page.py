@@ -1,7 +1,8 @@
 """The live table page (``!mesa``) and the acta links (``!acta``), served by the ``[web]`` aiohttp app.
 
 ``GET /mesa/{token}`` is the page: the room's system, round, turn order, whose turn it is, the floor,
-each combatant's state (the labels ``!estado`` shows, so an NPC shows only what players may see) and
+each combatant's state (the labels ``!estado`` shows: of a character whose sheet is the GM's, no
+number of that sheet, ``Context.sheet_is_gms``) and
 the last public rolls. ``GET /mesa/{token}/eventos`` streams the same board as Server-Sent Events
 each time an event of the room commits (``Table.watchers``): rendered once per change and shared by
 all the room's streams, at most ``MAX_STREAMS`` of them (one more gets a 503 page); ``static/mesa.js``

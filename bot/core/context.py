@@ -167,6 +167,11 @@ class Context:
             raise Refusal("no_character")
         return acting, rest
 
+    def sheet_is_gms(self, character: Character) -> bool:
+        """An NPC, or a character the GM plays: its sheet is the GM's, and what shows of it to the
+        room (``!estado``, the table page, the acta) leaves out the sheet's numbers."""
+        return character.npc or (character.owner is not None and self.is_gm(character.owner))
+
     def may_manage(self, character: Character) -> None:
         """Only the GM or the character's player may act for it."""
         if not (self.is_gm() or character.owner == self.sender):

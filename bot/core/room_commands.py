@@ -61,11 +61,6 @@ def _require_room_for(ctx: Context, count: int) -> None:
         raise Refusal("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
 
 
-def _gm_character(ctx: Context, character: Character) -> bool:
-    """An NPC, or a character the GM plays: its sheet is the GM's."""
-    return character.npc or (character.owner is not None and ctx.is_gm(character.owner))
-
-
 @COMMANDS.command("ayuda", "help")
 def help_command(ctx: Context, args: str) -> None:
     ctx.reply("help", commands=ctx.commands(), system=ctx.system_key, is_gm=ctx.is_gm())
@@ -163,7 +158,7 @@ def sheet_command(ctx: Context, args: str) -> None:
         raise ctx.unknown_character(name)
     if pairs and not (ctx.is_gm() or character.owner == ctx.sender):
         raise Refusal("not_your_character", name=character.name)
-    if not ctx.is_gm() and _gm_character(ctx, character):
+    if not ctx.is_gm() and ctx.sheet_is_gms(character):
         raise Refusal("npc_sheet_private", name=character.name)
     updates = {}
     for key, value in pairs:

@@ -286,3 +286,31 @@ async def test_cancelling_a_stream_cancels_its_handler_and_frees_its_place(table
     with pytest.raises(asyncio.CancelledError):
         await handler
     assert ROOM not in pages._feeds
+
+
+NPC_SECRETS = [
+    # (game, script after the cast, what a PC shows, what the NPC's sheet would show)
+    ("stormbringer", "@gm:local: !ficha Ana pv 12\n@gm:local: !ficha Orco pv 15\n", "PV 12", "PV 15"),
+    ("savage", "@gm:local: !ficha Ana bennies 3\n@gm:local: !ficha Orco bennies 2\n", "3 benis", "2 benis"),
+    ("reino", "@gm:local: !ficha Ana pr 20\n@gm:local: !ficha Orco pr 13\n@gm:local: !ficha Orco pa 3\n",
+     "PR 20/20", "PR 13/13"),
+]
+
+
+@pytest.mark.parametrize(("system", "sheet", "pc_shows", "npc_hides"), NPC_SECRETS, ids=[c[0] for c in NPC_SECRETS])
+async def test_an_npcs_sheet_numbers_show_neither_on_the_page_nor_in_estado(
+        system: str, sheet: str, pc_shows: str, npc_hides: str, aiohttp_client: Any) -> None:
+    """The GM's sheet of an NPC is private (``!ficha`` refuses it to players): its hit points,
+    resistance, action points or bennies are left out of what the room sees; its wounds and states
+    stay (the room saw them happen)."""
+    tables = Tables(system)
+    tables.play("@ana:local: !pj Ana\n@gm:local: !pnj Orco\n" + sheet +
+                "@gm:local: !combate\n@gm:local: !turnos Ana Orco\n@gm:local: !mesa")
+    client = await aiohttp_client(make_app(Metrics(), tables.table))
+    html = await (await client.get(f"/mesa/{tables.token()}")).text()
+    status = tables.say("@ana:local", "!estado")[0]
+    for shown in (html, status):
+        assert pc_shows in shown and npc_hides not in shown, shown
+        assert "PA 3" not in shown
+    npc_row = html.split('data-nombre="Orco"', 1)[1].split("</li>\n</ol>", 1)[0]
+    assert "benis" not in npc_row and "PV" not in npc_row and "PR" not in npc_row

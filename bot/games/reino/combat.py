@@ -70,7 +70,7 @@ class ReinoCombat:
                          surprise_round=bool(combat.data.get("surprise_round")))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        return labels(ctx, actor, combat)
+        return labels(ctx, actor, combat, gms_sheet=ctx.sheet_is_gms(actor))
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         rc = load(character, ctx.room.combat)

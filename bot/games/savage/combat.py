@@ -72,7 +72,7 @@ class SavageCombatRules:
             ("bleeding", savage.bleeding),
             ("dead", savage.dead),
             ("out", savage.out and not savage.wild_card),
-            ("bennies", savage.bennies if savage.wild_card else 0),
+            ("bennies", savage.bennies if savage.wild_card and not ctx.sheet_is_gms(actor) else 0),
         ]
         return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]
 
