@@ -24,6 +24,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from bot.core import combat as rounds
+from bot.core.acta import FORMATS
 from bot.core.acta_document import NoSuchActa, pick_sessions, render, sessions_of, style, style_hash
 from bot.core.events import Event
 from bot.core.state import RoomState
@@ -41,6 +42,7 @@ COMMON_HEADERS = {
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
+ACTA_ROUTE = r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(" + "|".join(FORMATS) + ")}"
 ASSETS = {"mesa.css": "text/css", "mesa.js": "text/javascript", "icono.svg": "image/svg+xml"}
 
 
@@ -213,7 +215,7 @@ class TablePages:
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/mesa/{token}", self.page_view)
         app.router.add_get("/mesa/{token}/eventos", self.events_view)
-        app.router.add_get(r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(md|html)}", self.acta_view)
+        app.router.add_get(ACTA_ROUTE, self.acta_view)
         app.router.add_get("/estatico/{name}", self.asset_view)
 
         async def on_shutdown(_: web.Application) -> None:

@@ -25,6 +25,9 @@ SESSION_GAP = 6 * 3600 * 1000
 MAX_TEXT = 4000
 LAST_ROLLS = 8
 """Public rolls the room keeps for its table page."""
+Format = Literal["md", "html"]
+FORMATS: tuple[Format, ...] = ("md", "html")
+"""The exported document's formats (``rolbot acta --format``, the acta links)."""
 HIDDEN_IN_DOCUMENT = ("lock", "turn")
 """Kept in the record, left out of the exported document (moderation, not story)."""
 

@@ -11,14 +11,11 @@ import re
 from base64 import b64encode
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Literal
 
-from bot.core.acta import HIDDEN_IN_DOCUMENT, Entry
+from bot.core.acta import HIDDEN_IN_DOCUMENT, Entry, Format
 from bot.core.render import Renderer
 from bot.core.store import Store
 
-Format = Literal["md", "html"]
-FORMATS: tuple[Format, ...] = ("md", "html")
 DATED_FROM_MS = 10**12
 """Timestamps at least this big are milliseconds since 1970 (Matrix); smaller ones are the
 console's line numbers and carry no date."""
