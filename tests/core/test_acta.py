@@ -547,3 +547,15 @@ def test_a_message_with_blank_lines_and_links_stays_one_plain_paragraph() -> Non
     room.say(ANA, "/me lee el cartel:\n\n    https://ejemplo.org y www.ejemplo.org\n \nana@ejemplo.org")
     assert room.document().endswith(
         "*Ana lee el cartel:  \nhttps\\://ejemplo.org y www\\.ejemplo.org  \nana\\@ejemplo.org*\n")
+
+
+def test_a_message_adds_at_most_max_text_characters_to_the_record() -> None:
+    from bot.core.acta import MAX_TEXT
+
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana")
+    room.say(ANA, "palabra " * 2000)
+    first = f"${room.count}"
+    room.say(ANA, "/me " + "x" * 9000)
+    room.say(ANA, "otra " * 3000, edit_of=first)
+    assert [len(text) for _, text in room.kinds()] == [MAX_TEXT, MAX_TEXT]
