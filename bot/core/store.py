@@ -88,7 +88,8 @@ def _migrate_5(db: sqlite_utils.Database) -> None:
 def _migrate_6(db: sqlite_utils.Database) -> None:
     """Who sent each acta entry: only they may edit it. Entries recorded before have none (no one's
     edit applies to them; the GM may still delete them)."""
-    db.execute("ALTER TABLE acta ADD COLUMN sender TEXT NOT NULL DEFAULT ''")
+    if "sender" not in db.table("acta").columns_dict:
+        db.execute("ALTER TABLE acta ADD COLUMN sender TEXT NOT NULL DEFAULT ''")
 
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5,
