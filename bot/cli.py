@@ -9,6 +9,7 @@ import random
 import sys
 from collections.abc import Sequence
 
+from bot.core.acta import FORMATS
 from bot.core.errors import StartupError
 from bot.core.render import Renderer
 from bot.core.state import ENFORCEMENT_MODES
@@ -162,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     which = acta.add_mutually_exclusive_group()
     which.add_argument("--sesion", type=int, default=None, metavar="N", help=text("acta.sesion"))
     which.add_argument("--todas", action="store_true", help=text("acta.todas"))
-    acta.add_argument("--format", choices=("md", "html"), default="md", help=text("acta.format"))
+    acta.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=text("acta.format"))
     acta.set_defaults(func=cmd_acta)
 
     run = sub.add_parser("run", help=text("run"))

@@ -278,6 +278,8 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     public_url = _str(web, "public_url", "web")
     if public_url is not None and (not public_url.startswith(("http://", "https://")) or any(c.isspace() for c in public_url)):
         raise ConfigError("bad_public_url", value=public_url)
+    if public_url is not None and not bind:
+        raise ConfigError("public_url_without_bind", value=public_url)
     if bind:
         _host, sep, port = bind.rpartition(":")
         if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
