@@ -25,7 +25,7 @@ With ``--encrypted``, rolbot's figures in end-to-end encrypted rooms (made as El
 private room) are printed beside: join, RSS, cold start, busy evening. The bare bot has no
 encryption, so these have no ratio.
 
-    python bench/scale.py [--rooms 300 1000] [--busy-seconds 120] [--encrypted]
+    python bench/scale.py [--rooms 300 1000] [--busy-seconds 120] [--encrypted | --encrypted-only]
 """
 
 from __future__ import annotations
@@ -244,7 +244,8 @@ async def build_rooms(world: World, n: int, bots: list[User], pool: list[User], 
 
     async def one(i: int) -> str:
         gm = world.gms[i % len(world.gms)]
-        players = busy[i] if i < len(busy) else [pool[(2 * i) % len(pool)], pool[(2 * i + 1) % len(pool)]]
+        pair = [pool[(2 * i) % len(pool)], pool[(2 * i + 1) % len(pool)]] if pool else []
+        players = busy[i] if i < len(busy) else pair
         room = await api.create_room(gm, [b.user_id for b in bots] + [p.user_id for p in players], encrypted)
         for p in players:
             await api.join(p, room)
@@ -358,6 +359,15 @@ async def cold_start(world: World, bot: Bot, rolls: dict[str, str]) -> dict[str,
             "lost": lost, "room_reads": len(reads), "rss_mb": rss, "requests": len(made)}
 
 
+async def quiet_rss(bot: Bot) -> float:
+    """RSS of the bot started with nothing to catch up, once it has settled."""
+    bot.start()
+    await asyncio.sleep(5)  # settling after start: a memory reading, not a synchronisation
+    rss = rss_mb(bot.pid())
+    bot.stop()
+    return rss
+
+
 async def busy_evening(world: World, bot: Bot, rooms: list[str], seconds: float, seed: int) -> dict[str, Any]:
     bot.start()
     start_counts = bot.counts() if isinstance(bot, Rolbot) else {}
@@ -424,6 +434,79 @@ def lat_rows(label: str, rol: list[float], bare: list[float], targets: dict[int,
         row(f"{label} p{q}", percentile(rol, q), percentile(bare, q), "ms", targets.get(q, ""))
 
 
+async def clear_figures(args: argparse.Namespace, world: World, pool: list[User], workdir: Path) -> None:
+    """Both bots, rooms in the clear: joins, cold starts, the busy evening, the strict server."""
+    hs = world.hs
+    sizes = sorted(args.rooms)
+    bots: dict[str, Bot] = {}
+    for n in sizes:
+        rol = Rolbot(hs, hs.synapse.register("rolbot"), workdir / f"rolbot-{n}")
+        bare = BareBot(hs, hs.synapse.register("bare"), workdir / f"bare-{n}")
+        busy = ([register_many(hs, "mesa", BUSY_PLAYERS) for _ in range(2 * args.busy_rooms)]
+                if n == sizes[-1] else [])
+        t = time.monotonic()
+        rooms = await build_rooms(world, n, [rol.user, bare.user], pool, busy)
+        print(f"\n{n} salas creadas en {time.monotonic() - t:.0f} s "
+              "(máster y 2 jugadores cada una; las de la tarde concurrida, 4 jugadores)")
+        joined = {b.name: await join_phase(world, b, n) for b in (rol, bare)}
+        colds: dict[str, list[dict[str, float]]] = {"rolbot": [], "bare": []}
+        for k, order in enumerate(((rol, bare), (bare, rol))):
+            for name, figures in (await cold_starts(world, order, rooms, f"caída {k}")).items():
+                colds[name].append(figures)
+        quiet = {b.name: await quiet_rss(b) for b in (rol, bare)}
+        print(f"\n{n} salas {'rolbot':>54} {'bare':>10} {'ratio':>6}")
+        row("unirse a todas las salas", joined["rolbot"]["join_s"], joined["bare"]["join_s"], "s")
+        row("RSS tras unirse", joined["rolbot"]["rss_joined_mb"], joined["bare"]["rss_joined_mb"], "MB")
+        for k in range(2):
+            r, b = colds["rolbot"][k], colds["bare"][k]
+            order = "rolbot primero" if k == 0 else "bare primero"
+            print(f"  arranque en frío {k + 1} ({order}), con una tirada pendiente en cada sala:")
+            row("  hasta /healthz 200 (bare: primer sync)", r["ready_s"], b["ready_s"], "s")
+            row("  hasta responder en todas", r["all_rooms_s"], b["all_rooms_s"], "s")
+            row("  hasta la respuesta en la última sala", r["last_room_s"], b["last_room_s"], "s",
+                "objetivo <= 1.05")
+            row("  respuestas perdidas", r["lost"], b["lost"], "")
+            row("  lecturas por sala (GET /rooms/...)", r["room_reads"], b["room_reads"], "",
+                "objetivo rolbot 0")
+            row("  RSS con todas respondidas", r["rss_mb"], b["rss_mb"], "MB",
+                "objetivo <= 1.2" if n >= 1000 else "")
+        row("RSS en reposo (reinicio sin nada pendiente)", quiet["rolbot"], quiet["bare"], "MB",
+            "objetivo <= 1.2" if n >= 1000 else "")
+        bots = {"rolbot": rol, "bare": bare}
+    big = sizes[-1]
+    busy_rooms = rooms[:2 * args.busy_rooms]
+    evening = {}
+    for k, b in enumerate((bots["rolbot"], bots["bare"])):
+        if isinstance(b, BareBot):
+            b.fresh = True  # the other bot's evening is history to it, not work
+        evening[b.name] = await busy_evening(world, b, busy_rooms[k * args.busy_rooms:(k + 1) * args.busy_rooms],
+                                             args.busy_seconds, seed=k)
+    r, b = evening["rolbot"], evening["bare"]
+    print(f"\ntarde concurrida ({big} salas unidas; {args.busy_rooms} salas activas, {BUSY_PLAYERS} jugadores, "
+          f"una tirada cada ~{PERIOD_S:.0f} s por jugador, {args.busy_seconds:.0f} s; "
+          f"rolbot {r['rolls']} tiradas, bare {b['rolls']})")
+    lat_rows("latencia", r["delays"], b["delays"], {50: "objetivo <= 1.10", 99: "objetivo <= 1.10"})
+    row("respuestas perdidas", r["lost"], b["lost"], "", "objetivo 0")
+    row("429 del servidor absorbidos", r["rate_limited"], b["rate_limited"], "")
+
+    strict = {}
+    rl_gm = hs.synapse.register("masterestricto")
+    for b_cls, name in ((Rolbot, "rolbotlimitado"), (BareBot, "barelimitado")):
+        user = hs.synapse.register(name, ratelimited=True)
+        bot = b_cls(hs, user, workdir / name)
+        strict[bot.name] = await strict_server(world, bot, rl_gm, register_many(hs, "prisa", 4))
+    r, b = strict["rolbot"], strict["bare"]
+    print(f"\nservidor estricto (rc_message por defecto de Synapse: 0.2/s, ráfaga 10): "
+          f"4 jugadores, una tirada cada {RL_ROLLS_EVERY_S} s cada uno durante {RL_SECONDS:.0f} s "
+          f"({r['rolls']} tiradas)")
+    for q in (50, 95):
+        row(f"resultado visible p{q}", percentile(r["delays"], q) / 1000,
+            percentile(b["delays"], q) / 1000 if b["delays"] else float("nan"), "s",
+            "objetivo rolbot p95 <= 6 s" if q == 95 else "")
+    row("resultado visible máx", max(r["delays"]) / 1000,
+        max(b["delays"]) / 1000 if b["delays"] else float("nan"), "s")
+    row("perdidas", r["lost"], b["lost"], "", "objetivo rolbot 0")
+
 async def run(args: argparse.Namespace, workdir: Path) -> None:
     print(f"Synapse {version()} local; {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} núcleos; Python {platform.python_version()}")
@@ -432,74 +515,10 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
             gms = register_many(hs, "master", 10)
             pool = register_many(hs, "jugador", 40)
             world = World(hs, api, gms)
-            sizes = sorted(args.rooms)
-            bots: dict[str, Bot] = {}
-            for n in sizes:
-                rol = Rolbot(hs, hs.synapse.register("rolbot"), workdir / f"rolbot-{n}")
-                bare = BareBot(hs, hs.synapse.register("bare"), workdir / f"bare-{n}")
-                busy = ([register_many(hs, "mesa", BUSY_PLAYERS) for _ in range(2 * args.busy_rooms)]
-                        if n == sizes[-1] else [])
-                t = time.monotonic()
-                rooms = await build_rooms(world, n, [rol.user, bare.user], pool, busy)
-                print(f"\n{n} salas creadas en {time.monotonic() - t:.0f} s "
-                      "(máster y 2 jugadores cada una; las de la tarde concurrida, 4 jugadores)")
-                joined = {b.name: await join_phase(world, b, n) for b in (rol, bare)}
-                colds: dict[str, list[dict[str, float]]] = {"rolbot": [], "bare": []}
-                for k, order in enumerate(((rol, bare), (bare, rol))):
-                    for name, figures in (await cold_starts(world, order, rooms, f"caída {k}")).items():
-                        colds[name].append(figures)
-                print(f"\n{n} salas {'rolbot':>54} {'bare':>10} {'ratio':>6}")
-                row("unirse a todas las salas", joined["rolbot"]["join_s"], joined["bare"]["join_s"], "s")
-                row("RSS tras unirse", joined["rolbot"]["rss_joined_mb"], joined["bare"]["rss_joined_mb"], "MB")
-                for k in range(2):
-                    r, b = colds["rolbot"][k], colds["bare"][k]
-                    order = "rolbot primero" if k == 0 else "bare primero"
-                    print(f"  arranque en frío {k + 1} ({order}), con una tirada pendiente en cada sala:")
-                    row("  hasta /healthz 200 (bare: primer sync)", r["ready_s"], b["ready_s"], "s")
-                    row("  hasta responder en todas", r["all_rooms_s"], b["all_rooms_s"], "s")
-                    row("  hasta la respuesta en la última sala", r["last_room_s"], b["last_room_s"], "s",
-                        "objetivo <= 1.05")
-                    row("  respuestas perdidas", r["lost"], b["lost"], "")
-                    row("  lecturas por sala (GET /rooms/...)", r["room_reads"], b["room_reads"], "",
-                        "objetivo rolbot 0")
-                    row("  RSS con todas respondidas", r["rss_mb"], b["rss_mb"], "MB",
-                        "objetivo <= 1.2" if n >= 1000 else "")
-                bots = {"rolbot": rol, "bare": bare}
-            big = sizes[-1]
-            busy_rooms = rooms[:2 * args.busy_rooms]
-            evening = {}
-            for k, b in enumerate((bots["rolbot"], bots["bare"])):
-                if isinstance(b, BareBot):
-                    b.fresh = True  # the other bot's evening is history to it, not work
-                evening[b.name] = await busy_evening(world, b, busy_rooms[k * args.busy_rooms:(k + 1) * args.busy_rooms],
-                                                     args.busy_seconds, seed=k)
-            r, b = evening["rolbot"], evening["bare"]
-            print(f"\ntarde concurrida ({big} salas unidas; {args.busy_rooms} salas activas, {BUSY_PLAYERS} jugadores, "
-                  f"una tirada cada ~{PERIOD_S:.0f} s por jugador, {args.busy_seconds:.0f} s; "
-                  f"rolbot {r['rolls']} tiradas, bare {b['rolls']})")
-            lat_rows("latencia", r["delays"], b["delays"], {50: "objetivo <= 1.10", 99: "objetivo <= 1.10"})
-            row("respuestas perdidas", r["lost"], b["lost"], "", "objetivo 0")
-            row("429 del servidor absorbidos", r["rate_limited"], b["rate_limited"], "")
-
-            strict = {}
-            rl_gm = hs.synapse.register("masterestricto")
-            for b_cls, name in ((Rolbot, "rolbotlimitado"), (BareBot, "barelimitado")):
-                user = hs.synapse.register(name, ratelimited=True)
-                bot = b_cls(hs, user, workdir / name)
-                strict[bot.name] = await strict_server(world, bot, rl_gm, register_many(hs, "prisa", 4))
-            r, b = strict["rolbot"], strict["bare"]
-            print(f"\nservidor estricto (rc_message por defecto de Synapse: 0.2/s, ráfaga 10): "
-                  f"4 jugadores, una tirada cada {RL_ROLLS_EVERY_S} s cada uno durante {RL_SECONDS:.0f} s "
-                  f"({r['rolls']} tiradas)")
-            for q in (50, 95):
-                row(f"resultado visible p{q}", percentile(r["delays"], q) / 1000,
-                    percentile(b["delays"], q) / 1000 if b["delays"] else float("nan"), "s",
-                    "objetivo rolbot p95 <= 6 s" if q == 95 else "")
-            row("resultado visible máx", max(r["delays"]) / 1000,
-                max(b["delays"]) / 1000 if b["delays"] else float("nan"), "s")
-            row("perdidas", r["lost"], b["lost"], "", "objetivo rolbot 0")
-            if args.encrypted:
-                await encrypted_figures(world, workdir, min(sizes), args.busy_rooms, args.busy_seconds)
+            if not args.encrypted_only:
+                await clear_figures(args, world, pool, workdir)
+            if args.encrypted or args.encrypted_only:
+                await encrypted_figures(world, workdir, min(args.rooms), args.busy_rooms, args.busy_seconds)
 
 
 async def encrypted_figures(world: World, workdir: Path, n: int, busy_rooms: int, seconds: float) -> None:
@@ -579,7 +598,8 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, nargs="+", default=[300, 1000])
     parser.add_argument("--busy-seconds", type=float, default=120.0)
     parser.add_argument("--busy-rooms", type=int, default=30)
-    parser.add_argument("--encrypted", action="store_true")
+    parser.add_argument("--encrypted", action="store_true", help="también las cifras de rolbot en salas cifradas")
+    parser.add_argument("--encrypted-only", action="store_true", help="solo las cifras en salas cifradas")
     args = parser.parse_args()
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:

@@ -9,6 +9,7 @@ import random
 import sys
 from collections.abc import Sequence
 
+from bot.core.acta import FORMATS
 from bot.core.errors import StartupError
 from bot.core.render import Renderer
 from bot.core.state import ENFORCEMENT_MODES
@@ -117,11 +118,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(Renderer().text("config_error", code=err.code, params=err.params, for_cli=True), file=sys.stderr)
         return EXIT_BAD_INPUT
-    from bot.matrix import run_bot
+    if args.setup_crypto and config.matrix_config is None:
+        print(Renderer().text("config_error", code="missing_key", params={"key": "homeserver", "where": "matrix"},
+                              for_cli=True), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from bot.runner import run
 
     try:
         prepare_storage(config.storage_path)
-        return run_bot(config, setup_only=args.setup_crypto)
+        return run(config, setup_only=args.setup_crypto)
     except StartupError as err:
         return _startup_failed(err)
 
@@ -158,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     which = acta.add_mutually_exclusive_group()
     which.add_argument("--sesion", type=int, default=None, metavar="N", help=text("acta.sesion"))
     which.add_argument("--todas", action="store_true", help=text("acta.todas"))
-    acta.add_argument("--format", choices=("md", "html"), default="md", help=text("acta.format"))
+    acta.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=text("acta.format"))
     acta.set_defaults(func=cmd_acta)
 
     run = sub.add_parser("run", help=text("run"))

@@ -6,6 +6,7 @@ Secrets (password, access token) never appear in a repr or a log line.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.games import GAMES
 
 ENFORCEMENT_MODES = ("warn", "redact", "mute")
+IRC_ENFORCEMENT_MODES = ("warn", "mute")
+"""IRC cannot delete a message: no ``redact``."""
 ROOM_KEYS = ("system", "gms", "enforcement", "ooc_in_locks", "language")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -59,16 +62,48 @@ class MatrixConfig:
     """How long a message the bot cannot decrypt waits for its key before its sender is told."""
 
 
+IRC_ACCOUNT_DOMAIN = "irc"
+"""An IRC services account ``ana`` is the user id ``@ana:irc`` (config ``gms``, characters, turns)."""
+IRC_FLOOD_BURST = 4
+IRC_FLOOD_INTERVAL_S = 1.0
+"""Token bucket for what the bot sends: a burst of 4 lines, then one a second (under ngircd's and
+the common servers' excess-flood limits; replies waiting in the bucket are joined into fewer lines)."""
+
+
+@dataclass(frozen=True)
+class IrcConfig:
+    server: str
+    port: int = 6667
+    tls: bool = False
+    tls_verify: bool = True
+    nick: str = "rolbot"
+    password: Secret = Secret("")
+    """SASL PLAIN (when the server offers it), else a NickServ IDENTIFY; ROLBOT_IRC_PASSWORD overrides."""
+    account: str = ""
+    """The services account to log in as (default: the nick)."""
+    channels: tuple[str, ...] = ()
+    flood_burst: int = IRC_FLOOD_BURST
+    flood_interval_s: float = IRC_FLOOD_INTERVAL_S
+
+
 @dataclass(frozen=True)
 class Config:
-    matrix: MatrixConfig
+    matrix_config: MatrixConfig | None
+    """``[matrix]``, when the config has it (``matrix`` is for the Matrix transport, which needs it)."""
     storage_path: str
+    irc: IrcConfig | None = None
     web_bind: str | None = "127.0.0.1:8080"
     allowed_inviters: tuple[str, ...] = ()
     table: TableSettings = field(default_factory=TableSettings)
     log_level: str = "INFO"
     templates_dir: str | None = None
     """A group's own message files, searched before the shipped ones (same names)."""
+
+    @property
+    def matrix(self) -> MatrixConfig:
+        if self.matrix_config is None:
+            raise ConfigError("missing_key", key="matrix", where="matrix")
+        return self.matrix_config
 
     @property
     def db_path(self) -> str:
@@ -106,17 +141,43 @@ def _required(section: dict, key: str, where: str) -> str:
     return value
 
 
-def _user_list(section: dict, key: str, where: str) -> tuple[str, ...]:
+def _user_list(section: dict, key: str, where: str, irc: bool = False) -> tuple[str, ...]:
+    """User ids; in an IRC channel's section a bare services account ``ana`` stands for ``@ana:irc``."""
     value = section.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError("not_a_user_list", key=key, where=where)
+    users = []
     for user in value:
+        if irc and _IRC_ACCOUNT.match(user):
+            user = irc_account_id(user)
         if not user.startswith("@") or ":" not in user:
             raise ConfigError("bad_user_in_list", user=user, key=key, where=where)
-    return tuple(value)
+        users.append(user)
+    return tuple(users)
 
 
-def _room_fields(section: dict, where: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+_IRC_ACCOUNT = re.compile(r"^[^\s@:!#&,*?]{1,64}$")
+_IRC_CHANNEL = re.compile(r"^[#&][^\s,\x07:]{1,49}$")
+_IRC_NICK = re.compile(r"^[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]{0,29}$")
+
+
+def irc_account_id(account: str) -> str:
+    """The user id of an IRC services account (accounts are case-insensitive)."""
+    return f"@{account.casefold()}:{IRC_ACCOUNT_DOMAIN}"
+
+
+def is_irc_channel(room_id: str) -> bool:
+    return room_id.startswith(("#", "&"))
+
+
+def irc_room_key(channel: str) -> str:
+    """A channel's room id: its name folded as IRC folds it (``#Mesa`` and ``#mesa`` are one channel)."""
+    return channel.translate(_RFC1459_FOLD).lower()
+
+
+_RFC1459_FOLD = str.maketrans("[]\\~", "{}|^")
+
+def _room_fields(section: dict, where: str, allowed: tuple[str, ...], irc: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in section.items():
         if key not in allowed:
@@ -126,24 +187,22 @@ def _room_fields(section: dict, where: str, allowed: tuple[str, ...]) -> dict[st
                 raise ConfigError("unknown_system", value=value, where=where, known=GAMES.keys())
             out[key] = value
         elif key == "enforcement":
-            if value not in ENFORCEMENT_MODES:
-                raise ConfigError("bad_enforcement", value=value, where=where, known=ENFORCEMENT_MODES)
+            known = IRC_ENFORCEMENT_MODES if irc else ENFORCEMENT_MODES
+            if value not in known:
+                raise ConfigError("bad_enforcement", value=value, where=where, known=known)
             out[key] = value
         elif key == "ooc_in_locks":
             if not isinstance(value, bool):
                 raise ConfigError("not_a_bool", key=key, where=where)
             out[key] = value
         elif key == "gms":
-            out[key] = _user_list(section, "gms", where)
+            out[key] = _user_list(section, "gms", where, irc)
         elif key == "language":
             out[key] = _str(section, "language", where)
     return out
 
 
-def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
-    if env is None:
-        env = os.environ
-    matrix = _table(data, "matrix")
+def _matrix_config(matrix: dict, env: Mapping[str, str]) -> MatrixConfig:
     homeserver = _required(matrix, "homeserver", "matrix")
     if not homeserver.startswith(("http://", "https://")):
         raise ConfigError("bad_homeserver", value=homeserver)
@@ -156,8 +215,8 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         raise ConfigError("missing_credentials")
     for key in ("sync_timeout_ms", "timeline_limit", "undecryptable_wait_s"):
         if key in matrix and (not isinstance(matrix[key], int) or isinstance(matrix[key], bool) or matrix[key] < 1):
-            raise ConfigError("not_positive_int", key=key)
-    mcfg = MatrixConfig(
+            raise ConfigError("not_positive_int", key=key, where="matrix")
+    return MatrixConfig(
         homeserver=homeserver.rstrip("/"),
         user_id=user_id,
         password=Secret(password),
@@ -168,6 +227,49 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         undecryptable_wait_s=float(matrix.get("undecryptable_wait_s", 30)),
     )
 
+
+IRC_KEYS = ("server", "port", "tls", "tls_verify", "nick", "password", "account", "channels",
+            "flood_burst", "flood_interval_s")
+
+
+def _irc_config(irc: dict, env: Mapping[str, str]) -> IrcConfig:
+    unknown = set(irc) - set(IRC_KEYS)
+    if unknown:
+        raise ConfigError("unknown_keys", unknown=sorted(unknown), where="irc", known=IRC_KEYS)
+    server = _required(irc, "server", "irc")
+    port = irc.get("port", 6697 if irc.get("tls") else 6667)
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port <= 65535:
+        raise ConfigError("bad_irc_port", value=port)
+    for key in ("tls", "tls_verify"):
+        if key in irc and not isinstance(irc[key], bool):
+            raise ConfigError("not_a_bool", key=key, where="irc")
+    nick = _str(irc, "nick", "irc") or "rolbot"
+    if not _IRC_NICK.match(nick):
+        raise ConfigError("bad_irc_nick", value=nick)
+    channels = irc.get("channels", [])
+    if not isinstance(channels, list) or not channels or not all(isinstance(c, str) and _IRC_CHANNEL.match(c)
+                                                                  for c in channels):
+        raise ConfigError("bad_irc_channels")
+    burst = irc.get("flood_burst", IRC_FLOOD_BURST)
+    if not isinstance(burst, int) or isinstance(burst, bool) or burst < 1:
+        raise ConfigError("not_positive_int", key="flood_burst", where="irc")
+    interval = irc.get("flood_interval_s", IRC_FLOOD_INTERVAL_S)
+    if not isinstance(interval, int | float) or isinstance(interval, bool) or interval < 0:
+        raise ConfigError("not_positive_int", key="flood_interval_s", where="irc")
+    password = env.get("ROLBOT_IRC_PASSWORD") or _str(irc, "password", "irc") or ""
+    return IrcConfig(server=server, port=port, tls=irc.get("tls", False), tls_verify=irc.get("tls_verify", True),
+                     nick=nick, password=Secret(password), account=_str(irc, "account", "irc") or "",
+                     channels=tuple(dict.fromkeys(channels)), flood_burst=burst, flood_interval_s=float(interval))
+
+
+def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
+    if env is None:
+        env = os.environ
+    if "matrix" not in data and "irc" not in data:
+        raise ConfigError("no_transport")
+    mcfg = _matrix_config(_table(data, "matrix"), env) if "matrix" in data else None
+    icfg = _irc_config(_table(data, "irc"), env) if "irc" in data else None
+
     storage = _table(data, "storage")
     path = _required(storage, "path", "storage")
 
@@ -176,6 +278,8 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     public_url = _str(web, "public_url", "web")
     if public_url is not None and (not public_url.startswith(("http://", "https://")) or any(c.isspace() for c in public_url)):
         raise ConfigError("bad_public_url", value=public_url)
+    if public_url is not None and not bind:
+        raise ConfigError("public_url_without_bind", value=public_url)
     if bind:
         _host, sep, port = bind.rpartition(":")
         if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
@@ -192,12 +296,21 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     rooms: dict[str, dict] = {}
     for room_id, section in _table(data, "rooms").items():
         where = f'rooms."{room_id}"'
-        if not room_id.startswith("!") or len(room_id) < 2 or not isinstance(section, dict):
+        irc = is_irc_channel(room_id)
+        if not ((room_id.startswith("!") and len(room_id) >= 2) or (irc and _IRC_CHANNEL.match(room_id))) \
+                or not isinstance(section, dict):
             raise ConfigError("bad_room_id", where=where)
         unknown = set(section) - set(ROOM_KEYS)
         if unknown:
             raise ConfigError("unknown_keys", unknown=sorted(unknown), where=where, known=ROOM_KEYS)
-        rooms[room_id] = _room_fields(section, where, ROOM_KEYS)
+        rooms[irc_room_key(room_id) if irc else room_id] = _room_fields(section, where, ROOM_KEYS, irc)
+    if icfg is not None:
+        # An IRC channel with no mode of its own: [bot] enforcement if it exists on IRC, else mute
+        # (which falls back to warnings, said once, while the bot is no channel operator).
+        default = botsec.get("enforcement")
+        for channel in icfg.channels:
+            room = rooms.setdefault(irc_room_key(channel), {})
+            room.setdefault("enforcement", default if default in IRC_ENFORCEMENT_MODES else "mute")
 
     templates_dir = _str(_table(data, "templates"), "dir", "templates")
     if templates_dir is not None and not os.path.isdir(templates_dir):
@@ -207,8 +320,9 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     if level.upper() not in LOG_LEVELS:
         raise ConfigError("bad_log_level", value=level, known=LOG_LEVELS)
     return Config(
-        matrix=mcfg,
+        matrix_config=mcfg,
         storage_path=path,
+        irc=icfg,
         web_bind=bind or None,
         allowed_inviters=inviters,
         table=TableSettings(defaults=defaults, rooms=rooms),

@@ -1,10 +1,12 @@
 """The live table page (``!mesa``) and the acta links (``!acta``), served by the ``[web]`` aiohttp app.
 
 ``GET /mesa/{token}`` is the page: the room's system, round, turn order, whose turn it is, the floor,
-each combatant's state (the labels ``!estado`` shows, so an NPC shows only what players may see) and
+each combatant's state (the labels ``!estado`` shows: of a character whose sheet is the GM's, no
+number of that sheet, ``Context.sheet_is_gms``) and
 the last public rolls. ``GET /mesa/{token}/eventos`` streams the same board as Server-Sent Events
-each time an event of the room commits (``Table.watchers``); ``static/mesa.js`` swaps it in, and
-without JavaScript the page is a snapshot. ``GET /mesa/{token}/acta/{N|ultima}.{md|html}`` is the
+each time an event of the room commits (``Table.watchers``): rendered once per change and shared by
+all the room's streams, at most ``MAX_STREAMS`` of them (one more gets a 503 page); ``static/mesa.js``
+swaps it in, and without JavaScript the page is a snapshot. ``GET /mesa/{token}/acta/{N|ultima}.{md|html}`` is the
 exported acta. A token that is not the room's current one gives 404, like any unknown address.
 
 The page loads nothing from elsewhere and sends a strict Content-Security-Policy: no inline script
@@ -13,9 +15,8 @@ or style, only this server's own stylesheet, script and event stream."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hmac
 import re
+from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
@@ -23,6 +24,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from bot.core import combat as rounds
+from bot.core.acta import FORMATS
 from bot.core.acta_document import NoSuchActa, pick_sessions, render, sessions_of, style, style_hash
 from bot.core.events import Event
 from bot.core.state import RoomState
@@ -30,6 +32,8 @@ from bot.core.table import Table
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 KEEPALIVE_S = 15.0
+MAX_STREAMS = 50
+"""Open event streams per room; one more is refused (503) until one closes."""
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
             "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 COMMON_HEADERS = {
@@ -38,6 +42,7 @@ COMMON_HEADERS = {
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
+ACTA_ROUTE = r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(" + "|".join(FORMATS) + ")}"
 ASSETS = {"mesa.css": "text/css", "mesa.js": "text/javascript", "icono.svg": "image/svg+xml"}
 
 
@@ -47,29 +52,54 @@ def sse_message(event: str, data: str) -> bytes:
     return (f"event: {event}\n" + "".join(f"data: {line}\n" for line in lines) + "\n").encode()
 
 
+@dataclass
+class Feed:
+    """One room's live board while someone follows it: the event the streams wait on (set and
+    replaced on each change), and the board's event rendered once for ``version``."""
+
+    streams: int = 0
+    version: int = 0
+    rendered: int = -1
+    message: bytes = b""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def changed(self) -> None:
+        self.version += 1
+        wake, self.wake = self.wake, asyncio.Event()
+        wake.set()
+
+
 class TablePages:
     """The pages of every room that has a token, read from the table's committed state."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.renderer = table.renderer
-        self._waiting: dict[str, set[asyncio.Event]] = {}
+        self._feeds: dict[str, Feed] = {}
         self._closing = False
         table.watchers.append(self._changed)
 
     def _changed(self, room_id: str) -> None:
-        for wake in self._waiting.get(room_id, ()):
-            wake.set()
+        feed = self._feeds.get(room_id)
+        if feed is not None:
+            feed.changed()
 
     def room_for(self, token: str) -> str | None:
-        """The room whose current token is ``token``, else None."""
+        """The room whose current token is ``token``, else None. The lookup is an index search, not a
+        constant-time comparison: a token is 192 random bits, and a revoked one stays in no index."""
         if not TOKEN_SHAPE.fullmatch(token):
             return None
         room_id = self.table.store.room_for_token(token)
-        if room_id is None:
-            return None
-        current = self.table.room(room_id).page_token or ""
-        return room_id if hmac.compare_digest(current.encode(), token.encode()) else None
+        return room_id if room_id is not None and self._is_current(room_id, token) else None
+
+    def _is_current(self, room_id: str, token: str) -> bool:
+        return self.table.room(room_id).page_token == token
+
+    def _message(self, room_id: str, feed: Feed) -> bytes:
+        """The board as an event, rendered once per change however many streams send it."""
+        if feed.rendered != feed.version:
+            feed.message, feed.rendered = sse_message("mesa", self.board(room_id)), feed.version
+        return feed.message
 
     def view(self, room_id: str) -> dict[str, Any]:
         """What the page shows, read from a copy of the room's state (the games' hooks only read)."""
@@ -90,7 +120,7 @@ class TablePages:
             "exploration": room.exploration,
             "rolls": list(reversed(room.last_rolls)),
             "recording": room.acta.on,
-            "has_acta": room.acta.session > 0,
+            "has_acta": bool(self.table.store.acta_sessions(room_id)),
         }
 
     def board(self, room_id: str) -> str:
@@ -104,9 +134,8 @@ class TablePages:
     def close(self) -> None:
         """The server is stopping: end every event stream."""
         self._closing = True
-        for waiting in self._waiting.values():
-            for wake in waiting:
-                wake.set()
+        for feed in self._feeds.values():
+            feed.changed()
 
     # -- handlers
 
@@ -129,30 +158,33 @@ class TablePages:
     async def events_view(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
         room_id = self._room_or_404(request)
-        response = web.StreamResponse(headers={**COMMON_HEADERS, "Content-Type": "text/event-stream; charset=utf-8",
-                                               "X-Accel-Buffering": "no"})
-        await response.prepare(request)
-        wake = asyncio.Event()
-        self._waiting.setdefault(room_id, set()).add(wake)
-        sent = None
+        feed = self._feeds.setdefault(room_id, Feed())
+        if feed.streams >= MAX_STREAMS:
+            raise web.HTTPServiceUnavailable(
+                text=self.renderer.document("table_page_busy", "html", limit=MAX_STREAMS), content_type="text/html",
+                headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP, "Retry-After": "60"})
+        feed.streams += 1
         try:
-            while not self._closing and self.room_for(token) == room_id:
-                board = self.board(room_id)
-                if board != sent:
-                    await response.write(sse_message("mesa", board))
-                    sent = board
-                with contextlib.suppress(TimeoutError):
+            response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
+                                                   "Content-Type": "text/event-stream; charset=utf-8"})
+            await response.prepare(request)
+            sent = b""
+            while not self._closing and self._is_current(room_id, token):
+                wake = feed.wake
+                message = self._message(room_id, feed)
+                if message != sent:
+                    await response.write(message)
+                    sent = message
+                try:
                     await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
-                    wake.clear()
-                    continue
-                await response.write(b": sigo aqui\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
+                except TimeoutError:
+                    await response.write(b": sigo aqui\n\n")
+        except ConnectionResetError:
             pass
         finally:
-            waiting = self._waiting.get(room_id, set())
-            waiting.discard(wake)
-            if not waiting:
-                self._waiting.pop(room_id, None)
+            feed.streams -= 1
+            if not feed.streams:
+                self._feeds.pop(room_id, None)
         return response
 
     async def acta_view(self, request: web.Request) -> web.Response:
@@ -162,7 +194,7 @@ class TablePages:
             numbers = pick_sessions(self.table.store, room_id, None if which == "ultima" else int(which))
         except (NoSuchActa, ValueError):
             raise self.not_found() from None
-        text = render(self.renderer, room_id, sessions_of(self.table.store, room_id, numbers),
+        text = render(self.renderer, room_id, sessions_of(self.table.store, self.renderer, room_id, numbers),
                       "html" if fmt == "html" else "md")
         if fmt == "html":
             csp = f"default-src 'none'; style-src {style_hash(style(self.renderer))}; base-uri 'none'; form-action 'none'; " \
@@ -183,7 +215,7 @@ class TablePages:
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/mesa/{token}", self.page_view)
         app.router.add_get("/mesa/{token}/eventos", self.events_view)
-        app.router.add_get(r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(md|html)}", self.acta_view)
+        app.router.add_get(ACTA_ROUTE, self.acta_view)
         app.router.add_get("/estatico/{name}", self.asset_view)
 
         async def on_shutdown(_: web.Application) -> None:

@@ -40,6 +40,17 @@ class Metrics:
     undecryptable: int = 0
     encrypted_rooms: int = 0
     started: float = field(default_factory=time.time)
+    transports: dict[str, bool] = field(default_factory=dict)
+    """Each configured transport (``matrix``, ``irc``) and whether it is connected now."""
+    irc_reconnects: int = 0
+    irc_missed_messages: int = 0
+
+    @property
+    def healthy(self) -> bool:
+        """Every configured transport connected (Matrix: first sync done; IRC: channels joined)."""
+        if not self.transports:
+            return self.first_sync_done
+        return all(self.transports.values())
 
     def render(self) -> str:
         rows = [
@@ -63,7 +74,12 @@ class Metrics:
             ("rolbot_undecryptable_total", "counter", "Encrypted messages the bot could not decrypt on arrival.",
              self.undecryptable),
             ("rolbot_encrypted_rooms", "gauge", "Joined rooms with end-to-end encryption.", self.encrypted_rooms),
-            ("rolbot_up", "gauge", "1 once the first sync is done.", int(self.first_sync_done)),
+            ("rolbot_irc_reconnects_total", "counter", "Connections to the IRC server lost and made again.",
+             self.irc_reconnects),
+            ("rolbot_irc_missed_messages_total", "counter",
+             "Channel messages sent while the bot was away, where the server's chathistory tells.",
+             self.irc_missed_messages),
+            ("rolbot_up", "gauge", "1 once every configured transport is connected.", int(self.healthy)),
         ]
         out = []
         for name, kind, help_text, value in rows:
@@ -73,9 +89,9 @@ class Metrics:
 
 def make_app(metrics: Metrics, table: Table | None = None) -> web.Application:
     async def healthz(_: web.Request) -> web.Response:
-        if metrics.first_sync_done:
+        if metrics.healthy:
             return web.Response(text="ok\n")
-        return web.Response(status=503, text="waiting for the first sync\n")
+        return web.Response(status=503, text="waiting for the transports to connect\n")
 
     async def metrics_view(_: web.Request) -> web.Response:
         return web.Response(text=metrics.render(), content_type="text/plain", charset="utf-8",

@@ -225,3 +225,12 @@ def test_an_unreachable_homeserver_logs_readable_retries_and_sigterm_stops_it(tm
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_public_url_with_the_web_server_off_is_refused(tmp_path: Path) -> None:
+    """``bind = ""`` turns the web server off: links to its pages would lead nowhere."""
+    config = write_config(tmp_path / "c.toml", tmp_path / "s")
+    text = config.read_text().replace('bind = "', 'public_url = "https://rol.example.org"\nbind = "#')
+    config.write_text(text.split('bind = "#')[0] + 'bind = ""\n')
+    assert 'bind = ""' in config.read_text() and "public_url" in config.read_text()
+    assert_one_line(rolbot("run", "--config", str(config)), "public_url", "[web]", "bind")

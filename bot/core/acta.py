@@ -7,7 +7,7 @@ nothing and a crash loses the event and its record together.
 Recorded: narration (the GM's plain text), dialogue (a player's plain text), actions (``/me``),
 rolls (the public message and the outcome's structured result), combats, rounds, turns and locks.
 Never recorded: out-of-character text, commands themselves, posts the lock or the turn refused,
-and secret rolls (a roll sent privately is secret until a public message shows it).
+and secret rolls (a roll answered privately: nothing reveals one to the room, so none is ever kept).
 """
 
 from __future__ import annotations
@@ -24,17 +24,21 @@ SESSION_GAP = 6 * 3600 * 1000
 MAX_TEXT = 4000
 LAST_ROLLS = 8
 """Public rolls the room keeps for its table page."""
-SPOKEN = ("narration", "dialogue", "action")
-"""Entries that are someone's message: an edit changes them, a redaction removes them."""
+Format = Literal["md", "html"]
+FORMATS: tuple[Format, ...] = ("md", "html")
+"""The exported document's formats (``rolbot acta --format``, the acta links)."""
 HIDDEN_IN_DOCUMENT = ("lock", "turn")
 """Kept in the record, left out of the exported document (moderation, not story)."""
 
 EntryKind = Literal["narration", "dialogue", "action", "roll", "state", "combat", "combat_end", "round", "turn", "lock"]
+SPOKEN: tuple[EntryKind, ...] = ("narration", "dialogue", "action")
+"""Entries that are someone's message: an edit changes them, a redaction removes them."""
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One line of the record. ``source`` is the chat event it came from (a roll: its request)."""
+    """One line of the record. ``source`` is the chat event it came from (a roll: its request), and
+    ``sender`` the user id who sent it: only they may edit it."""
 
     session: int
     kind: EntryKind
@@ -43,18 +47,22 @@ class Entry:
     source: str
     ts: int
     data: dict[str, Any] = field(default_factory=dict)
+    sender: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
     """A change to what is recorded: ``edit`` or ``forget`` the entries of chat event ``source``,
-    or ``erase`` recorded sessions (``sessions`` None: all of them)."""
+    or ``erase`` recorded sessions (``sessions`` None: all of them). An edit or a forget applies only
+    to entries ``by`` sent, unless ``any_sender`` (a redaction by the GM or a room admin)."""
 
     op: Literal["edit", "forget", "erase"]
     source: str = ""
     kind: EntryKind = "dialogue"
     text: str = ""
     sessions: tuple[int, ...] | None = None
+    by: str = ""
+    any_sender: bool = False
 
 
 Record = Entry | Change
@@ -71,7 +79,8 @@ def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **dat
         acta.session += 1
         acta.open = True
     acta.last_ts = max(acta.last_ts, ts)
-    ctx.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data))
+    ctx.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data,
+                             ctx.sender))
 
 
 def roll(ctx: Context, result: dict[str, Any], body: str, secret: bool = False, who: str | None = None) -> None:
@@ -124,21 +133,23 @@ def said(ctx: Context, line: Line) -> None:
 
 def edited(ctx: Context, line: Line) -> None:
     """An allowed edit: the entry of the edited message takes the new text, or goes if the new text
-    is no longer in character."""
+    is no longer in character. Only the message's sender may edit it (Matrix lets anyone send an edit
+    naming any event; clients show only the sender's)."""
     target = ctx.event.target
     if not target:
         return
     kind = _spoken_kind(ctx, line)
     if kind is None:
-        ctx.records.append(Change("forget", target))
+        ctx.records.append(Change("forget", target, by=ctx.sender))
     else:
-        ctx.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT]))
+        ctx.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT], by=ctx.sender))
 
 
 def redacted(ctx: Context) -> None:
-    """A message deleted from the chat leaves the record (a roll it asked for stays)."""
+    """A message deleted from the chat leaves the record (a roll it asked for stays), when its sender,
+    the GM or a room admin deleted it."""
     if ctx.event.target:
-        ctx.records.append(Change("forget", ctx.event.target))
+        ctx.records.append(Change("forget", ctx.event.target, by=ctx.sender, any_sender=ctx.is_gm()))
 
 
 def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:
@@ -150,12 +161,16 @@ def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:
 
 
 def _speaker(ctx: Context, kind: EntryKind) -> str:
-    """Who an entry names: the character acting (for the GM, the combatant whose turn it is); the GM's
-    narration and actions out of combat name no one."""
-    acting = ctx.acting_character()
-    if acting is not None:
-        return acting.name
-    return "" if kind == "narration" or ctx.is_gm() else ctx.sender
+    """Who an entry names: a player's character (else their user id); for the GM, the NPC whose turn
+    it is (on a player's turn, or out of combat, the GM speaks for no one) or the GM's own character."""
+    if not ctx.is_gm():
+        return ctx.speaker_name
+    combat = ctx.room.combat
+    if combat is not None and combat.started:
+        current = ctx.room.find_character(combat.current or "")
+        return current.name if current is not None and current.owner is None else ""
+    character = ctx.character
+    return character.name if character is not None and kind != "narration" else ""
 
 
 def _spoken_kind(ctx: Context, line: Line) -> EntryKind | None:

@@ -9,16 +9,13 @@ from __future__ import annotations
 import hashlib
 import re
 from base64 import b64encode
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Literal
 
-from bot.core.acta import HIDDEN_IN_DOCUMENT, Entry
+from bot.core.acta import HIDDEN_IN_DOCUMENT, Entry, Format
 from bot.core.render import Renderer
 from bot.core.store import Store
 
-Format = Literal["md", "html"]
-FORMATS: tuple[Format, ...] = ("md", "html")
 DATED_FROM_MS = 10**12
 """Timestamps at least this big are milliseconds since 1970 (Matrix); smaller ones are the
 console's line numbers and carry no date."""
@@ -51,15 +48,34 @@ def pick_sessions(store: Store, room_id: str, session: int | None = None, every:
     return [session if session is not None else known[-1]]
 
 
-def sessions_of(store: Store, room_id: str, numbers: list[int]) -> list[Session]:
+def sessions_of(store: Store, renderer: Renderer, room_id: str, numbers: list[int]) -> list[Session]:
+    """The sessions as the document shows them: a roll is one compact line of its stored result."""
     by_number = {n: Session(n) for n in numbers}
     for entry in store.acta_entries(room_id, numbers):
         session = by_number[entry.session]
-        if session.date is None and entry.ts >= DATED_FROM_MS:
-            session.date = datetime.fromtimestamp(entry.ts / 1000, UTC).strftime("%d/%m/%Y")
+        if session.date is None:
+            session.date = _date(entry.ts)
+        if entry.kind == "roll" and isinstance(entry.data.get("result"), dict):
+            entry = replace(entry, text=renderer.text("acta_roll", actor=entry.actor, r=_result(entry.data["result"])))
         if entry.kind not in HIDDEN_IN_DOCUMENT:
             session.entries.append(entry)
     return [by_number[n] for n in numbers]
+
+
+def _result(result: dict[str, object]) -> dict[str, object]:
+    """The fields of a roll's stored result the compact line reads (absent ones None)."""
+    return {key: result.get(key) for key in ("system", "kind", "expr", "comment", "dice", "total", "outcome", "raises")}
+
+
+def _date(ts: int) -> str | None:
+    """The day of a timestamp in milliseconds; None for the console's line numbers and for a time
+    no calendar date fits (year past 9999)."""
+    if ts < DATED_FROM_MS:
+        return None
+    try:
+        return datetime.fromtimestamp(ts / 1000, UTC).strftime("%d/%m/%Y")
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def style(renderer: Renderer) -> str:
@@ -83,4 +99,4 @@ def export(store: Store, renderer: Renderer, room_id: str, fmt: Format = "md", s
            every: bool = False) -> str:
     """The room's acta as a document (``NoSuchActa`` when there is nothing to show)."""
     numbers = pick_sessions(store, room_id, session, every)
-    return render(renderer, room_id, sessions_of(store, room_id, numbers), fmt)
+    return render(renderer, room_id, sessions_of(store, renderer, room_id, numbers), fmt)

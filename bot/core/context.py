@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -16,7 +16,7 @@ from bot.core.render import Message, Renderer
 from bot.core.settings import RoomSettings
 from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
 from bot.core.store import Store
-from systems.base import GameSystem, sized_dice
+from systems.base import GameSystem, Outcome, sized_dice
 from systems.refusal import Refusal
 
 
@@ -42,6 +42,8 @@ class Context:
     """Roll records to store with the event (``bot/core/rolls.py``)."""
     reveals: list[str] = field(default_factory=list)
     """Secret rolls the GM revealed in this event (roll ids)."""
+    recorded_sessions: Callable[[], list[int]] = list
+    """The session numbers the room's acta holds now (read from the store), in order."""
 
     @property
     def sender(self) -> str:
@@ -94,19 +96,21 @@ class Context:
         return character.name if character else self.sender
 
     def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
-                    private_to: str | None = None, roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
+                    private_to: str | None = None, roll: Outcome | None = None,
+                    roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
                     secret: bool = False, private_also: tuple[str, ...] = (), to_room_gms: bool = False,
                     rendered: Message | None = None, **context: Any) -> None:
-        """Queue a message; one that shows a roll carries it (``roll_json``, its record's ``roll_id``, the
-        ``applied`` modifiers of the context, and whether it is ``secret``); ``rendered``: the message
-        already rendered from ``kind`` and ``context``. A roll shown in the room goes to the acta; a
-        secret one (sent privately) does not, until it is revealed."""
-        message = rendered or self.renderer.render(kind, **context)
-        outcome = context.get("r")
-        if roll_json is None and outcome is not None and hasattr(outcome, "as_json"):  # a game's own roll
-            roll_json = outcome.as_json()
+        """Queue a message. ``roll``: the outcome a game's own message shows (the template's ``r``),
+        recorded as the room's roll. A message that shows a roll carries it (``roll_json``, its
+        record's ``roll_id``, the ``applied`` modifiers of the context, and whether it is ``secret``);
+        ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
+        room goes to the acta; a secret one (sent privately) does not, until it is revealed."""
+        params = {"r": roll, **context}
+        message = rendered or self.renderer.render(kind, **params)
+        if roll_json is None and roll is not None:  # a game's own roll
+            roll_json = roll.as_json()
             who = next((v for k in ("who", "attacker", "name") if isinstance(v := context.get(k), str)), "")
-            roll_id = self.record_roll(outcome, roll_json, who or self.speaker_name, "", (), private_to is not None,
+            roll_id = self.record_roll(roll, roll_json, who or self.speaker_name, "", (), private_to is not None,
                                        message)
             secret = private_to is not None
         if roll_json is not None:
@@ -134,18 +138,15 @@ class Context:
         })
         return roll_id
 
-    def reply(self, kind: str, **context: Any) -> None:
-        self.render_send(kind, **context)
+    def reply(self, kind: str, *, roll: Outcome | None = None, **context: Any) -> None:
+        self.render_send(kind, roll=roll, **context)
 
-    def announce(self, kind: str, mentions: tuple[str, ...] = (), **context: Any) -> None:
-        self.render_send(kind, reply=False, mentions=mentions, **context)
+    def announce(self, kind: str, mentions: tuple[str, ...] = (), *, roll: Outcome | None = None,
+                 **context: Any) -> None:
+        self.render_send(kind, reply=False, mentions=mentions, roll=roll, **context)
 
-    def whisper(self, user_id: str, kind: str, **context: Any) -> None:
-        self.render_send(kind, private_to=user_id, **context)
-
-    def gm_sheet(self, character: Character) -> bool:
-        """An NPC, or a character a GM plays: its sheet is the GM's, private to players."""
-        return character.npc or (character.owner is not None and self.is_gm(character.owner))
+    def whisper(self, user_id: str, kind: str, *, roll: Outcome | None = None, **context: Any) -> None:
+        self.render_send(kind, private_to=user_id, roll=roll, **context)
 
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
@@ -204,6 +205,11 @@ class Context:
         if acting is None:
             raise Refusal("no_character")
         return acting, rest
+
+    def sheet_is_gms(self, character: Character) -> bool:
+        """An NPC, or a character the GM plays: its sheet is the GM's, and what shows of it to the
+        room (``!estado``, the table page, the acta) leaves out the sheet's numbers."""
+        return character.npc or (character.owner is not None and self.is_gm(character.owner))
 
     def may_manage(self, character: Character) -> None:
         """Only the GM or the character's player may act for it."""

@@ -37,6 +37,8 @@ class Event:
     """The transport's word that the sender is a room creator or has power level >= 50."""
     bot_can_redact: bool = True
     bot_can_mute: bool = True
+    network_redacts: bool = True
+    """The network can take a message back (IRC cannot: enforcement there only warns and mutes)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from bot.core import acta
 from bot.core.commands import Command
@@ -190,9 +190,11 @@ def keep_grant_for(ctx: Context, *command_names: str) -> None:
     grant(ctx, ctx.sender, GRANT_SEPARATOR.join(map(name_key, command_names)))
 
 
-def enforce(ctx: Context, warned: list[str], kind: str, **context: object) -> None:
+def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
     """Redact (if the room's mode and the bot's power allow) and warn each offender once."""
     mode = effective_mode(ctx)
+    if not ctx.event.network_redacts:
+        mode = "warn"
     if mode != "warn":
         ctx.redact()
     if ctx.sender not in warned:

@@ -31,24 +31,28 @@ from jinja2 import (
 from markupsafe import Markup, escape
 
 MAX_BODY = 4000
-_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
-_MARKDOWN_LINE_START = re.compile(r"^([ \t]*)([#>+=-]|\d{1,9}(?=[.)]))", re.MULTILINE)
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~&@])")
+_MARKDOWN_LINE_START = re.compile(r"^([#>+=-]|\d{1,9}(?=[.)]))", re.MULTILINE)
+_AUTOLINK = re.compile(r"(?i)(:)(?=//)|(?<=www)(\.)|(?<=mailto)(:)|(?<=xmpp)(:)")
+"""What would start an autolink once ``@`` is escaped: ``scheme://``, ``www.``, ``mailto:``, ``xmpp:``."""
 
 
 def markdown_text(value: object) -> str:
-    """User text as literal Markdown: the characters that make markup are backslash-escaped, and line
-    breaks are kept as hard breaks."""
-    text = _MARKDOWN_INLINE.sub(r"\\\1", str(value).replace("\r\n", "\n").replace("\r", "\n"))
+    """User text as literal Markdown: the characters that make markup or autolinks are
+    backslash-escaped, and each non-blank line is kept, stripped, as a hard break (a blank line
+    would end the paragraph or the italics the text sits in, an indented one start code)."""
+    lines = str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = "\n".join(stripped for line in lines if (stripped := line.strip()))
+    text = _MARKDOWN_INLINE.sub(r"\\\1", text)
+    text = _AUTOLINK.sub(lambda m: "\\" + m[0], text)
     text = _MARKDOWN_LINE_START.sub(_escape_line_start, text)
-    return "  \n".join(line.rstrip() for line in text.split("\n"))
+    return text.replace("\n", "  \n")
 
 
 def _escape_line_start(match: re.Match[str]) -> str:
     """``# x``, ``> x``, ``- x`` start a block: escape the marker; ``1. x`` too: escape its dot."""
-    indent, marker = match[1], match[2]
-    if marker.isdigit():
-        return indent + marker + "\\"
-    return indent + "\\" + marker
+    marker = match[1]
+    return marker + "\\" if marker.isdigit() else "\\" + marker
 
 
 def html_lines(value: object) -> Markup:

@@ -134,7 +134,7 @@ def private_opponent(ctx: Context, text: str) -> Character | None:
     for i, word in enumerate(words[:-1]):
         if name_key(word) in AGAINST_WORDS:
             target, _ = ctx.room.leading_character(words[i + 1:])
-            if target is not None and ctx.gm_sheet(target):
+            if target is not None and ctx.sheet_is_gms(target):
                 return target
     return None
 

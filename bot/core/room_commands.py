@@ -213,7 +213,7 @@ def sheet_command(ctx: Context, args: str) -> None:
     rest = _after_words(args, used)
     if rest.strip() and not (ctx.is_gm() or character.owner == ctx.sender):
         raise Refusal("not_your_character", name=character.name)
-    if not ctx.is_gm() and ctx.gm_sheet(character):
+    if not ctx.is_gm() and ctx.sheet_is_gms(character):
         raise Refusal("npc_sheet_private", name=character.name)
     if rest.strip():
         edit = sheets.read_edit(ctx.game, rest)
@@ -470,29 +470,36 @@ def acta_command(ctx: Context, args: str) -> None:
 
 
 def _erase_sessions(ctx: Context, words: list[str]) -> None:
-    if len(words) == 1 and words[0] in _ALL_WORDS:
-        acta.erase(ctx, None)
-        ctx.reply("acta_erased", sessions=None)
-        return
-    if not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words):
+    every = len(words) == 1 and words[0] in _ALL_WORDS
+    if not every and (not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words)):
         raise ctx.usage("acta")
-    sessions = tuple(sorted({int(w) for w in words}))
+    sessions = None if every else tuple(sorted({int(w) for w in words}))
+    _known_sessions(ctx, sessions or ())
     acta.erase(ctx, sessions)
     ctx.reply("acta_erased", sessions=sessions)
 
 
+def _known_sessions(ctx: Context, asked: tuple[int, ...]) -> None:
+    """Refuse when the acta holds no session, or not every one ``asked`` (an empty or erased
+    session has no document)."""
+    known = ctx.recorded_sessions()
+    if not known:
+        raise Refusal("acta_empty", on=ctx.room.acta.on)
+    missing = [n for n in asked if n not in known]
+    if missing:
+        raise Refusal("acta_no_session", missing=missing, known=known)
+
+
 def _acta_links(ctx: Context, session: int | None) -> None:
-    record = ctx.room.acta
-    if record.session == 0:
-        raise Refusal("acta_empty", on=record.on)
-    if session is not None and not 1 <= session <= record.session:
-        raise Refusal("acta_no_session", session=session, last=record.session)
-    ctx.reply("acta_links", url=_page_url(ctx), session=session, on=record.on)
+    _known_sessions(ctx, () if session is None else (session,))
+    if ctx.room.page_token is None and not ctx.is_gm():
+        raise Refusal("acta_no_page")
+    ctx.reply("acta_links", url=_page_url(ctx), session=session, on=ctx.room.acta.on)
 
 
 def _page_url(ctx: Context, renew: bool = False) -> str:
-    """The room's table page address (a new token if it has none or ``renew``); a refusal without
-    ``[web] public_url``."""
+    """The room's table page address (a new token if it has none or ``renew``: only the GM's commands
+    ask for it then); a refusal without ``[web] public_url``."""
     base = ctx.settings.public_url
     if not base:
         raise Refusal("no_public_url")

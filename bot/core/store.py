@@ -19,7 +19,7 @@ from typing import Any
 
 import sqlite_utils
 
-from bot.core.acta import Change, Entry, Record
+from bot.core.acta import SPOKEN, Change, Entry, Record
 from bot.core.errors import StartupError
 from bot.core.events import Action, action_from_dict, action_to_dict
 
@@ -95,8 +95,15 @@ def _migrate_6(db: sqlite_utils.Database) -> None:
     db.table("rolls").create_index(["room_id", "seq"], if_not_exists=True)
 
 
+def _migrate_7(db: sqlite_utils.Database) -> None:
+    """Who sent each acta entry: only they may edit it. Entries recorded before have none (no one's
+    edit applies to them; the GM may still delete them)."""
+    if "sender" not in db.table("acta").columns_dict:
+        db.execute("ALTER TABLE acta ADD COLUMN sender TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6,
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -163,6 +170,9 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
 
+    def forget_meta(self, key: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE key = ?", [key])
+
     def meta_with_prefix(self, prefix: str) -> list[tuple[str, str]]:
         rows = self.db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])
         return [(r[0], r[1]) for r in rows]
@@ -202,21 +212,23 @@ class Store:
         conn = self.db.conn
         for item in records:
             if isinstance(item, Entry):
-                conn.execute("INSERT INTO acta (room_id, session, event_id, ts, kind, actor, text, data)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                conn.execute("INSERT INTO acta (room_id, session, event_id, ts, kind, actor, text, data, sender)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              [room_id, item.session, item.source, item.ts, item.kind, item.actor, item.text,
-                              json.dumps(item.data, ensure_ascii=False)])
+                              json.dumps(item.data, ensure_ascii=False), item.sender])
             else:
                 self._change_acta(room_id, item)
 
     def _change_acta(self, room_id: str, change: Change) -> None:
-        spoken = "('narration', 'dialogue', 'action')"
+        spoken = "(" + ", ".join(f"'{kind}'" for kind in SPOKEN) + ")"
+        whose = "" if change.any_sender else " AND sender = ?"
+        mine = [] if change.any_sender else [change.by]
         if change.op == "edit":
-            self.db.execute(f"UPDATE acta SET kind = ?, text = ? WHERE room_id = ? AND event_id = ? AND kind IN {spoken}",
-                            [change.kind, change.text, room_id, change.source])
+            self.db.execute(f"UPDATE acta SET kind = ?, text = ? WHERE room_id = ? AND event_id = ? AND kind IN {spoken}"
+                            f"{whose}", [change.kind, change.text, room_id, change.source, *mine])
         elif change.op == "forget":
-            self.db.execute(f"DELETE FROM acta WHERE room_id = ? AND event_id = ? AND kind IN {spoken}",
-                            [room_id, change.source])
+            self.db.execute(f"DELETE FROM acta WHERE room_id = ? AND event_id = ? AND kind IN {spoken}{whose}",
+                            [room_id, change.source, *mine])
         elif change.sessions is None:
             self.db.execute("DELETE FROM acta WHERE room_id = ?", [room_id])
         else:
@@ -232,9 +244,9 @@ class Store:
         """The entries of these sessions, in the order they were recorded."""
         out: list[Entry] = []
         for session in sessions:
-            rows = self.db.execute("SELECT session, kind, actor, text, event_id, ts, data FROM acta"
+            rows = self.db.execute("SELECT session, kind, actor, text, event_id, ts, data, sender FROM acta"
                                    " WHERE room_id = ? AND session = ? ORDER BY id", [room_id, session])
-            out += [Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
+            out += [Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in rows]
         return out
 
     def room_ids(self) -> list[str]:

@@ -8,6 +8,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from bot.core import acta, floor
 from bot.core import combat as rounds
@@ -150,7 +151,8 @@ class Table:
         if fresh:
             self._rooms.pop(event.room_id, None)
         return Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
-                       self.renderer, self.rng, self.games, ROOM_COMMANDS, store=self.store)
+                       self.renderer, self.rng, self.games, ROOM_COMMANDS, store=self.store,
+                       recorded_sessions=partial(self.store.acta_sessions, event.room_id))
 
     def context_for(self, event: Event, room: RoomState) -> Context:
         """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the

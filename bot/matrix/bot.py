@@ -27,7 +27,7 @@ from typing import Any
 
 from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError, MegolmEvent, MessageDirection
 
-from bot.config import Config
+from bot.config import Config, is_irc_channel
 from bot.core.events import Action, Event, PowerLevels, Send
 from bot.core.store import Store
 from bot.core.table import Table
@@ -89,15 +89,19 @@ class Job:
 
 class MatrixBot:
     def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
-                 rng: random.Random | None = None, setup_only: bool = False) -> None:
+                 rng: random.Random | None = None, setup_only: bool = False, metrics: Metrics | None = None,
+                 serve_web: bool = True) -> None:
         """``setup_only``: log in, publish the device keys, set up cross-signing and stop
-        (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed."""
+        (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed.
+        ``metrics`` and ``serve_web=False``: another transport shares the table and the web server."""
         self.config = config
         self.user_id = config.matrix.user_id
         os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
         self.store = store or Store(config.db_path)
         self.table = table or Table(self.store, config.table, rng=rng, templates_dir=config.templates_dir)
-        self.metrics = Metrics()
+        self.metrics = metrics or Metrics()
+        self.metrics.transports["matrix"] = False
+        self.serve_web = serve_web
         self.ready = asyncio.Event()
         self._stopping = False
         self._stop_event = asyncio.Event()
@@ -135,7 +139,7 @@ class MatrixBot:
 
     async def run(self) -> None:
         hp = self.config.web_host_port()
-        if hp:
+        if hp and self.serve_web:
             self._web = await start_web(self.metrics, *hp, table=self.table)
         watch: asyncio.Future[None] | None = None
         try:
@@ -217,6 +221,7 @@ class MatrixBot:
                 await self._setup_cross_signing()
                 self.ready.set()
                 self.metrics.first_sync_done = True
+                self.metrics.transports["matrix"] = True
                 log.info("first sync done")
 
     async def _crypto_upkeep(self) -> None:
@@ -434,7 +439,8 @@ class MatrixBot:
         coalesced = {a for record in inflight for a in record.action_ids}
         for record in inflight:
             self._enqueue(record.room_id, Job(coalesced=record))
-        pending = [a for a in self.table.pending_actions() if a.action_id not in coalesced]
+        pending = [a for a in self.table.pending_actions()
+                   if a.action_id not in coalesced and not is_irc_channel(a.room_id)]  # IRC's are its own
         for action in pending:
             self._enqueue(action.room_id, Job(action=action))
         unlocking = {a.room_id for a in pending if isinstance(a, PowerLevels)}

@@ -8,6 +8,7 @@ and hands its ``event`` (when there is one) to the table, where it counts as wri
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,6 +25,10 @@ POLL_TYPES = frozenset({
 REDACTION = "m.room.redaction"
 """Nobody's writing: it only takes the deleted message out of the room's acta."""
 ENCRYPTED = "m.room.encrypted"
+FUTURE_SLACK_MS = 60_000
+"""How far ahead of the bot's clock an ``origin_server_ts`` may be (servers' clocks differ a little);
+a later one is taken as this far ahead. A far future stamp would hold the acta's session open and
+could not be written as a date."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +56,10 @@ def is_state(src: object) -> bool:
     return isinstance(src, dict) and "state_key" in src
 
 
-def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str) -> Event | Malformed | None:
-    """One timeline event (not a state event) as the table sees it; ``None`` when it is no one's writing."""
+def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str,
+              now_ms: int | None = None) -> Event | Malformed | None:
+    """One timeline event (not a state event) as the table sees it; ``None`` when it is no one's writing.
+    ``now_ms``: the bot's clock (milliseconds since 1970; default: now), the bound of the event's time."""
     if not isinstance(src, dict):
         return Malformed("the event is not an object", None)
     event_id = src.get("event_id")
@@ -66,14 +73,13 @@ def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str) -> Event
         return Malformed("no type", event_id)
     if sender == bot_user or "state_key" in src or _redacted(src):
         return None
-    ts = src.get("origin_server_ts")
     base = Event(
         room_id=room_id,
         sender=sender,
         text="",
         event_id=event_id,
         kind="other",
-        ts=ts if isinstance(ts, int) and not isinstance(ts, bool) and ts >= 0 else 0,
+        ts=_timestamp(src.get("origin_server_ts"), int(time.time() * 1000) if now_ms is None else now_ms),
         sender_is_admin=auth.is_admin(sender),
         bot_can_redact=auth.can_redact(bot_user),
         bot_can_mute=auth.can_mute(bot_user),
@@ -85,6 +91,13 @@ def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str) -> Event
     except _Bad as bad:
         edit = isinstance(src.get("content"), dict) and _is_edit(src["content"])
         return Malformed(str(bad), event_id, replace(base, edit=edit))
+
+
+def _timestamp(value: object, now_ms: int) -> int:
+    """The event's time in milliseconds: an integer from 0 to ``now_ms + FUTURE_SLACK_MS`` (else 0)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        return 0
+    return min(value, now_ms + FUTURE_SLACK_MS)
 
 
 def _redaction(base: Event, src: dict[str, Any]) -> Event | None:

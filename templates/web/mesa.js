@@ -7,6 +7,7 @@
     return;
   }
   var source = new EventSource(board.getAttribute("data-eventos"));
+  document.body.setAttribute("data-vivo", "");
   var notice = document.getElementById("aviso-vivo");
   source.addEventListener("mesa", function (message) {
     board.innerHTML = message.data;

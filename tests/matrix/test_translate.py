@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from bot.core.events import Event
 from bot.matrix.bot import sync_filter
 from bot.matrix.power import RoomAuth
-from bot.matrix.translate import Malformed, is_own_join, translate
+from bot.matrix.translate import FUTURE_SLACK_MS, Malformed, is_own_join, translate
 
 BOT = "@bot:s"
+NOW = 1_800_000_000_000
 CASES = json.loads((Path(__file__).parent / "fixtures" / "events.json").read_text(encoding="utf-8"))
 
 
@@ -88,3 +89,17 @@ def test_arbitrary_content_never_raises(etype, content):
        | json_values)
 def test_arbitrary_top_level_event_never_raises(event):
     check(event)
+
+
+@pytest.mark.parametrize(("sent", "kept"), [
+    (2**53 - 1, NOW + FUTURE_SLACK_MS), (NOW + FUTURE_SLACK_MS + 1, NOW + FUTURE_SLACK_MS),
+    (NOW + 5, NOW + 5), (1_700_000_000_000, 1_700_000_000_000), (-1, 0), (2**64, NOW + FUTURE_SLACK_MS),
+    (1.5e15, 0), (True, 0), ("1700000000000", 0),
+])
+def test_the_server_timestamp_is_kept_within_sane_bounds(sent: object, kept: int) -> None:
+    """A room member's server may stamp any number: a far future one would crash date formatting and
+    hold the room's acta session open forever."""
+    src = {"type": "m.room.message", "sender": "@ana:s", "event_id": "$1", "origin_server_ts": sent,
+           "content": {"msgtype": "m.text", "body": "hola"}}
+    event = translate("!r:s", src, auth(), BOT, now_ms=NOW)
+    assert isinstance(event, Event) and event.ts == kept

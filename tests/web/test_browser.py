@@ -100,6 +100,17 @@ def text_of(driver: webdriver.Chrome, element_id: str) -> str:
                                  element_id)
 
 
+def live_marked(driver: webdriver.Chrome) -> bool:
+    """The page's own script ran (``mesa.js`` marks the body as soon as it opens the live stream)."""
+    return bool(driver.find_element(By.TAG_NAME, "body").get_attribute("data-vivo") is not None)
+
+
+def noscript_shown(driver: webdriver.Chrome) -> bool:
+    """The ``noscript`` paragraph is an element on the page: the parser had scripting off."""
+    paragraphs = driver.find_elements(By.CSS_SELECTOR, "noscript > p")
+    return bool(paragraphs) and paragraphs[0].is_displayed()
+
+
 def console_errors(driver: webdriver.Chrome) -> list[dict]:
     return [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
 
@@ -108,6 +119,8 @@ async def test_the_page_shows_the_fight_and_follows_it_without_a_reload(
         browser: webdriver.Chrome, served: tuple[Tables, str], tmp_path: Path) -> None:
     tables, base = served
     await in_browser(browser.get, f"{base}/mesa/{tables.token()}")
+    assert await in_browser(live_marked, browser)  # the page's script ran before the load event
+    assert not await in_browser(noscript_shown, browser)
     await in_browser(wait_until, browser, lambda d: d.find_element(By.ID, "aviso-vivo").is_displayed())
     combat = tables.table.room(ROOM).combat
     assert combat is not None
@@ -161,15 +174,23 @@ async def test_a_wrong_or_revoked_token_gives_404_in_the_browser(browser: webdri
 
 
 async def test_without_javascript_the_page_is_a_full_snapshot(served: tuple[Tables, str]) -> None:
+    """Chromium with JavaScript blocked by its content settings: the page's script never runs (it
+    would mark the body ``data-vivo`` before the load event), the parser shows the ``noscript``
+    paragraph (as it does only with scripting off), and the board is all there."""
     tables, base = served
     driver = await in_browser(chromium, False)
     try:
         await in_browser(driver.get, f"{base}/mesa/{tables.token()}")
+        assert not await in_browser(live_marked, driver)
+        assert await in_browser(noscript_shown, driver)
         combat = tables.table.room(ROOM).combat
         assert combat is not None
         assert [name for name, _, _ in order(driver)] == combat.order
-        assert driver.find_element(By.TAG_NAME, "noscript") is not None
         assert not driver.find_element(By.ID, "aviso-vivo").is_displayed()
-        assert driver.execute_script is not None and console_errors(driver) == []
+        tables.say(GM, "!siguiente")
+        await in_browser(driver.get, f"{base}/mesa/{tables.token()}")  # a reload shows the change
+        assert [n for n, current, _ in order(driver) if current] == [tables.table.room(ROOM).combat.current]  # type: ignore[union-attr]
+        assert not await in_browser(live_marked, driver)
+        assert console_errors(driver) == []
     finally:
         await in_browser(driver.quit)

@@ -208,3 +208,109 @@ async def test_stopping_the_server_ends_the_open_event_streams(tables: Tables) -
         # Well under the 30 s the runner would otherwise wait for the stream's handler.
         await asyncio.wait_for(runner.cleanup(), 5)
         assert await asyncio.wait_for(response.content.read(), 5) is not None
+
+
+async def test_the_page_links_the_acta_only_while_it_has_a_session(tables: Tables, client: TestClient) -> None:
+    link = "/acta/ultima.html"
+    assert link in await (await client.get(f"/mesa/{tables.token()}")).text()  # the fight's start
+    tables.say(GM, "!acta borrar todo")
+    assert link not in await (await client.get(f"/mesa/{tables.token()}")).text()
+    tables.say(GM, "La niebla cubre el campo.")
+    assert link in await (await client.get(f"/mesa/{tables.token()}")).text()
+    tables.say(GM, "!acta borrar todo")
+    assert link not in await (await client.get(f"/mesa/{tables.token()}")).text()
+    tables.say(GM, "!sesion")
+    assert link not in await (await client.get(f"/mesa/{tables.token()}")).text()
+
+
+async def read_board(response: Any) -> str:
+    """The next board event of an open stream (its ``data:`` lines joined)."""
+    lines: list[str] = []
+    while True:
+        line = (await asyncio.wait_for(response.content.readline(), 10)).decode()
+        if line == "\n" and lines:
+            return "\n".join(lines)
+        if line.startswith("data: "):
+            lines.append(line[6:].rstrip("\n"))
+
+
+async def test_each_change_renders_the_board_once_for_all_the_rooms_streams(tables: Tables, client: TestClient,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    renders: list[str] = []
+    document = tables.table.renderer.document
+
+    def counted(kind: str, ext: str, **context: Any) -> str:
+        renders.append(kind)
+        return document(kind, ext, **context)
+
+    monkeypatch.setattr(tables.table.renderer, "document", counted)
+    streams = [await client.get(f"/mesa/{tables.token()}/eventos") for _ in range(3)]
+    first = [await read_board(s) for s in streams]
+    assert len(set(first)) == 1 and renders.count("table_board") == 1
+    tables.say(GM, "!siguiente")
+    second = [await read_board(s) for s in streams]
+    assert len(set(second)) == 1 and second[0] != first[0] and renders.count("table_board") == 2
+    for s in streams:
+        s.close()
+
+
+async def test_a_room_takes_at_most_max_streams_and_one_more_gets_a_spanish_503(
+        tables: Tables, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.table_page
+
+    monkeypatch.setattr(bot.table_page, "MAX_STREAMS", 2)
+    url = f"/mesa/{tables.token()}/eventos"
+    streams = [await client.get(url) for _ in range(2)]
+    for s in streams:
+        await read_board(s)
+    refused = await client.get(url)
+    assert refused.status == 503 and "Demasiada gente mirando esta mesa" in await refused.text()
+    assert refused.headers["Content-Security-Policy"] == bot.table_page.PAGE_CSP
+    assert (await client.get(f"/mesa/{tables.token()}")).status == 200  # the page itself still loads
+    for s in streams:
+        s.close()
+
+
+async def test_cancelling_a_stream_cancels_its_handler_and_frees_its_place(tables: Tables) -> None:
+    from aiohttp.test_utils import make_mocked_request
+
+    from bot.table_page import TablePages
+
+    pages = TablePages(tables.table)
+    token = tables.token()
+    request = make_mocked_request("GET", f"/mesa/{token}/eventos", match_info={"token": token})
+    handler = asyncio.ensure_future(pages.events_view(request))
+    while not pages._feeds.get(ROOM) or pages._feeds[ROOM].rendered < 0:
+        await asyncio.sleep(0)  # until the handler sent the board and waits for a change
+    handler.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await handler
+    assert ROOM not in pages._feeds
+
+
+NPC_SECRETS = [
+    # (game, script after the cast, what a PC shows, what the NPC's sheet would show)
+    ("stormbringer", "@gm:local: !ficha Ana pv 12\n@gm:local: !ficha Orco pv 15\n", "PV 12", "PV 15"),
+    ("savage", "@gm:local: !ficha Ana bennies 3\n@gm:local: !ficha Orco bennies 2\n", "3 benis", "2 benis"),
+    ("reino", "@gm:local: !ficha Ana pr 20\n@gm:local: !ficha Orco pr 13\n@gm:local: !ficha Orco pa 3\n",
+     "PR 20/20", "PR 13/13"),
+]
+
+
+@pytest.mark.parametrize(("system", "sheet", "pc_shows", "npc_hides"), NPC_SECRETS, ids=[c[0] for c in NPC_SECRETS])
+async def test_an_npcs_sheet_numbers_show_neither_on_the_page_nor_in_estado(
+        system: str, sheet: str, pc_shows: str, npc_hides: str, aiohttp_client: Any) -> None:
+    """The GM's sheet of an NPC is private (``!ficha`` refuses it to players): its hit points,
+    resistance, action points or bennies are left out of what the room sees; its wounds and states
+    stay (the room saw them happen)."""
+    tables = Tables(system)
+    tables.play("@ana:local: !pj Ana\n@gm:local: !pnj Orco\n" + sheet +
+                "@gm:local: !combate\n@gm:local: !turnos Ana Orco\n@gm:local: !mesa")
+    client = await aiohttp_client(make_app(Metrics(), tables.table))
+    html = await (await client.get(f"/mesa/{tables.token()}")).text()
+    status = tables.say("@ana:local", "!estado")[0]
+    for shown in (html, status):
+        assert pc_shows in shown and npc_hides not in shown, shown
+        assert "PA 3" not in shown
+    npc_row = html.split('data-nombre="Orco"', 1)[1].split("</li>\n</ol>", 1)[0]
+    assert "benis" not in npc_row and "PV" not in npc_row and "PR" not in npc_row

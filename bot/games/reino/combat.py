@@ -70,7 +70,7 @@ class ReinoCombat:
                          surprise_round=bool(combat.data.get("surprise_round")))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        return labels(ctx, actor, combat)
+        return labels(ctx, actor, combat, gms_sheet=ctx.sheet_is_gms(actor))
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         rc = load(character, ctx.room.combat)
@@ -104,4 +104,4 @@ def _dying_save(ctx: Context, combat: Combat, character: Character) -> None:
     result = roll_dying_save(ctx.rng, rc.fortitude, rc.dying_saves)
     after = apply_dying_save(rc, result, combat.round)
     save(character, combat, after)
-    ctx.announce("reino/table_dying", name=character.name, r=ReinoDyingSave(result))
+    ctx.announce("reino/table_dying", name=character.name, roll=ReinoDyingSave(result))

@@ -146,7 +146,7 @@ def attack_command(ctx: Context, args: str) -> None:
     if combat is not None:
         combat.data.setdefault("last_attack", {})[name_key(attacker.name)] = {"target": target.name,
                                                                              **result.to_dict()}
-    ctx.reply("reino/table_attack", attacker=attacker.name, target=target.name, r=ReinoAttack(result, comment),
+    ctx.reply("reino/table_attack", attacker=attacker.name, target=target.name, roll=ReinoAttack(result, comment),
               penalty=rc_attacker.action_penalty, surprised=caught, stunned=rc_target.stunned(round_number))
     floor.consume_grant(ctx)
 
@@ -298,7 +298,7 @@ def stabilize_command(ctx: Context, args: str) -> None:
         check = ReinoCheck(roll_test(ctx.rng, bonus, DEFAULT_DC), "estabilizar")
         if check.test.success:
             save(target, combat, stable)
-        ctx.reply("reino/table_stabilize", name=target.name, helper=helper.name if helper else None, r=check)
+        ctx.reply("reino/table_stabilize", name=target.name, helper=helper.name if helper else None, roll=check)
         floor.consume_grant(ctx)
     if helper is not None:
         commit_action(combat, helper, spent)
@@ -312,7 +312,7 @@ def _stabilize_by_point(ctx: Context, target: Character, payer: Character, stabl
     else:
         save(payer, combat, spend_action_point(load(payer, combat)))
         save(target, combat, stable)
-    ctx.reply("reino/table_stabilize", name=target.name, helper=payer.name, r=None)
+    ctx.reply("reino/table_stabilize", name=target.name, helper=payer.name, roll=None)
 
 
 @COMMANDS.command("sorpresa", "surprise", usage="NOMBRE[, NOMBRE...] | nadie", gm_only=True, needs_args=True)

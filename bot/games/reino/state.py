@@ -132,11 +132,12 @@ def combatants(room: RoomState, combat: Combat) -> list[Character]:
     return [c for c in found if c is not None]
 
 
-def labels(ctx: Context, character: Character, combat: Combat | None) -> list[str]:
-    """Short labels for the status board and ``!salud`` (rendered from a template)."""
+def labels(ctx: Context, character: Character, combat: Combat | None, gms_sheet: bool = False) -> list[str]:
+    """Short labels for the status board and ``!salud`` (rendered from a template); ``gms_sheet``: the
+    GM's character seen by the room, without its sheet's numbers (resistance, action points)."""
     rc = load(character, combat)
     text = ctx.renderer.text(
-        "reino/table_labels", rc=rc, sheet=character.sheet, surprised=surprised(combat, character),
+        "reino/table_labels", rc=rc, sheet={} if gms_sheet else character.sheet, surprised=surprised(combat, character),
         stunned=bool(combat and combat.started and rc.stunned_round == combat.round),
     )
     return [line.strip() for line in text.splitlines() if line.strip()]

@@ -54,7 +54,7 @@ class SavageCombatRules:
         roll = trait_roll(ctx, "espiritu", die, savage, joker) if savage.shaken and die else None
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
-        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, r=roll)
+        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.load(combat)
@@ -72,7 +72,7 @@ class SavageCombatRules:
             ("bleeding", savage.bleeding),
             ("dead", savage.dead),
             ("out", savage.out and not savage.wild_card),
-            ("bennies", savage.bennies if savage.wild_card else 0),
+            ("bennies", savage.bennies if savage.wild_card and not ctx.sheet_is_gms(actor) else 0),
         ]
         return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]
 
@@ -89,7 +89,7 @@ def _bleed(ctx: Context, character: Character) -> None:
     die, defaulted = vigor_of(character)
     roll = trait_roll(ctx, "desangrar", die, savage, False)
     store(character, apply_bleeding_roll(savage, roll.outcome))
-    ctx.announce("savage/table_vigor", name=character.name, r=roll, defaulted=defaulted)
+    ctx.announce("savage/table_vigor", name=character.name, roll=roll, defaulted=defaulted)
 
 
 def _tick_task(ctx: Context, state: SavageCombat) -> None:

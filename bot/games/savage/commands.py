@@ -131,14 +131,15 @@ def damage_command(ctx: Context, args: str) -> None:
     _apply_hit(ctx, target, savage, roll.effect, roll)
 
 
-def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect, roll: object) -> None:
+def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect,
+               roll: SavageDamageRoll | None) -> None:
     """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
     can_soak = after.wild_card and effect.wounds > 0 and before.bennies > 0
-    ctx.reply("savage/table_damage", name=target.name, r=roll, effect=effect, before=before, after=after,
+    ctx.reply("savage/table_damage", name=target.name, roll=roll, effect=effect, before=before, after=after,
               hold_broken=hold_broken, can_soak=can_soak)
     if can_soak and target.owner and combat is not None:
         floor.grant(ctx, target.owner, "absorber")  # the victim's player may soak out of turn
@@ -195,7 +196,7 @@ def soak_command(ctx: Context, args: str) -> None:
         floor.consume_grant(ctx)
     else:
         floor.keep_grant_for(ctx, "absorber", "repetir")  # a second benny may re-roll this soak on the same grant
-    ctx.reply("savage/table_soak", name=target.name, r=roll, after=after, reroll=reroll, best=best)
+    ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best)
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
@@ -213,7 +214,7 @@ def recover_command(ctx: Context, args: str) -> None:
     roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character))
     store(character, recover_at_turn_start(savage, roll.outcome))
     floor.consume_grant(ctx)
-    ctx.reply("savage/table_recovery", name=character.name, r=roll)
+    ctx.reply("savage/table_recovery", name=character.name, roll=roll)
 
 
 def _current_actor(ctx: Context, combat: Combat) -> Character | None:
@@ -385,7 +386,7 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
     state.save(combat)
     floor.consume_grant(ctx)
-    ctx.reply("savage/table_task", title=title, task=task, event="roll", r=roll, who=ctx.speaker_name)
+    ctx.reply("savage/table_task", title=title, task=task, event="roll", roll=roll, who=ctx.speaker_name)
 
 
 @COMMANDS.command("ataque", "attack", usage="OBJETIVO [modificadores] [sin estado]", in_character=True, needs_args=True)

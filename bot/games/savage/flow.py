@@ -44,7 +44,7 @@ def roll_incapacitation(ctx: Context, character: Character, savage: SavageCharac
     """The Vigor roll of a Wild Card just incapacitated; announces it and returns the new state."""
     die, defaulted = vigor_of(character)
     roll = trait_roll(ctx, "incapacitado", die, savage, has_joker(ctx, character))
-    ctx.announce("savage/table_vigor", name=character.name, r=roll, defaulted=defaulted)
+    ctx.announce("savage/table_vigor", name=character.name, roll=roll, defaulted=defaulted)
     result = roll.result
     report = {"dies": result.dies, "injury": result.injury, "bleeding": result.bleeding, "table": result.table}
     return apply_incapacitation(savage, result), report

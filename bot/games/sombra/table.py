@@ -210,7 +210,7 @@ class SombraCombat:
         slots = initiative_order(c for c, _ in entries)
         combat.order = [s.combatant.name for s in slots]
         combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
-        ctx.announce("sombra/table_initiative", r=SombraInitiative(slots),
+        ctx.announce("sombra/table_initiative", roll=SombraInitiative(slots),
                      defaults=[c.name for c, missing in entries if missing])
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
@@ -322,7 +322,7 @@ def _resolve_attack(ctx: Context, attacker: Character, target: Character, table:
     assert isinstance(result, SombraCheck)
     reports = _apply(ctx, target, table, result.damage) if result.damage else []
     ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
-              aim=aim, stunned=stunned, r=result, reports=reports, after=_labels(combat, target))
+              aim=aim, stunned=stunned, roll=result, reports=reports, after=_labels(combat, target))
     floor.consume_grant(ctx)
 
 

@@ -62,7 +62,7 @@ class StormbringerCombat:
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         labels = []
-        if "pv" in actor.sheet:
+        if "pv" in actor.sheet and not ctx.sheet_is_gms(actor):
             labels.append(condition_label(ctx, "hp", value=st.sheet_int(actor, "pv")))
         labels += [condition_label(ctx, code) for code in st.wounds(combat, actor.name) if code != "stunned"]
         labels += self._limit_labels(ctx, combat, actor)

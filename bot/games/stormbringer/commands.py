@@ -102,7 +102,7 @@ def attack_command(ctx: Context, args: str) -> None:
         combat.data["blow"] = blow
     else:
         combat.data.pop("blow", None)
-    ctx.reply("stormbringer/table_action", who=attacker.name, r=result, blow=blow, action="attack", hidden=False,
+    ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
               shield=False, riposte=False)
     floor.consume_grant(ctx)
 
@@ -183,7 +183,7 @@ def parry_command(ctx: Context, args: str) -> None:
         combat.data["riposte"] = {"by": defender.name, "against": blow["attacker"]}
         if defender.owner:
             floor.grant(ctx, defender.owner, "ataque")  # the master's riposte needs no !permite
-    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="parry", hidden=False,
+    ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="parry", hidden=False,
               shield=shield, riposte=riposte)
 
 
@@ -200,7 +200,7 @@ def dodge_command(ctx: Context, args: str) -> None:
     req.missile = req.missile or ("thrown" if blow["missile"] else "")
     result = resolve_dodge(req, ctx.rng)
     settle_blow(blow, defender, result.effect.stops_blow)
-    ctx.reply("stormbringer/table_action", who=defender.name, r=result, blow=blow, action="dodge", hidden=False,
+    ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="dodge", hidden=False,
               shield=False, riposte=False)
 
 
@@ -248,7 +248,7 @@ def damage_command(ctx: Context, args: str) -> None:
         if blow is not None:
             combat.data.pop("blow")
             mark_experience(ctx, blow)
-    ctx.reply("stormbringer/table_damage", name=target.name, r=result, before=before,
+    ctx.reply("stormbringer/table_damage", name=target.name, roll=result, before=before,
               after=target.sheet.get("pv"))
 
 
@@ -317,7 +317,7 @@ def ambush_command(ctx: Context, args: str) -> None:
             kind = "spotted" if check.roll.succeeded else "unaware"
             st.set_surprise(combat, victim.name, SurpriseState(kind, master=st.master(victim)))
             spotted.append((victim.name, check))
-    ctx.reply("stormbringer/table_ambush", r=result, victims=[v.name for v in targets], spotted=spotted)
+    ctx.reply("stormbringer/table_ambush", roll=result, victims=[v.name for v in targets], spotted=spotted)
 
 
 @COMMANDS.command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True)

@@ -303,7 +303,8 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
     assert "Ronda 2. Orden: Orco → Ana → Bruno" in after[1]
     assert "turno de Orco" in after[-1]
     assert room(table).combat.order == ["Orco", "Ana", "Bruno"]
-    assert "desprevenido" not in t.text(line + 12) and "Orco [PR 10/10]" in t.text(line + 12)
+    # The NPC's resistance is its sheet's, the GM's: the room sees none of it.
+    assert "desprevenido" not in t.text(line + 12) and "▶ Orco\n" in t.text(line + 12) and "PR 10/10" not in t.text(line + 12)
     assert "ya ha empezado" in t.text(line + 13)
     assert table.rng.exhausted()  # type: ignore[attr-defined]
 

@@ -295,3 +295,16 @@ def test_stun_taken_in_ones_own_turn_lasts_two_more_turns() -> None:
     stunned = [n for n in range(4, 9) if any("McAvoy está aturdido" in x for x in t.texts(line(n)))]
     assert stunned == [5, 7]
     assert "· McAvoy [cabeza: herida leve (8), +3 a sus acciones]" in t.text(line(9))
+
+
+def test_a_rolled_damage_is_a_roll_of_the_acta() -> None:
+    """The outcome a message shows is passed as ``roll=`` (not guessed from a template variable), so
+    the GM's rolled damage is recorded and listed on the table page like any public roll."""
+    table = sombra_table((2, 7, 9))
+    play("@gm:local: !acta activar\n" + CAST + "@gm:local: !daño Hans II+2\n@gm:local: !damage McAvoy 11 cabeza\n",
+         table)
+    room = "!console:local"
+    rolls = [e for e in table.store.acta_entries(room, table.store.acta_sessions(room)) if e.kind == "roll"]
+    assert len(rolls) == 1 and "Daño II+2: abdomen (7) 13" in rolls[0].text
+    assert rolls[0].data["result"]["system"] == "sombra"
+    assert [r["text"] for r in table.room(room).last_rolls] == [rolls[0].text]

@@ -85,14 +85,14 @@ def test_full_combat() -> None:
     assert "Herida grave (umbral 7)" in t.text(19) and "PV 22 → 11" in t.text(19)
     status = t.text(20)
     assert "Elric [PV 14, ataques 2]" in status
-    assert "Orco [PV 11, herida grave, paradas 2, sin más paradas]" in status
+    assert "Orco [herida grave, paradas 2, sin más paradas]" in status  # an NPC's PV are the GM's
     assert "turno de Orco" in t.text(21)
     assert "Orco · ⚔️ Ataque 60%" in t.text(22)
     assert "Elric · 🛡️ Parada 70%: [49] → éxito" in t.text(23)
     # Round 2: counters emptied, phases announced again, Orco parries with no penalty.
     first_lines = [m.split("\n")[0] for m in t.texts(24)][:2]
     assert first_lines == ["📋 Asalto 2 (12 s).", "🔔 Ronda 2. Orden: Moonglum → Elric → Orco."]
-    assert "Orco [PV 11, herida grave]" in t.text(25) and "paradas" not in t.text(25)
+    assert "Orco [herida grave]" in t.text(25) and "paradas" not in t.text(25)
     assert "Parada 65 ÷2 = 32% contra proyectil" in t.text(27) and "previas" not in t.text(27)
     assert "Fin del combate tras 2 rondas" in t.text(28)
     state = room(table)
@@ -335,7 +335,7 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
     assert "aturdido al menos cinco minutos" in t.text(9)
     assert "Orco: aturdido: no combate" in t.texts(11)[0]
     assert "Orco está aturdido por un crítico" in t.text(12)
-    assert "Orco [PV" in t.text(13) and "herida grave" in t.text(13)
+    assert "Orco [herida grave" in t.text(13) and "Elric [PV 14]" in t.text(13)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
 
 

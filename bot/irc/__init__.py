@@ -1,0 +1,10 @@
+"""The IRC transport (pydle), split by concern:
+
+- ``bot``: connection and reconnection, who is who (accounts, nicks), the channels' modes and members,
+  events to the table and its actions to IRC lines;
+- ``text``: a rendered message as IRC lines (bold, no control characters), split under 512 bytes (pure);
+- ``modes``: the mute lock as ``+m``/``+v`` changes and their undoing (pure);
+- ``flood``: the token bucket every sent line goes through.
+
+Only this package imports pydle. README "rolbot en IRC" says what it does and needs.
+"""

@@ -1,0 +1,34 @@
+"""Flood control: a token bucket for every line the bot sends (servers kill a client that floods)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+class TokenBucket:
+    """``burst`` lines at once, then one every ``interval`` seconds."""
+
+    def __init__(self, burst: int, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.interval = interval
+        self.clock = clock
+        self.tokens = float(burst)
+        self._last = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        if self.interval <= 0:
+            self.tokens = float(self.burst)
+        else:
+            self.tokens = min(float(self.burst), self.tokens + (now - self._last) / self.interval)
+        self._last = now
+
+    def wait(self) -> float:
+        """Seconds until a line may go (0: now)."""
+        self._refill()
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) * self.interval
+
+    def take(self) -> None:
+        self._refill()
+        self.tokens -= 1

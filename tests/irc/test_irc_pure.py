@@ -1,0 +1,118 @@
+"""The IRC transport's pure parts: text to lines, byte splitting, mode plans, the token bucket, the config."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.config import ConfigError, parse_config
+from bot.core.render import Message
+from bot.irc.flood import TokenBucket
+from bot.irc.modes import Member, MuteRecord, mode_lines, plan
+from bot.irc.text import BOLD, irc_lines, split_line, without_formatting
+
+
+def test_html_becomes_irc_bold_and_user_text_stays_text():
+    message = Message("x", "<b>Ana</b> dice &lt;b&gt;hola&lt;/b&gt; \x03rojo\r\nQUIT<br><i>fin</i>")
+    assert irc_lines(message) == [f"{BOLD}Ana{BOLD} dice <b>hola</b> rojo QUIT", "\x1dfin\x1d"]
+
+
+def test_matrix_pills_are_not_spelled_out_but_web_links_are():
+    html = ('turno de <b>Kor</b> (<a href="https://matrix.to/#/@bob:irc">bob</a>); acta: '
+            '<a href="https://mesa.example/acta/x">enlace</a>')
+    (line,) = irc_lines(Message("", html))
+    assert "matrix.to" not in line and "(bob)" in line and "enlace <https://mesa.example/acta/x>" in line
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "ñ", "🎲", " ", "=", "1", BOLD]), max_size=900),
+       st.integers(min_value=20, max_value=450))
+def test_split_pieces_fit_in_encoded_bytes_and_keep_every_character(line, budget):
+    pieces = split_line(line, budget)
+    assert all(len(p.encode()) <= budget for p in pieces)
+    rebuilt = "".join(p.removeprefix(BOLD).removesuffix(BOLD) for p in pieces)
+    assert set(rebuilt) <= set(line) | {"…", " "}
+
+
+def test_a_long_roll_keeps_its_total_and_outcome_on_the_first_line():
+    dice = ", ".join(str(d % 6 + 1) for d in range(300))
+    line = f"ana · 🎲 300d6: [{dice}] = {BOLD}1050{BOLD} → éxito"
+    pieces = split_line(line, 200)
+    assert pieces[0].endswith(f"… = {BOLD}1050{BOLD} → éxito") and pieces[0].startswith("ana · 🎲 300d6: [1, 2")
+    assert all(p.startswith("… ") for p in pieces[1:]) and all(len(p.encode()) <= 200 for p in pieces)
+    shown = [int(d) for p in pieces for d in p.replace("[", " ").replace("]", " ").replace(",", " ").split()
+             if d.isdigit() and d != "300" and "1050" not in d]
+    assert len(shown) == 300  # no die lost or cut in two
+
+
+def test_words_are_not_broken_when_a_space_is_near():
+    pieces = split_line("uno dos tres cuatro cinco seis siete", 12)
+    assert pieces == ["uno dos tres", "… cuatro", "… cinco", "… seis", "… siete"]
+
+
+def test_mute_plan_locks_and_restores_exactly():
+    members = [Member("dj", "@dj:irc", False), Member("ana", "@ana:x", False), Member("bob", "@bob:x", True)]
+    record = MuteRecord(True, ["@dj:irc", "@ana:x"], moderated=False, voiced=["@bob:x"])
+    assert plan(record, False, members) == [("+m", None), ("+v", "dj"), ("+v", "ana"), ("-v", "bob")]
+    locked = [Member("dj", "@dj:irc", True), Member("ana", "@ana:x", True), Member("bob", "@bob:x", False)]
+    record.locked = False
+    assert plan(record, True, locked) == [("-m", None), ("-v", "dj"), ("-v", "ana"), ("+v", "bob")]
+    already = MuteRecord(False, [], moderated=True, voiced=[])
+    assert plan(already, True, [Member("dj", "@dj:irc", True)]) == [("-v", "dj")]  # +m stays, it was there
+
+
+def test_mode_lines_respect_the_servers_modes_per_line():
+    changes = [("+m", None), ("+v", "a"), ("+v", "b"), ("-v", "c"), ("+v", "d")]
+    assert mode_lines(changes, 2) == [["+mvv", "a", "b"], ["-v+v", "c", "d"]]
+    assert mode_lines([], 3) == []
+
+
+def test_token_bucket():
+    now = [0.0]
+    bucket = TokenBucket(3, 2.0, clock=lambda: now[0])
+    for _ in range(3):
+        assert bucket.wait() == 0
+        bucket.take()
+    assert bucket.wait() == pytest.approx(2.0)
+    now[0] = 1.0
+    assert bucket.wait() == pytest.approx(1.0)
+    now[0] = 100.0
+    assert bucket.wait() == 0 and bucket.tokens == 3  # never more than the burst
+
+
+IRC = {"irc": {"server": "irc.example.org", "channels": ["#Mesa"]}, "storage": {"path": "/tmp/x"}}
+
+
+def test_a_config_with_only_irc_is_valid_and_channels_default_to_mute():
+    config = parse_config(IRC, env={"ROLBOT_IRC_PASSWORD": "secreta"})
+    assert config.matrix_config is None and config.irc is not None
+    assert config.irc.port == 6667 and config.irc.password.value == "secreta" and "secreta" not in repr(config)
+    assert config.table.for_room("#mesa").enforcement == "mute"
+
+
+def test_irc_room_settings_and_gms_by_account():
+    config = parse_config({**IRC, "bot": {"enforcement": "warn"},
+                           "rooms": {"#mesa": {"gms": ["Ana"], "system": "savage"}}}, env={})
+    room = config.table.for_room("#mesa")
+    assert room.gms == ("@ana:irc",) and room.enforcement == "warn" and room.system == "savage"
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"irc": {"server": "x", "channels": []}}, "channels"),
+    ({"irc": {"server": "x", "channels": ["mesa"]}}, "channels"),
+    ({"irc": {"server": "x", "channels": ["#m"], "nick": "1bad nick"}}, "nick"),
+    ({"irc": {"server": "x", "channels": ["#m"], "port": 70000}}, "port"),
+    ({"rooms": {"#mesa": {"enforcement": "redact"}}}, "enforcement"),
+])
+def test_bad_irc_config_is_explained(change, words):
+    with pytest.raises(ConfigError, match=words):
+        parse_config({**IRC, **change}, env={})
+
+
+def test_a_config_needs_a_network():
+    with pytest.raises(ConfigError, match=r"\[matrix\] o la sección \[irc\]"):
+        parse_config({"storage": {"path": "/tmp/x"}}, env={})
+
+
+def test_incoming_formatting_codes_are_dropped():
+    assert without_formatting("\x0304,12rojo\x03 \x02negrita\x0f \x1fsub\x1f \x04ff0000hex 1,5") == "rojo negrita sub hex 1,5"
