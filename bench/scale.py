@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import platform
 import random
@@ -368,23 +369,29 @@ async def quiet_rss(bot: Bot) -> float:
     return rss
 
 
-async def busy_evening(world: World, bot: Bot, rooms: list[str], seconds: float, seed: int) -> dict[str, Any]:
+Say = Callable[[str, str], Awaitable[str]]
+"""A player's way to post in a room: ``say(room, text)`` -> the event id."""
+
+
+async def busy_evening(world: World, bot: Bot, rollers: list[tuple[str, Say]], seconds: float, seed: int,
+                       label: str) -> dict[str, Any]:
+    """Each (room, player) rolls about every 10 s for ``seconds``; the bot's answers, from server
+    timestamps."""
     bot.start()
     start_counts = bot.counts() if isinstance(bot, Rolbot) else {}
     rng = random.Random(seed)
     rolls: dict[str, str] = {}
     end = time.monotonic() + seconds
 
-    async def player(p: User, room: str, offset: float) -> None:
+    async def player(say: Say, room: str, offset: float) -> None:
         await asyncio.sleep(offset)
         i = 0
         while time.monotonic() < end:
-            rolls[await world.api.say(p, room, f"!tiro 1d20+{i % 5} tarde")] = room
+            rolls[await say(room, f"!tiro 1d20+{i % 5} {label}")] = room
             i += 1
             await asyncio.sleep(PERIOD_S * rng.uniform(0.8, 1.2))
 
-    await asyncio.gather(*(player(p, room, rng.uniform(0, PERIOD_S)) for room in rooms
-                           for p in world.players_of[room]))
+    await asyncio.gather(*(player(say, room, rng.uniform(0, PERIOD_S)) for room, say in rollers))
     stamps, lost = await collect(world, lambda r: world.gm_of[r], bot.user.user_id, rolls)
     counts = bot.counts() if isinstance(bot, Rolbot) else {}
     bot.stop()
@@ -479,8 +486,9 @@ async def clear_figures(args: argparse.Namespace, world: World, pool: list[User]
     for k, b in enumerate((bots["rolbot"], bots["bare"])):
         if isinstance(b, BareBot):
             b.fresh = True  # the other bot's evening is history to it, not work
-        evening[b.name] = await busy_evening(world, b, busy_rooms[k * args.busy_rooms:(k + 1) * args.busy_rooms],
-                                             args.busy_seconds, seed=k)
+        mine = busy_rooms[k * args.busy_rooms:(k + 1) * args.busy_rooms]
+        rollers = [(room, functools.partial(world.api.say, p)) for room in mine for p in world.players_of[room]]
+        evening[b.name] = await busy_evening(world, b, rollers, args.busy_seconds, seed=k, label="tarde")
     r, b = evening["rolbot"], evening["bare"]
     print(f"\ntarde concurrida ({big} salas unidas; {args.busy_rooms} salas activas, {BUSY_PLAYERS} jugadores, "
           f"una tirada cada ~{PERIOD_S:.0f} s por jugador, {args.busy_seconds:.0f} s; "
@@ -559,7 +567,9 @@ async def encrypted_figures(world: World, workdir: Path, n: int, busy_rooms: int
         row("  lecturas por sala (GET /rooms/...)", cold["room_reads"], None, "")
         row("  envíos a dispositivos (claves de sala repartidas de nuevo)", to_device, None, "")
         row("  RSS con todas respondidas", cold["rss_mb"], None, "MB")
-        evening = await busy_evening_encrypted(enc, rol, rooms[:busy_rooms], players, seconds)
+        # The same four encrypting players in every room (one client each, as a player would have).
+        rollers: list[tuple[str, Say]] = [(room, chat.say) for room in rooms[:busy_rooms] for chat in players]
+        evening = await busy_evening(enc, rol, rollers, seconds, seed=7, label="cifrada")
         print(f"  tarde concurrida cifrada ({busy_rooms} salas, {BUSY_PLAYERS} jugadores que cifran, "
               f"{evening['rolls']} tiradas):")
         for q in (50, 95, 99):
@@ -568,29 +578,6 @@ async def encrypted_figures(world: World, workdir: Path, n: int, busy_rooms: int
     finally:
         for chat in (gm, *players):
             await chat.close()
-
-
-async def busy_evening_encrypted(world: World, bot: Rolbot, rooms: list[str], players: list[Chat],
-                                 seconds: float) -> dict[str, Any]:
-    """The busy evening with the same four encrypting players in every room (one client each,
-    as a player would have, rolling about every 10 s in each of their rooms)."""
-    bot.start()
-    rng = random.Random(7)
-    rolls: dict[str, str] = {}
-    end = time.monotonic() + seconds
-
-    async def player(chat: Chat, room: str, offset: float) -> None:
-        await asyncio.sleep(offset)
-        i = 0
-        while time.monotonic() < end:
-            rolls[await chat.say(room, f"!tiro 1d20+{i % 5} cifrada")] = room
-            i += 1
-            await asyncio.sleep(PERIOD_S * rng.uniform(0.8, 1.2))
-
-    await asyncio.gather(*(player(chat, room, rng.uniform(0, PERIOD_S)) for room in rooms for chat in players))
-    stamps, lost = await collect(world, lambda r: world.gm_of[r], bot.user.user_id, rolls)
-    bot.stop()
-    return {"rolls": len(rolls), "delays": delays_ms(stamps), "lost": lost}
 
 
 def main() -> None:
