@@ -31,6 +31,7 @@ from typing import Any
 import pydle
 from pydle.features.whox import WHOXSupport
 
+from bot.committed import handle_until_committed
 from bot.config import Config, IrcConfig, irc_account_id, irc_room_key
 from bot.core.events import Action, Event, EventKind, PowerLevels, React, Redact, Send
 from bot.core.store import Store
@@ -375,25 +376,13 @@ class IrcBot:
             event = await self._events.get()
             if event is None:
                 break
-            actions = await self._table(event)
-            if actions is None:
+            try:
+                actions = await handle_until_committed(self.table.handle, event, self.metrics,
+                                                       lambda: self._stopping)
+            except Exception:  # logged; the bot is stopping, and the event is handled at the next start
                 break
             self.metrics.events_handled += 1
             self.execute(actions)
-
-    async def _table(self, event: Event) -> list[Action] | None:
-        """The table's answer, retried until its transaction commits (None: the bot is stopping)."""
-        delay = 0.5
-        while True:
-            try:
-                return self.table.handle(event)
-            except Exception:
-                self.metrics.errors += 1
-                log.exception("%s: event %s not handled, retrying", event.room_id, event.event_id)
-            if self._stopping:
-                return None
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 30.0)
 
     def _resume_pending(self) -> None:
         """Actions committed before a stop and not sent: sent now (IRC channels only)."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError, MegolmEvent, MessageDirection
 
+from bot.committed import handle_until_committed
 from bot.config import Config, is_irc_channel
 from bot.core.events import Action, Event, PowerLevels, Send
 from bot.core.store import Store
@@ -529,19 +530,8 @@ class MatrixBot:
 
     async def _table(self, event: Event, undecryptable: bool = False) -> list[Action] | None:
         """The table's answer to ``event``, retried until its transaction commits."""
-        delay = 0.5
-        while True:
-            try:
-                if undecryptable:
-                    return self.table.handle_undecryptable(event)
-                return self.table.handle(event)
-            except Exception:
-                self.metrics.errors += 1
-                log.exception("room %s: event %s not handled, retrying", event.room_id, event.event_id)
-                if self._stopping:
-                    raise
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
+        handle = self.table.handle_undecryptable if undecryptable else self.table.handle
+        return await handle_until_committed(handle, event, self.metrics, lambda: self._stopping)
 
     async def _handle_event(self, event: Event, batch: Batch | None, parked: bool = False) -> None:
         """Handle one event; the sync token never moves past an event the table did not commit.
