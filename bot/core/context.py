@@ -148,6 +148,13 @@ class Context:
     def whisper(self, user_id: str, kind: str, *, roll: Outcome | None = None, **context: Any) -> None:
         self.render_send(kind, private_to=user_id, roll=roll, **context)
 
+    def tell_gms(self, kind: str, **context: Any) -> None:
+        """A message for the GMs only: to those the core knows (configured, ``!master``) and those the
+        transport knows (``to_room_gms``: the room's creators and users of power level 50 or more, IRC
+        operators). With none known to the core it is addressed to the sender, who then reads it too."""
+        first, *others = self.gms or [self.sender]
+        self.render_send(kind, private_to=first, private_also=tuple(others), to_room_gms=True, **context)
+
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
         return Refusal("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())

@@ -75,6 +75,18 @@ class Game:
     sheet_state: frozenset[str] = frozenset()
     """The fields that are the table's state (bennies, wounds, hit points, conditions): only a GM sets
     them with ``!ficha``; players set their character's attributes, skills, weapons and macros."""
+    sheet_roles: frozenset[str] = frozenset()
+    """The fields that decide a character's role at the table (Savage's Grupo and Comodín, Reino's
+    Secuaz, Sombra's Tipo): only a GM sets them, like ``sheet_state``."""
+    sheet_derived: frozenset[str] = frozenset()
+    """The numbers worked out from others that rolls are judged against (Parry, Toughness, Defense,
+    DR, threshold, max PR...): a player may paste them, and a player's later change of one is told
+    privately to the GMs with its old and new value."""
+
+    @property
+    def gm_fields(self) -> frozenset[str]:
+        """The fields only a GM sets with ``!ficha``: the table's state and the roles."""
+        return self.sheet_state | self.sheet_roles
 
     @property
     def name(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from typing import Any
 
 from bot.core import acta, floor, rolls, sheets
 from bot.core import combat as rounds
@@ -144,6 +145,7 @@ def system_command(ctx: Context, args: str) -> None:
     if key not in ctx.games:
         raise Refusal("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
     ctx.room.system = key
+    sheets.play_in(ctx.room, ctx.game, ctx.games)
     ctx.reply("system_set", system=ctx.system)
 
 
@@ -215,11 +217,13 @@ def sheet_command(ctx: Context, args: str) -> None:
         raise Refusal("not_your_character", name=character.name)
     if not ctx.is_gm() and ctx.sheet_is_gms(character):
         raise Refusal("npc_sheet_private", name=character.name)
+    kept: list[str] = []
+    changes: list[tuple[str, Any, Any]] = []
     if rest.strip():
         edit = sheets.read_edit(ctx.game, rest)
-        kept = next((k for k in edit.values if k in ctx.game.sheet_state), None) if not ctx.is_gm() else None
-        if kept is not None:
-            raise Refusal("sheet_state_gm_only", name=character.name, field=sheets.shown_name(ctx.game, kept))
+        if not ctx.is_gm():
+            edit, kept = sheets.players_part(ctx.game, character, edit)
+            changes = sheets.derived_changes(ctx.game, character, edit.values)
         character.sheet.update(edit.values)
         if edit.macros:
             macros = {**rolls.macros_of(character), **edit.macros}
@@ -227,6 +231,10 @@ def sheet_command(ctx: Context, args: str) -> None:
                 raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
             character.sheet[MACROS] = macros
     ctx.reply("sheet", rendered=_sheet_message(ctx, character))
+    if kept:
+        ctx.reply("sheet_fields_kept", name=character.name, fields=[sheets.shown_name(ctx.game, k) for k in kept])
+    if changes:
+        ctx.tell_gms("sheet_change_report", name=character.name, player=ctx.sender, changes=changes)
 
 
 def _sheet_message(ctx: Context, character: Character) -> Message:

@@ -5,16 +5,24 @@ other names for them (``sheet_aliases``). Names are matched without case or acce
 given as ``campo valor campo valor`` (one-word values, as always) or pasted as
 ``Campo valor, Campo valor, ...`` over one or more lines, with ``Macro NOMBRE = EXPRESIÓN`` lines; the
 export (``!ficha NOMBRE``) is that same form, so it pastes back to the same sheet.
+
+Who sets what: a GM any field; a player the fields of their own character but the game's
+``gm_fields`` (the table's state and the roles), which in a paste are left as they are and named. A
+player's change of a derived number (``sheet_derived``) already on the sheet is told to the GMs.
+
+Each character has one sheet per game (``Character.game``, ``other_sheets``): ``play_in`` puts the
+room's sheets in the game it plays, so no key of one game is ever read by another.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.game import Game
 from bot.core.rolls import check_macro
-from bot.core.state import Character, name_key
+from bot.core.state import Character, RoomState, name_key
 from systems.refusal import Refusal
 
 MAX_FIELD_WORDS = 4
@@ -127,6 +135,70 @@ def _paired_entries(game: Game, text: str) -> list[Any]:
         entries.append(words[:used + 1])
         words = words[used + 1:]
     return entries
+
+
+def players_part(game: Game, character: Character, edit: SheetEdit) -> tuple[SheetEdit, list[str]]:
+    """What of a player's ``edit`` they may set, and the GM-only fields it would have changed (a paste
+    of the sheet as exported carries them unchanged). An edit of nothing but GM-only fields is refused,
+    naming the first."""
+    kept = [key for key, value in edit.values.items() if key in game.gm_fields and character.sheet.get(key) != value]
+    if kept and not edit.macros and all(key in game.gm_fields for key in edit.values):
+        kind = "sheet_role_gm_only" if kept[0] in game.sheet_roles else "sheet_state_gm_only"
+        raise Refusal(kind, name=character.name, field=shown_name(game, kept[0]))
+    allowed = {key: value for key, value in edit.values.items() if key not in game.gm_fields}
+    return replace(edit, values=allowed), kept
+
+
+def derived_changes(game: Game, character: Character, values: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """The derived numbers ``values`` changes on the sheet, as (shown name, old, new); one set for the
+    first time is no change."""
+    return [(shown_name(game, key), character.sheet[key], value) for key, value in values.items()
+            if key in game.sheet_derived and key in character.sheet and character.sheet[key] != value]
+
+
+def fits(value: Any, field_type: type) -> bool:
+    """Whether a stored value is one ``field_type`` accepts (``coerce`` would give it back)."""
+    stored_as = int if issubclass(field_type, int) else str
+    if isinstance(value, bool) or not isinstance(value, stored_as):
+        return False
+    try:
+        coerce("", str(value), field_type)
+    except Refusal:
+        return False
+    return True
+
+
+def play_in(room: RoomState, game: Game, games: Iterable[Game]) -> None:
+    """Put the room's sheets, and what its combat keeps for a game, in ``game``: each character's sheet
+    of the game it was in goes to ``other_sheets`` and its sheet of ``game`` (empty the first time) comes
+    back. A sheet in no game yet (stored before sheets were kept per game, or just made) is taken as
+    this game's, but for the keys that are fields of another game only (and fit it): those go to that
+    game's sheet, since a ``!sistema`` on an older rolbot left both games' keys in one sheet."""
+    for character in room.characters.values():
+        if character.game is None:
+            _place(character, game, list(games))
+        elif character.game != game.key:
+            if character.sheet:
+                character.other_sheets[character.game] = character.sheet
+            character.sheet = character.other_sheets.pop(game.key, {})
+            character.game = game.key
+    combat = room.combat
+    if combat is not None and combat.game != game.key:
+        if combat.game is not None:
+            combat.other_data[combat.game] = combat.data
+            combat.data = combat.other_data.pop(game.key, {})
+        combat.game = game.key
+
+
+def _place(character: Character, game: Game, games: list[Game]) -> None:
+    for key, value in list(character.sheet.items()):
+        if key in game.sheet_fields and fits(value, game.sheet_fields[key]):
+            continue
+        home = next((other.key for other in games if other.key != game.key and key in other.sheet_fields
+                     and fits(value, other.sheet_fields[key])), None)
+        if home is not None:
+            character.other_sheets.setdefault(home, {})[key] = character.sheet.pop(key)
+    character.game = game.key
 
 
 def kept_state(game: Game, character: Character) -> str:

@@ -55,6 +55,11 @@ class Character:
     its sheet is the GM's."""
     creator: str | None = None
     """Who added it to the room (a player's characters are capped)."""
+    game: str | None = None
+    """The game whose sheet ``sheet`` is (None: not placed in one yet, as in a room stored before
+    sheets were kept per game; ``bot/core/sheets.play_in`` places it)."""
+    other_sheets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Its sheets in the room's other games, by game key: kept apart until the room plays that game."""
 
 
 @dataclass
@@ -77,6 +82,10 @@ class Combat:
     warned: list[str] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
     """System-specific state (deck, cards, conditions, counters), owned by the system's rules module."""
+    game: str | None = None
+    """The game whose state ``data`` is (None: not placed in one yet)."""
+    other_data: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What the room's other games keep in this combat, by game key, kept apart (a ``!sistema`` mid-fight)."""
 
     @property
     def started(self) -> bool:

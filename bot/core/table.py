@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from bot.core import acta, floor
+from bot.core import acta, floor, sheets
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS, Command
 from bot.core.context import Context
@@ -135,6 +135,7 @@ class Table:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, fresh=True)
                 ctx.reply("internal_error")
+            sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
             self.store.add_rolls(ctx.rolls)
             for roll_id in ctx.reveals:
@@ -148,17 +149,22 @@ class Table:
         return actions
 
     def _context(self, event: Event, fresh: bool = False) -> Context:
+        """The room's sheets are put in the game it plays now (the configured one may have changed)."""
         if fresh:
             self._rooms.pop(event.room_id, None)
-        return Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
-                       self.renderer, self.rng, self.games, ROOM_COMMANDS, store=self.store,
-                       recorded_sessions=partial(self.store.acta_sessions, event.room_id))
+        ctx = Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
+                      self.renderer, self.rng, self.games, ROOM_COMMANDS, store=self.store,
+                      recorded_sessions=partial(self.store.acta_sessions, event.room_id))
+        sheets.play_in(ctx.room, ctx.game, ctx.games)
+        return ctx
 
     def context_for(self, event: Event, room: RoomState) -> Context:
         """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the
         state such as the table page."""
-        return Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
-                       ROOM_COMMANDS)
+        ctx = Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
+                      ROOM_COMMANDS)
+        sheets.play_in(ctx.room, ctx.game, ctx.games)
+        return ctx
 
     def pending_actions(self) -> list[Action]:
         return self.store.pending_actions()

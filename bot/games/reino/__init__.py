@@ -15,5 +15,6 @@ GAME = Game(
     "reino", SYSTEM, ReinoCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "reino", cards=files("systems") / "reino" / "cards.toml",
     sheet_rules=ReinoSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
-    sheet_state=frozenset({"pr", "rp", "pa"}),
+    sheet_state=frozenset({"pr", "rp", "pa"}), sheet_roles=frozenset({"secuaz"}),
+    sheet_derived=frozenset({"defensa", "esquiva", "rd", "umbral", "pr_max", "iniciativa", "fortaleza", "ataque"}),
 )

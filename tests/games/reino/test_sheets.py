@@ -108,3 +108,32 @@ def test_a_players_roll_contra_an_npc_does_not_show_its_defense() -> None:
     (public,) = [a for a in t.for_line(FIRST) if a["action"] == "send" and a["private_to"] is None]
     assert "dc" not in public["roll"] and "margin" not in public["roll"] and "13" not in public["text"]
     assert public["text"].startswith("🎲 Ana · Sigilo +5 contra Orco:")
+
+
+def private(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [a for a in t.for_line(number) if a["action"] == "send" and a["private_to"]]
+
+
+def test_secuaz_is_the_gms_to_give() -> None:
+    """003: "A no ser que el Director de Juego lo especifique, los enemigos en combate que encontrarán
+    los personajes siguen la regla de Secuaces": who is a minion is the GM's word, not a player's."""
+    assert_refused(CAST, "@ana:local: !ficha Ana Secuaz si", "solo el máster", system="reino")
+    table = make_table(system="reino")
+    t = play(CAST + "@ana:local: !ficha Ana Sigilo 7, Secuaz si\n@gm:local: !ficha Orco Secuaz si", table)
+    sheets = table.room(ROOM_ID).characters
+    assert sheets["ana"].sheet["sigilo"] == 7 and "secuaz" not in sheets["ana"].sheet
+    assert "Secuaz" in t.texts(FIRST)[-1] and sheets["orco"].sheet["secuaz"] == "si"
+
+
+def test_a_players_later_change_of_defense_dr_or_threshold_is_told_privately_to_the_gms() -> None:
+    """003: "La Clase de Dificultad que debe superar una tirada de Ataque para impactar es un valor
+    denominado Defensa": the numbers others roll against may be pasted, but the GM hears of a change."""
+    table = make_table(system="reino")
+    t = play(CAST + "@ana:local: !ficha Ana Defensa 40, RD 30, Umbral 8, PR máx 31", table)
+    (report,) = private(t, FIRST)
+    assert report["private_to"] == "@gm:local"
+    assert "Defensa 14 → 40" in report["text"] and "RD 1 → 30" in report["text"]
+    assert "Umbral" not in report["text"] and "PR máx" not in report["text"], "unchanged or set for the first time"
+    assert table.room(ROOM_ID).characters["ana"].sheet["defensa"] == 40
+    first = play("@gm:local: !pj Ana @ana:local\n@ana:local: !ficha Ana Defensa 15, RD 2, Umbral 9", system="reino")
+    assert private(first, 2) == []

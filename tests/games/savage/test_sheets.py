@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from bot.console import ROOM_ID
 from bot.core.events import Event, Send
 from tests.transcript import GM, assert_refused, make_table, play
@@ -288,3 +291,67 @@ def test_a_rerolled_recovery_ends_shaken_when_the_new_roll_succeeds() -> None:
         assert bool(table.room(ROOM_ID).characters["kira"].sheet.get("aturdido")) == (not again["recovered"])
         seen.add(again["recovered"])
     assert seen == {True, False}
+
+
+def private(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [a for a in t.for_line(number) if a["action"] == "send" and a["private_to"]]
+
+
+def public(t, number: int) -> list[str]:  # type: ignore[no-untyped-def]
+    return [a["text"] for a in t.for_line(number) if a["action"] == "send" and not a["private_to"]]
+
+
+def test_grupo_and_comodin_are_the_gms_to_give() -> None:
+    """000: "Cada grupo distinto de Extras bajo el control del DJ, como todos los zombis, todos los lobos,
+    etc. comparte una carta de acción", and "Los criterios exactos para formar un grupo de extras
+    distintos y cuándo reciben una carta de acción propia, es algo que depende del DJ": a player cannot
+    join the orcs' card nor make their character an Extra or a Wild Card."""
+    setup = CAST + "@gm:local: !pnj Lobo x2 grupo lobos"
+    for line in ("Grupo lobos", "grupo lobos", "Comodín no", "comodin si"):
+        assert_refused(setup, f"@bob:local: !ficha Kira {line}", "solo el máster", system="savage")
+    t = play(setup + "\n@bob:local: !ficha Kira Grupo lobos", system="savage")
+    assert "Grupo" in t.text(FIRST + 1)
+    table = make_table(system="savage")
+    play(setup + "\n@gm:local: !ficha Kira Grupo lobos, Comodín no", table)
+    assert table.room(ROOM_ID).characters["kira"].sheet["grupo"] == "lobos"
+
+
+def test_a_player_joining_a_group_in_a_paste_gets_the_rest_and_not_the_group() -> None:
+    table = make_table(system="savage")
+    t = play(CAST + "@gm:local: !pnj Orco x2 grupo orcos\n@bob:local: !ficha Kira Pelear d10, Grupo orcos", table)
+    sheet = table.room(ROOM_ID).characters["kira"].sheet
+    assert sheet["pelear"] == "d10" and "grupo" not in sheet
+    assert any("Grupo" in text and "solo el máster" in text for text in public(t, FIRST + 1))
+
+
+def test_the_readmes_example_paste_works_for_a_player_and_names_what_only_the_gm_sets() -> None:
+    """The README's own example carries Bennies, which only the GM sets: a player's paste keeps the rest."""
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"`(!ficha Kira [^`]*,[^`]*)`", readme)
+    assert example is not None and "Bennies" in example[1]
+    table = make_table(system="savage")
+    t = play(f"@gm:local: !pj Kira @bob:local\n@bob:local: {example[1]}", table)
+    sheet = table.room(ROOM_ID).characters["kira"].sheet
+    assert (sheet["agilidad"], sheet["parada"], sheet["dureza"]) == ("d8", 5, 6) and "bennies" not in sheet
+    (note,) = [text for text in public(t, 2) if "Bennies" in text]
+    assert "solo el máster" in note
+    assert private(t, 2) == [], "a first paste of derived numbers is not a change"
+
+
+def test_a_player_pasting_their_own_export_back_changes_nothing_and_hears_no_refusal() -> None:
+    table = make_table(system="savage")
+    exported = play(CAST + "@bob:local: !ficha Kira", table).text(FIRST).split("\n")[1]
+    t = play(CAST + f"@bob:local: !ficha Kira\n@bob:local: !ficha Kira {exported}", system="savage")
+    assert len(public(t, FIRST + 1)) == 1 and "solo el máster" not in t.text(FIRST + 1) and private(t, FIRST + 1) == []
+
+
+def test_a_players_later_change_of_parry_toughness_or_pace_is_told_privately_to_the_gms() -> None:
+    table = make_table(system="savage")
+    t = play(CAST + "@bob:local: !ficha Kira Parada 12, Dureza 6, Paso 8, Pelear d8\n"
+             "@gm:local: !ficha Kira Parada 5", table)
+    assert table.room(ROOM_ID).characters["kira"].sheet["parada"] == 5
+    (report,) = private(t, FIRST)
+    assert report["private_to"] == GM and "Parada 5 → 12" in report["text"] and "Paso 6 → 8" in report["text"]
+    assert "Dureza" not in report["text"] and "Pelear" not in report["text"] and "@bob:local" in report["text"]
+    assert not any("→" in text for text in public(t, FIRST))
+    assert private(t, FIRST + 1) == [], "the GM's own change is not reported"

@@ -106,3 +106,24 @@ def test_a_secret_named_roll_keeps_its_automatic_modifiers_private() -> None:
     assert private["applied"] == [{"reason": "heridas", "value": 3}]
     public = [a for a in t.for_line(FIRST + 1) if a["action"] == "send" and not a["private_to"]]
     assert public and all("roll" not in a and "Pistola" not in a["text"] for a in public)
+
+
+def private(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [a for a in t.for_line(number) if a["action"] == "send" and a["private_to"]]
+
+
+def test_tipo_is_the_gms_to_give() -> None:
+    """004 gives people, vehicles and boats their own hit tables and damage ("Pérdida de blindaje",
+    "Flotabilidad"): whether a character is a person, a vehicle or a boat is the GM's call."""
+    assert_refused(CAST, "@ana:local: !ficha Hans Tipo barco", "solo el máster", system="sombra")
+    table = make_table(system="sombra")
+    play(CAST + "@gm:local: !ficha Hans Tipo persona\n@ana:local: !ficha Hans Tipo persona, Sigilo 15", table)
+    assert table.room(ROOM_ID).characters["hans"].sheet["sigilo"] == 15
+
+
+def test_a_players_later_change_of_armour_or_flotation_is_told_privately_to_the_gms() -> None:
+    table = make_table(system="sombra")
+    t = play(CAST + "@gm:local: !ficha Hans Blindaje 2\n@ana:local: !ficha Hans Blindaje 30, Flotabilidad 3", table)
+    (report,) = private(t, FIRST + 1)
+    assert report["private_to"] == "@gm:local" and "Blindaje 2 → 30" in report["text"]
+    assert "Flotabilidad" not in report["text"]

@@ -103,3 +103,28 @@ def test_a_weapon_has_one_of_the_kinds_the_rules_know() -> None:
     character = table.room(ROOM_ID).characters["elric"]
     assert (st.weapon_kind(character), st.weapon_kind(character, "arma2")) == ("bow", "shield")
     assert "Arma Arco largo, Tipo de arma arco" in t.text(FIRST + 1)
+
+
+def private(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [a for a in t.for_line(number) if a["action"] == "send" and a["private_to"]]
+
+
+def test_a_players_later_change_of_armour_major_wound_or_damage_bonus_is_told_privately_to_the_gms() -> None:
+    """002: "Si los P.V. perdidos son iguales o mayores que Herida Grave entonces recibe una herida
+    grave": Grave, like the armour that absorbs damage, may be pasted, and a change reaches the GM."""
+    table = make_table(system="stormbringer")
+    t = play(CAST + "@gm:local: !ficha Elric Grave 7, Armadura 1d6, BF +1d4\n"
+             "@ana:local: !ficha Elric Grave 20, Armadura 1d10+2, BF +1d4, Ver 50", table)
+    (report,) = private(t, FIRST + 1)
+    assert report["private_to"] == "@gm:local"
+    assert "Grave 7 → 20" in report["text"] and "Armadura 1d6 → 1d10+2" in report["text"]
+    assert "BF" not in report["text"] and "Ver" not in report["text"]
+    assert table.room(ROOM_ID).characters["elric"].sheet["grave"] == 20
+
+
+def test_hit_points_stay_the_gms_in_a_players_paste() -> None:
+    table = make_table(system="stormbringer")
+    t = play(CAST + "@ana:local: !ficha Elric PV 30, Ver 50", table)
+    sheet = table.room(ROOM_ID).characters["elric"].sheet
+    assert sheet["ver"] == 50 and sheet["pv"] == 14 and any("PV" in text and "solo el máster" in text
+                                                           for text in t.texts(FIRST))
