@@ -157,7 +157,8 @@ def derived_changes(game: Game, character: Character, values: dict[str, Any]) ->
 
 
 def fits(value: Any, field_type: type) -> bool:
-    """Whether a stored value is one ``field_type`` accepts (``coerce`` would give it back)."""
+    """Whether a stored value is one ``field_type`` accepts (stored as its JSON type, and ``coerce``
+    takes its text)."""
     stored_as = int if issubclass(field_type, int) else str
     if isinstance(value, bool) or not isinstance(value, stored_as):
         return False

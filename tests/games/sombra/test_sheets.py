@@ -113,8 +113,9 @@ def private(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]
 
 
 def test_tipo_is_the_gms_to_give() -> None:
-    """004 gives people, vehicles and boats their own hit tables and damage ("Pérdida de blindaje",
-    "Flotabilidad"): whether a character is a person, a vehicle or a boat is the GM's call."""
+    """004: "Dado de localización (central): Me dice en que parte del cuerpo o vehículo habéis
+    impactado", and vehicles lose armour ("Pérdida de blindaje") where people take wounds: whether a
+    character is a person, a vehicle or a boat decides how it is hit, and is the GM's call."""
     assert_refused(CAST, "@ana:local: !ficha Hans Tipo barco", "solo el máster", system="sombra")
     table = make_table(system="sombra")
     play(CAST + "@gm:local: !ficha Hans Tipo persona\n@ana:local: !ficha Hans Tipo persona, Sigilo 15", table)
