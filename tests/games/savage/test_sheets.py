@@ -309,8 +309,10 @@ def test_grupo_and_comodin_are_the_gms_to_give() -> None:
     setup = CAST + "@gm:local: !pnj Lobo x2 grupo lobos"
     for line in ("Grupo lobos", "grupo lobos", "Comodín no", "comodin si"):
         assert_refused(setup, f"@bob:local: !ficha Kira {line}", "solo el máster", system="savage")
-    t = play(setup + "\n@bob:local: !ficha Kira Grupo lobos", system="savage")
-    assert "Grupo" in t.text(FIRST + 1)
+    t = play(setup + "\n@bob:local: !ficha Kira Pelear d8, Grupo lobos\n@gm:local: !combate\n@gm:local: !iniciativa",
+             system="savage")
+    cards = dict(re.findall(r"(Kira|Lobo \d) (\S+)", t.texts(FIRST + 3)[0]))
+    assert cards["Lobo 1"] == cards["Lobo 2"] != cards["Kira"], "Kira keeps her own card"
     table = make_table(system="savage")
     play(setup + "\n@gm:local: !ficha Kira Grupo lobos, Comodín no", table)
     assert table.room(ROOM_ID).characters["kira"].sheet["grupo"] == "lobos"
