@@ -123,3 +123,20 @@ def test_a_typed_multi_word_value_after_a_one_word_pair_is_still_refused_by_name
     play("@gm:local: !pj Kira @bob:local", table)
     (answer,) = table.handle(Event(ROOM, GM, "!ficha Kira Parada 5 Volar d8", "$x"))
     assert "«Volar»" in answer.message.body and table.room(ROOM).characters["kira"].sheet == {}
+
+
+@pytest.mark.parametrize("scheme", ["http", "https", "javascript", "JavaScript", "mailto", "xmpp", "data", "irc",
+                                    "vbscript", "tel", "file", "web+app", "x-y.z"])
+def test_every_scheme_prefix_has_its_colon_escaped(scheme: str) -> None:
+    """Not only those cmark-gfm links today: any ``scheme:`` followed by more reads as text in every
+    CommonMark renderer (``\\:`` shows as ``:``), and a colon that ends a phrase is left alone."""
+    assert markdown_text(f"ver {scheme}:algo") == f"ver {scheme}\\:algo"
+    assert markdown_text(f"({scheme}:algo)") == f"({scheme}\\:algo)"
+    assert markdown_text(f"{scheme}://x") == f"{scheme}\\://x"
+    assert markdown_text("Kira dijo: hola") == "Kira dijo: hola"
+    assert markdown_text("a las 10:30") == "a las 10:30", "a number is no scheme"
+
+
+def test_www_inside_a_scheme_is_escaped_too() -> None:
+    assert markdown_text("www.ftp://x") == "www\\.ftp\\://x"
+    assert markdown_text("xwww.y") == "xwww\\.y"
