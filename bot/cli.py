@@ -8,6 +8,7 @@ import os
 import random
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 
 from bot.core.acta import FORMATS
 from bot.core.errors import StartupError
@@ -135,9 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     renderer = Renderer()
 
     def text(key: str) -> str:
-        return renderer.text("cli_help", key=key, systems=GAMES.keys())
+        return renderer.text("cli_help", key=key, systems=GAMES.keys(), version=version("rolbot"))
 
     parser = argparse.ArgumentParser(prog="rolbot", description=text("rolbot"))
+    parser.add_argument("--version", action="version", version=text("version"))
     sub = parser.add_subparsers(dest="command", required=True)
 
     roll = sub.add_parser("roll", help=text("roll"))

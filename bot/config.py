@@ -5,11 +5,12 @@ Secrets (password, access token) never appear in a repr or a log line.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot.core.render import Renderer
@@ -19,7 +20,8 @@ from bot.games import GAMES
 ENFORCEMENT_MODES = ("warn", "redact", "mute")
 IRC_ENFORCEMENT_MODES = ("warn", "mute")
 """IRC cannot delete a message: no ``redact``."""
-ROOM_KEYS = ("system", "gms", "enforcement", "ooc_in_locks", "language")
+ROOM_KEYS = tuple(f.name for f in fields(RoomSettings) if f.name != "public_url")
+"""What ``[bot]`` and each ``[rooms."…"]`` may set: a room's settings (``public_url`` is ``[web]``'s)."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -88,6 +90,10 @@ class IrcConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """The whole configuration. A field named ``<prefix>_<key>`` (prefixes in ``CONFIG_PREFIXES``:
+    ``web_bind``, ``log_level``) is the key ``<key>`` of that section, so a new such field is a key
+    the checker knows (``section_keys``); ``[matrix]`` and ``[irc]`` keys are their dataclasses' fields."""
+
     matrix_config: MatrixConfig | None
     """``[matrix]``, when the config has it (``matrix`` is for the Matrix transport, which needs it)."""
     storage_path: str
@@ -118,6 +124,61 @@ class Config:
             return None
         host, _, port = self.web_bind.rpartition(":")
         return host.strip("[]") or "127.0.0.1", int(port)
+
+
+CONFIG_PREFIXES = {"storage": ("storage_",), "web": ("web_",), "templates": ("templates_",),
+                   "logging": ("log_", "logging_")}
+"""The sections whose keys are ``Config`` fields, by the prefix of those fields' names."""
+
+
+def section_keys() -> dict[str, frozenset[str]]:
+    """Every section's keys, each from the one place that declares them: the dataclass the section
+    fills, or the ``Config`` fields of its prefix, plus the few keys kept elsewhere (``[web]
+    public_url`` is in the rooms' settings; ``[bot]`` is the rooms' defaults and who may invite).
+    ``rooms`` is each ``[rooms."…"]`` section."""
+    config_fields = [f.name for f in fields(Config)]
+    keys = {section: frozenset(name.removeprefix(prefix) for name in config_fields for prefix in prefixes
+                               if name.startswith(prefix))
+            for section, prefixes in CONFIG_PREFIXES.items()}
+    return {**keys,
+            "matrix": frozenset(f.name for f in fields(MatrixConfig)),
+            "irc": frozenset(f.name for f in fields(IrcConfig)),
+            "web": keys["web"] | {"public_url"},
+            "bot": frozenset((*ROOM_KEYS, "allowed_inviters")),
+            "rooms": frozenset(ROOM_KEYS)}
+
+
+def _close(word: str, known: frozenset[str]) -> str | None:
+    """The known name ``word`` most resembles (a typo: ``pasword``), or None."""
+    folded = {name.casefold(): name for name in known}
+    match = difflib.get_close_matches(word.casefold(), folded, n=1)
+    return folded[match[0]] if match else None
+
+
+def _check_names(data: dict) -> None:
+    """Refuse the first unknown section or key (in the file's order), before anything is read from
+    them: a misspelt ``pasword`` is itself the error, not the missing password it leaves behind."""
+    keys = section_keys()
+    sections = frozenset(keys)
+    for name, section in data.items():
+        if not isinstance(section, dict):
+            if name in sections:
+                continue  # ``matrix = "x"``: ``_table`` says it must be a table
+            raise ConfigError("key_outside_section", key=name,
+                              sections=sorted(s for s, known in keys.items() if name in known))
+        if name not in sections:
+            raise ConfigError("unknown_section", name=name, close=_close(name, sections), known=sorted(sections))
+        tables = [(f'rooms."{room}"', table) for room, table in section.items()] if name == "rooms" \
+            else [(name, section)]
+        for where, table in tables:
+            if isinstance(table, dict):  # a room that is no table: ``bad_room_id``
+                _check_keys(table, where, keys[name])
+
+
+def _check_keys(table: dict, where: str, known: frozenset[str]) -> None:
+    for key in table:
+        if key not in known:
+            raise ConfigError("unknown_key", key=key, where=where, close=_close(key, known), known=sorted(known))
 
 
 def _table(data: dict, name: str) -> dict:
@@ -228,14 +289,7 @@ def _matrix_config(matrix: dict, env: Mapping[str, str]) -> MatrixConfig:
     )
 
 
-IRC_KEYS = ("server", "port", "tls", "tls_verify", "nick", "password", "account", "channels",
-            "flood_burst", "flood_interval_s")
-
-
 def _irc_config(irc: dict, env: Mapping[str, str]) -> IrcConfig:
-    unknown = set(irc) - set(IRC_KEYS)
-    if unknown:
-        raise ConfigError("unknown_keys", unknown=sorted(unknown), where="irc", known=IRC_KEYS)
     server = _required(irc, "server", "irc")
     port = irc.get("port", 6697 if irc.get("tls") else 6667)
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port <= 65535:
@@ -265,6 +319,7 @@ def _irc_config(irc: dict, env: Mapping[str, str]) -> IrcConfig:
 def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     if env is None:
         env = os.environ
+    _check_names(data)
     if "matrix" not in data and "irc" not in data:
         raise ConfigError("no_transport")
     mcfg = _matrix_config(_table(data, "matrix"), env) if "matrix" in data else None
@@ -286,10 +341,6 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
             raise ConfigError("bad_bind", value=bind)
 
     botsec = _table(data, "bot")
-    unknown = set(botsec) - {*ROOM_KEYS, "allowed_inviters"}
-    if unknown:
-        raise ConfigError("unknown_keys", unknown=sorted(unknown), where="bot",
-                          known=("allowed_inviters", *ROOM_KEYS))
     defaults = RoomSettings(**_room_fields(botsec, "bot", ROOM_KEYS), public_url=public_url.rstrip("/") if public_url else None)
     inviters = _user_list(botsec, "allowed_inviters", "bot")
 
@@ -300,9 +351,6 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         if not ((room_id.startswith("!") and len(room_id) >= 2) or (irc and _IRC_CHANNEL.match(room_id))) \
                 or not isinstance(section, dict):
             raise ConfigError("bad_room_id", where=where)
-        unknown = set(section) - set(ROOM_KEYS)
-        if unknown:
-            raise ConfigError("unknown_keys", unknown=sorted(unknown), where=where, known=ROOM_KEYS)
         rooms[irc_room_key(room_id) if irc else room_id] = _room_fields(section, where, ROOM_KEYS, irc)
     if icfg is not None:
         # An IRC channel with no mode of its own: [bot] enforcement if it exists on IRC, else mute

@@ -50,8 +50,9 @@ def action_json(action: Action) -> dict:
 
 def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> int:
     """Replies committed but never printed (a crash between the two) come first; events already
-    handled in an earlier run over the same database are skipped silently."""
+    handled in an earlier run over the same database are skipped, and how many is said on stderr."""
     renderer = table.renderer
+    skipped = 0
     for event_id, actions in _by_event(table.pending_actions()):
         _print(stdout, renderer, jsonl, event_id, actions)
         table.actions_done([a.action_id for a in actions])
@@ -60,10 +61,13 @@ def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> i
             print(renderer.text("console_bad_line", number=item[0], line=item[1][:80]), file=sys.stderr)
             continue
         if table.store.was_handled(item.event_id):
+            skipped += 1
             continue
         actions = table.handle(item)
         _print(stdout, renderer, jsonl, item, actions)
         table.actions_done([a.action_id for a in actions])
+    if skipped:
+        print(renderer.text("console_skipped", count=skipped), file=sys.stderr)
     return 0
 
 

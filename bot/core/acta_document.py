@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from bot.core.acta import HIDDEN_IN_DOCUMENT, Entry, Format
-from bot.core.render import Renderer
+from bot.core.render import Renderer, without_controls
 from bot.core.store import Store
 
 DATED_FROM_MS = 10**12
@@ -89,10 +89,13 @@ def style_hash(css: str) -> str:
 
 
 def render(renderer: Renderer, room_id: str, sessions: list[Session], fmt: Format) -> str:
+    """The document; no control character reaches it, from the filters or from any value the
+    templates write as it is (names, roll lines)."""
     if fmt == "html":
-        return renderer.document("acta_document", "html", room_id=room_id, sessions=sessions, css=style(renderer))
+        return without_controls(renderer.document("acta_document", "html", room_id=room_id, sessions=sessions,
+                                                   css=style(renderer)))
     text = renderer.document("acta_document", "txt", room_id=room_id, sessions=sessions)
-    return _BLANK_LINES.sub("\n\n", text).strip() + "\n"
+    return without_controls(_BLANK_LINES.sub("\n\n", text).strip()) + "\n"
 
 
 def export(store: Store, renderer: Renderer, room_id: str, fmt: Format = "md", session: int | None = None,

@@ -33,20 +33,46 @@ from markupsafe import Markup, escape
 MAX_BODY = 4000
 _MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~&@])")
 _MARKDOWN_LINE_START = re.compile(r"^([#>+=-]|\d{1,9}(?=[.)]))", re.MULTILINE)
-_AUTOLINK = re.compile(r"(?i)(:)(?=//)|(?<=www)(\.)|(?<=mailto)(:)|(?<=xmpp)(:)")
-"""What would start an autolink once ``@`` is escaped: ``scheme://``, ``www.``, ``mailto:``, ``xmpp:``."""
+_AUTOLINK = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*:(?=\S)"
+                       r"|(?i::)(?=//)|(?i:(?<=mailto)|(?<=xmpp)):|(?i:(?<=www))\.")
+"""What starts an autolink or a link target: any ``scheme:`` followed by more (``mailto:``,
+``javascript:``, ``http:``, with a ``www.`` inside it; not ``dijo: hola``), ``…://``, ``mailto:`` and
+``xmpp:`` anywhere, and ``www.``: the colon or dot is escaped. A run of scheme characters is tried
+once, from its start: linear."""
+_WWW_DOT = re.compile(r"(?i)(?<=www)\.")
+_EMAIL_AT = re.compile(r"(?<=[A-Za-z0-9.+\-_])\\@")
+"""An escaped ``@`` right after what can end the local part of an e-mail address."""
+WORD_JOINER = "\u2060"
+"""Invisible, and no address character: cmark-gfm's e-mail autolink (which a backslash before the
+``@`` does not stop, GitHub joins the text first) finds no local part before the ``@``."""
+CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""C0 but tab and new line (ESC and CR included), DEL and C1: never written to a document."""
+
+
+def without_controls(text: str) -> str:
+    return CONTROL_CHARACTERS.sub("", text)
 
 
 def markdown_text(value: object) -> str:
-    """User text as literal Markdown: the characters that make markup or autolinks are
-    backslash-escaped, and each non-blank line is kept, stripped, as a hard break (a blank line
-    would end the paragraph or the italics the text sits in, an indented one start code)."""
+    """User text as literal Markdown: control characters dropped, the characters that make markup,
+    links or autolinks escaped (an e-mail address gets a word joiner before its ``@``), and each
+    non-blank line kept, stripped, as a hard break (a blank line would end the paragraph or the
+    italics the text sits in, an indented one start code)."""
     lines = str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    text = "\n".join(stripped for line in lines if (stripped := line.strip()))
+    text = without_controls("\n".join(stripped for line in lines if (stripped := line.strip())))
     text = _MARKDOWN_INLINE.sub(r"\\\1", text)
-    text = _AUTOLINK.sub(lambda m: "\\" + m[0], text)
+    text = _AUTOLINK.sub(_escape_autolink, text)
+    text = _EMAIL_AT.sub(WORD_JOINER + r"\\@", text)
     text = _MARKDOWN_LINE_START.sub(_escape_line_start, text)
     return text.replace("\n", "  \n")
+
+
+def _escape_autolink(match: re.Match[str]) -> str:
+    """A backslash before the lone colon or dot, or before a scheme's colon and each ``www.`` dot in it."""
+    found = match[0]
+    if len(found) == 1:
+        return "\\" + found
+    return _WWW_DOT.sub(r"\\.", found[:-1]) + "\\:"
 
 
 def _escape_line_start(match: re.Match[str]) -> str:
@@ -56,8 +82,8 @@ def _escape_line_start(match: re.Match[str]) -> str:
 
 
 def html_lines(value: object) -> Markup:
-    """User text escaped for HTML, line breaks kept."""
-    lines = str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """User text escaped for HTML, line breaks kept, control characters dropped."""
+    lines = without_controls(str(value).replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     return Markup("<br>").join(escape(line) for line in lines)
 
 

@@ -91,11 +91,24 @@ def _unknown_field(game: Game, word: str) -> Refusal:
 
 
 def read_edit(game: Game, text: str) -> SheetEdit:
-    """The fields and macros in ``text`` (either form), or a refusal for the first bad one."""
+    """The fields and macros in ``text`` (either form), or a refusal for the first bad one. A line
+    with no comma that does not read as pairs is one ``Campo valor`` whose value has several words:
+    the export of a one-field sheet (``Arma Rifle de asalto``); if it is not that either, the pairs'
+    refusal is the answer."""
+    if "," in text or "\n" in text or "=" in text:
+        return _read_entries(game, _pasted_entries(text))
+    try:
+        return _read_entries(game, _paired_entries(game, text))
+    except Refusal as refusal:
+        try:
+            return _read_entries(game, _pasted_entries(text))
+        except Refusal:
+            raise refusal from None
+
+
+def _read_entries(game: Game, entries: list[Any]) -> SheetEdit:
     values: dict[str, Any] = {}
     macros: dict[str, str] = {}
-    pasted = "," in text or "\n" in text or "=" in text
-    entries = _pasted_entries(text) if pasted else _paired_entries(game, text)
     for entry in entries:
         if isinstance(entry, tuple) and entry[0] is None:
             name, _, expression = entry[1].partition("=")

@@ -545,7 +545,8 @@ def test_a_roll_is_one_compact_line_of_its_stored_result_not_the_whole_chat_mess
     assert message.count("\n") == 2  # the damage, its effect, the target's new state
     roll = next(e for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "roll")
     result = roll.data["result"]
-    line = f"- \\@gm:local · 🎲 daño {result['expr']}: \\[{', '.join(map(str, result['dice']))}\\] = {result['total']} → heridas"
+    dice = ", ".join(map(str, result["dice"]))
+    line = f"- \\@gm\\:local · 🎲 daño {result['expr']}: \\[{dice}\\] = {result['total']} → heridas"
     document = room.document()
     assert line in document.splitlines()
     assert "vs Dureza" not in document and "(total 1)" not in document
@@ -557,7 +558,7 @@ def test_a_message_with_blank_lines_and_links_stays_one_plain_paragraph() -> Non
     room.play("@gm:local: !acta activar\n@ana:local: !pj Ana")
     room.say(ANA, "/me lee el cartel:\n\n    https://ejemplo.org y www.ejemplo.org\n \nana@ejemplo.org")
     assert room.document().endswith(
-        "*Ana lee el cartel:  \nhttps\\://ejemplo.org y www\\.ejemplo.org  \nana\\@ejemplo.org*\n")
+        "*Ana lee el cartel:  \nhttps\\://ejemplo.org y www\\.ejemplo.org  \nana\u2060\\@ejemplo.org*\n")
 
 
 def test_a_message_adds_at_most_max_text_characters_to_the_record() -> None:

@@ -149,3 +149,19 @@ def test_rooms_past_the_memory_bound_are_read_back_from_the_store(tmp_path, monk
     assert list(table._rooms) == [rooms[2], rooms[0]]
     talk = table.handle(Event(rooms[0], "@ana:local", "¿puedo hablar?", "$talk"))
     assert any(isinstance(a, Send) for a in talk)  # the lock read back still holds the floor
+
+
+def test_console_db_says_on_stderr_how_many_lines_it_skipped_as_already_handled(tmp_path) -> None:
+    db = str(tmp_path / "c.db")
+    cmd = [sys.executable, "-m", "bot.cli", "console", "--gm", "@gm:local", "--db", db]
+    first = subprocess.run(cmd, input="@gm:local: -----\n@ana:local: !tiro 1d6\n", text=True, check=True,
+                           capture_output=True, timeout=60)
+    assert first.stderr == ""
+    again = subprocess.run(cmd, input="@gm:local: -----\n@ana:local: !tiro 1d6\n# nota\n@gm:local: -----\n",
+                           text=True, check=True, capture_output=True, timeout=60)
+    assert again.stderr.splitlines() == ["rolbot: 2 líneas ya atendidas en una ejecución anterior con esta base de "
+                                         "datos (se saltan, sin responder otra vez)"]
+    assert again.stdout and "$4" not in again.stderr
+    once = subprocess.run(cmd, input="@gm:local: -----\n", text=True, check=True, capture_output=True, timeout=60)
+    assert once.stderr.splitlines() == ["rolbot: 1 línea ya atendida en una ejecución anterior con esta base de "
+                                        "datos (se salta, sin responder otra vez)"]
