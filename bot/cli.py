@@ -124,6 +124,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     from bot.runner import run
 
+    os.umask(0o077)  # every file the bot and its libraries write holds state: owner-only
     try:
         prepare_storage(config.storage_path)
         return run(config, setup_only=args.setup_crypto)

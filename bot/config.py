@@ -21,6 +21,8 @@ IRC_ENFORCEMENT_MODES = ("warn", "mute")
 """IRC cannot delete a message: no ``redact``."""
 ROOM_KEYS = ("system", "gms", "enforcement", "ooc_in_locks", "language")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LIBRARY_LOG_LEVELS = ("info", "debug")
+"""``[logging] libraries``: ``debug`` lets nio, aiohttp and pydle log below INFO (never the crypto store's SQL)."""
 
 
 class ConfigError(Exception):
@@ -96,6 +98,7 @@ class Config:
     allowed_inviters: tuple[str, ...] = ()
     table: TableSettings = field(default_factory=TableSettings)
     log_level: str = "INFO"
+    log_libraries: str = "info"
     templates_dir: str | None = None
     """A group's own message files, searched before the shipped ones (same names)."""
 
@@ -319,6 +322,9 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     level = _str(_table(data, "logging"), "level", "logging") or "INFO"
     if level.upper() not in LOG_LEVELS:
         raise ConfigError("bad_log_level", value=level, known=LOG_LEVELS)
+    libraries = _str(_table(data, "logging"), "libraries", "logging") or "info"
+    if libraries.lower() not in LIBRARY_LOG_LEVELS:
+        raise ConfigError("bad_log_libraries", value=libraries, known=LIBRARY_LOG_LEVELS)
     return Config(
         matrix_config=mcfg,
         storage_path=path,
@@ -327,6 +333,7 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         allowed_inviters=inviters,
         table=TableSettings(defaults=defaults, rooms=rooms),
         log_level=level.upper(),
+        log_libraries=libraries.lower(),
         templates_dir=templates_dir,
     )
 

@@ -17,16 +17,30 @@ from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot")
 
+LIBRARY_LOGGERS = {"nio": logging.ERROR, "rolbot.irc.pydle": logging.ERROR, "pydle": logging.INFO,
+                   "aiohttp": logging.INFO}
+"""The libraries' loggers and their least level unless ``[logging] libraries = "debug"``: nio's schema
+warnings on every error response and pydle's "unknown command" chatter are noise."""
+STORE_SQL_LOGGER = "peewee"
+"""nio's crypto store runs on peewee, whose DEBUG lines are its SQL with the pickled keys as
+parameters: never below INFO, whatever the config says."""
+
+
+def configure_logging(config: Config) -> None:
+    level = getattr(logging, config.log_level, logging.INFO)
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
+    for name, least in LIBRARY_LOGGERS.items():
+        logging.getLogger(name).setLevel(logging.DEBUG if config.log_libraries == "debug" else max(least, level))
+    logging.getLogger(STORE_SQL_LOGGER).setLevel(max(logging.INFO, level))
+
 
 def run(config: Config, setup_only: bool = False) -> int:
     from bot.matrix import run_bot
 
+    configure_logging(config)
     if config.irc is None or setup_only:  # Matrix alone (the crypto set-up is Matrix's)
         return run_bot(config, setup_only)
-    logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("nio").setLevel(logging.ERROR)
-    logging.getLogger("rolbot.irc.pydle").setLevel(logging.ERROR)  # pydle's "unknown command" chatter
     return asyncio.run(run_transports(config))
 
 

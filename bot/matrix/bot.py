@@ -715,7 +715,5 @@ async def _main(config: Config, setup_only: bool = False) -> int:
 
 
 def run_bot(config: Config, setup_only: bool = False) -> int:
-    logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("nio").setLevel(logging.ERROR)  # its schema warnings on every error response are noise
+    """The Matrix transport alone (``bot.runner.run`` has set up logging)."""
     return asyncio.run(_main(config, setup_only))

@@ -10,11 +10,13 @@ import json
 import logging
 import os
 import random
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import aiohttp
 from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse
+from nio.crypto import OlmAccount
 from nio.store import DefaultStore
 
 from bot.config import Config
@@ -34,10 +36,75 @@ YIELD_ON_LIMIT: contextvars.ContextVar[bool] = contextvars.ContextVar("yield_on_
 gather its replies meanwhile and send them coalesced (``bot.matrix.coalesce``)."""
 
 
+PICKLE_KEY_FILE = "crypto_pickle.key"
+"""Beside the crypto store in ``[storage] path``: the passphrase its private keys are encrypted with."""
+NIO_DEFAULT_KEY = "DEFAULT_KEY"
+"""The passphrase nio encrypts a store with unless given one (what rolbot used before it had its own)."""
+
+
+def load_pickle_key(storage_path: str) -> str:
+    """The crypto store's pickle key: 32 random bytes, made once and kept 0600 (never logged)."""
+    path = os.path.join(storage_path, PICKLE_KEY_FILE)
+    try:
+        with open(path, encoding="ascii") as fh:
+            key = fh.read().strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    key = secrets.token_urlsafe(32)
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    return key
+
+
 class CryptoStore(DefaultStore):
-    """nio's SQLite crypto store, without a write on every sync: nio saves the rooms that turned
-    encryption on in each sync response even when there are none, which costs a few milliseconds
-    (peewee binds every model) in the path of every reply (bench/latency.py --encrypted)."""
+    """nio's SQLite crypto store under rolbot's own pickle key (``load_pickle_key``), without a
+    write on every sync: nio saves the rooms that turned encryption on in each sync response even
+    when there are none, which costs a few milliseconds (peewee binds every model) in the path of
+    every reply (bench/latency.py --encrypted).
+
+    A store written under nio's default key (rolbot before it had its own) is re-encrypted under
+    the new key when it opens, in one transaction: a crash leaves it under one key or the other,
+    and the next start finishes the job."""
+
+    pickle_key: str  # nio's dataclass field, typed for mypy
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        row = self._get_account()
+        if row is None:
+            return
+        try:
+            OlmAccount.from_pickle(row.account, self.pickle_key, row.shared)
+        except ValueError:
+            self._migrate_from(NIO_DEFAULT_KEY)
+
+    def _migrate_from(self, old_key: str) -> None:
+        own_key, self.pickle_key = self.pickle_key, old_key
+        try:
+            account = self.load_account()
+            sessions = self.load_sessions()
+            groups = self.load_inbound_group_sessions()
+        except ValueError:
+            self.database.close()
+            raise StartupError("crypto_store_key", path=self.database_path,
+                               key=os.path.join(self.store_path, PICKLE_KEY_FILE)) from None
+        finally:
+            self.pickle_key = own_key
+        with self.database.atomic():
+            self.save_account(account)
+            for sender_key, olm_sessions in sessions.items():
+                for session in olm_sessions:
+                    self.save_session(sender_key, session)
+            for group in groups:
+                self.save_inbound_group_session(group)
+        log.info("crypto store %s re-encrypted under its own key (%s)", self.database_path, PICKLE_KEY_FILE)
 
     def save_encrypted_rooms(self, rooms: Any) -> None:
         if rooms:
@@ -125,17 +192,19 @@ class Session:
         sessions, the devices it knows) lives in ``[storage] path`` beside the SQLite database, in
         ``<user>_<device>.db``; the same device is kept across restarts, so it is the same store."""
         cfg = AsyncClientConfig(encryption_enabled=True, store_sync_tokens=False, store=CryptoStore,
+                                pickle_key=load_pickle_key(self.config.storage_path),
                                 max_limit_exceeded=0, max_timeouts=0, request_timeout=60)
         self._client = AsyncClient(self.config.matrix.homeserver, self.user_id, device_id=device_id,
                                    store_path=self.config.storage_path, config=cfg)
         return self._client
 
     def _store_loaded(self) -> None:
-        """The crypto store holds private keys: owner-only, like the session file."""
-        for name in os.listdir(self.config.storage_path):
-            if name.endswith((".db", ".db-wal", ".db-shm")):
-                with contextlib.suppress(OSError):
-                    os.chmod(os.path.join(self.config.storage_path, name), 0o600)
+        """The crypto store holds private keys, and every other state file something of the table's:
+        all owner-only, also those an older rolbot (or nio: its trusted-devices lists) left readable."""
+        for entry in os.scandir(self.config.storage_path):
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False) and entry.stat().st_mode & 0o077:
+                    os.chmod(entry.path, 0o600)
 
     # ------------------------------------------------------------------ end-to-end encryption
 
