@@ -62,6 +62,8 @@ class MatrixConfig:
     timeline_limit: int = 100
     undecryptable_wait_s: float = 30.0
     """How long a message the bot cannot decrypt waits for its key before its sender is told."""
+    allowed_inviters: tuple[str, ...] = ()
+    """Who may invite the bot besides the users of its own homeserver: user ids, ``*:server`` patterns."""
 
 
 IRC_ACCOUNT_DOMAIN = "irc"
@@ -95,7 +97,6 @@ class Config:
     storage_path: str
     irc: IrcConfig | None = None
     web_bind: str | None = "127.0.0.1:8080"
-    allowed_inviters: tuple[str, ...] = ()
     table: TableSettings = field(default_factory=TableSettings)
     log_level: str = "INFO"
     log_libraries: str = "info"
@@ -157,6 +158,20 @@ def _user_list(section: dict, key: str, where: str, irc: bool = False) -> tuple[
             raise ConfigError("bad_user_in_list", user=user, key=key, where=where)
         users.append(user)
     return tuple(users)
+
+
+_INVITER = re.compile(r"^(@[^\s:]+|\*):[^\s:]+(:[0-9]{1,5})?$")
+
+
+def _inviter_list(section: dict, key: str, where: str) -> tuple[str, ...]:
+    """User ids and ``*:server`` patterns (every user of that server)."""
+    value = section.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError("not_an_inviter_list", key=key, where=where)
+    for entry in value:
+        if not _INVITER.match(entry):
+            raise ConfigError("bad_inviter", value=entry, key=key, where=where)
+    return tuple(value)
 
 
 _IRC_ACCOUNT = re.compile(r"^[^\s@:!#&,*?]{1,64}$")
@@ -228,6 +243,7 @@ def _matrix_config(matrix: dict, env: Mapping[str, str]) -> MatrixConfig:
         sync_timeout_ms=matrix.get("sync_timeout_ms", 30000),
         timeline_limit=matrix.get("timeline_limit", 100),
         undecryptable_wait_s=float(matrix.get("undecryptable_wait_s", 30)),
+        allowed_inviters=_inviter_list(matrix, "allowed_inviters", "matrix"),
     )
 
 
@@ -289,12 +305,12 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
             raise ConfigError("bad_bind", value=bind)
 
     botsec = _table(data, "bot")
-    unknown = set(botsec) - {*ROOM_KEYS, "allowed_inviters"}
+    if "allowed_inviters" in botsec:
+        raise ConfigError("moved_key", key="allowed_inviters", old="bot", new="matrix")
+    unknown = set(botsec) - set(ROOM_KEYS)
     if unknown:
-        raise ConfigError("unknown_keys", unknown=sorted(unknown), where="bot",
-                          known=("allowed_inviters", *ROOM_KEYS))
+        raise ConfigError("unknown_keys", unknown=sorted(unknown), where="bot", known=ROOM_KEYS)
     defaults = RoomSettings(**_room_fields(botsec, "bot", ROOM_KEYS), public_url=public_url.rstrip("/") if public_url else None)
-    inviters = _user_list(botsec, "allowed_inviters", "bot")
 
     rooms: dict[str, dict] = {}
     for room_id, section in _table(data, "rooms").items():
@@ -330,7 +346,6 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         storage_path=path,
         irc=icfg,
         web_bind=bind or None,
-        allowed_inviters=inviters,
         table=TableSettings(defaults=defaults, rooms=rooms),
         log_level=level.upper(),
         log_libraries=libraries.lower(),

@@ -35,6 +35,7 @@ from bot.core.table import Table
 from bot.matrix.coalesce import Coalesced, Limiter, RoomDelivery, inflight_records, wait_for_job
 from bot.matrix.crosssign import ensure_cross_signing
 from bot.matrix.errors import PermanentError
+from bot.matrix.invites import inviter_allowed, inviters, server_of
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
@@ -278,11 +279,13 @@ class MatrixBot:
             if (isinstance(src, dict) and src.get("type") == "m.room.member"
                     and src.get("state_key") == self.user_id and isinstance(src.get("sender"), str)):
                 inviter = src["sender"]
-        allowed = self.config.allowed_inviters
         client = self.session.client
         try:
-            if allowed and inviter not in allowed:
-                log.info("invite to %s from %s rejected (not in allowed_inviters)", room_id, inviter)
+            allowed = self.config.matrix.allowed_inviters
+            if not inviter_allowed(inviter, self.user_id, allowed):
+                log.warning("invite to %s from %s refused: who may invite the bot is %s; to allow them, add \"%s\" "
+                            "(or \"*:%s\", their whole server) to allowed_inviters in [matrix]", room_id, inviter,
+                            ", ".join(inviters(self.user_id, allowed)), inviter, server_of(inviter or "") or "SERVER")
                 await self.session.request("reject invite", lambda: client.room_leave(room_id), attempts=4)
                 return
             log.info("invited to %s by %s: joining", room_id, inviter)
