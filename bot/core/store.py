@@ -291,6 +291,9 @@ class Store:
     def set_private_room(self, user_id: str, room_id: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
 
+    def forget_private_room(self, user_id: str) -> None:
+        self.db.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
+
     # -- each room's auth-relevant state (the Matrix transport)
 
     def room_auths(self) -> dict[str, dict[str, Any]]:

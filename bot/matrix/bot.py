@@ -293,6 +293,24 @@ class MatrixBot:
         except PermanentError as err:
             log.error("invite to %s: %s", room_id, err)
 
+    async def _private_room_left(self, room_id: str, sources: list[Any]) -> None:
+        """A player who left (or rejected) their private room gets a new one with the next private
+        message: the bot forgets this one and leaves it."""
+        for src in sources:
+            if not isinstance(src, dict) or src.get("type") != "m.room.member":
+                continue
+            user, content = src.get("state_key"), src.get("content")
+            if (not isinstance(user, str) or user == self.user_id or not isinstance(content, dict)
+                    or content.get("membership") not in ("leave", "ban") or self.store.private_room(user) != room_id):
+                continue
+            log.info("%s left their private room %s: the next private message goes to a new one", user, room_id)
+            self.store.forget_private_room(user)
+            client = self.session.client
+            try:
+                await self.session.request("leave private room", lambda: client.room_leave(room_id), attempts=3)
+            except PermanentError as err:
+                log.info("room %s: %s", room_id, err)
+
     async def _on_leave(self, room_id: str) -> None:
         log.info("left room %s (kicked or left)", room_id)
         self._auth.pop(room_id, None)
@@ -370,6 +388,7 @@ class MatrixBot:
         known = room_id in self._auth and not fresh
         auth = await self._auth_for(room_id)
         events: list[Any] = [getattr(ev, "source", None) for ev in info.timeline.events]
+        await self._private_room_left(room_id, [getattr(ev, "source", None) for ev in info.state] + events)
         if known:
             for src in info.state:
                 auth.apply(getattr(src, "source", None))
