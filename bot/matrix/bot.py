@@ -296,6 +296,7 @@ class MatrixBot:
     async def _private_room_left(self, room_id: str, sources: list[Any]) -> None:
         """A player who left (or rejected) their private room gets a new one with the next private
         message: the bot forgets this one and leaves it."""
+        client = self.session.client
         for src in sources:
             if not isinstance(src, dict) or src.get("type") != "m.room.member":
                 continue
@@ -305,7 +306,6 @@ class MatrixBot:
                 continue
             log.info("%s left their private room %s: the next private message goes to a new one", user, room_id)
             self.store.forget_private_room(user)
-            client = self.session.client
             try:
                 await self.session.request("leave private room", lambda: client.room_leave(room_id), attempts=3)
             except PermanentError as err:
