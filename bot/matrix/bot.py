@@ -191,7 +191,7 @@ class MatrixBot:
             try:
                 resp = sync.result()
             except NETWORK_ERRORS as err:
-                resp, problem = None, describe_network_error(err, self.config.matrix.homeserver)
+                resp, problem = None, describe_network_error(err, self.session.homeserver)
             else:
                 problem = None if not isinstance(resp, ErrorResponse) else f"{resp.status_code} {resp.message}"
             if problem is not None:
@@ -235,7 +235,8 @@ class MatrixBot:
     async def _setup_cross_signing(self) -> None:
         """Once our device keys are on the server: make sure the device is cross-signed."""
         try:
-            self.setup_ok = await ensure_cross_signing(self.session, self.config)
+            self.setup_ok = await self.session.unless_stopped(
+                "cross-signing", lambda: ensure_cross_signing(self.session, self.config))
         except PermanentError as err:
             log.warning("cross-signing: %s", err)
         if self.setup_only:

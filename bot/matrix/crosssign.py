@@ -111,7 +111,7 @@ def key_objects(user_id: str, keys: dict[str, SigningKey]) -> dict[str, dict[str
 
 async def _call(session: Session, method: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     client = session.client
-    url = session.config.matrix.homeserver + path
+    url = session.homeserver + path
     headers = {"Authorization": f"Bearer {client.access_token}"}
     try:
         async with aiohttp.ClientSession() as http, http.request(

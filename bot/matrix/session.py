@@ -21,6 +21,7 @@ from nio.store import DefaultStore
 
 from bot.config import Config
 from bot.core.errors import StartupError
+from bot.matrix.discovery import discover
 from bot.matrix.errors import PermanentError, RateLimited
 from bot.net import describe_network_error
 from bot.web import Metrics
@@ -28,6 +29,9 @@ from bot.web import Metrics
 log = logging.getLogger("rolbot.matrix")
 
 NETWORK_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)
+STOP_GRACE_S = 3.0
+"""Once the bot is asked to stop, how long a request in flight (the reply in hand) may still take
+before it is given up (an unsent action stays in the outbox for the next start)."""
 SESSION_KEYS = ("homeserver", "user_id", "device_id", "access_token")
 T = TypeVar("T")
 
@@ -119,6 +123,8 @@ class Session:
         """``stop_event``, once set, cuts short any wait between retries."""
         self.config = config
         self.user_id = config.matrix.user_id
+        self.homeserver = config.matrix.homeserver
+        """The client-API base URL: ``[matrix] homeserver``, or the one its ``.well-known`` names."""
         self.metrics = metrics
         self._stopping = stopping
         self._stop_event = stop_event or asyncio.Event()
@@ -144,9 +150,9 @@ class Session:
         failures = 0
         while True:
             try:
-                resp = await call()
+                resp = await self.unless_stopped(what, call)
             except NETWORK_ERRORS as err:
-                problem = describe_network_error(err, self.config.matrix.homeserver)
+                problem = describe_network_error(err, self.homeserver)
             else:
                 if not isinstance(resp, ErrorResponse):
                     return resp
@@ -176,6 +182,22 @@ class Session:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop_event.wait(), wait)
 
+    async def unless_stopped(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        """``call()``, given up ``STOP_GRACE_S`` after the bot is asked to stop: SIGTERM is honoured
+        at every stage, a hung TLS handshake or login included."""
+        task = asyncio.ensure_future(call())
+        if not task.done():
+            stop = asyncio.ensure_future(self._stop_event.wait())
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+            stop.cancel()
+            if not task.done():
+                await asyncio.wait({task}, timeout=STOP_GRACE_S)
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                raise PermanentError(f"{what}: given up, the bot is stopping")
+        return task.result()
+
     def rate_limited(self, wait: float) -> None:
         """Count a 429; the first one of the run logs how a homeserver admin exempts the bot."""
         self.metrics.rate_limited += 1
@@ -194,7 +216,7 @@ class Session:
         cfg = AsyncClientConfig(encryption_enabled=True, store_sync_tokens=False, store=CryptoStore,
                                 pickle_key=load_pickle_key(self.config.storage_path),
                                 max_limit_exceeded=0, max_timeouts=0, request_timeout=60)
-        self._client = AsyncClient(self.config.matrix.homeserver, self.user_id, device_id=device_id,
+        self._client = AsyncClient(self.homeserver, self.user_id, device_id=device_id,
                                    store_path=self.config.storage_path, config=cfg)
         return self._client
 
@@ -251,6 +273,7 @@ class Session:
     async def login(self) -> None:
         mcfg = self.config.matrix
         session = self._load()
+        self.homeserver = await self.request("homeserver", lambda: discover(mcfg.homeserver))
         if mcfg.access_token:
             token = mcfg.access_token.value
             device = session["device_id"] if session and session["access_token"] == token else None
