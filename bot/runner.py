@@ -35,16 +35,16 @@ def configure_logging(config: Config) -> None:
     logging.getLogger(STORE_SQL_LOGGER).setLevel(max(logging.INFO, level))
 
 
-def run(config: Config, setup_only: bool = False) -> int:
+def run(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
     from bot.matrix import run_bot
 
     configure_logging(config)
     if config.irc is None or setup_only:  # Matrix alone (the crypto set-up is Matrix's)
-        return run_bot(config, setup_only)
-    return asyncio.run(run_transports(config))
+        return run_bot(config, setup_only, reset_cross_signing)
+    return asyncio.run(run_transports(config, reset_cross_signing=reset_cross_signing))
 
 
-async def run_transports(config: Config, stop: asyncio.Event | None = None) -> int:
+async def run_transports(config: Config, stop: asyncio.Event | None = None, reset_cross_signing: bool = False) -> int:
     """Run until SIGTERM/SIGINT (or ``stop`` is set); 1 if a transport failed for good."""
     from bot.irc.bot import IrcBot
     from bot.matrix import MatrixBot, PermanentError
@@ -55,7 +55,8 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None) -> i
     metrics = Metrics()
     bots: list[Any] = []
     if config.matrix_config is not None:
-        bots.append(MatrixBot(config, table, store, metrics=metrics, serve_web=False))
+        bots.append(MatrixBot(config, table, store, metrics=metrics, serve_web=False,
+                              reset_cross_signing=reset_cross_signing))
     if config.irc is not None:
         bots.append(IrcBot(config, table, store, metrics))
     web = None

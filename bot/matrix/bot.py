@@ -92,10 +92,12 @@ class Job:
 class MatrixBot:
     def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
                  rng: random.Random | None = None, setup_only: bool = False, metrics: Metrics | None = None,
-                 serve_web: bool = True) -> None:
+                 serve_web: bool = True, reset_cross_signing: bool = False) -> None:
         """``setup_only``: log in, publish the device keys, set up cross-signing and stop
         (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed.
-        ``metrics`` and ``serve_web=False``: another transport shares the table and the web server."""
+        ``metrics`` and ``serve_web=False``: another transport shares the table and the web server.
+        ``reset_cross_signing``: replace the account's cross-signing identity with new keys
+        (``rolbot run --reset-cross-signing``)."""
         self.config = config
         self.user_id = config.matrix.user_id
         os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
@@ -116,6 +118,7 @@ class MatrixBot:
         self.undecryptable_wait = config.matrix.undecryptable_wait_s
         self.setup_only = setup_only
         self.setup_ok = False
+        self.reset_cross_signing = reset_cross_signing
         self._decrypting: set[str] = set()  # kept events already queued for the table, decrypted
         self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
         self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
@@ -236,7 +239,7 @@ class MatrixBot:
         """Once our device keys are on the server: make sure the device is cross-signed."""
         try:
             self.setup_ok = await self.session.unless_stopped(
-                "cross-signing", lambda: ensure_cross_signing(self.session, self.config))
+                "cross-signing", lambda: ensure_cross_signing(self.session, self.config, self.reset_cross_signing))
         except PermanentError as err:
             log.warning("cross-signing: %s", err)
         if self.setup_only:
@@ -720,8 +723,8 @@ def _megolm_session(raw: dict[str, Any]) -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- entry point
 
-async def _main(config: Config, setup_only: bool = False) -> int:
-    bot = MatrixBot(config, setup_only=setup_only)
+async def _main(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
+    bot = MatrixBot(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, bot.stop)
@@ -737,6 +740,6 @@ async def _main(config: Config, setup_only: bool = False) -> int:
     return 0
 
 
-def run_bot(config: Config, setup_only: bool = False) -> int:
+def run_bot(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
     """The Matrix transport alone (``bot.runner.run`` has set up logging)."""
-    return asyncio.run(_main(config, setup_only))
+    return asyncio.run(_main(config, setup_only, reset_cross_signing))
