@@ -44,3 +44,14 @@ async def test_a_homeserver_named_by_its_server_is_found_through_well_known(cast
             await gm.wait_for(room, reply_to(roll, bot_id), what="a roll answered")
     finally:
         await runner.cleanup()
+
+
+async def test_https_to_synapses_plain_port_is_its_own_error(cast, tmp_path):
+    """The self-hoster's slip on a real Synapse: ``https://`` in front of its plain-HTTP listener."""
+    plain = cast.synapse.url
+    config = cast.write_config(tmp_path / "rolbot.toml", matrix={"homeserver": plain.replace("http://", "https://")})
+    proc = subprocess.run([sys.executable, "-m", "bot.cli", "run", "--config", str(config)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and "sin TLS" in lines[0] and f"«{plain}»" in lines[0], proc.stderr
