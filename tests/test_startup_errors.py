@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import socket
@@ -333,6 +334,37 @@ async def test_sigterm_stops_a_bot_waiting_on_a_server_that_never_answers(tmp_pa
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+        for writer in held:
+            writer.close()
+        server.close()
+
+
+async def test_a_stop_during_a_hung_login_is_a_clean_stop_of_all_transports(tmp_path: Path, caplog) -> None:
+    """``run_transports`` (Matrix beside IRC) stopped while the homeserver never answers: exit 0 and
+    no ERROR, as ``rolbot run`` with Matrix alone."""
+    from bot.config import load_config
+    from bot.runner import run_transports
+
+    accepted = asyncio.Event()
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+        accepted.set()
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    config = load_config(str(with_homeserver(write_config(tmp_path / "c.toml", tmp_path / "state"),
+                                             f"https://127.0.0.1:{port}")), env={})
+    stop = asyncio.Event()
+    running = asyncio.ensure_future(run_transports(config, stop))
+    try:
+        await asyncio.wait_for(accepted.wait(), 30)
+        stop.set()
+        assert await asyncio.wait_for(running, 10) == 0
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    finally:
+        running.cancel()
         for writer in held:
             writer.close()
         server.close()

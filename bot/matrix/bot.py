@@ -154,6 +154,9 @@ class MatrixBot:
                 self._resume_pending()
                 watch = asyncio.ensure_future(self._watch_undecrypted())
                 await self._sync_loop()
+        except PermanentError:
+            if not self._stopping:
+                raise  # a request given up because the bot is stopping is no failure
         finally:
             if watch is not None:
                 watch.cancel()
@@ -731,8 +734,6 @@ async def _main(config: Config, setup_only: bool = False, reset_cross_signing: b
     try:
         await bot.run()
     except PermanentError as err:
-        if bot.stopping:
-            return 0
         log.error("%s", err)
         return 1
     if setup_only:
