@@ -20,7 +20,7 @@ import aiohttp
 
 from bot.config import Config
 from bot.matrix.errors import PermanentError
-from bot.matrix.session import NETWORK_ERRORS, Session
+from bot.matrix.session import NETWORK_ERRORS, Session, write_owner_only
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -87,14 +87,7 @@ def load_state(config: Config) -> dict[str, Any] | None:
 
 
 def save_state(config: Config, data: dict[str, Any]) -> None:
-    path = _path(config)
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_owner_only(_path(config), json.dumps(data))
 
 
 def key_objects(user_id: str, keys: dict[str, SigningKey]) -> dict[str, dict[str, Any]]:

@@ -62,8 +62,8 @@ async def _discover(http: aiohttp.ClientSession, url: str) -> str:
     if status >= 500:
         raise Unavailable(f"HTTP {status}")
     if status != 200 or not isinstance(data, dict) or not isinstance(data.get("versions"), list):
-        raise StartupError("homeserver_not_matrix", url=base, detail=f"HTTP {status}",
-                           what="JSON" if data is not None else "HTML")
+        raise StartupError("homeserver_not_matrix", url=base,
+                           detail=f"HTTP {status}" + ("" if data is not None else " sin JSON"))
     if base != url:
         log.info("homeserver %s: %s names %s", url, WELL_KNOWN, base)
     return base

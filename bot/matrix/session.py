@@ -46,6 +46,17 @@ NIO_DEFAULT_KEY = "DEFAULT_KEY"
 """The passphrase nio encrypts a store with unless given one (what rolbot used before it had its own)."""
 
 
+def write_owner_only(path: str, text: str) -> None:
+    """``text`` into ``path``, mode 0600: written to a temporary file, synced, then renamed over it."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
 def load_pickle_key(storage_path: str) -> str:
     """The crypto store's pickle key: 32 random bytes, made once and kept 0600 (never logged)."""
     path = os.path.join(storage_path, PICKLE_KEY_FILE)
@@ -57,13 +68,7 @@ def load_pickle_key(storage_path: str) -> str:
     if key:
         return key
     key = secrets.token_urlsafe(32)
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as fh:
-        fh.write(key + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_owner_only(path, key + "\n")
     return key
 
 
@@ -262,13 +267,9 @@ class Session:
         return data
 
     def _save(self, access_token: str, device_id: str) -> None:
-        path = self.config.session_path
-        tmp = path + ".tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"homeserver": self.config.matrix.homeserver, "user_id": self.user_id,
-                       "device_id": device_id, "access_token": access_token}, fh)
-        os.replace(tmp, path)
+        write_owner_only(self.config.session_path, json.dumps({
+            "homeserver": self.config.matrix.homeserver, "user_id": self.user_id,
+            "device_id": device_id, "access_token": access_token}))
 
     async def login(self) -> None:
         mcfg = self.config.matrix
