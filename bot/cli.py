@@ -119,15 +119,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(Renderer().text("config_error", code=err.code, params=err.params, for_cli=True), file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.setup_crypto and config.matrix_config is None:
+    if (args.setup_crypto or args.reset_cross_signing) and config.matrix_config is None:
         print(Renderer().text("config_error", code="missing_key", params={"key": "homeserver", "where": "matrix"},
                               for_cli=True), file=sys.stderr)
         return EXIT_BAD_INPUT
     from bot.runner import run
 
+    os.umask(0o077)  # every file the bot and its libraries write holds state: owner-only
     try:
         prepare_storage(config.storage_path)
-        return run(config, setup_only=args.setup_crypto)
+        return run(config, setup_only=args.setup_crypto, reset_cross_signing=args.reset_cross_signing)
     except StartupError as err:
         return _startup_failed(err)
 
@@ -171,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help=text("run"))
     run.add_argument("--config", required=True, metavar="PATH", help=text("run.config"))
     run.add_argument("--setup-crypto", action="store_true", help=text("run.setup_crypto"))
+    run.add_argument("--reset-cross-signing", action="store_true", help=text("run.reset_cross_signing"))
     run.set_defaults(func=cmd_run)
     return parser
 

@@ -23,6 +23,8 @@ IRC_ENFORCEMENT_MODES = ("warn", "mute")
 ROOM_KEYS = tuple(f.name for f in fields(RoomSettings) if f.name != "public_url")
 """What ``[bot]`` and each ``[rooms."…"]`` may set: a room's settings (``public_url`` is ``[web]``'s)."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LIBRARY_LOG_LEVELS = ("info", "debug")
+"""``[logging] libraries``: ``debug`` lets nio, aiohttp and pydle log below INFO (never the crypto store's SQL)."""
 
 
 class ConfigError(Exception):
@@ -62,6 +64,8 @@ class MatrixConfig:
     timeline_limit: int = 100
     undecryptable_wait_s: float = 30.0
     """How long a message the bot cannot decrypt waits for its key before its sender is told."""
+    allowed_inviters: tuple[str, ...] = ()
+    """Who may invite the bot besides the users of its own homeserver: user ids, ``*:server`` patterns."""
 
 
 IRC_ACCOUNT_DOMAIN = "irc"
@@ -99,9 +103,9 @@ class Config:
     storage_path: str
     irc: IrcConfig | None = None
     web_bind: str | None = "127.0.0.1:8080"
-    allowed_inviters: tuple[str, ...] = ()
     table: TableSettings = field(default_factory=TableSettings)
     log_level: str = "INFO"
+    log_libraries: str = "info"
     templates_dir: str | None = None
     """A group's own message files, searched before the shipped ones (same names)."""
 
@@ -217,6 +221,20 @@ def _user_list(section: dict, key: str, where: str, irc: bool = False) -> tuple[
     return tuple(users)
 
 
+_INVITER = re.compile(r"^(@[^\s:]+|\*):[^\s:]+(:[0-9]{1,5})?$")
+
+
+def _inviter_list(section: dict, key: str, where: str) -> tuple[str, ...]:
+    """User ids and ``*:server`` patterns (every user of that server)."""
+    value = section.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError("not_an_inviter_list", key=key, where=where)
+    for entry in value:
+        if not _INVITER.match(entry):
+            raise ConfigError("bad_inviter", value=entry, key=key, where=where)
+    return tuple(value)
+
+
 _IRC_ACCOUNT = re.compile(r"^[^\s@:!#&,*?]{1,64}$")
 _IRC_CHANNEL = re.compile(r"^[#&][^\s,\x07:]{1,49}$")
 _IRC_NICK = re.compile(r"^[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]{0,29}$")
@@ -286,6 +304,7 @@ def _matrix_config(matrix: dict, env: Mapping[str, str]) -> MatrixConfig:
         sync_timeout_ms=matrix.get("sync_timeout_ms", 30000),
         timeline_limit=matrix.get("timeline_limit", 100),
         undecryptable_wait_s=float(matrix.get("undecryptable_wait_s", 30)),
+        allowed_inviters=_inviter_list(matrix, "allowed_inviters", "matrix"),
     )
 
 
@@ -341,8 +360,9 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
             raise ConfigError("bad_bind", value=bind)
 
     botsec = _table(data, "bot")
+    if "allowed_inviters" in botsec:
+        raise ConfigError("moved_key", key="allowed_inviters", old="bot", new="matrix")
     defaults = RoomSettings(**_room_fields(botsec, "bot", ROOM_KEYS), public_url=public_url.rstrip("/") if public_url else None)
-    inviters = _user_list(botsec, "allowed_inviters", "bot")
 
     rooms: dict[str, dict] = {}
     for room_id, section in _table(data, "rooms").items():
@@ -367,14 +387,17 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
     level = _str(_table(data, "logging"), "level", "logging") or "INFO"
     if level.upper() not in LOG_LEVELS:
         raise ConfigError("bad_log_level", value=level, known=LOG_LEVELS)
+    libraries = _str(_table(data, "logging"), "libraries", "logging") or "info"
+    if libraries.lower() not in LIBRARY_LOG_LEVELS:
+        raise ConfigError("bad_log_libraries", value=libraries, known=LIBRARY_LOG_LEVELS)
     return Config(
         matrix_config=mcfg,
         storage_path=path,
         irc=icfg,
         web_bind=bind or None,
-        allowed_inviters=inviters,
         table=TableSettings(defaults=defaults, rooms=rooms),
         log_level=level.upper(),
+        log_libraries=libraries.lower(),
         templates_dir=templates_dir,
     )
 

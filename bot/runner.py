@@ -17,20 +17,34 @@ from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot")
 
+LIBRARY_LOGGERS = {"nio": logging.ERROR, "rolbot.irc.pydle": logging.ERROR, "pydle": logging.INFO,
+                   "aiohttp": logging.INFO}
+"""The libraries' loggers and their least level unless ``[logging] libraries = "debug"``: nio's schema
+warnings on every error response and pydle's "unknown command" chatter are noise."""
+STORE_SQL_LOGGER = "peewee"
+"""nio's crypto store runs on peewee, whose DEBUG lines are its SQL with the pickled keys as
+parameters: never below INFO, whatever the config says."""
 
-def run(config: Config, setup_only: bool = False) -> int:
+
+def configure_logging(config: Config) -> None:
+    level = getattr(logging, config.log_level, logging.INFO)
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
+    for name, least in LIBRARY_LOGGERS.items():
+        logging.getLogger(name).setLevel(logging.DEBUG if config.log_libraries == "debug" else max(least, level))
+    logging.getLogger(STORE_SQL_LOGGER).setLevel(max(logging.INFO, level))
+
+
+def run(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
     from bot.matrix import run_bot
 
+    configure_logging(config)
     if config.irc is None or setup_only:  # Matrix alone (the crypto set-up is Matrix's)
-        return run_bot(config, setup_only)
-    logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("nio").setLevel(logging.ERROR)
-    logging.getLogger("rolbot.irc.pydle").setLevel(logging.ERROR)  # pydle's "unknown command" chatter
-    return asyncio.run(run_transports(config))
+        return run_bot(config, setup_only, reset_cross_signing)
+    return asyncio.run(run_transports(config, reset_cross_signing=reset_cross_signing))
 
 
-async def run_transports(config: Config, stop: asyncio.Event | None = None) -> int:
+async def run_transports(config: Config, stop: asyncio.Event | None = None, reset_cross_signing: bool = False) -> int:
     """Run until SIGTERM/SIGINT (or ``stop`` is set); 1 if a transport failed for good."""
     from bot.irc.bot import IrcBot
     from bot.matrix import MatrixBot, PermanentError
@@ -41,7 +55,8 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None) -> i
     metrics = Metrics()
     bots: list[Any] = []
     if config.matrix_config is not None:
-        bots.append(MatrixBot(config, table, store, metrics=metrics, serve_web=False))
+        bots.append(MatrixBot(config, table, store, metrics=metrics, serve_web=False,
+                              reset_cross_signing=reset_cross_signing))
     if config.irc is not None:
         bots.append(IrcBot(config, table, store, metrics))
     web = None

@@ -42,6 +42,8 @@ class Metrics:
     started: float = field(default_factory=time.time)
     transports: dict[str, bool] = field(default_factory=dict)
     """Each configured transport (``matrix``, ``irc``) and whether it is connected now."""
+    cross_signing_conflict: bool = False
+    """The account's master key on the homeserver is not one the bot holds: it runs without cross-signing."""
     irc_reconnects: int = 0
     irc_missed_messages: int = 0
 
@@ -74,6 +76,9 @@ class Metrics:
             ("rolbot_undecryptable_total", "counter", "Encrypted messages the bot could not decrypt on arrival.",
              self.undecryptable),
             ("rolbot_encrypted_rooms", "gauge", "Joined rooms with end-to-end encryption.", self.encrypted_rooms),
+            ("rolbot_cross_signing_conflict", "gauge",
+             "1 when the account's cross-signing identity is not the bot's: it runs without cross-signing "
+             "(rolbot run --reset-cross-signing replaces it).", int(self.cross_signing_conflict)),
             ("rolbot_irc_reconnects_total", "counter", "Connections to the IRC server lost and made again.",
              self.irc_reconnects),
             ("rolbot_irc_missed_messages_total", "counter",

@@ -4,7 +4,9 @@ homeserver is a closed local port, so nothing here needs a Matrix server."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import os
 import signal
 import socket
@@ -12,11 +14,12 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 
 from bot.core.store import SCHEMA_VERSION, Store
 from tests.watchdog import watchdog
@@ -234,3 +237,134 @@ def test_a_public_url_with_the_web_server_off_is_refused(tmp_path: Path) -> None
     config.write_text(text.split('bind = "#')[0] + 'bind = ""\n')
     assert 'bind = ""' in config.read_text() and "public_url" in config.read_text()
     assert_one_line(rolbot("run", "--config", str(config)), "public_url", "[web]", "bind")
+
+
+# --------------------------------------------------------------------------- the homeserver itself
+# (issue 19, item 7) A homeserver that is not Matrix was reported as a wrong password; https to a
+# plain-HTTP port, or a server that never answers, kept the bot past SIGTERM. The servers here run
+# in the test's event loop, so ``rolbot run`` is an asyncio subprocess.
+
+
+async def rolbot_async(*args: str, timeout: float = 40) -> subprocess.CompletedProcess[str]:
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", *args, cwd=ROOT,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except TimeoutError:
+        proc.kill()
+        out, err = await proc.communicate()
+        raise AssertionError(f"rolbot run still running after {timeout} s: {err.decode()[-2000:]}") from None
+    return subprocess.CompletedProcess(list(args), proc.returncode or 0, out.decode(), err.decode())
+
+
+@asynccontextmanager
+async def http_server(handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> AsyncIterator[str]:
+    """A plain-HTTP aiohttp server answering every path with ``handler``; its ``host:port``."""
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+def with_homeserver(config: Path, url: str) -> Path:
+    text = config.read_text()
+    config.write_text(text.replace(text.split('homeserver = "')[1].split('"')[0], url, 1))
+    return config
+
+
+NOT_MATRIX = {
+    "404 page": (404, "<html><body><h1>404 Not Found</h1></body></html>"),
+    "a web site": (200, "<!doctype html><html><head><title>Mi blog</title></head><body>Hola</body></html>"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_MATRIX))
+async def test_a_homeserver_that_is_not_matrix_is_its_own_error(tmp_path: Path, case: str) -> None:
+    status, body = NOT_MATRIX[case]
+
+    async def answer(_: web.Request) -> web.Response:
+        return web.Response(status=status, text=body, content_type="text/html")
+
+    async with http_server(answer) as where:
+        config = with_homeserver(write_config(tmp_path / "c.toml", tmp_path / "state"), f"http://{where}")
+        proc = await rolbot_async("run", "--config", str(config))
+    assert_one_line(proc, "no es un servidor Matrix", f"http://{where}")
+    assert "contraseña" not in proc.stderr
+
+
+async def test_https_to_a_plain_http_port_is_its_own_error(tmp_path: Path) -> None:
+    async def answer(_: web.Request) -> web.Response:
+        return web.json_response({"versions": ["v1.11"]})
+
+    async with http_server(answer) as where:
+        config = with_homeserver(write_config(tmp_path / "c.toml", tmp_path / "state"), f"https://{where}")
+        proc = await rolbot_async("run", "--config", str(config))
+    assert_one_line(proc, f"https://{where}", f"http://{where}", "sin TLS")
+
+
+@pytest.mark.parametrize("scheme", ["https", "http"])
+async def test_sigterm_stops_a_bot_waiting_on_a_server_that_never_answers(tmp_path: Path, scheme: str) -> None:
+    """The TLS handshake (https) or the first request (http) never gets an answer."""
+    accepted = asyncio.Event()
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)  # accepted, never answered
+        accepted.set()
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    config = with_homeserver(write_config(tmp_path / "c.toml", tmp_path / "state"), f"{scheme}://127.0.0.1:{port}")
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "run", "--config", str(config),
+                                                cwd=ROOT, stderr=asyncio.subprocess.PIPE)
+    try:
+        await asyncio.wait_for(accepted.wait(), 30)
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(proc.communicate(), 10)
+        print(f"stopped {time.monotonic() - started:.2f} s after SIGTERM")
+        assert proc.returncode == 0 and b"Traceback" not in err, err.decode()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        for writer in held:
+            writer.close()
+        server.close()
+
+
+async def test_a_stop_during_a_hung_login_is_a_clean_stop_of_all_transports(tmp_path: Path, caplog) -> None:
+    """``run_transports`` (Matrix beside IRC) stopped while the homeserver never answers: exit 0 and
+    no ERROR, as ``rolbot run`` with Matrix alone."""
+    from bot.config import load_config
+    from bot.runner import run_transports
+
+    accepted = asyncio.Event()
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+        accepted.set()
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    config = load_config(str(with_homeserver(write_config(tmp_path / "c.toml", tmp_path / "state"),
+                                             f"https://127.0.0.1:{port}")), env={})
+    stop = asyncio.Event()
+    running = asyncio.ensure_future(run_transports(config, stop))
+    try:
+        await asyncio.wait_for(accepted.wait(), 30)
+        stop.set()
+        assert await asyncio.wait_for(running, 10) == 0
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    finally:
+        running.cancel()
+        for writer in held:
+            writer.close()
+        server.close()

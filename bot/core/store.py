@@ -11,7 +11,9 @@ is refused, never migrated backwards. A file that is not a usable SQLite databas
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -113,11 +115,25 @@ def _startup_error(err: sqlite3.Error, path: str) -> StartupError:
     return StartupError(code, path=path, detail=str(err))
 
 
+def _owner_only(path: str) -> None:
+    """The database holds the table's secrets (sheets, secret rolls, the acta): it is made mode 0600,
+    and an existing one is narrowed to it. SQLite gives its ``-wal`` and ``-shm`` files the mode of
+    the database. A path that cannot be made is left to SQLite, which says why (``db_*``)."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for name in (path, path + "-wal", path + "-shm"):
+        with contextlib.suppress(OSError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+
+
 class Store:
     """The bot's database. ``path=None`` keeps everything in memory."""
 
     def __init__(self, path: str | None = None) -> None:
         self._seq = 0
+        if path:
+            _owner_only(path)
         try:
             conn = sqlite3.connect(path or ":memory:", isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
@@ -274,6 +290,9 @@ class Store:
 
     def set_private_room(self, user_id: str, room_id: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
+
+    def forget_private_room(self, user_id: str) -> None:
+        self.db.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
 
     # -- each room's auth-relevant state (the Matrix transport)
 

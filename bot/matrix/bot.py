@@ -35,6 +35,7 @@ from bot.core.table import Table
 from bot.matrix.coalesce import Coalesced, Limiter, RoomDelivery, inflight_records, wait_for_job
 from bot.matrix.crosssign import ensure_cross_signing
 from bot.matrix.errors import PermanentError
+from bot.matrix.invites import inviter_allowed, inviters, server_of
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
@@ -91,10 +92,12 @@ class Job:
 class MatrixBot:
     def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
                  rng: random.Random | None = None, setup_only: bool = False, metrics: Metrics | None = None,
-                 serve_web: bool = True) -> None:
+                 serve_web: bool = True, reset_cross_signing: bool = False) -> None:
         """``setup_only``: log in, publish the device keys, set up cross-signing and stop
         (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed.
-        ``metrics`` and ``serve_web=False``: another transport shares the table and the web server."""
+        ``metrics`` and ``serve_web=False``: another transport shares the table and the web server.
+        ``reset_cross_signing``: replace the account's cross-signing identity with new keys
+        (``rolbot run --reset-cross-signing``)."""
         self.config = config
         self.user_id = config.matrix.user_id
         os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
@@ -115,6 +118,7 @@ class MatrixBot:
         self.undecryptable_wait = config.matrix.undecryptable_wait_s
         self.setup_only = setup_only
         self.setup_ok = False
+        self.reset_cross_signing = reset_cross_signing
         self._decrypting: set[str] = set()  # kept events already queued for the table, decrypted
         self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
         self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
@@ -150,6 +154,9 @@ class MatrixBot:
                 self._resume_pending()
                 watch = asyncio.ensure_future(self._watch_undecrypted())
                 await self._sync_loop()
+        except PermanentError:
+            if not self._stopping:
+                raise  # a request given up because the bot is stopping is no failure
         finally:
             if watch is not None:
                 watch.cancel()
@@ -190,7 +197,7 @@ class MatrixBot:
             try:
                 resp = sync.result()
             except NETWORK_ERRORS as err:
-                resp, problem = None, describe_network_error(err, self.config.matrix.homeserver)
+                resp, problem = None, describe_network_error(err, self.session.homeserver)
             else:
                 problem = None if not isinstance(resp, ErrorResponse) else f"{resp.status_code} {resp.message}"
             if problem is not None:
@@ -234,7 +241,8 @@ class MatrixBot:
     async def _setup_cross_signing(self) -> None:
         """Once our device keys are on the server: make sure the device is cross-signed."""
         try:
-            self.setup_ok = await ensure_cross_signing(self.session, self.config)
+            self.setup_ok = await self.session.unless_stopped(
+                "cross-signing", lambda: ensure_cross_signing(self.session, self.config, self.reset_cross_signing))
         except PermanentError as err:
             log.warning("cross-signing: %s", err)
         if self.setup_only:
@@ -278,17 +286,37 @@ class MatrixBot:
             if (isinstance(src, dict) and src.get("type") == "m.room.member"
                     and src.get("state_key") == self.user_id and isinstance(src.get("sender"), str)):
                 inviter = src["sender"]
-        allowed = self.config.allowed_inviters
         client = self.session.client
         try:
-            if allowed and inviter not in allowed:
-                log.info("invite to %s from %s rejected (not in allowed_inviters)", room_id, inviter)
+            allowed = self.config.matrix.allowed_inviters
+            if not inviter_allowed(inviter, self.user_id, allowed):
+                log.warning("invite to %s from %s refused: who may invite the bot is %s; to allow them, add \"%s\" "
+                            "(or \"*:%s\", their whole server) to allowed_inviters in [matrix]", room_id, inviter,
+                            ", ".join(inviters(self.user_id, allowed)), inviter, server_of(inviter or "") or "SERVER")
                 await self.session.request("reject invite", lambda: client.room_leave(room_id), attempts=4)
                 return
             log.info("invited to %s by %s: joining", room_id, inviter)
             await self.session.request("join room", lambda: client.join(room_id), attempts=6)
         except PermanentError as err:
             log.error("invite to %s: %s", room_id, err)
+
+    async def _private_room_left(self, room_id: str, sources: list[Any]) -> None:
+        """A player who left (or rejected) their private room gets a new one with the next private
+        message: the bot forgets this one and leaves it."""
+        client = self.session.client
+        for src in sources:
+            if not isinstance(src, dict) or src.get("type") != "m.room.member":
+                continue
+            user, content = src.get("state_key"), src.get("content")
+            if (not isinstance(user, str) or user == self.user_id or not isinstance(content, dict)
+                    or content.get("membership") not in ("leave", "ban") or self.store.private_room(user) != room_id):
+                continue
+            log.info("%s left their private room %s: the next private message goes to a new one", user, room_id)
+            self.store.forget_private_room(user)
+            try:
+                await self.session.request("leave private room", lambda: client.room_leave(room_id), attempts=3)
+            except PermanentError as err:
+                log.info("room %s: %s", room_id, err)
 
     async def _on_leave(self, room_id: str) -> None:
         log.info("left room %s (kicked or left)", room_id)
@@ -367,6 +395,7 @@ class MatrixBot:
         known = room_id in self._auth and not fresh
         auth = await self._auth_for(room_id)
         events: list[Any] = [getattr(ev, "source", None) for ev in info.timeline.events]
+        await self._private_room_left(room_id, [getattr(ev, "source", None) for ev in info.state] + events)
         if known:
             for src in info.state:
                 auth.apply(getattr(src, "source", None))
@@ -697,16 +726,14 @@ def _megolm_session(raw: dict[str, Any]) -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- entry point
 
-async def _main(config: Config, setup_only: bool = False) -> int:
-    bot = MatrixBot(config, setup_only=setup_only)
+async def _main(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
+    bot = MatrixBot(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, bot.stop)
     try:
         await bot.run()
     except PermanentError as err:
-        if bot.stopping:
-            return 0
         log.error("%s", err)
         return 1
     if setup_only:
@@ -714,8 +741,6 @@ async def _main(config: Config, setup_only: bool = False) -> int:
     return 0
 
 
-def run_bot(config: Config, setup_only: bool = False) -> int:
-    logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("nio").setLevel(logging.ERROR)  # its schema warnings on every error response are noise
-    return asyncio.run(_main(config, setup_only))
+def run_bot(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
+    """The Matrix transport alone (``bot.runner.run`` has set up logging)."""
+    return asyncio.run(_main(config, setup_only, reset_cross_signing))

@@ -20,7 +20,7 @@ import aiohttp
 
 from bot.config import Config
 from bot.matrix.errors import PermanentError
-from bot.matrix.session import NETWORK_ERRORS, Session
+from bot.matrix.session import NETWORK_ERRORS, Session, write_owner_only
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -87,14 +87,7 @@ def load_state(config: Config) -> dict[str, Any] | None:
 
 
 def save_state(config: Config, data: dict[str, Any]) -> None:
-    path = _path(config)
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_owner_only(_path(config), json.dumps(data))
 
 
 def key_objects(user_id: str, keys: dict[str, SigningKey]) -> dict[str, dict[str, Any]]:
@@ -111,7 +104,7 @@ def key_objects(user_id: str, keys: dict[str, SigningKey]) -> dict[str, dict[str
 
 async def _call(session: Session, method: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     client = session.client
-    url = session.config.matrix.homeserver + path
+    url = session.homeserver + path
     headers = {"Authorization": f"Bearer {client.access_token}"}
     try:
         async with aiohttp.ClientSession() as http, http.request(
@@ -151,32 +144,92 @@ async def sign_device(session: Session, self_signing: SigningKey) -> None:
         raise PermanentError(f"device signature refused: HTTP {status} {sorted(failures)}")
 
 
-async def ensure_cross_signing(session: Session, config: Config) -> bool:
-    """Make sure the bot's device is signed by its account's self-signing key; True once it is."""
+async def server_master_key(session: Session) -> str | None:
+    """The public master key the homeserver has for the bot's account, if any."""
+    user_id = session.user_id
+    status, data = await _call(session, "POST", "/_matrix/client/v3/keys/query", {"device_keys": {user_id: []}})
+    if status != 200:
+        raise PermanentError(f"the cross-signing keys of {user_id} could not be read: HTTP {status}")
+    master = (data.get("master_keys") or {}).get(user_id)
+    keys = master.get("keys") if isinstance(master, dict) else None
+    public = next(iter(keys.values()), None) if isinstance(keys, dict) else None
+    return public if isinstance(public, str) else None
+
+
+def _new_state(config: Config) -> dict[str, Any]:
+    """Fresh keys, written before anything is uploaded (a crash never leaves the server with keys
+    the bot does not have)."""
+    state: dict[str, Any] = {name: b64(os.urandom(32)) for name in KEY_NAMES}
+    state.update(uploaded=False, signed_devices=[])
+    save_state(config, state)
+    return state
+
+
+def _master_public(config: Config, state: dict[str, Any]) -> str:
+    """The public half of the state's master key (kept in the state: no crypto library to load)."""
+    public = state.get("master_public")
+    if not isinstance(public, str):
+        public = state["master_public"] = SigningKey(unb64(state["master"])).public
+        save_state(config, state)
+    return public
+
+
+def _no_password(what: str) -> bool:
+    log.warning("%s needs the account's password (user-interactive auth), so clients show the bot's device as "
+                "unverified; do it once with: ROLBOT_PASSWORD=... rolbot run --config PATH --setup-crypto", what)
+    return False
+
+
+async def _upload_and_sign(session: Session, config: Config, state: dict[str, Any], password: str,
+                           upload: bool) -> None:
+    keys = {name: SigningKey(unb64(state[name])) for name in KEY_NAMES}
+    if upload:
+        await upload_keys(session, password, keys)
+        log.info("cross-signing keys uploaded (master %s)", keys["master"].public)
+    if not state.get("uploaded"):
+        state.update(uploaded=True, master_public=keys["master"].public)
+        save_state(config, state)
     device = session.client.device_id or ""
-    state = load_state(config)
-    if state and device in state.get("signed_devices", []):
-        return True
+    if device not in state.get("signed_devices", []):
+        await sign_device(session, keys["self_signing"])
+        state["signed_devices"] = [*state.get("signed_devices", []), device]
+        save_state(config, state)
+        log.info("device %s signed by the account's self-signing key", device)
+
+
+async def ensure_cross_signing(session: Session, config: Config, reset: bool = False) -> bool:
+    """Make sure the bot's device is signed by its account's self-signing key; True once it is.
+
+    A master key already on the server that the bot's state cannot sign with (a lost state folder,
+    the account set up in Element) is the account's identity: it is never replaced, unless
+    ``reset`` (``rolbot run --reset-cross-signing``) says so."""
     password = config.matrix.password.value
+    state = load_state(config)
+    on_server = await server_master_key(session)
+    if reset:
+        if not password:
+            return _no_password("--reset-cross-signing")
+        state = _new_state(config)
+        await _upload_and_sign(session, config, state, password, upload=True)
+        session.metrics.cross_signing_conflict = False
+        log.warning("cross-signing identity of %s replaced on purpose (--reset-cross-signing): master key %s -> %s; "
+                    "whoever had verified the account sees its identity change and has to verify it again",
+                    session.user_id, on_server or "none", state["master_public"])
+        return True
+    mine = _master_public(config, state) if state is not None else None
+    if on_server is not None and on_server != mine:
+        session.metrics.cross_signing_conflict = True
+        log.warning("cross-signing: the account %s already has a master key on the homeserver (%s) that this bot's "
+                    "state cannot sign with (a lost [storage] folder, or the account set up in Element): it is kept, "
+                    "and the bot runs without cross-signing (clients show its device as unverified); to replace it "
+                    "on purpose: rolbot run --config PATH --reset-cross-signing", session.user_id, on_server)
+        return False
+    session.metrics.cross_signing_conflict = False
     if state is None:
         if not password:
-            log.warning("cross-signing is not set up, so clients show the bot's device as unverified; "
-                        "set it up once with: ROLBOT_PASSWORD=... rolbot run --config PATH --setup-crypto")
-            return False
-        state = {name: b64(os.urandom(32)) for name in KEY_NAMES}
-        state.update(uploaded=False, signed_devices=[])
-        save_state(config, state)
-    keys = {name: SigningKey(unb64(state[name])) for name in KEY_NAMES}
-    if not state.get("uploaded"):
-        if not password:
-            log.warning("cross-signing keys are not uploaded yet: run once with ROLBOT_PASSWORD set and --setup-crypto")
-            return False
-        await upload_keys(session, password, keys)
-        state["uploaded"] = True
-        save_state(config, state)
-        log.info("cross-signing keys uploaded (master %s)", keys["master"].public)
-    await sign_device(session, keys["self_signing"])
-    state["signed_devices"] = [*state.get("signed_devices", []), device]
-    save_state(config, state)
-    log.info("device %s signed by the account's self-signing key", device)
+            return _no_password("setting up cross-signing")
+        state = _new_state(config)
+    if on_server is None and not password:
+        return _no_password("uploading the cross-signing keys")
+    await _upload_and_sign(session, config, state, password, upload=on_server is None)
     return True

@@ -10,15 +10,18 @@ import json
 import logging
 import os
 import random
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import aiohttp
 from nio import AsyncClient, AsyncClientConfig, ErrorResponse, LoginResponse
+from nio.crypto import OlmAccount
 from nio.store import DefaultStore
 
 from bot.config import Config
 from bot.core.errors import StartupError
+from bot.matrix.discovery import discover
 from bot.matrix.errors import PermanentError, RateLimited
 from bot.net import describe_network_error
 from bot.web import Metrics
@@ -26,6 +29,9 @@ from bot.web import Metrics
 log = logging.getLogger("rolbot.matrix")
 
 NETWORK_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)
+STOP_GRACE_S = 3.0
+"""Once the bot is asked to stop, how long a request in flight (the reply in hand) may still take
+before it is given up (an unsent action stays in the outbox for the next start)."""
 SESSION_KEYS = ("homeserver", "user_id", "device_id", "access_token")
 T = TypeVar("T")
 
@@ -34,10 +40,80 @@ YIELD_ON_LIMIT: contextvars.ContextVar[bool] = contextvars.ContextVar("yield_on_
 gather its replies meanwhile and send them coalesced (``bot.matrix.coalesce``)."""
 
 
+PICKLE_KEY_FILE = "crypto_pickle.key"
+"""Beside the crypto store in ``[storage] path``: the passphrase its private keys are encrypted with."""
+NIO_DEFAULT_KEY = "DEFAULT_KEY"
+"""The passphrase nio encrypts a store with unless given one (what rolbot used before it had its own)."""
+
+
+def write_owner_only(path: str, text: str) -> None:
+    """``text`` into ``path``, mode 0600: written to a temporary file, synced, then renamed over it."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def load_pickle_key(storage_path: str) -> str:
+    """The crypto store's pickle key: 32 random bytes, made once and kept 0600 (never logged)."""
+    path = os.path.join(storage_path, PICKLE_KEY_FILE)
+    try:
+        with open(path, encoding="ascii") as fh:
+            key = fh.read().strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    key = secrets.token_urlsafe(32)
+    write_owner_only(path, key + "\n")
+    return key
+
+
 class CryptoStore(DefaultStore):
-    """nio's SQLite crypto store, without a write on every sync: nio saves the rooms that turned
-    encryption on in each sync response even when there are none, which costs a few milliseconds
-    (peewee binds every model) in the path of every reply (bench/latency.py --encrypted)."""
+    """nio's SQLite crypto store under rolbot's own pickle key (``load_pickle_key``), without a
+    write on every sync: nio saves the rooms that turned encryption on in each sync response even
+    when there are none, which costs a few milliseconds (peewee binds every model) in the path of
+    every reply (bench/latency.py --encrypted).
+
+    A store written under nio's default key (rolbot before it had its own) is re-encrypted under
+    the new key when it opens, in one transaction: a crash leaves it under one key or the other,
+    and the next start finishes the job."""
+
+    pickle_key: str  # nio's dataclass field, typed for mypy
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        row = self._get_account()
+        if row is None:
+            return
+        try:
+            OlmAccount.from_pickle(row.account, self.pickle_key, row.shared)
+        except ValueError:
+            self._migrate_from(NIO_DEFAULT_KEY)
+
+    def _migrate_from(self, old_key: str) -> None:
+        own_key, self.pickle_key = self.pickle_key, old_key
+        try:
+            account = self.load_account()
+            sessions = self.load_sessions()
+            groups = self.load_inbound_group_sessions()
+        except ValueError:
+            self.database.close()
+            raise StartupError("crypto_store_key", path=self.database_path,
+                               key=os.path.join(self.store_path, PICKLE_KEY_FILE)) from None
+        finally:
+            self.pickle_key = own_key
+        with self.database.atomic():
+            self.save_account(account)
+            for sender_key, olm_sessions in sessions.items():
+                for session in olm_sessions:
+                    self.save_session(sender_key, session)
+            for group in groups:
+                self.save_inbound_group_session(group)
+        log.info("crypto store %s re-encrypted under its own key (%s)", self.database_path, PICKLE_KEY_FILE)
 
     def save_encrypted_rooms(self, rooms: Any) -> None:
         if rooms:
@@ -52,6 +128,8 @@ class Session:
         """``stop_event``, once set, cuts short any wait between retries."""
         self.config = config
         self.user_id = config.matrix.user_id
+        self.homeserver = config.matrix.homeserver
+        """The client-API base URL: ``[matrix] homeserver``, or the one its ``.well-known`` names."""
         self.metrics = metrics
         self._stopping = stopping
         self._stop_event = stop_event or asyncio.Event()
@@ -77,9 +155,9 @@ class Session:
         failures = 0
         while True:
             try:
-                resp = await call()
+                resp = await self.unless_stopped(what, call)
             except NETWORK_ERRORS as err:
-                problem = describe_network_error(err, self.config.matrix.homeserver)
+                problem = describe_network_error(err, self.homeserver)
             else:
                 if not isinstance(resp, ErrorResponse):
                     return resp
@@ -109,6 +187,22 @@ class Session:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop_event.wait(), wait)
 
+    async def unless_stopped(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        """``call()``, given up ``STOP_GRACE_S`` after the bot is asked to stop: SIGTERM is honoured
+        at every stage, a hung TLS handshake or login included."""
+        task = asyncio.ensure_future(call())
+        if not task.done():
+            stop = asyncio.ensure_future(self._stop_event.wait())
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+            stop.cancel()
+            if not task.done():
+                await asyncio.wait({task}, timeout=STOP_GRACE_S)
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                raise PermanentError(f"{what}: given up, the bot is stopping")
+        return task.result()
+
     def rate_limited(self, wait: float) -> None:
         """Count a 429; the first one of the run logs how a homeserver admin exempts the bot."""
         self.metrics.rate_limited += 1
@@ -125,17 +219,19 @@ class Session:
         sessions, the devices it knows) lives in ``[storage] path`` beside the SQLite database, in
         ``<user>_<device>.db``; the same device is kept across restarts, so it is the same store."""
         cfg = AsyncClientConfig(encryption_enabled=True, store_sync_tokens=False, store=CryptoStore,
+                                pickle_key=load_pickle_key(self.config.storage_path),
                                 max_limit_exceeded=0, max_timeouts=0, request_timeout=60)
-        self._client = AsyncClient(self.config.matrix.homeserver, self.user_id, device_id=device_id,
+        self._client = AsyncClient(self.homeserver, self.user_id, device_id=device_id,
                                    store_path=self.config.storage_path, config=cfg)
         return self._client
 
     def _store_loaded(self) -> None:
-        """The crypto store holds private keys: owner-only, like the session file."""
-        for name in os.listdir(self.config.storage_path):
-            if name.endswith((".db", ".db-wal", ".db-shm")):
-                with contextlib.suppress(OSError):
-                    os.chmod(os.path.join(self.config.storage_path, name), 0o600)
+        """The crypto store holds private keys, and every other state file something of the table's:
+        all owner-only, also those an older rolbot (or nio: its trusted-devices lists) left readable."""
+        for entry in os.scandir(self.config.storage_path):
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False) and entry.stat().st_mode & 0o077:
+                    os.chmod(entry.path, 0o600)
 
     # ------------------------------------------------------------------ end-to-end encryption
 
@@ -171,17 +267,14 @@ class Session:
         return data
 
     def _save(self, access_token: str, device_id: str) -> None:
-        path = self.config.session_path
-        tmp = path + ".tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"homeserver": self.config.matrix.homeserver, "user_id": self.user_id,
-                       "device_id": device_id, "access_token": access_token}, fh)
-        os.replace(tmp, path)
+        write_owner_only(self.config.session_path, json.dumps({
+            "homeserver": self.config.matrix.homeserver, "user_id": self.user_id,
+            "device_id": device_id, "access_token": access_token}))
 
     async def login(self) -> None:
         mcfg = self.config.matrix
         session = self._load()
+        self.homeserver = await self.request("homeserver", lambda: discover(mcfg.homeserver))
         if mcfg.access_token:
             token = mcfg.access_token.value
             device = session["device_id"] if session and session["access_token"] == token else None

@@ -26,7 +26,7 @@ def status(port: int, path: str = "/healthz") -> tuple[int, str]:
 async def test_matrix_and_irc_in_one_process(cast, ngircd, tmp_path):  # noqa: F811
     gm, ana_matrix = cast.gm, cast.players[0]
     bot_id = cast.bot_user.user_id
-    data = cast.config_dict(allowed_inviters=[gm.user_id])
+    data = cast.config_dict(matrix={"allowed_inviters": [gm.user_id]})
     data["irc"] = {"server": "127.0.0.1", "port": ngircd.port, "channels": [CHANNEL], "flood_interval_s": 0.5}
     config = parse_config(data, env={})
     stop = asyncio.Event()

@@ -8,7 +8,7 @@ from tests.matrix.conftest import Chat, membership, reply_to
 async def test_join_on_invite_and_roll_reply(cast, run_bot):
     gm, ana = cast.gm, cast.players[0]
     bot_id = cast.bot_user.user_id
-    async with run_bot(cast.config(allowed_inviters=[gm.user_id])) as running:
+    async with run_bot(cast.config(matrix={"allowed_inviters": [gm.user_id]})) as running:
         room = await gm.create_room(invite=[bot_id, ana.user_id])
         await ana.join(room)
         await gm.wait_for(room, membership(bot_id, "join"), what="bot join")

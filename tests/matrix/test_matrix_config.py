@@ -12,9 +12,10 @@ from bot.web import Metrics, make_app
 from tests.matrix.conftest import ROOT
 
 GOOD = {
-    "matrix": {"homeserver": "http://127.0.0.1:8008", "user_id": "@rolbot:localhost", "password": "s3creto"},
+    "matrix": {"homeserver": "http://127.0.0.1:8008", "user_id": "@rolbot:localhost", "password": "s3creto",
+               "allowed_inviters": ["@dj:localhost"]},
     "storage": {"path": "/tmp/rolbot-test"},
-    "bot": {"gms": ["@dj:localhost"], "enforcement": "mute", "allowed_inviters": ["@dj:localhost"]},
+    "bot": {"gms": ["@dj:localhost"], "enforcement": "mute"},
     "rooms": {"!abc:localhost": {"system": "savage", "gms": ["@otra:localhost"], "ooc_in_locks": True}},
 }
 
@@ -27,7 +28,7 @@ def test_config_overrides_and_hidden_secrets():
     assert room.system == "savage" and room.enforcement == "mute" and room.ooc_in_locks
     assert room.gms == ("@dj:localhost", "@otra:localhost")
     assert config.table.for_room("!otra:localhost").system is None  # the registry's first game
-    assert config.allowed_inviters == ("@dj:localhost",)
+    assert config.matrix.allowed_inviters == ("@dj:localhost",)
 
 
 @pytest.mark.parametrize("change, words", [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from nio import RoomSendError
 
 from tests.matrix.conftest import membership, redaction_of, reply_to
@@ -28,13 +30,19 @@ async def open_table(cast, power: int = 50, players: int = 2) -> str:
     return room
 
 
-async def test_invite_outside_allow_list_is_refused_and_kick_leaves(cast, run_bot):
+async def test_invite_outside_allow_list_is_refused_and_kick_leaves(cast, run_bot, caplog):
     gm, ana = cast.gm, cast.players[0]
     bot_id = cast.bot_user.user_id
-    async with run_bot(cast.config(allowed_inviters=[gm.user_id])) as running:
+    caplog.set_level(logging.INFO, logger="rolbot.matrix")
+    async with run_bot(cast.config(matrix={"allowed_inviters": [gm.user_id]})) as running:
         stranger_room = await ana.create_room(invite=[bot_id])
         await ana.wait_for(stranger_room, membership(bot_id, "leave"), what="invite rejected")
         assert not any(membership(bot_id, "join")(ev) for ev in ana.room_events(stranger_room))
+        refused, = [r for r in caplog.records if stranger_room in r.getMessage()]
+        assert refused.levelno == logging.WARNING
+        # Says who may invite now and what to add to allow this one (issue 19, item 5).
+        for words in (ana.user_id, gm.user_id, f'"{ana.user_id}"', '"*:localhost"', "allowed_inviters in [matrix]"):
+            assert words in refused.getMessage(), refused.getMessage()
 
         room = await gm.create_room(invite=[bot_id])
         await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
