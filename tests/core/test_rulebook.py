@@ -148,3 +148,13 @@ def test_a_question_the_rules_do_not_touch_says_so() -> None:
     body = play("@ana:local: !regla como se hace una tortilla de patatas", system="sombra").text(1)
     assert body == ("📘 No encuentro nada sobre «como se hace una tortilla de patatas» en las reglas de la casa: "
                     "puede que no lo traten. Prueba con otras palabras.")
+
+
+def test_question_words_are_not_searched() -> None:
+    assert search_rules("savage", "como que cuando donde puedo hacer funciona") == []
+    assert search_rules("sombra", "como funciona el aturdimiento") == search_rules("sombra", "aturdimiento")
+
+
+def test_a_word_is_found_by_its_stem_and_its_synonyms() -> None:
+    assert search_rules("reino", "estabilizacion", 1) == search_rules("reino", "estabilizar", 1)
+    assert search_rules("savage", "sanar heridos", 1)[0]["id"] == search_rules("savage", "curacion", 1)[0]["id"]
