@@ -69,10 +69,6 @@ class Context:
         """The room's game's own command of that name, else the core's."""
         return self.game.commands.find(name) or self.room_commands.find(name)
 
-    def commands(self) -> list[Command]:
-        """For ``!ayuda``: the commands every room has, then the game's."""
-        return [*self.room_commands, *self.game.commands]
-
     @property
     def enforcement(self) -> str:
         return self.room.enforcement or self.settings.enforcement
