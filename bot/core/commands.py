@@ -1,8 +1,8 @@
 """Commands as groups: one small function per command, its usage next to it.
 
 The core has one group (the commands every room has, ``bot/core/room_commands.py``) and each game
-brings its own (``bot/games/<game>/``). Command descriptions (the prose of ``!ayuda``) live in
-``templates/core/help.txt``.
+brings its own (``bot/games/<game>/``). What ``!ayuda`` says of them lives in its topics
+(``templates/core/topic_*.txt``, ``templates/<game>/topic_*.txt``).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ class Command:
     in_character: bool = False
     """In-character commands (rolls) obey locks and combat turns."""
     needs_args: bool = False
+    question: bool = False
+    """A question (help, a rule): asked off the floor (a lock, another's turn), it is answered privately."""
 
     @property
     def name(self) -> str:
@@ -47,11 +49,11 @@ class CommandGroup:
         self._commands: list[Command] = []
 
     def command(self, *names: str, usage: str = "", gm_only: bool = False, in_character: bool = False,
-                needs_args: bool = False) -> Callable[[Handler], Handler]:
+                needs_args: bool = False, question: bool = False) -> Callable[[Handler], Handler]:
         """Register the decorated function under ``names`` (Spanish first, English alias second)."""
 
         def register(fn: Handler) -> Handler:
-            cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args)
+            cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question)
             for name in names:
                 key = name_key(name)
                 if key in self._by_name:

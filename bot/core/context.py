@@ -44,6 +44,8 @@ class Context:
     """Secret rolls the GM revealed in this event (roll ids)."""
     recorded_sessions: Callable[[], list[int]] = list
     """The session numbers the room's acta holds now (read from the store), in order."""
+    answer_privately: bool = False
+    """A question asked off the floor (``Command.question``): every answer goes to the sender alone."""
 
     @property
     def sender(self) -> str:
@@ -66,10 +68,6 @@ class Context:
     def find_command(self, name: str) -> Command | None:
         """The room's game's own command of that name, else the core's."""
         return self.game.commands.find(name) or self.room_commands.find(name)
-
-    def commands(self) -> list[Command]:
-        """For ``!ayuda``: the commands every room has, then the game's."""
-        return [*self.room_commands, *self.game.commands]
 
     @property
     def enforcement(self) -> str:
@@ -105,6 +103,8 @@ class Context:
         record's ``roll_id``, the ``applied`` modifiers of the context, and whether it is ``secret``);
         ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
         room goes to the acta; a secret one (sent privately) does not, until it is revealed."""
+        if self.answer_privately and private_to is None:
+            private_to = self.sender
         params = {"r": roll, **context}
         message = rendered or self.renderer.render(kind, **params)
         if roll_json is None and roll is not None:  # a game's own roll

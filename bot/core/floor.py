@@ -89,6 +89,11 @@ def refusal(ctx: Context, line: Line, command: Command | None) -> Refusal | None
     return None
 
 
+def has_floor(ctx: Context, line: Line) -> bool:
+    """Neither the lock nor the turn keeps the sender from speaking in the room now."""
+    return _lock_allows(ctx, line) and _turn_allows(ctx)
+
+
 def lock_allows_sender(ctx: Context) -> bool:
     """No lock keeps the sender off the floor, whatever they wrote (off-topic aside)."""
     lock = ctx.room.lock

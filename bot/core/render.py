@@ -113,6 +113,7 @@ class Renderer:
             keep_trailing_newline=False,
             auto_reload=False,
         )
+        self._kinds: dict[str, list[str]] = {}
         self.env.filters["md"] = markdown_text
         self.env.filters["lines"] = html_lines
 
@@ -128,6 +129,14 @@ class Renderer:
         """A whole file (``acta_document`` as ``txt`` or ``html``, ``table_page``...), not a chat message:
         no length cap. HTML files are autoescaped."""
         return self.env.get_template(f"{kind}.{ext}").render(context)
+
+    def kinds(self, prefix: str) -> list[str]:
+        """The message kinds named ``prefix`` + a name, from every folder (``topic_``, ``savage/topic_``)."""
+        if prefix not in self._kinds:
+            names = self.env.list_templates(extensions=["txt"])
+            self._kinds[prefix] = sorted({n.removesuffix(".txt") for n in names
+                                          if n.startswith(prefix) and "/" not in n[len(prefix):]})
+        return self._kinds[prefix]
 
     def text(self, kind: str, **context: Any) -> str:
         """Only the plain body (CLI errors, logs meant for people)."""

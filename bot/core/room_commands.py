@@ -9,9 +9,9 @@ from typing import Any
 
 from bot.core import acta, floor, rolls, sheets
 from bot.core import combat as rounds
-from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
+from bot.core.commands import MAX_COMMAND_ARGS, Command, CommandGroup
 from bot.core.context import Context
-from bot.core.render import Message
+from bot.core.render import Message, Renderer
 from bot.core.rulebook import Rulebook
 from bot.core.sheets import MACROS
 from bot.core.state import (
@@ -36,6 +36,8 @@ MAX_CHARACTERS_PER_PLAYER = 5
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
 _DELETE_WORDS = ("borrar", "delete")
 HISTORY_LENGTH = 10
+HELP_LINES = 2
+"""Lines of the topics that name a command, shown by ``!ayuda COMANDO``."""
 _END_WORDS = ("fin", "end")
 _GROUP_WORDS = ("grupo", "group")
 _COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
@@ -67,9 +69,49 @@ def _require_room_for(ctx: Context, count: int) -> None:
         raise Refusal("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
 
 
-@COMMANDS.command("ayuda", "help")
+HELP_TOPIC = "topic_"
+"""``!ayuda TEMA``: message kinds ``topic_TEMA`` of the core and ``<game>/topic_TEMA`` of the room's game."""
+_COMMAND_MARK = re.compile(r"!([^\W_]+)")
+
+
+def help_topics(renderer: Renderer, game: str) -> dict[str, str]:
+    """The ``!ayuda`` topics of a room playing ``game``: name -> message kind. A game's topic replaces
+    the core's of the same name."""
+    topics = {kind.removeprefix(HELP_TOPIC): kind for kind in renderer.kinds(HELP_TOPIC)}
+    prefix = f"{game}/{HELP_TOPIC}"
+    topics.update({kind.removeprefix(prefix): kind for kind in renderer.kinds(prefix)})
+    return dict(sorted(topics.items()))
+
+
+@COMMANDS.command("ayuda", "help", usage="[TEMA|COMANDO]", question=True)
 def help_command(ctx: Context, args: str) -> None:
-    ctx.reply("help", commands=ctx.commands(), system=ctx.system_key, is_gm=ctx.is_gm())
+    """The common commands and the topics; one topic; or one command, with what the topics say of it."""
+    topics = help_topics(ctx.renderer, ctx.system_key)
+    asked = name_key(args.strip().lstrip("!/"))[:MAX_NAME]
+    if not asked:
+        ctx.reply("help", system=ctx.system_key, topics=list(topics),
+                  game_commands=[command.names[0] for command in ctx.game.commands])
+    elif asked in topics:
+        ctx.reply(topics[asked], system=ctx.system_key)
+    elif (command := ctx.find_command(asked)) is not None:
+        said = sorted(_lines_naming(ctx, command, topics))
+        ctx.reply("help_command", command=command, lines=[line for _, _, line in said[:HELP_LINES]],
+                  topics=list(dict.fromkeys(topic for _, topic, _ in said)) or list(topics))
+    else:
+        raise Refusal("help_unknown", asked=args.strip()[:MAX_NAME], topics=list(topics))
+
+
+def _lines_naming(ctx: Context, command: Command, topics: dict[str, str]) -> list[tuple[int, str, str]]:
+    """The topics' lines that name ``command`` (``!name``), each with where in it the name comes first
+    (a line that starts with it explains it) and its topic."""
+    keys = {name_key(name) for name in command.names}
+    found = []
+    for topic, kind in topics.items():
+        for line in ctx.renderer.text(kind, system=ctx.system_key).split("\n")[1:]:
+            marks = [m.start() for m in _COMMAND_MARK.finditer(name_key(line)) if m[1] in keys]
+            if marks:
+                found.append((marks[0], topic, line))
+    return found
 
 
 @COMMANDS.command("tiro", "roll", usage="HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]",
@@ -259,7 +301,7 @@ def _after_words(text: str, count: int) -> str:
     return rest
 
 
-@COMMANDS.command("regla", "rule", usage="TEMA", needs_args=True)
+@COMMANDS.command("regla", "rule", usage="TEMA", needs_args=True, question=True)
 def rule_command(ctx: Context, args: str) -> None:
     cards = Rulebook.of(ctx.games).search(ctx.system_key, args[:200])
     ctx.reply("rule_cards", query=args[:60], cards=cards)

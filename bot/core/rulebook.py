@@ -2,25 +2,91 @@
 
 Each card cites its rules document by the document's title (``source``), never by a file name.
 
-The index is built once per registry in memory; the ``unicode61`` tokenizer with
-``remove_diacritics 2`` makes the search case- and accent-insensitive. A game without cards of its
-own (the generic one) searches every game's cards.
+Cards and questions go through the same analysis (``terms``): case and accents folded, question words
+and other empty words dropped, each word reduced to its Spanish stem (Snowball) and synonyms to one
+stem, so "como se cura un herido" meets a card about "curación" and "heridas". The index is built
+once per registry in memory. A game without cards of its own (the generic one) searches every
+game's cards.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
+import unicodedata
+from collections import Counter
 from functools import lru_cache
 from importlib.resources.abc import Traversable
 from typing import Any
 
+import snowballstemmer
 import sqlite_utils
 
 from bot.core.game import GameRegistry
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[^\W_]+")
 MAX_QUERY_WORDS = 12
+MORE_TITLES = 2
+"""Cards after the best one shown by title only."""
+MORE_SHARE = 0.4
+"""A further card is offered when its score is at least this share of the best card's."""
+_COLUMNS = {"title_terms": 3.0, "keywords_terms": 2.0, "text_terms": 1.0}
+"""A card's searched columns and the weight of a term found in each (a term in several adds them up)."""
+
+QUESTION_WORDS = frozenset([
+    "a", "al", "algo", "alguien", "algun", "alguna", "alguno", "algunos", "ante", "antes", "asi", "aun", "cada",
+    "como", "con", "contra", "cual", "cuales", "cualquier", "cuando", "cuanta", "cuantas", "cuanto", "cuantos",
+    "de", "del", "donde", "el", "ella", "ellos", "en", "entre", "era", "es", "esa", "ese", "eso", "esta", "estan",
+    "estar", "estas", "este", "esto", "estoy", "explica", "explicame", "funciona", "funcionan", "funcionar", "ha",
+    "hace", "hacen", "hacer", "hago", "hay", "he", "la", "las", "le", "les", "lo", "los", "mas", "me", "mi", "mis",
+    "mucha", "muchas", "mucho", "muchos", "muy", "no", "nos", "o", "os", "otra", "otro", "para", "pasa", "pasar",
+    "pero", "podemos", "poder", "por", "porque", "puede", "pueden", "puedo", "que", "quien", "quienes", "quiere",
+    "quiero", "regla", "reglas", "saca", "sacar", "sacas", "saco", "sale", "sales", "salga", "se", "sea", "ser",
+    "si", "sin", "sirve", "sirven", "sobre", "son", "su", "sus", "te", "tener", "tengo", "tiene", "tienen", "tu",
+    "tus", "un", "una", "unas", "unos", "va", "van", "vez", "y", "ya", "yo",
+])
+"""Words that ask rather than say what about: never searched."""
+
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("curar", "curo", "curarse", "cura", "curacion", "sanar", "sano", "sanacion", "sanarse"),
+    ("atacar", "ataque", "ataques", "ataca", "atacan", "atacas"),
+    ("acertar", "acierto", "acierta", "aciertas", "impactar", "impacta", "darle"),
+    ("disparar", "disparo", "dispara", "disparos", "disparas"),
+    ("morir", "muere", "muero", "muriendo", "muerte", "muerto", "mata", "matar"),
+    ("esquivar", "esquiva", "esquivo", "evitar", "evito"),
+    ("beni", "benis", "benny", "bennies", "benni"),
+    ("arma", "armas"),
+    ("1", "uno"),
+    ("10", "diez", "dieces"),
+    ("despertar", "despierto", "despierta", "consciencia", "conciencia"),
+    ("aturdido", "aturdimiento", "aturdir", "aturde"),
+    ("apresurarse", "prisa", "apresuro", "apresura"),
+    ("derribar", "derribo", "tumbar"),
+)
+"""Words that mean the same at the table: each group is searched as its first word."""
+
+_STEMMER = snowballstemmer.stemmer("spanish")
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _stem(word: str) -> str:
+    """The Snowball stem, without a plural ``s`` the stemmer keeps on short words (``armas``)."""
+    stem = _STEMMER.stemWord(word)
+    return stem[:-1] if len(stem) > 3 and stem.endswith("s") else stem
+
+
+_CANONICAL = {_stem(_fold(word)): _stem(_fold(group[0])) for group in SYNONYMS for word in group}
+
+
+def terms(text: str) -> list[str]:
+    """What a text is about, as searchable stems (question words dropped, synonyms joined)."""
+    stems = (_stem(word) for word in _WORD.findall(_fold(text)) if word not in QUESTION_WORDS)
+    return [_CANONICAL.get(stem, stem) for stem in stems]
 
 
 def load_cards(key: str, path: Traversable | None) -> list[dict[str, Any]]:
@@ -31,18 +97,24 @@ def load_cards(key: str, path: Traversable | None) -> list[dict[str, Any]]:
     return [{**card, "system": key, "keywords": " ".join(card.get("keywords", []))} for card in cards]
 
 
+def _indexed(card: dict[str, Any]) -> dict[str, Any]:
+    return {**card, **{f"{column}_terms": " ".join(terms(card[column])) for column in ("title", "keywords", "text")}}
+
+
 class Rulebook:
     """Every card of the registry's games, searchable by game."""
 
     def __init__(self, games: GameRegistry) -> None:
         self.db = sqlite_utils.Database(memory=True)
-        rows = [card for game in games for card in load_cards(game.key, game.cards)]
+        rows = [_indexed(card) for game in games for card in load_cards(game.key, game.cards)]
         self.with_cards = {row["system"] for row in rows}
         self.db.table("cards").insert_all(rows, pk="id", alter=True, replace=True)
         if rows:
-            self.db.table("cards").enable_fts(
-                ["title", "keywords", "text"], tokenize="unicode61 remove_diacritics 2", create_triggers=False
-            )
+            self.db.table("cards").enable_fts(list(_COLUMNS), tokenize="unicode61", create_triggers=False)
+        self._spread: dict[str | None, tuple[int, Counter[str]]] = {}
+        for scope in [None, *self.with_cards]:
+            chosen = [row for row in rows if scope in (None, row["system"])]
+            self._spread[scope] = (len(chosen), Counter(t for row in chosen for t in set(_all_terms(row))))
 
     @staticmethod
     @lru_cache(maxsize=4)
@@ -50,19 +122,38 @@ class Rulebook:
         """The rulebook of a registry, built on first use."""
         return Rulebook(games)
 
-    def search(self, system: str, query: str, limit: int = 3) -> list[dict[str, Any]]:
-        """The best cards of ``system`` for ``query`` (any word may match; prefixes count)."""
-        words = _WORD.findall(query.casefold())[:MAX_QUERY_WORDS]
+    def search(self, system: str, query: str, limit: int = 1 + MORE_TITLES) -> list[dict[str, Any]]:
+        """The best cards of ``system`` for ``query``, best first; after the first, only cards scoring at
+        least ``MORE_SHARE`` of it. FTS5 finds the cards that hold any of the query's terms; each is
+        scored by the terms it holds, a rarer term counting more and one in the title or keywords
+        more than one in the text."""
+        words = list(dict.fromkeys(terms(query)))[:MAX_QUERY_WORDS]
         if not words or not self.with_cards:
             return []
-        everything = system not in self.with_cards
-        match = " OR ".join(f'"{w}"*' for w in words)
+        scope = system if system in self.with_cards else None
+        match = " OR ".join(f'"{w}"' for w in words)
         sql = (
-            "SELECT cards.id, cards.title, cards.text, cards.source FROM cards_fts "
-            "JOIN cards ON cards.rowid = cards_fts.rowid "
-            "WHERE cards_fts MATCH ? AND (? OR cards.system = ?) "
-            "ORDER BY bm25(cards_fts, 10.0, 5.0, 1.0) LIMIT ?"
+            f"SELECT cards.id, cards.title, cards.text, cards.source, {', '.join(f'cards.{c}' for c in _COLUMNS)} "
+            "FROM cards_fts JOIN cards ON cards.rowid = cards_fts.rowid "
+            "WHERE cards_fts MATCH ? AND (? OR cards.system = ?) ORDER BY cards.rowid"
         )
-        cursor = self.db.execute(sql, [match, everything, system, limit])
+        cursor = self.db.execute(sql, [match, scope is None, system])
         columns = [c[0] for c in cursor.description]
-        return [dict(zip(columns, row)) for row in cursor]
+        rows = [dict(zip(columns, row)) for row in cursor]
+        scored = sorted(((self._score(row, words, scope), i) for i, row in enumerate(rows)), key=lambda s: -s[0])
+        if not scored:
+            return []
+        best = scored[0][0]
+        return [{k: rows[i][k] for k in ("id", "title", "text", "source")}
+                for n, (score, i) in enumerate(scored[:limit]) if n == 0 or score >= best * MORE_SHARE]
+
+    def _score(self, row: dict[str, Any], words: list[str], scope: str | None) -> float:
+        cards, spread = self._spread[scope]
+        fields = [(weight, set(row[column].split())) for column, weight in _COLUMNS.items()]
+        found = {word: sum(weight for weight, held in fields if word in held) for word in words}
+        held = [word for word, weight in found.items() if weight]
+        return len(held) / len(words) * sum(found[w] * math.log(1 + cards / max(spread[w], 1)) for w in held)
+
+
+def _all_terms(row: dict[str, Any]) -> list[str]:
+    return [t for column in _COLUMNS for t in row[column].split()]

@@ -195,6 +195,12 @@ def dispatch(ctx: Context) -> None:
         floor.gm_dash_line(ctx, line)
         return
     reason = floor.refusal(ctx, line, command)
+    if command is not None and command.question and not floor.has_floor(ctx, line):
+        if reason is not None:
+            floor.refuse(ctx, reason)
+        ctx.answer_privately = True
+        _run(ctx, line, command)
+        return
     if reason is not None:
         if command is None or not floor.has_grant(ctx, command) or not _run_on_grant(ctx, line, command):
             floor.refuse(ctx, reason)

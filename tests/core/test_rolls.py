@@ -250,6 +250,6 @@ def test_dice_statistics_are_counted_by_the_store_from_the_dice_column() -> None
     ("sombra", "!tiro Pistola"),
 ])
 def test_help_shows_the_named_roll_form_first(system: str, first: str) -> None:
-    lines = play(CAST + "@bob:local: !ayuda", system=system).text(3).split("\n")
+    lines = play(CAST + "@bob:local: !ayuda tiradas", system=system).text(3).split("\n")
     assert lines[1].startswith(f"Tiradas con la ficha: {first}")
-    assert lines[2].startswith("• ")
+    assert lines[2].startswith("Ocultas: ")

@@ -81,7 +81,7 @@ def _rules_shingles() -> frozenset[tuple[str, ...]]:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_cards_are_well_formed_cite_titles_and_paste_nothing(system: str) -> None:
     cards = cards_of(system)
-    assert 12 <= len(cards) <= 30
+    assert 12 <= len(cards) <= 40
     assert len({c["id"] for c in cards}) == len(cards)
     pasted = []
     for card in cards:
@@ -129,3 +129,42 @@ def test_queries_with_operators_or_nothing_searchable_are_harmless() -> None:
     assert search_rules("savage", '"; DROP TABLE cards; -- OR AND NOT *') is not None
     assert search_rules("savage", "¿?¡!") == []
     assert search_rules("savage", "") == []
+
+
+def test_rule_answer_is_the_best_card_whole_then_at_most_two_titles() -> None:
+    t = play("@ana:local: !regla que pasa con las heridas", system="savage")
+    lines = t.text(1).split("\n")
+    best = next(c for c in cards_of("savage") if c["id"] == "savage-wounds")
+    assert lines[0] == f"📘 {best['title']}: {best['text']} ({best['source']})"
+    assert len(lines) == 2 and lines[1].startswith("Más: ")
+    more = lines[1].removeprefix("Más: ").split(" · ")
+    titles = {c["title"]: c for c in cards_of("savage")}
+    assert len(more) == 2 and all(title in titles for title in more)
+    assert all(titles[title]["text"] not in t.text(1) for title in more)
+
+
+def test_a_card_that_stands_alone_is_shown_without_more() -> None:
+    t = play("@ana:local: !regla cobertura", system="savage")
+    assert t.text(1).startswith("📘 Cobertura e iluminación: ") and "\n" not in t.text(1)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_rules_that_have_no_weapons_table_say_so(system: str) -> None:
+    body = play("@ana:local: !regla hay una tabla de armas", system=system).text(1)
+    assert body.startswith("📘 Armas") and "no trae" in body.split("\n")[0]
+
+
+def test_a_question_the_rules_do_not_touch_says_so() -> None:
+    body = play("@ana:local: !regla como se hace una tortilla de patatas", system="sombra").text(1)
+    assert body == ("📘 No encuentro nada sobre «como se hace una tortilla de patatas» en las reglas de la casa: "
+                    "puede que no lo traten. Prueba con otras palabras.")
+
+
+def test_question_words_are_not_searched() -> None:
+    assert search_rules("savage", "como que cuando donde puedo hacer funciona") == []
+    assert search_rules("sombra", "como funciona el aturdimiento") == search_rules("sombra", "aturdimiento")
+
+
+def test_a_word_is_found_by_its_stem_and_its_synonyms() -> None:
+    assert search_rules("reino", "estabilizacion", 1) == search_rules("reino", "estabilizar", 1)
+    assert search_rules("savage", "sanar heridos", 1)[0]["id"] == search_rules("savage", "curacion", 1)[0]["id"]

@@ -19,8 +19,10 @@ TEMPLATES = ROOT / "templates"
 RENDER_CALLS = {"reply", "announce", "whisper", "render_send", "render", "Refusal"}
 """Calls whose string arguments name a message kind."""
 KIND = re.compile(r"[a-z][a-z_]*(/[a-z_]+)?")
-DYNAMIC_PARTIALS = ("errors", "syntax", "named")
-"""Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``)."""
+DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet")
+"""Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics)."""
+HELP_TOPIC = "topic_"
+"""``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands.py``)."""
 
 
 def _python_trees() -> list[tuple[Path, ast.AST]]:
@@ -85,6 +87,7 @@ def test_no_template_is_left_unused() -> None:
         source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
         used.update(r for r in meta.find_referenced_templates(env.parse(source)) if r is not None)
     used.update(n for n in template_files() if n.split("/")[-1].split(".")[0] in DYNAMIC_PARTIALS)
+    used.update(n for n in template_files() if n.split("/")[-1].startswith(HELP_TOPIC))
     assert sorted(set(template_files()) - used) == []
 
 
@@ -93,7 +96,7 @@ def test_a_group_folder_overrides_a_core_and_a_game_message(tmp_path: Path) -> N
     (tmp_path / "savage").mkdir()
     (tmp_path / "savage" / "syntax.txt").write_text("Savage de la casa: !tiro d8.", encoding="utf-8")
     table = Table(Store(), TableSettings(RoomSettings(system="savage")), templates_dir=str(tmp_path))
-    t = play("@ana:local: !nada\n@ana:local: !ayuda\n@ana:local: !estado", table=table)
+    t = play("@ana:local: !nada\n@ana:local: !ayuda sintaxis\n@ana:local: !estado", table=table)
     assert t.text(1) == "🙃 «nada» no existe aquí."
     assert "Savage de la casa: !tiro d8." in t.text(2) and "rof 3 d8" not in t.text(2)
     assert t.text(3) == play("@ana:local: !estado", system="savage").text(1)

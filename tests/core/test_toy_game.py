@@ -98,11 +98,16 @@ def test_the_toy_game_brings_help_rules_sheet_and_initiative(toy_table: Table) -
         "@gm:local: !ayuda\n@gm:local: !regla peluche\n@gm:local: !pj Zoe @zoe:local\n"
         "@gm:local: !ficha Zoe abrazos 3\n@gm:local: !combate\n@gm:local: !turnos Zoe Ana\n"
         "@gm:local: !iniciativa\n@gm:local: !estado", table=toy_table)
-    assert "!saluda / !greet NOMBRE" in t.text(1) and "sistema: juguete" in t.text(1)
+    assert "!saluda" in t.text(1) and "sistema: juguete" in t.text(1)
     assert "Peluches" in t.text(2) and "Manual del juguete" in t.text(2)
     assert "abrazos" in t.text(4) and "3" in t.text(4)
     assert any(text == "🧸 Orden: Ana, Zoe." for text in t.texts(7))
     assert "🧸" in t.text(8)
+
+
+def test_help_on_a_toy_command_shows_its_usage_and_the_topics(toy_table: Table) -> None:
+    body = play("@ana:local: !ayuda saluda", table=toy_table).text(1)
+    assert body.startswith("📖 !saluda / !greet NOMBRE\n") and "!ayuda tiradas" in body
 
 
 def test_other_rooms_keep_their_games_and_the_toy_is_chosen_by_key(toy_table: Table) -> None:
