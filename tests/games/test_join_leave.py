@@ -139,7 +139,7 @@ SAVAGE_CAST = """
 @gm:local: !pj Rurik @carl:local
 @gm:local: !ficha McAvoy dureza 6 parada 5
 @gm:local: !ficha Kira dureza 5 parada 6
-@gm:local: !pnj Orco x2 grupo orcos
+@gm:local: !pnj Orco x3 grupo orcos
 @gm:local: !combate
 @gm:local: !iniciativa McAvoy, Kira, Orco 1, Orco 2
 @gm:local: !siguiente
@@ -170,7 +170,7 @@ def _assert_placed_by_card(combat) -> None:
     from systems.savage.deck import Card
 
     cards = combat.data["deck"]["in_play"]
-    group = {"Orco 1": "orcos", "Orco 2": "orcos"}
+    group = {"Orco 1": "orcos", "Orco 2": "orcos", "Orco 3": "orcos"}
 
     def key(name: str) -> tuple[int, int]:
         return Card(cards[group.get(name, name)]).order_key
@@ -185,7 +185,7 @@ def _assert_placed_by_card(combat) -> None:
 
 def test_savage_extra_joining_its_group_shares_the_group_card() -> None:
     table = make_table(system="savage", seed=2)
-    play(SAVAGE_CAST + "@gm:local: !pnj Orco 3 grupo orcos", table=table)
+    play(SAVAGE_CAST, table=table)
     before = _stored(table)["combat"]["data"]["deck"]
     _more(table, "@gm:local: !entra Orco 3")
     after = _combat(table).data["deck"]
