@@ -7,7 +7,7 @@ import re
 import secrets
 from functools import partial
 
-from bot.core import acta, floor, rolls, sheets
+from bot.core import acta, floor, rolls, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
 from bot.core.context import Context
@@ -412,6 +412,17 @@ def next_command(ctx: Context, args: str) -> None:
     if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
         raise Refusal("not_your_turn_to_end", actor=combat.current)
     rounds.advance(ctx, combat)
+
+
+@COMMANDS.command("deshacer", "undo", gm_only=True)
+def undo_command(ctx: Context, args: str) -> None:
+    """The last command that changed the play (anyone's), back through the last ``UNDO_DEPTH``."""
+    if args.strip():
+        raise ctx.usage("deshacer")
+    step = ctx.store.last_undo(ctx.event.room_id) if ctx.store is not None else None
+    if step is None:
+        raise Refusal("nothing_to_undo", limit=undo.UNDO_DEPTH)
+    undo.take_back(ctx, step)
 
 
 @COMMANDS.command("permite", "allow", usage="NOMBRE", gm_only=True, needs_args=True)

@@ -16,6 +16,10 @@ INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 """Hangul fillers: Unicode letters that show nothing."""
 
 
+PLAY = ("characters", "combat", "exploration")
+"""The fields of ``RoomState`` that are the room's play (what ``!deshacer`` takes back)."""
+
+
 def name_key(name: str) -> str:
     """Case- and accent-insensitive key of a character name, after NFKC (``𝐁𝐫𝐮𝐧𝐨``, ``ℬruno``: ``bruno``);
     format characters (zero-width, direction marks) are ignored."""
@@ -155,6 +159,19 @@ class RoomState:
         saved = RoomState.from_dict(json.loads(snapshot))
         for f in fields(self):
             setattr(self, f.name, getattr(saved, f.name))
+
+    def play_json(self) -> str:
+        """The play of the room (characters and their sheets, the combat, the exploration turn) as JSON:
+        a command that changes it is one ``!deshacer`` takes back."""
+        return json.dumps([getattr(self, name) for name in PLAY], default=vars, ensure_ascii=False,
+                          separators=(",", ":"))
+
+    def undo_to(self, snapshot: str) -> None:
+        """Put back the play saved by ``to_json`` before an undone command, and what rerolls it allowed.
+        The rest stays as it is now: settings, the floor, the grants, the acta, the last rolls shown."""
+        saved = RoomState.from_dict(json.loads(snapshot))
+        for name in (*PLAY, "rerolls"):
+            setattr(self, name, getattr(saved, name))
 
     def clear_grants(self) -> None:
         self.granted.clear()
