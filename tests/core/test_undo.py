@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -286,3 +288,17 @@ def test_the_undo_line_shows_no_number_of_an_npc_sheet() -> None:
     answer = _answer(_say(table, "@gm:local: !deshacer"))
     assert "!ficha Orco" in answer and "9" not in answer and "7" not in answer
     assert table.room(ROOM_ID).find_character("Orco").sheet == {}
+
+
+def test_rolbot_console_with_db_undoes_a_command_of_the_run_before(tmp_path) -> None:
+    db = str(tmp_path / "c.db")
+    script = "@gm:local: !pj Kira @bob:local\n@gm:local: !ficha Kira dureza 5 bennies 3\n@gm:local: !beni Kira -1\n"
+
+    def console(lines: str) -> str:
+        cmd = [sys.executable, "-m", "bot.cli", "console", "--system", "savage", "--gm", GM, "--db", db]
+        return subprocess.run(cmd, input=lines, text=True, check=True, capture_output=True, timeout=60).stdout
+
+    console(script)
+    out = console(script + "@gm:local: !deshacer\n@gm:local: !ficha Kira\n")
+    assert "↩️ Deshecho: !beni Kira -1." in out
+    assert out.rstrip().endswith("Dureza 5, Bennies 3")
