@@ -84,6 +84,8 @@ def test_combat_then_initiative_still_works_and_restart_deals_again(system: str)
     assert any(text.startswith("▶️ Ronda 1") for text in t.texts(4))
     assert _combat(table).round == 1 and _combat(table).turn == 0
     assert any(text.startswith("▶️ Ronda 1") for text in t.texts(7))
+    assert sorted(_combat(table).order) == ["Kira", "McAvoy"]
+    assert table.room(ROOM_ID).find_character("reiniciar") is None
 
 
 @pytest.mark.parametrize("system", ["stormbringer", "reino", "sombra"])
@@ -130,6 +132,7 @@ def test_stormbringer_latecomer_keeps_the_phases_worked_out_from_the_sheets() ->
 @gm:local: !iniciativa A B C D
 @gm:local: !entra Luz
 """, table=table)
+    assert _combat(table).order == ["A", "Luz", "B", "C", "D"]
     assert _combat(table).data["order"] == _combat(table).order
 
 
