@@ -97,9 +97,9 @@ def position_of(combat: Combat, name: str) -> int | None:
     return keys.index(name_key(name)) if name_key(name) in keys else None
 
 
-def leave(ctx: Context, combat: Combat, position: int) -> str:
+def leave(ctx: Context, combat: Combat, position: int) -> None:
     """The combatant at ``position`` leaves the order (not the room); on their own turn the next
-    one starts (a new round past the end). Returns their name."""
+    one starts (a new round past the end)."""
     name = combat.order[position]
     was_current = _take_out(combat, position)
     ctx.game.combat.leave(ctx, combat, name)
@@ -107,7 +107,6 @@ def leave(ctx: Context, combat: Combat, position: int) -> str:
     if was_current and combat.order:
         ctx.room.clear_grants()
         _begin_turn(ctx, combat)
-    return name
 
 
 def sweep_dead(ctx: Context) -> None:
