@@ -17,7 +17,7 @@ from bot.core.store import UndoStep
 
 UNDO_DEPTH = 20
 MAX_LABEL = 80
-_SHEET_COMMANDS = ("ficha",)
+_SHEET_COMMANDS = ("ficha", "macro")
 """Commands whose arguments are a sheet's values: for a GM's sheet the answer names only the character."""
 
 

@@ -302,3 +302,10 @@ def test_rolbot_console_with_db_undoes_a_command_of_the_run_before(tmp_path) -> 
     out = console(script + "@gm:local: !deshacer\n@gm:local: !ficha Kira\n")
     assert "↩️ Deshecho: !beni Kira -1." in out
     assert out.rstrip().endswith("Dureza 5, Bennies 3")
+
+
+def test_the_undo_line_shows_no_macro_of_an_npc_sheet() -> None:
+    table = make_table(system="savage", seed=3)
+    play("@gm:local: !pnj Orco\n@gm:local: !macro Orco garra = d8+2", table=table)
+    answer = _answer(_say(table, "@gm:local: !deshacer"))
+    assert answer == "↩️ Deshecho: !macro Orco."
