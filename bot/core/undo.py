@@ -1,11 +1,11 @@
 """``!deshacer``: the last commands that changed a room's play, taken back one at a time.
 
 A command that changes the play (``RoomState.play_json``: characters, the combat, the exploration turn)
-leaves a step: how the answer names it and the room's state just before it, the snapshot ``run`` takes
-anyway so that a refusal changes nothing. ``Table.handle`` keeps each room's last ``UNDO_DEPTH`` steps
-in the store in the event's transaction, so they outlast a restart. Undoing puts the play back
-(``RoomState.undo_to``) and drops what the command wrote into the acta; its dice stay rolled: in the
-roll history, and the RNG goes on.
+leaves a step: how the answer names it, the room's state just before it (the snapshot ``run`` takes
+anyway so that a refusal changes nothing) and the parts of the state it changed. ``Table.handle``
+keeps each room's last ``UNDO_DEPTH`` steps in the store in the event's transaction, so they outlast
+a restart. Undoing puts those parts back (``RoomState.undo_to``), and only those, and drops what the
+command wrote into the acta; its dice stay rolled: in the roll history, and the RNG goes on.
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ def keep(ctx: Context, command: Command, args: str, snapshot: str, play: str) ->
     """After ``command`` ran: a step to undo it when it changed the play (``play`` was it before)."""
     if ctx.undone or ctx.room.play_json() == play:
         return
-    ctx.undoable.append(UndoStep(ctx.event.event_id, _label(ctx, command, args), snapshot))
+    ctx.undoable.append(UndoStep(ctx.event.event_id, _label(ctx, command, args), snapshot,
+                                 ctx.room.changed_since(snapshot)))
 
 
 def take_back(ctx: Context, step: UndoStep) -> None:
-    ctx.room.undo_to(step.state)
+    ctx.room.undo_to(step.state, step.parts)
     ctx.undone.append(step.event_id)
     acta.undone(ctx, step.event_id)
     combat = ctx.room.combat

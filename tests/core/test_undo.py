@@ -309,3 +309,27 @@ def test_the_undo_line_shows_no_macro_of_an_npc_sheet() -> None:
     play("@gm:local: !pnj Orco\n@gm:local: !macro Orco garra = d8+2", table=table)
     answer = _answer(_say(table, "@gm:local: !deshacer"))
     assert answer == "↩️ Deshecho: !macro Orco."
+
+
+def test_undo_takes_back_only_what_the_command_changed() -> None:
+    """What happened since, and is no command to undo (an exploration action, a roll one may still
+    reroll), stays."""
+    table = make_table(system="savage", seed=3)
+    t = play("""
+@gm:local: !pj Kira @bob:local
+@gm:local: !pj McAvoy @ana:local
+@gm:local: !ficha Kira agilidad d8 bennies 2
+@gm:local: !exploracion
+@gm:local: !ficha McAvoy dureza 5
+@bob:local: /me abre la puerta
+@bob:local: !tiro agilidad
+@gm:local: !deshacer
+@bob:local: !repetir
+@bob:local: /me abre otra puerta
+""", table=table)
+    assert "!ficha McAvoy dureza 5" in t.text(8)
+    room = table.room(ROOM_ID)
+    assert room.find_character("McAvoy").sheet == {}
+    assert "🎲" in "\n".join(t.texts(9)) and room.find_character("Kira").sheet["bennies"] == 1
+    assert room.exploration is not None and room.exploration.acted == ["@bob:local"]
+    assert t.redacted(10)
