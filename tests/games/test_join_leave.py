@@ -9,6 +9,8 @@ import copy
 import pytest
 
 from bot.console import ROOM_ID
+from bot.core.combat import place_late
+from bot.core.state import Combat
 from bot.core.table import Table
 from tests.transcript import Transcript, assert_refused, make_table, play
 
@@ -273,3 +275,16 @@ def test_a_player_ends_their_own_turn_with_next() -> None:
     assert "▶️ Ronda 1: turno de B (@b:local)." in t.texts(len(FIXED["sombra"][1]) * 2 + 3)
     assert _combat(table).current == "B"
     assert t.text(len(FIXED["sombra"][1]) * 2 + 4).startswith("⛔")
+
+
+@pytest.mark.parametrize(("turn", "ideal", "expected"), [
+    (1, ["A", "B", "N", "C", "D"], ["A", "B", "N", "C", "D"]),   # its place comes next
+    (1, ["A", "B", "C", "N", "D"], ["A", "B", "C", "N", "D"]),   # among those still to act
+    (1, ["A", "B", "C", "D", "N"], ["A", "B", "C", "D", "N"]),   # last
+    (2, ["N", "A", "B", "C", "D"], ["A", "B", "C", "N", "D"]),   # its place passed: right after the turn
+    (3, ["A", "N", "B", "C", "D"], ["A", "B", "C", "D", "N"]),   # passed on the last turn of the round
+])
+def test_place_late(turn: int, ideal: list[str], expected: list[str]) -> None:
+    combat = Combat(round=2, order=["A", "B", "C", "D"], turn=turn)
+    place_late(combat, "N", ideal)
+    assert combat.order == expected and combat.turn == turn
