@@ -53,10 +53,11 @@ class Entry:
 @dataclass(frozen=True, slots=True)
 class Change:
     """A change to what is recorded: ``edit`` or ``forget`` the entries of chat event ``source``,
-    or ``erase`` recorded sessions (``sessions`` None: all of them). An edit or a forget applies only
+    ``undo`` every entry it wrote (its command was undone), or ``erase`` recorded sessions
+    (``sessions`` None: all of them). An edit or a forget applies only
     to entries ``by`` sent, unless ``any_sender`` (a redaction by the GM or a room admin)."""
 
-    op: Literal["edit", "forget", "erase"]
+    op: Literal["edit", "forget", "erase", "undo"]
     source: str = ""
     kind: EntryKind = "dialogue"
     text: str = ""
@@ -150,6 +151,12 @@ def redacted(ctx: Context) -> None:
     the GM or a room admin deleted it."""
     if ctx.event.target:
         ctx.records.append(Change("forget", ctx.event.target, by=ctx.sender, any_sender=ctx.is_gm()))
+
+
+def undone(ctx: Context, source: str) -> None:
+    """An undone command's entries (its rolls, the states and turns it recorded) leave the record; its
+    rolls stay in the roll history."""
+    ctx.records.append(Change("undo", source))
 
 
 def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:

@@ -65,13 +65,48 @@ def drop_dead(ctx: Context, combat: Combat) -> bool:
         character = ctx.room.find_character(name)
         if character is None or rules.vitality(ctx, character) != "dead":
             continue
-        position = combat.order.index(name)
-        actor_left = actor_left or (combat.started and position == combat.turn)
-        del combat.order[position]
-        if position < combat.turn:
-            combat.turn -= 1
+        actor_left = _take_out(combat, combat.order.index(name)) or actor_left
         ctx.announce("combatant_dead", name=name)
     return actor_left
+
+
+def _take_out(combat: Combat, position: int) -> bool:
+    """Remove the combatant at ``position``, keeping the turn on the same actor (or, if it was theirs,
+    on the next one); True when it was their turn."""
+    current = combat.started and position == combat.turn
+    del combat.order[position]
+    if position < combat.turn:
+        combat.turn -= 1
+    return current
+
+
+def place_late(combat: Combat, name: str, ideal: list[str]) -> None:
+    """Put ``name`` in the order among those still to act, before the first who comes after it in
+    ``ideal`` (the game's initiative order with ``name`` in it); when its place has passed, right
+    after the current turn. Nobody else moves."""
+    rank = {name_key(n): i for i, n in enumerate(ideal)}
+    mine = rank[name_key(name)]
+    later = (i for i in range(combat.turn + 1, len(combat.order))
+             if rank.get(name_key(combat.order[i]), len(ideal)) > mine)
+    combat.order.insert(next(later, len(combat.order)), name)
+
+
+def position_of(combat: Combat, name: str) -> int | None:
+    """Where ``name`` is in the order (case- and accent-insensitive), or None."""
+    keys = [name_key(n) for n in combat.order]
+    return keys.index(name_key(name)) if name_key(name) in keys else None
+
+
+def leave(ctx: Context, combat: Combat, position: int) -> None:
+    """The combatant at ``position`` leaves the order (not the room); on their own turn the next
+    one starts (a new round past the end)."""
+    name = combat.order[position]
+    was_current = _take_out(combat, position)
+    ctx.game.combat.leave(ctx, combat, name)
+    ctx.reply("combat_left", name=name)
+    if was_current and combat.order:
+        ctx.room.clear_grants()
+        _begin_turn(ctx, combat)
 
 
 def sweep_dead(ctx: Context) -> None:

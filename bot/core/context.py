@@ -15,7 +15,7 @@ from bot.core.game import Game, GameRegistry
 from bot.core.render import Message, Renderer
 from bot.core.settings import RoomSettings
 from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
-from bot.core.store import Store
+from bot.core.store import Store, UndoStep
 from systems.base import GameSystem, Outcome, sized_dice
 from systems.refusal import Refusal
 
@@ -46,6 +46,10 @@ class Context:
     """The session numbers the room's acta holds now (read from the store), in order."""
     answer_privately: bool = False
     """A question asked off the floor (``Command.question``): every answer goes to the sender alone."""
+    undoable: list[UndoStep] = field(default_factory=list)
+    """The command of this event changed the play: how to take it back (``bot/core/undo.py``)."""
+    undone: list[str] = field(default_factory=list)
+    """The events whose commands this event took back (``!deshacer``)."""
 
     @property
     def sender(self) -> str:

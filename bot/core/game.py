@@ -42,6 +42,17 @@ class CombatRules(Protocol):
         """Whether ``character`` can act, is down, or is dead, from its sheet."""
         ...
 
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        """``character`` enters the running combat (``!entra``): give it the game's initiative now
+        (a card, a roll, its stats), put it in ``combat.order`` with ``bot.core.combat.place_late``
+        and keep ``combat.data`` in step; nobody else's initiative changes. Returns how its
+        initiative reads for the room (None: nothing to show, such as an NPC's sheet numbers)."""
+        ...
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        """``name`` has just left ``combat.order`` (``!sale``): forget what ``combat.data`` keeps of
+        it for the turn order (its card, its roll)."""
+
 
 class SheetRules(Protocol):
     """How a game rolls from a character's sheet and the table's state (``!tiro``)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from functools import partial
 from typing import Any
 
-from bot.core import acta, floor, rolls, sheets
+from bot.core import acta, floor, rolls, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS, Command, CommandGroup
 from bot.core.context import Context
@@ -40,6 +41,7 @@ HELP_LINES = 2
 """Lines of the topics that name a command, shown by ``!ayuda COMANDO``."""
 _END_WORDS = ("fin", "end")
 _GROUP_WORDS = ("grupo", "group")
+_RESTART_WORDS = ("reiniciar", "restart")
 _COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
 
 
@@ -339,7 +341,7 @@ def _end_exploration_for_combat(ctx: Context) -> None:
 
 @COMMANDS.command("turnos", "turns", usage="NOMBRE NOMBRE...", gm_only=True, needs_args=True)
 def turns_command(ctx: Context, args: str) -> None:
-    combat = ctx.declared_combat()
+    combat = _combat_without_order(ctx)
     names = _combatant_names(ctx, args)
     _tell_new_npcs(ctx, combat, _enlist(ctx, combat, names))
     _end_exploration_for_combat(ctx)
@@ -385,9 +387,22 @@ def _tell_new_npcs(ctx: Context, combat: Combat, new: list[str]) -> None:
         ctx.reply("npcs_enlisted", names=new, players=players)
 
 
-@COMMANDS.command("iniciativa", "init", gm_only=True)
-def initiative_command(ctx: Context, args: str) -> None:
+def _combat_without_order(ctx: Context) -> Combat:
+    """The declared combat, refused once it has an order: a whole new order would re-deal everyone
+    (and drop whoever was left out), so the GM edits it with ``!entra`` and ``!sale``."""
     combat = ctx.declared_combat()
+    if combat.order:
+        raise Refusal("combat_has_order", round=combat.round)
+    return combat
+
+
+@COMMANDS.command("iniciativa", "init", usage="[NOMBRE...] | reiniciar [NOMBRE...]", gm_only=True)
+def initiative_command(ctx: Context, args: str) -> None:
+    first, _, rest = args.strip().partition(" ")
+    if name_key(first) in _RESTART_WORDS:
+        combat, args = ctx.declared_combat(), rest
+    else:
+        combat = _combat_without_order(ctx)
     names = _combatant_names(ctx, args) if args.strip() else []
     everyone = ctx.room.character_names()
     if not names and not combat.order and len(everyone) > MAX_COMBATANTS:
@@ -403,6 +418,43 @@ def initiative_command(ctx: Context, args: str) -> None:
     rounds.start_rounds(ctx, combat)
 
 
+@COMMANDS.command("entra", "join", usage="NOMBRE [NOMBRE...]", gm_only=True, needs_args=True)
+def join_command(ctx: Context, args: str) -> None:
+    """Latecomers take their place by the game's initiative among those still to act this round."""
+    combat = _combat_with_order(ctx)
+    names = _combatant_names(ctx, args)
+    inside = [p for p in map(partial(rounds.position_of, combat), names) if p is not None]
+    if inside:
+        raise Refusal("already_in_order", name=combat.order[inside[0]])
+    if len(combat.order) + len(names) > MAX_COMBATANTS:
+        raise Refusal("too_many_combatants", count=len(combat.order) + len(names), limit=MAX_COMBATANTS)
+    new = [n for n in names if ctx.room.find_character(n) is None]
+    rows = []
+    for name in names:
+        character = rounds.ensure_character(ctx, name)
+        rows.append({"name": character.name, "initiative": ctx.game.combat.join(ctx, combat, character)})
+    ctx.reply("combat_joined", rows=rows, round=combat.round, order=combat.order[combat.turn:])
+    if new:
+        ctx.reply("npcs_enlisted", names=new, players=[])
+
+
+@COMMANDS.command("sale", "leave", usage="NOMBRE", gm_only=True, needs_args=True)
+def leave_command(ctx: Context, args: str) -> None:
+    combat = _combat_with_order(ctx)
+    position = rounds.position_of(combat, clean_name(args))
+    if position is None:
+        raise Refusal("not_in_order", name=clean_name(args)[:MAX_NAME], order=combat.order)
+    rounds.leave(ctx, combat, position)
+
+
+def _combat_with_order(ctx: Context) -> Combat:
+    """The declared combat once it has an order (``!iniciativa`` or ``!turnos`` gave it one)."""
+    combat = ctx.declared_combat()
+    if not combat.started:
+        raise Refusal("combat_without_order")
+    return combat
+
+
 @COMMANDS.command("siguiente", "next")
 def next_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
@@ -410,6 +462,17 @@ def next_command(ctx: Context, args: str) -> None:
     if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
         raise Refusal("not_your_turn_to_end", actor=combat.current)
     rounds.advance(ctx, combat)
+
+
+@COMMANDS.command("deshacer", "undo", gm_only=True)
+def undo_command(ctx: Context, args: str) -> None:
+    """The last command that changed the play (anyone's), back through the last ``UNDO_DEPTH``."""
+    if args.strip():
+        raise ctx.usage("deshacer")
+    step = ctx.store.last_undo(ctx.event.room_id) if ctx.store is not None else None
+    if step is None:
+        raise Refusal("nothing_to_undo", limit=undo.UNDO_DEPTH)
+    undo.take_back(ctx, step)
 
 
 @COMMANDS.command("permite", "allow", usage="NOMBRE", gm_only=True, needs_args=True)

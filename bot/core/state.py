@@ -16,6 +16,21 @@ INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 """Hangul fillers: Unicode letters that show nothing."""
 
 
+PLAY = ("characters", "combat", "exploration")
+"""The fields of ``RoomState`` that are the room's play (what ``!deshacer`` takes back)."""
+_BY_KEY = ("characters", "rerolls")
+"""Fields taken back entry by entry (a character, a character's last roll), the others whole."""
+Part = tuple[str, str | None]
+"""A part of the state: a field, and the key of one of its entries (None: the whole field)."""
+
+
+def _taken_back(current: dict[str, Any], saved: dict[str, Any], key: str) -> dict[str, Any]:
+    """``current`` with entry ``key`` as in ``saved`` (gone if ``saved`` has none), in ``saved``'s order."""
+    out = {k: saved[k] if k == key else current[k] for k in saved if k == key or k in current}
+    out.update((k, v) for k, v in current.items() if k not in out and k != key)
+    return out
+
+
 def name_key(name: str) -> str:
     """Case- and accent-insensitive key of a character name, after NFKC (``𝐁𝐫𝐮𝐧𝐨``, ``ℬruno``: ``bruno``);
     format characters (zero-width, direction marks) are ignored."""
@@ -164,6 +179,32 @@ class RoomState:
         saved = RoomState.from_dict(json.loads(snapshot))
         for f in fields(self):
             setattr(self, f.name, getattr(saved, f.name))
+
+    def play_json(self) -> str:
+        """The play of the room (characters and their sheets, the combat, the exploration turn) as JSON:
+        a command that changes it is one ``!deshacer`` takes back."""
+        return json.dumps([getattr(self, name) for name in PLAY], default=vars, ensure_ascii=False,
+                          separators=(",", ":"))
+
+    def changed_since(self, snapshot: str) -> list[Part]:
+        """The parts of the play (and the rerolls it allows) that differ from ``snapshot`` (``to_json``)."""
+        before, now = json.loads(snapshot), json.loads(self.to_json())
+        parts: list[Part] = [(name, None) for name in ("combat", "exploration") if before.get(name) != now[name]]
+        for name in _BY_KEY:
+            old, new = before.get(name) or {}, now[name]
+            parts += [(name, key) for key in dict.fromkeys([*old, *new]) if old.get(key) != new.get(key)]
+        return parts
+
+    def undo_to(self, snapshot: str, parts: list[Part]) -> None:
+        """Put ``parts`` back as they were in ``snapshot`` (taken before an undone command). The rest stays
+        as it is now: what changed since without a command to undo (an exploration action, a roll one may
+        reroll), settings, the floor, the grants, the acta, the last rolls shown."""
+        saved = RoomState.from_dict(json.loads(snapshot))
+        for name, key in parts:
+            if key is None:
+                setattr(self, name, getattr(saved, name))
+            else:
+                setattr(self, name, _taken_back(getattr(self, name), getattr(saved, name), key))
 
     def clear_grants(self) -> None:
         self.granted.clear()

@@ -17,6 +17,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
@@ -24,6 +25,7 @@ import sqlite_utils
 from bot.core.acta import SPOKEN, Change, Entry, Record
 from bot.core.errors import StartupError
 from bot.core.events import Action, action_from_dict, action_to_dict
+from bot.core.state import Part
 
 _ERROR_CODES = {
     "SQLITE_NOTADB": "db_not_sqlite",
@@ -104,10 +106,28 @@ def _migrate_7(db: sqlite_utils.Database) -> None:
         db.execute("ALTER TABLE acta ADD COLUMN sender TEXT NOT NULL DEFAULT ''")
 
 
+def _migrate_8(db: sqlite_utils.Database) -> None:
+    """Each room's last commands that changed its play, with the room's state before each (``!deshacer``)."""
+    db.execute("CREATE TABLE IF NOT EXISTS undo (id INTEGER PRIMARY KEY AUTOINCREMENT, room_id TEXT NOT NULL,"
+               " event_id TEXT NOT NULL, label TEXT NOT NULL, state TEXT NOT NULL, parts TEXT NOT NULL)")
+    db.execute("CREATE INDEX IF NOT EXISTS undo_room ON undo (room_id, id)")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7,
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7, _migrate_8,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class UndoStep:
+    """A command ``!deshacer`` can take back: its event, how the answer names it, the room's state
+    (``RoomState.to_json``) just before it and the parts of it the command changed."""
+
+    event_id: str
+    label: str
+    state: str
+    parts: list[Part]
 
 
 def _startup_error(err: sqlite3.Error, path: str) -> StartupError:
@@ -221,6 +241,24 @@ class Store:
         row = self.db.execute(f"SELECT room_id FROM rooms WHERE {_PAGE_TOKEN} = ?", [token]).fetchone()
         return row[0] if row else None
 
+    # -- what ``!deshacer`` can take back (bot/core/undo.py)
+
+    def push_undo(self, room_id: str, step: UndoStep, keep: int) -> None:
+        """Keep ``step`` as the room's newest, and only the ``keep`` newest (inside the event's transaction)."""
+        self.db.execute("INSERT INTO undo (room_id, event_id, label, state, parts) VALUES (?, ?, ?, ?, ?)",
+                        [room_id, step.event_id, step.label, step.state, json.dumps(step.parts, ensure_ascii=False)])
+        self.db.execute("DELETE FROM undo WHERE room_id = ? AND id NOT IN"
+                        " (SELECT id FROM undo WHERE room_id = ? ORDER BY id DESC LIMIT ?)", [room_id, room_id, keep])
+
+    def last_undo(self, room_id: str) -> UndoStep | None:
+        """The room's newest step that is not undone yet."""
+        row = self.db.execute("SELECT event_id, label, state, parts FROM undo WHERE room_id = ? ORDER BY id DESC"
+                              " LIMIT 1", [room_id]).fetchone()
+        return UndoStep(row[0], row[1], row[2], [(p[0], p[1]) for p in json.loads(row[3])]) if row else None
+
+    def drop_undo(self, room_id: str, event_id: str) -> None:
+        self.db.execute("DELETE FROM undo WHERE room_id = ? AND event_id = ?", [room_id, event_id])
+
     # -- the acta (bot/core/acta.py)
 
     def write_acta(self, room_id: str, records: list[Record]) -> None:
@@ -242,6 +280,8 @@ class Store:
         if change.op == "edit":
             self.db.execute(f"UPDATE acta SET kind = ?, text = ? WHERE room_id = ? AND event_id = ? AND kind IN {spoken}"
                             f"{whose}", [change.kind, change.text, room_id, change.source, *mine])
+        elif change.op == "undo":
+            self.db.execute("DELETE FROM acta WHERE room_id = ? AND event_id = ?", [room_id, change.source])
         elif change.op == "forget":
             self.db.execute(f"DELETE FROM acta WHERE room_id = ? AND event_id = ? AND kind IN {spoken}{whose}",
                             [room_id, change.source, *mine])

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from bot.core import acta, floor, sheets
+from bot.core import acta, floor, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS, Command
 from bot.core.context import Context
@@ -130,7 +130,8 @@ class Table:
             try:
                 before = acta.board(ctx)
                 dispatch(ctx)
-                acta.state_changes(ctx, before)
+                if not ctx.undone:
+                    acta.state_changes(ctx, before)
             except Exception:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, fresh=True)
@@ -138,6 +139,10 @@ class Table:
             sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
             self.store.add_rolls(ctx.rolls)
+            for step in ctx.undoable:
+                self.store.push_undo(event.room_id, step, undo.UNDO_DEPTH)
+            for undone in ctx.undone:
+                self.store.drop_undo(event.room_id, undone)
             for roll_id in ctx.reveals:
                 self.store.reveal_roll(roll_id)
             self.store.save_room(event.room_id, ctx.room.to_json())
@@ -224,13 +229,14 @@ def _run_on_grant(ctx: Context, line: Line, command: Command) -> bool:
     """Run ``command`` on the sender's grant. Only a valid command (one that spends the grant) counts:
     otherwise its answers and changes are dropped and the post is treated as without the grant."""
     snapshot, answered, recorded = ctx.room.to_json(), len(ctx.actions), len(ctx.records)
-    rolled, revealed = len(ctx.rolls), len(ctx.reveals)
+    rolled, revealed, steps = len(ctx.rolls), len(ctx.reveals), len(ctx.undoable)
     ctx.on_grant = True
     _run(ctx, line, command)
     ctx.on_grant = False
     if ctx.grant_spent:
         return True
     del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
+    del ctx.undoable[steps:]
     ctx.room.restore(snapshot)
     return False
 
@@ -249,13 +255,16 @@ def _run(ctx: Context, line: Line, command: Command) -> None:
 
 
 def run(ctx: Context, command: Command, args: str) -> None:
-    """Run ``command``; a refusal undoes whatever it changed and answers with its one message."""
-    snapshot, answered, recorded = ctx.room.to_json(), len(ctx.actions), len(ctx.records)
-    rolled, revealed = len(ctx.rolls), len(ctx.reveals)
+    """Run ``command``; a refusal undoes whatever it changed and answers with its one message. A command
+    that changed the play can be taken back later (``!deshacer``)."""
+    snapshot, play, answered, recorded = ctx.room.to_json(), ctx.room.play_json(), len(ctx.actions), len(ctx.records)
+    rolled, revealed, undone = len(ctx.rolls), len(ctx.reveals), len(ctx.undone)
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx)
+        undo.keep(ctx, command, args, snapshot, play)
     except Refusal as refusal:
         ctx.room.restore(snapshot)
         del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
+        del ctx.undone[undone:]
         ctx.reply(refusal.kind, private_to=ctx.sender if refusal.private else None, **refusal.context())

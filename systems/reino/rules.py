@@ -618,6 +618,17 @@ def start_combat(rng: Rng, combatants: Iterable[Combatant]) -> CombatSequence:
     return CombatSequence(people, _roll_missing(rng, (), people), 1)
 
 
+def join_combat(rng: Rng, seq: CombatSequence, combatant: Combatant) -> CombatSequence:
+    """A latecomer rolls initiative now and joins the order; everyone else keeps their roll."""
+    return replace(seq, combatants=(*seq.combatants, combatant), rolls=_roll_missing(rng, seq.rolls, (combatant,)))
+
+
+def leave_combat(seq: CombatSequence, name: str) -> CombatSequence:
+    """``name`` leaves the sequence with its roll; the others keep theirs."""
+    return replace(seq, combatants=tuple(c for c in seq.combatants if c.name != name),
+                   rolls=tuple(r for r in seq.rolls if r.name != name))
+
+
 def next_turn(rng: Rng, seq: CombatSequence) -> CombatSequence:
     """Step 3-4: the next combatant, or a new round from the top when everybody has acted.
 

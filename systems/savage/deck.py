@@ -101,6 +101,10 @@ class ActionDeck:
             deck = deck._draw_for(group, rng)
         return deck
 
+    def deal_late(self, group: str, rng: Rng | None = None) -> ActionDeck:
+        """One card now for a group joining mid-round; the cards in play stay."""
+        return self._draw_for(group, rng)
+
     def _end_round(self, held: set[str], rng: Rng | None) -> ActionDeck:
         keep = {g: c for g, c in self.in_play.items() if g in held}
         spent = [c for g, c in self.in_play.items() if g not in held]

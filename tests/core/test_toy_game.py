@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.combat import place_late
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.game import Game, GameRegistry, Vitality
@@ -47,6 +48,13 @@ class ToyCombat:
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         return "up"
+
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        place_late(combat, character.name, sorted([*combat.order, character.name]))
+        return None
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        return None
 
 
 def toy_game(folder: Path) -> Game:
@@ -97,7 +105,7 @@ def test_the_toy_game_brings_help_rules_sheet_and_initiative(toy_table: Table) -
     t: Transcript = play(
         "@gm:local: !ayuda\n@gm:local: !regla peluche\n@gm:local: !pj Zoe @zoe:local\n"
         "@gm:local: !ficha Zoe abrazos 3\n@gm:local: !combate\n@gm:local: !turnos Zoe Ana\n"
-        "@gm:local: !iniciativa\n@gm:local: !estado", table=toy_table)
+        "@gm:local: !iniciativa reiniciar\n@gm:local: !estado", table=toy_table)
     assert "!saluda" in t.text(1) and "sistema: juguete" in t.text(1)
     assert "Peluches" in t.text(2) and "Manual del juguete" in t.text(2)
     assert "abrazos" in t.text(4) and "3" in t.text(4)

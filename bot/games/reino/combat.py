@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
@@ -30,6 +31,8 @@ from systems.reino.rules import (
     Condition,
     apply_dying_save,
     clear_condition,
+    join_combat,
+    leave_combat,
     next_turn,
     roll_dying_save,
     start_combat,
@@ -58,6 +61,7 @@ class ReinoCombat:
             self._end_surprise_round(ctx, combat)
         combat.data["taken"] = {}
         combat.data["last_attack"] = {}
+        _by_initiative(combat)
         for character in combatants(ctx.room, combat):
             _end_table_stun(combat, character)
             _dying_save(ctx, combat, character)
@@ -76,6 +80,23 @@ class ReinoCombat:
         rc = load(character, ctx.room.combat)
         return "dead" if rc.dead else "down" if rc.helpless else "up"
 
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        """1d20 + initiative rolled now, placed among the rolls already made; in an order set by hand
+        (``!turnos``, no rolls), last."""
+        if "sequence" not in combat.data:
+            rounds.place_late(combat, character.name, [*combat.order, character.name])
+            return None
+        seq = join_combat(ctx.rng, CombatSequence.from_dict(combat.data["sequence"]),
+                          Combatant(character.name, load(character, combat).initiative))
+        combat.data["sequence"] = seq.to_dict()
+        rounds.place_late(combat, character.name, [r.name for r in seq.order])
+        roll = next(r for r in seq.rolls if r.name == character.name)
+        return None if ctx.sheet_is_gms(character) else ctx.renderer.text("reino/table_join", r=roll)
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        if "sequence" in combat.data:
+            combat.data["sequence"] = leave_combat(CombatSequence.from_dict(combat.data["sequence"]), name).to_dict()
+
     @staticmethod
     def _end_surprise_round(ctx: Context, combat: Combat) -> None:
         combat.data["surprise_round"] = False
@@ -87,6 +108,16 @@ class ReinoCombat:
         combat.order = [r.name for r in seq.order]
         rolled = {name_key(n) for n in combat.data.get("unaware", [])}
         ctx.announce("reino/table_late_initiative", rolls=[r for r in seq.rolls if name_key(r.name) in rolled])
+
+
+def _by_initiative(combat: Combat) -> None:
+    """A new round follows the initiative rolls (a latecomer who acted right after the turn it came in
+    takes its own place), unless the GM set the order by hand."""
+    if "sequence" not in combat.data:
+        return
+    rank = {name_key(r.name): i for i, r in enumerate(CombatSequence.from_dict(combat.data["sequence"]).order)}
+    if all(name_key(n) in rank for n in combat.order):
+        combat.order.sort(key=lambda n: rank[name_key(n)])
 
 
 def _end_table_stun(combat: Combat, character: Character) -> None:

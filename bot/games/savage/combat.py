@@ -7,11 +7,12 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
+from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
-from bot.games.savage.state import SavageCombat, savage_of, sheet_die, store
+from bot.games.savage.state import SavageCombat, group_of, savage_of, sheet_die, store, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 
@@ -79,6 +80,38 @@ class SavageCombatRules:
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         savage = savage_of(character)
         return "dead" if savage.dead else "up" if savage.can_act else "down"
+
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        """A card dealt now (an Extra whose group has one shares it), placed by the cards in play.
+        Without cards (turns set by hand) the latecomer acts last in the round."""
+        state = SavageCombat.load(combat)
+        if not state.dealt:
+            rounds.place_late(combat, character.name, [*combat.order, character.name])
+            return None
+        state.roster.append(character.name)
+        if savage_of(character).can_act:
+            group = group_of(character)
+            if group not in state.deck.in_play:
+                state.deck = state.deck.deal_late(group, ctx.rng)
+            everyone = roster(ctx, state)
+            ideal = sorted(range(len(everyone)), key=lambda i: turn_key(state, everyone[i], i))
+            rounds.place_late(combat, character.name, [everyone[i].name for i in ideal])
+        state.save(combat)
+        return ctx.renderer.text("savage/table_join", card=state.card_of(character))
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        """Out of the roster; the card goes to the discards unless the rest of its group stays."""
+        state = SavageCombat.load(combat)
+        if not state.dealt:
+            return
+        state.roster = [n for n in state.roster if name_key(n) != name_key(name)]
+        state.stop_holding(name)
+        state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(name)]
+        character = ctx.room.find_character(name)
+        group = group_of(character) if character else name
+        if all(group_of(c) != group for c in roster(ctx, state)):
+            state.deck = state.deck.drop(group)
+        state.save(combat)
 
 
 def _bleed(ctx: Context, character: Character) -> None:

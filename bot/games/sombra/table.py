@@ -29,7 +29,7 @@ from systems.sombra.damage import (
     sinking_round,
 )
 from systems.sombra.resolver import SombraCheck, SombraDamageRoll, SombraInitiative
-from systems.sombra.rules import Attributes, Combatant, initiative_order
+from systems.sombra.rules import Attributes, Combatant, InitiativeSlot, initiative_order
 from systems.sombra.syntax import (
     LOCATION_WORDS,
     MELEE_TYPES,
@@ -93,6 +93,8 @@ WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
 UNARMED = "0"
+BY_INITIATIVE = "by_initiative"
+"""In ``combat.data``: the order came from VEL/AGI (``!iniciativa``), not from the GM's ``!turnos``."""
 
 
 # --- sheets -------------------------------------------------------------------------------
@@ -200,6 +202,11 @@ def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
         vel is None or agi is None
 
 
+def _slots(ctx: Context, names: list[str]) -> list[InitiativeSlot]:
+    """The initiative places of ``names`` by VEL, then AGI (full ties keep the order given)."""
+    return initiative_order(_combatant(ctx, name)[0] for name in names)
+
+
 class SombraCombat:
     """Initiative by VEL then AGI (ties flagged), stun counted in the victim's turns,
     sinking boats losing flotation each round, wounds and flotation on the status board."""
@@ -210,10 +217,15 @@ class SombraCombat:
         slots = initiative_order(c for c, _ in entries)
         combat.order = [s.combatant.name for s in slots]
         combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
+        combat.data[BY_INITIATIVE] = True
         ctx.announce("sombra/table_initiative", roll=SombraInitiative(slots),
                      defaults=[c.name for c, missing in entries if missing])
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
+        if combat.data.get(BY_INITIATIVE):
+            slots = _slots(ctx, combat.order)
+            combat.order = [s.combatant.name for s in slots]
+            combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
         for name in combat.order:
             character = ctx.room.find_character(name)
             if character is None or _table(character) != "barco" or _int(character, "flotabilidad") is None:
@@ -239,6 +251,24 @@ class SombraCombat:
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(combat, actor)]
+
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        """Placed by VEL, then AGI, among those still to act; in an order set by hand, last."""
+        names = [*combat.order, character.name]
+        if not combat.data.get(BY_INITIATIVE):
+            rounds.place_late(combat, character.name, names)
+            return None
+        slots = _slots(ctx, names)
+        rounds.place_late(combat, character.name, [s.combatant.name for s in slots])
+        combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
+        if ctx.sheet_is_gms(character):
+            return None
+        mine, missing = _combatant(ctx, character.name)
+        return ctx.renderer.text("sombra/table_join", c=mine, defaulted=missing)
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        combat.data["ties"] = [n for n in combat.data.get("ties", []) if n != name]
+        combat.data.get("stun", {}).pop(name, None)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""

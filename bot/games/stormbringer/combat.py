@@ -8,6 +8,7 @@ each new round, when the per-round attack and parry counters are emptied.
 
 from __future__ import annotations
 
+from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat
@@ -81,6 +82,26 @@ class StormbringerCombat:
         """Dead at 0 hit points or less (only when the sheet keeps ``pv``)."""
         hit_points = character.sheet.get("pv")
         return "dead" if isinstance(hit_points, int) and hit_points <= 0 else "up"
+
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        """Placed by this round's phases (missile, then melee, by DEX); in an order set by hand
+        (``!turnos``), last."""
+        if st.ordered_by_hand(combat):
+            rounds.place_late(combat, character.name, [*combat.order, character.name])
+            return None
+        phases, ideal = st.round_order(ctx, combat, [*combat.order, character.name], max(combat.round, 1))
+        rounds.place_late(combat, character.name, ideal)
+        st.data(combat).update(phases=phases.to_dict(), order=list(combat.order))
+        if ctx.sheet_is_gms(character):
+            return None
+        des = character.sheet.get("des")
+        return ctx.renderer.text("stormbringer/table_join", des=des if isinstance(des, int) else None)
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        """Out of the order worked out from the sheets too, so it stays theirs."""
+        order = combat.data.get("order")
+        if isinstance(order, list) and name in order:
+            order.remove(name)
 
     def _limit_labels(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         """Labels for what the actor may not do now (stunned, surprised)."""

@@ -12,6 +12,7 @@ Layout of ``combat.data``:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.core.context import Context
@@ -106,13 +107,18 @@ def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
 
 def order_round(ctx: Context, combat: Combat, round_number: int) -> RoundPhases:
     """Phases of ``round_number`` from the sheets; the turn order is missile, melee, then the rest."""
-    fighters = combatants(ctx, combat)
+    phases, combat.order = round_order(ctx, combat, combat.order, round_number)
+    data(combat).update(phases=phases.to_dict(), order=list(combat.order))
+    return phases
+
+
+def round_order(ctx: Context, combat: Combat, names: list[str], round_number: int) -> tuple[RoundPhases, list[str]]:
+    """The phases of ``names`` in ``round_number`` and the turn order they give."""
+    fighters = combatants(ctx, replace(combat, order=names))
     phases = round_phases(fighters, round_number, data(combat).get("first", "players"))
     acting = set(phases.missile) | set(phases.melee)
     rest = [c.name for c in sorted(fighters, key=lambda c: -c.dex) if c.name not in acting]
-    combat.order = [*phases.missile, *phases.melee, *rest]
-    data(combat).update(phases=phases.to_dict(), order=list(combat.order))
-    return phases
+    return phases, [*phases.missile, *phases.melee, *rest]
 
 
 def ordered_by_hand(combat: Combat) -> bool:

@@ -24,7 +24,7 @@ FIGHT_PART_1 = CAST + """
 @gm:local: !turnos McAvoy, Kira, Orco 1, Orco 2
 @gm:local: !ficha Orco 1 dureza 7 comodin no grupo orcos
 @gm:local: !ficha Orco 2 dureza 7 comodin no grupo orcos
-@gm:local: !iniciativa
+@gm:local: !iniciativa reiniciar
 @gm:local: !daño Kira 6
 @gm:local: !siguiente
 @gm:local: !daño Kira 2d6

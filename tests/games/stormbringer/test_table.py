@@ -260,6 +260,8 @@ def test_sheet_changes_reorder_the_next_round() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 @gm:local: !siguiente
+@gm:local: !combate fin
+@gm:local: !combate
 @gm:local: !turnos Orco, Elric
 @gm:local: !siguiente
 @gm:local: !siguiente
@@ -268,7 +270,7 @@ def test_sheet_changes_reorder_the_next_round() -> None:
     assert "Proyectiles, de mayor a menor DES: Elric, Moonglum. Cuerpo a cuerpo: —. Sin arma: Orco." in new_round[0]
     assert "Orden: Elric → Moonglum → Orco" in new_round[1]
     # Turns set by hand are kept at the next round.
-    assert "Orden: Orco → Elric" in t.texts(16)[0]
+    assert "Orden: Orco → Elric" in t.texts(18)[0]
 
 
 def test_ambush_success_leaves_victims_helpless_for_its_rounds() -> None:
