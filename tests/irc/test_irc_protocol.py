@@ -12,7 +12,7 @@ import time
 from tests.irc.conftest import CHANNEL, Player, RunningIrcBot, connect_player, irc_config, wait_until
 from tests.irc.test_irc_basic import channel_state, op_bot
 
-LOCK_LINES = {"plain": "-----", "named Lyra": "----- (Lyra)", "named Kor": "----- Kor"}
+LOCK_LINES = {"plain": "-----", "named Lyra": "----- (Lyra)", "named Kor": "---------- (kor)"}
 """A bare dash line is a plain (opening) line while the floor is open and the closing line while it is
 locked; two characters, so a named lock that replaces another named lock is covered too."""
 OWNERS = {"Lyra": "ana", "Kor": "bob"}
@@ -112,7 +112,8 @@ async def test_ctcp_replies_wait_in_the_bucket_and_come_once_a_minute_per_sender
             await asyncio.gather(*(c.writer.drain() for c in clients))
             sent = time.monotonic()
             mark = ana.say(CHANNEL, "!tiro 1d6 entre ctcp")
-            await ana.notice_from("rolbot", mark, "entre ctcp", timeout=60)
+            await ana.wait_for(lambda m: m.command == "NOTICE" and m.nick == "rolbot" and "entre ctcp" in m.text,
+                               "the roll's answer", mark, timeout=60)
             waited = time.monotonic() - sent
             assert waited < 5, f"the roll waited {waited:.1f} s behind CTCP replies"
             await wait_until(lambda: not running.bot._lines, "the bot's queue empty", timeout=60)
