@@ -8,16 +8,17 @@ import asyncio
 import itertools
 import logging
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 from tests.irc.conftest import CHANNEL, Player, RunningIrcBot, connect_player, irc_config, wait_until
-from tests.irc.test_irc_basic import channel_state, op_bot
 
 LOCK_LINES = {"plain": "-----", "named Lyra": "----- (Lyra)", "named Kor": "---------- (kor)"}
 """A bare dash line is a plain (opening) line while the floor is open and the closing line while it is
 locked; two characters, so a named lock that replaces another named lock is covered too."""
-OWNERS = {"Lyra": "ana", "Kor": "bob"}
-BEFORE = {"dj": "@", "rolbot": "@", "bob": "+", "ana": ""}
-"""The channel before any lock: bob has a voice of his own, ana none."""
+OBSERVERS = 4
+"""ngircd holds a client's next command a second after a MODE or NAMES query: each table's queries
+rotate over this many clients that are not in the channel."""
 
 
 def protocol_after(floor: str | None, line: str) -> str | None:
@@ -27,54 +28,113 @@ def protocol_after(floor: str | None, line: str) -> str | None:
     return line.removeprefix("named ")
 
 
-def channel_for(running: RunningIrcBot) -> tuple[bool, dict[str, str]]:
-    """What the table's floor says the channel must be: +m with voices for the GM and the named
-    player under a lock; the modes from before the first lock when open."""
-    lock = running.table.room("#mesa").lock
-    if lock is None:
-        return False, BEFORE
-    voiced = {"dj"} | ({running.bot.nick_of(lock.owner) or "?"} if lock.owner else set())
-    return True, {nick: ("@" if nick in ("dj", "rolbot") else "") + ("+" if nick in voiced else "")
-                  for nick in BEFORE}
+@dataclass
+class LockTable:
+    """One channel with its own bot and GM: the tables run side by side (ngircd paces each client)."""
 
+    channel: str
+    bot_nick: str
+    gm: Player
+    observers: list[Player]
+    running: RunningIrcBot
+    queries: int = 0
 
-async def say_lock_line(dj: Player, text: str) -> None:
-    """The GM's dash line, then the bot's confirmation to the GM: the bot sends its MODE lines before
-    that notice, so once it is here the server has applied them."""
-    mark = dj.say(CHANNEL, text)
-    await dj.notice_from("rolbot", mark, "", target="dj")
+    def expected(self) -> tuple[bool, dict[str, str]]:
+        """What the table's floor says the channel must be: +m with voices for the GM and the named
+        player under a lock; the modes from before the first lock (bob's own voice) when open."""
+        lock = self.running.table.room(self.channel).lock
+        if lock is None:
+            return False, {self.gm.nick: "@", self.bot_nick: "@", "bob": "+", "ana": ""}
+        owner = self.running.bot.nick_of(lock.owner) if lock.owner else None
+        voiced = {self.gm.nick, owner}
+        return True, {nick: ("@" if nick in (self.gm.nick, self.bot_nick) else "") + ("+" if nick in voiced else "")
+                      for nick in (self.gm.nick, self.bot_nick, "bob", "ana")}
 
+    async def server_state(self) -> tuple[bool, dict[str, str]]:
+        """The server's word: MODE and NAMES asked by two observers."""
+        mode_by, names_by = (self.observers[(2 * self.queries + i) % OBSERVERS] for i in (0, 1))
+        self.queries += 1
+        marks = len(mode_by.lines), len(names_by.lines)
+        mode_by.send_raw(f"MODE {self.channel}")
+        names_by.send_raw(f"NAMES {self.channel}")
+        modes = await mode_by.wait_for(lambda m: m.command == "324" and m.params[1] == self.channel, "modes",
+                                       marks[0])
+        names = await names_by.wait_for(lambda m: m.command == "353" and m.params[2] == self.channel, "names",
+                                        marks[1])
+        members = {}
+        for entry in names.text.split():
+            prefix = "".join(c for c in entry[:2] if c in "@+")
+            members[entry[len(prefix):]] = prefix
+        return "m" in modes.params[2], members
 
-async def test_every_lock_sequence_up_to_three_lines_keeps_the_modes_as_the_table_says(ngircd, table_cast,
-                                                                                         tmp_path):
-    dj, ana, bob = table_cast["dj"], table_cast["ana"], table_cast["bob"]
-    dj.send_raw(f"MODE {CHANNEL} +v bob")
-    config = irc_config(ngircd.port, tmp_path / "st", flood_burst=6, flood_interval_s=0.2)
-    async with RunningIrcBot(config) as running:
-        await op_bot(dj, running)
-        for who, line in ((ana, "!pj Lyra"), (bob, "!pj Kor")):
-            mark = who.say(CHANNEL, line)
-            await who.notice_from("rolbot", mark, line.split()[1])
-        assert await channel_state(dj) == ("+", BEFORE)
-        checked: set[tuple[str, ...]] = set()
-        # Each sequence of three is checked after every line: its prefixes are all the shorter sequences.
-        for sequence in itertools.product(LOCK_LINES, repeat=3):
+    async def say(self, text: str) -> None:
+        """The GM's dash line, then the bot's confirmation to the GM: the bot sends its MODE lines before
+        that notice, so once it is here the server has applied them."""
+        mark = self.gm.say(self.channel, text)
+        await self.gm.notice_from(self.bot_nick, mark, "", target=self.gm.nick)
+
+    async def run(self, sequences: list[tuple[str, ...]], checked: set[tuple[str, ...]]) -> None:
+        """Each sequence from an open floor, the table and the channel compared after every line."""
+        for sequence in sequences:
             floor: str | None = None
             for i, line in enumerate(sequence):
-                await say_lock_line(dj, LOCK_LINES[line])
+                await self.say(LOCK_LINES[line])
                 floor = protocol_after(floor, line)
-                lock = running.table.room("#mesa").lock
+                lock = self.running.table.room(self.channel).lock
                 said = None if lock is None else (lock.character or "narration")
                 assert said == floor, f"{sequence[:i + 1]}: the table says {said}, the protocol {floor}"
-                moderated, voices = channel_for(running)
-                modes, members = await channel_state(dj)
-                assert (("m" in modes), members) == (moderated, voices), \
-                    f"{sequence[:i + 1]}: the server has {modes} {members} with the floor {floor}"
+                seen = await self.server_state()
+                assert seen == self.expected(), f"{sequence[:i + 1]}: the server has {seen} with the floor {floor}"
                 checked.add(sequence[:i + 1])
             if floor is not None:  # back to an open floor for the next sequence: the channel as before
-                await say_lock_line(dj, LOCK_LINES["plain"])
-                assert await channel_state(dj) == ("+", BEFORE), f"{sequence} then a closing line"
+                await self.say(LOCK_LINES["plain"])
+                seen = await self.server_state()
+                assert self.running.table.room(self.channel).lock is None and seen == self.expected(), sequence
+
+
+async def lock_table(port: int, storage: Path, n: int, players: list[Player]) -> LockTable:
+    channel, bot_nick = f"#mesa{n}", f"rolbot{n}"
+    gm = await connect_player(port, f"dj{n}")
+    await gm.join(channel)  # first in: operator
+    for player in players:
+        await player.join(channel)
+    gm.send_raw(f"MODE {channel} +v bob")
+    observers = await asyncio.gather(*(connect_player(port, f"o{n}x{i}") for i in range(OBSERVERS)))
+    config = irc_config(port, storage, nick=bot_nick, channels=[channel], flood_burst=6, flood_interval_s=0.2)
+    running = RunningIrcBot(config)
+    await running.__aenter__()
+    mark = len(gm.lines)
+    gm.send_raw(f"MODE {channel} +o {bot_nick}")
+    await gm.wait_for(lambda m: m.command == "MODE" and m.params[1:] == ["+o", bot_nick], "the bot's +o", mark)
+    await wait_until(lambda: running.bot.bot_is_op(running.bot.channels[channel]), "the bot to see its +o")
+    for player, name in zip(players, ("Lyra", "Kor"), strict=True):
+        mark = player.say(channel, f"!pj {name}")
+        await player.notice_from(bot_nick, mark, name)
+    table = LockTable(channel, bot_nick, gm, list(observers), running)
+    assert await table.server_state() == table.expected()
+    return table
+
+
+async def test_every_lock_sequence_up_to_three_lines_keeps_the_modes_as_the_table_says(ngircd, tmp_path):
+    """All 27 sequences of three lines, each checked after every line (so all 39 of one to three lines),
+    on three tables side by side: one per first line."""
+    players = [await connect_player(ngircd.port, nick) for nick in ("ana", "bob")]
+    tables: list[LockTable] = []
+    try:
+        tables = list(await asyncio.gather(*(lock_table(ngircd.port, tmp_path / f"st{n}", n, players)
+                                             for n in range(len(LOCK_LINES)))))
+        checked: set[tuple[str, ...]] = set()
+        sequences = list(itertools.product(LOCK_LINES, repeat=3))
+        await asyncio.gather(*(table.run([s for s in sequences if s[0] == first], checked)
+                               for table, first in zip(tables, LOCK_LINES, strict=True)))
         assert len(checked) == 3 + 9 + 27
+    finally:
+        for table in tables:
+            await table.running.stop()
+            for client in (table.gm, *table.observers):
+                await client.close()
+        for player in players:
+            await player.close()
 
 
 async def test_lines_said_before_the_channel_is_synced_are_held_and_answered(ngircd, table_cast, tmp_path):
@@ -105,8 +165,9 @@ async def test_ctcp_replies_wait_in_the_bucket_and_come_once_a_minute_per_sender
         async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
             ana = clients[0]
             marks = [len(c.lines) for c in clients]
-            for client in clients:
-                for query in ("VERSION", "PING 12345", "TIME", "VERSION", "CLIENTINFO", "FINGER", "VERSION"):
+            queries = ["VERSION", "PING 12345", "TIME", "VERSION", "CLIENTINFO", "FINGER", "VERSION"]
+            for i, client in enumerate(clients):  # each client starts with another query
+                for query in queries[i % 3:] + queries[:i % 3]:
                     client.send_raw(f"PRIVMSG rolbot :\x01{query}\x01")
                 client.send_raw(f"PRIVMSG {CHANNEL} :\x01VERSION\x01")
             await asyncio.gather(*(c.writer.drain() for c in clients))
@@ -119,12 +180,11 @@ async def test_ctcp_replies_wait_in_the_bucket_and_come_once_a_minute_per_sender
             await wait_until(lambda: not running.bot._lines, "the bot's queue empty", timeout=60)
             mark = ana.say(CHANNEL, "!tiro 1d4 después")
             await ana.notice_from("rolbot", mark, "después")
-            for client, start in zip(clients, marks, strict=True):
+            expected = ["\x01VERSION rolbot", "\x01PING 12345\x01", "\x01TIME "]
+            for i, (client, start) in enumerate(zip(clients, marks, strict=True)):
                 replies = [m.text for m in client.lines[start:]
                            if m.command == "NOTICE" and m.nick == "rolbot" and m.formatted.startswith("\x01")]
-                kinds = sorted(r.strip("\x01").split(" ", 1)[0] for r in replies)
-                assert kinds == ["PING", "TIME", "VERSION"], f"{client.nick}: {replies}"
-                assert "\x01PING 12345\x01" in replies and any(r.startswith("\x01VERSION rolbot") for r in replies)
+                assert len(replies) == 1 and replies[0].startswith(expected[i % 3]), f"{client.nick}: {replies}"
     finally:
         for client in clients:
             await client.close()
@@ -140,7 +200,7 @@ async def test_a_line_cut_by_the_server_inside_a_character_keeps_its_text(ngircd
             line = head + "🎲".encode() * ((510 - len(head)) // 4)
             start = len(ana.lines)
             ana.send_raw(line)
-            await ana.notice_from("rolbot", start, f" {'a' * extra}🎲🎲")
+            await ana.notice_from("rolbot", start, f"({'a' * extra}🎲🎲")
             mark = ana.say(CHANNEL, f"!tiro 1d2 fin{extra}")  # every piece of the answer came before this one
             await ana.notice_from("rolbot", mark, f"fin{extra}")
             answer = [m.text for m in ana.lines[start:mark] if m.command == "NOTICE" and m.nick == "rolbot"]
