@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.irc.conftest import CHANNEL, Player, RunningIrcBot, connect_player, irc_config, wait_until
+from tests.irc.test_irc_basic import op_bot, wait_state
 
 LOCK_LINES = {"plain": "-----", "named Lyra": "----- (Lyra)", "named Kor": "---------- (kor)"}
 """A bare dash line is a plain (opening) line while the floor is open and the closing line while it is
@@ -216,3 +217,22 @@ async def test_a_clean_stop_logs_no_error(ngircd, table_cast, tmp_path, caplog):
     assert any("QUIT" in r.getMessage() for r in caplog.records)  # the stop itself was logged
     errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == []
+
+
+async def test_a_mode_change_the_server_refuses_makes_the_bot_read_the_channel_again(ngircd, table_cast, tmp_path,
+                                                                                    caplog):
+    """The bot counts its MODE changes as made when it sends them; one the server refuses (482: the GM
+    took the bot's +o while the line waited in the bucket) must not stay counted: the lock is applied
+    once +o is back."""
+    dj, ana = table_cast["dj"], table_cast["ana"]
+    caplog.set_level(logging.INFO, "rolbot.irc")
+    async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st", flood_burst=1, flood_interval_s=1.0)) as running:
+        await op_bot(dj, running)
+        mark = ana.say(CHANNEL, "!tiro 1d4")  # its answer takes the bucket's one line: the MODE waits a second
+        await ana.notice_from("rolbot", mark, "1d4")
+        mark = dj.say(CHANNEL, "-----")
+        dj.send_raw(f"MODE {CHANNEL} -o rolbot")
+        await dj.notice_from("rolbot", mark, "+o", target="dj")  # asked for +o back
+        await op_bot(dj, running)
+        await wait_state(dj, True, {"dj": "@+", "rolbot": "@", "bob": "", "ana": ""})
+        assert any("refused" in r.getMessage() for r in caplog.records)  # the case happened: the server said 482
