@@ -74,6 +74,8 @@ CTCP_QUEUED = 10
 CTCP_PING_MAX = 64
 PROTOCOL, REPLY, CTCP = 0, 1, 2
 """Line priorities: protocol lines first, then the table's replies, then CTCP replies."""
+HeldLine = tuple[str, str | None, str | None, str, EventKind, dict[str, Any]]
+"""A channel line as ``IrcBot.on_message`` takes it: nick, user, host, text, kind, tags."""
 _MENTION = re.compile(r"(?<!\S)@([^\s@:!,]{1,30})(?!\S)")
 
 
@@ -95,8 +97,8 @@ class Channel:
     members: dict[str, set[str]] = field(default_factory=dict)
     """Folded nick -> prefix modes (``o``, ``v``...)."""
     asked_op: bool = False
-    held: list[tuple[str, str | None, str | None, str, EventKind, dict[str, Any]]] = field(default_factory=list)
-    """Lines said before the channel was synced (nick, user, host, text, kind, tags), handled once it is."""
+    held: list[HeldLine] = field(default_factory=list)
+    """Lines said before the channel was synced, handled once it is."""
 
 
 @dataclass(order=True)
@@ -349,7 +351,7 @@ class IrcBot:
         for line in held:
             self.on_message(channel, *line)
 
-    def hold(self, channel: Channel, line: tuple[str, str | None, str | None, str, EventKind, dict[str, Any]]) -> None:
+    def hold(self, channel: Channel, line: HeldLine) -> None:
         """A line said before ``channel`` is synced: who is GM there is not known yet."""
         if len(channel.held) < HELD_LINES:
             channel.held.append(line)
