@@ -159,12 +159,14 @@ async def test_lines_said_before_the_channel_is_synced_are_held_and_answered(ngi
 
 
 async def test_ctcp_replies_wait_in_the_bucket_and_come_once_a_minute_per_sender(ngircd, tmp_path):
-    clients = [await connect_player(ngircd.port, f"c{i}") for i in range(6)]
+    """Six clients each ask seven CTCP queries (three kinds answered, two not) and one in the channel,
+    then a roll: the roll is answered first, and each client gets one CTCP reply, to its first query."""
+    clients = list(await asyncio.gather(*(connect_player(ngircd.port, f"c{i}") for i in range(6))))
     for client in clients:
         await client.join(CHANNEL)
     try:
         async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
-            ana = clients[0]
+            roller = clients[0]
             marks = [len(c.lines) for c in clients]
             queries = ["VERSION", "PING 12345", "TIME", "VERSION", "CLIENTINFO", "FINGER", "VERSION"]
             for i, client in enumerate(clients):  # each client starts with another query
@@ -173,14 +175,14 @@ async def test_ctcp_replies_wait_in_the_bucket_and_come_once_a_minute_per_sender
                 client.send_raw(f"PRIVMSG {CHANNEL} :\x01VERSION\x01")
             await asyncio.gather(*(c.writer.drain() for c in clients))
             sent = time.monotonic()
-            mark = ana.say(CHANNEL, "!tiro 1d6 entre ctcp")
-            await ana.wait_for(lambda m: m.command == "NOTICE" and m.nick == "rolbot" and "entre ctcp" in m.text,
+            mark = roller.say(CHANNEL, "!tiro 1d6 entre ctcp")
+            await roller.wait_for(lambda m: m.command == "NOTICE" and m.nick == "rolbot" and "entre ctcp" in m.text,
                                "the roll's answer", mark, timeout=60)
             waited = time.monotonic() - sent
             assert waited < 5, f"the roll waited {waited:.1f} s behind CTCP replies"
             await wait_until(lambda: not running.bot._lines, "the bot's queue empty", timeout=60)
-            mark = ana.say(CHANNEL, "!tiro 1d4 después")
-            await ana.notice_from("rolbot", mark, "después")
+            mark = roller.say(CHANNEL, "!tiro 1d4 después")
+            await roller.notice_from("rolbot", mark, "después")
             expected = ["\x01VERSION rolbot", "\x01PING 12345\x01", "\x01TIME "]
             for i, (client, start) in enumerate(zip(clients, marks, strict=True)):
                 replies = [m.text for m in client.lines[start:]
