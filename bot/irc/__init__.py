@@ -2,9 +2,10 @@
 
 - ``bot``: connection and reconnection, who is who (accounts, nicks), the channels' modes and members,
   events to the table and its actions to IRC lines;
-- ``text``: a rendered message as IRC lines (bold, no control characters), split under 512 bytes (pure);
+- ``text``: a rendered message as IRC lines (bold, no control characters), split under 512 bytes, and
+  an incoming line decoded (UTF-8, a cut character dropped, else Latin-1) (pure);
 - ``modes``: the mute lock as ``+m``/``+v`` changes and their undoing (pure);
-- ``flood``: the token bucket every sent line goes through.
+- ``flood``: the token bucket every sent line goes through, and the once-a-minute limit per sender.
 
 Only this package imports pydle. README "rolbot en IRC" says what it does and needs.
 """

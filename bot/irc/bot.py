@@ -4,9 +4,15 @@
   ``@account:irc``. Without one, a person is ``@nick:user@host`` as first seen; the id follows their
   ``NICK`` changes, so characters, turn and floor stay theirs (README "rolbot en IRC").
 - GMs: channel operators (the server says who has ``+o``) and the ids the config lists.
-- Mute: ``+m`` on lock with ``+v`` for the speakers only; the modes before it are kept in the store
-  and put back on unlock (``bot.irc.modes``). Without ``+o`` the bot asks for it and catches up later.
-- Every line goes through one token bucket; replies that wait there are joined into fewer lines.
+- Mute: ``+m`` on lock with ``+v`` for the speakers only; the modes before the first lock are kept in
+  the store and put back on unlock (``bot.irc.modes``); a lock that replaces another changes only the
+  voices. The bot's own MODE changes count as made when it sends them (its view never goes back to an
+  older state when the server's echo of an earlier line comes in). Without ``+o`` the bot asks for it
+  and catches up later.
+- Lines said in a channel before the bot has its names, modes and WHO are held and handled once it has.
+- Every line goes through one token bucket; replies that wait there are joined into fewer lines. CTCP
+  queries: ACTION is a ``/me``; VERSION, PING and TIME are answered at most once a minute per sender,
+  after every table reply waiting; no other is answered.
 - Event ids: the IRCv3 ``msgid`` when the server sends one, else ``irc:RUN:N`` (unique per start:
   IRC replays nothing, so no line comes twice).
 """
@@ -16,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
+import importlib.metadata
 import itertools
 import json
 import logging
@@ -29,6 +36,7 @@ from datetime import datetime
 from typing import Any
 
 import pydle
+from pydle.features.ircv3.tags import TaggedMessage
 from pydle.features.whox import WHOXSupport
 
 from bot.committed import handle_until_committed
@@ -36,9 +44,9 @@ from bot.config import Config, IrcConfig, irc_account_id, irc_room_key
 from bot.core.events import Action, Event, EventKind, PowerLevels, React, Redact, Send
 from bot.core.store import Store
 from bot.core.table import Table
-from bot.irc.flood import TokenBucket
+from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
-from bot.irc.text import LINE_LIMIT, irc_lines, plain_lines, split_line, without_formatting
+from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
@@ -57,6 +65,17 @@ QUIT_WAIT_S = 5.0
 RECLAIM_NICK_S = 30.0
 """Under another nick (ours was taken), ask for ours back this often (and whenever its holder leaves)."""
 RECENT_EVENTS = 1000
+HELD_LINES = 200
+"""Lines kept per channel while it is not synced; more are counted as missed."""
+CTCP_ANSWERED = ("VERSION", "PING", "TIME")
+CTCP_INTERVAL_S = 60.0
+CTCP_QUEUED = 10
+"""CTCP replies waiting in the bucket at most: more are not answered."""
+CTCP_PING_MAX = 64
+PROTOCOL, REPLY, CTCP = 0, 1, 2
+"""Line priorities: protocol lines first, then the table's replies, then CTCP replies."""
+HeldLine = tuple[str, str | None, str | None, str, EventKind, dict[str, Any]]
+"""A channel line as ``IrcBot.on_message`` takes it: nick, user, host, text, kind, tags."""
 _MENTION = re.compile(r"(?<!\S)@([^\s@:!,]{1,30})(?!\S)")
 
 
@@ -78,6 +97,8 @@ class Channel:
     members: dict[str, set[str]] = field(default_factory=dict)
     """Folded nick -> prefix modes (``o``, ``v``...)."""
     asked_op: bool = False
+    held: list[HeldLine] = field(default_factory=list)
+    """Lines said before the channel was synced, handled once it is."""
 
 
 @dataclass(order=True)
@@ -112,6 +133,7 @@ class IrcBot:
         self._line_ready = asyncio.Event()
         self._seq = itertools.count()
         self.bucket = TokenBucket(self.icfg.flood_burst, self.icfg.flood_interval_s)
+        self.ctcp_senders = PerSender(CTCP_INTERVAL_S)
         self._senders: OrderedDict[str, str] = OrderedDict()
         """Recent event id -> folded nick of its sender (replies address them)."""
         self.own_mask = ""
@@ -159,6 +181,7 @@ class IrcBot:
             sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
             if self.client is not None and self.client.connected:
+                self.client.quitting = True
                 with contextlib.suppress(Exception):
                     # The server closes the connection once it has the QUIT: the nick is free when we return.
                     await self.client.raw("QUIT :rolbot\r\n")
@@ -215,7 +238,7 @@ class IrcBot:
 
     def push_raw(self, command: str, *params: str) -> None:
         """A protocol line (JOIN, WHO, MODE...): ahead of the replies, through the same bucket."""
-        self._push(Line(0, next(self._seq), command, list(params)))
+        self._push(Line(PROTOCOL, next(self._seq), command, list(params)))
 
     # ------------------------------------------------------------------ people
 
@@ -324,9 +347,34 @@ class IrcBot:
         if all(c.synced for c in self.channels.values()):
             self.set_ready(True)
         self.reconcile(channel)
+        held, channel.held = channel.held, []
+        for line in held:
+            self.on_message(channel, *line)
+
+    def hold(self, channel: Channel, line: HeldLine) -> None:
+        """A line said before ``channel`` is synced: who is GM there is not known yet."""
+        if len(channel.held) < HELD_LINES:
+            channel.held.append(line)
+        else:
+            self.missed()
+
+    def resync(self, channel: Channel) -> None:
+        """The server refused a MODE line: the bot's view of the channel is wrong; ask for it again."""
+        if channel.joined and channel.synced:
+            log.warning("%s: a mode change was refused; reading the channel again", channel.name)
+            channel.synced, channel.members = False, {}
+            self.push_raw("MODE", channel.name)
+            self.push_raw("WHO", channel.name, *(["%tcuhnfa,42"] if self.client and self.client.whox() else []))
 
     def mode_changed(self, channel: Channel, changes: list[tuple[str, str | None]]) -> None:
         me = self.fold(self.nick)
+        self._apply_modes(channel, changes)
+        if any(p is not None and self.fold(p) == me and c[1] == "o" for c, p in changes):
+            if self.bot_is_op(channel):
+                channel.asked_op = False
+            self.reconcile(channel)
+
+    def _apply_modes(self, channel: Channel, changes: list[tuple[str, str | None]]) -> None:
         for change, param in changes:
             if change[1] == "m":
                 channel.moderated = change[0] == "+"
@@ -336,10 +384,6 @@ class IrcBot:
                     modes.add(change[1])
                 else:
                     modes.discard(change[1])
-        if any(p is not None and self.fold(p) == me and c[1] == "o" for c, p in changes):
-            if self.bot_is_op(channel):
-                channel.asked_op = False
-            self.reconcile(channel)
 
     def member_joined(self, channel: Channel, nick: str) -> None:
         channel.members.setdefault(self.fold(nick), set())
@@ -394,16 +438,23 @@ class IrcBot:
     # ------------------------------------------------------------------ actions out
 
     def execute(self, actions: list[Action]) -> None:
+        """The table's actions; the channels a lock changed are brought to it once, after all of them
+        (a named lock replacing a narration is an unlock and a lock: only the voices change)."""
         private = {a.private_to for a in actions if isinstance(a, Send) and a.private_to is not None}
+        muted: dict[str, Channel] = {}
         for action in actions:
             if isinstance(action, Send):
                 self._send(action, private)
             elif isinstance(action, PowerLevels):
-                self._mute(action)
+                channel = self._mute(action)
+                if channel is not None:
+                    muted[channel.name] = channel
             elif isinstance(action, React):
                 self._react(action)
             elif isinstance(action, Redact):  # IRC cannot take a line back (the warning says so)
                 self._done(action.action_id)
+        for channel in muted.values():
+            self.reconcile(channel)
 
     def _done(self, action_id: str) -> None:
         if action_id:
@@ -483,7 +534,25 @@ class IrcBot:
         pieces = [piece for line in lines for piece in split_line(line, budget)] or [""]
         for i, piece in enumerate(pieces):
             last = i == len(pieces) - 1
-            self._push(Line(1, next(self._seq), command, [target, piece], done if last else [], joinable))
+            self._push(Line(REPLY, next(self._seq), command, [target, piece], done if last else [], joinable))
+
+    def ctcp(self, nick: str, user: str | None, host: str | None, query: str, argument: str) -> None:
+        """Answer a CTCP VERSION, PING or TIME: at most once a minute per sender, after the table's
+        replies, through the bucket."""
+        query = query.upper()
+        if query not in CTCP_ANSWERED or self.fold(nick) == self.fold(self.nick):
+            return
+        waiting = sum(1 for line in self._lines if line.priority == CTCP)
+        if waiting >= CTCP_QUEUED or not self.ctcp_senders.allow(f"{user}@{host}" if user and host else nick):
+            return
+        if query == "VERSION":
+            answer = f"rolbot {importlib.metadata.version('rolbot')}"
+        elif query == "PING":
+            answer = "".join(c for c in argument[:CTCP_PING_MAX] if c.isprintable())
+        else:
+            answer = time.strftime("%a %b %d %H:%M:%S %Y %z")
+        body = f"{query} {answer}" if answer else query
+        self._push(Line(CTCP, next(self._seq), "NOTICE", [nick, f"\x01{body}\x01"]))
 
     def _push(self, line: Line) -> None:
         heapq.heappush(self._lines, line)
@@ -500,9 +569,13 @@ class IrcBot:
         saved = self.store.get_meta(MUTE_KEY + room_id)
         return MuteRecord.from_json(saved) if saved else None
 
-    def _mute(self, action: PowerLevels) -> None:
+    def _mute(self, action: PowerLevels) -> Channel | None:
+        """Keep what the lock asks for in the channel's mute record; the channel to reconcile, if any.
+        The modes to restore are those from before the first lock: a record still waiting for its
+        undoing keeps them."""
         channel = self.channels.get(action.room_id)
         record = self._record(action.room_id)
+        changed = None
         if channel is not None:
             if action.lock:
                 if record is None:
@@ -515,8 +588,9 @@ class IrcBot:
             if record is not None:
                 self.store.set_meta(MUTE_KEY + action.room_id, record.to_json())
                 self.metrics.power_level_changes += 1
-                self.reconcile(channel)
+                changed = channel
         self._done(action.action_id)
+        return changed
 
     def reconcile(self, channel: Channel) -> None:
         """Bring the channel's modes to what its mute record asks for; without ``+o``, ask for it once."""
@@ -537,7 +611,8 @@ class IrcBot:
                    for k, modes in channel.members.items() if k != me]
         changes = plan(record, channel.moderated, members)
         for params in mode_lines(changes, self.isupport_modes):
-            self._push(Line(0, next(self._seq), "MODE", [channel.name, *params]))
+            self._push(Line(PROTOCOL, next(self._seq), "MODE", [channel.name, *params]))
+        self._apply_modes(channel, changes)  # as the server will have them: the next plan starts there
         if not record.locked:
             self.store.forget_meta(MUTE_KEY + room_id)
 
@@ -615,12 +690,15 @@ class _Client(pydle.Client):
     the order the server sent them in."""
 
     RECONNECT_ON_ERROR = False
+    _receive_buffer: bytes
 
     def __init__(self, bot: IrcBot, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bot = bot
         self.lost = asyncio.Event()
         self.sasl_done = False
+        self.quitting = False
+        """The bot sent QUIT: the server's ERROR and the end of the connection are its goodbye."""
         self._handlers: set[asyncio.Future[None]] = set()
         self._history_batches: set[str] = set()
 
@@ -632,6 +710,12 @@ class _Client(pydle.Client):
     @logger.setter
     def logger(self, value: logging.Logger) -> None:
         pass
+
+    def _parse_message(self) -> Any:
+        """pydle's parsing, with the line decoded by ``decode_line`` (a line the server cut inside a
+        UTF-8 character keeps its text)."""
+        line, _, self._receive_buffer = self._receive_buffer.partition(b"\n")
+        return TaggedMessage.parse(decode_line(line.rstrip(b"\r")).encode() + b"\r\n", encoding="utf-8")
 
     async def on_data(self, data: bytes) -> None:
         self._receive_buffer += data
@@ -671,9 +755,24 @@ class _Client(pydle.Client):
         await super().on_connect()
         await self.bot.on_registered()
 
+    async def on_data_error(self, exception: BaseException) -> None:
+        """The server's ERROR line or a failed socket: the connection is over (``IrcBot.run`` says so
+        and reconnects). After the bot's QUIT it is the server's goodbye."""
+        if self.quitting:
+            log.info("IRC server closed the connection after QUIT (%s)", exception)
+        else:
+            log.warning("IRC connection closed (%s)", exception)
+        await self.disconnect(expected=self.quitting)
+
     async def on_disconnect(self, expected: bool) -> None:
-        await super().on_disconnect(expected)
+        """pydle's own only logs (its reconnection is off): ``IrcBot.run`` handles the loss."""
         self.lost.set()
+
+    async def on_ctcp_version(self, by: str, target: str, contents: str | None) -> None:
+        """pydle would answer every VERSION at once, outside the bucket: ``IrcBot.ctcp`` answers."""
+
+    def whox(self) -> bool:
+        return "WHOX" in self._isupport
 
     def _track(self, message: Any) -> None:
         command = str(message.command).zfill(3) if isinstance(message.command, int) else str(message.command).upper()
@@ -703,9 +802,8 @@ class _Client(pydle.Client):
         if self.bot.fold(nick) == self.bot.fold(self.bot.nick):
             self.bot.own_mask = message.source
             channel.joined, channel.synced, channel.members, channel.asked_op = True, False, {}, False
-            whox = "WHOX" in self._isupport
             self.bot.push_raw("MODE", channel.name)
-            self.bot.push_raw("WHO", channel.name, *(["%tcuhnfa,42"] if whox else []))
+            self.bot.push_raw("WHO", channel.name, *(["%tcuhnfa,42"] if self.whox() else []))
             return
         self.bot.person(nick, meta.get("username"), meta.get("hostname"), account)
         self.bot.member_joined(channel, nick)
@@ -755,8 +853,16 @@ class _Client(pydle.Client):
 
     def _track_mode(self, message: Any) -> None:
         channel = self.bot.channel(message.params[0])
-        if channel is not None:
+        nick, _ = self._parse_user(message.source)
+        # The bot's own changes were counted when it sent them (``IrcBot.reconcile``).
+        if channel is not None and self.bot.fold(nick or "") != self.bot.fold(self.bot.nick):
             self.bot.mode_changed(channel, _parse_modes(message.params[1:], self._isupport))
+
+    def _track_482(self, message: Any) -> None:
+        # :server 482 me #chan :You're not channel operator
+        channel = self.bot.channel(message.params[1]) if len(message.params) >= 2 else None
+        if channel is not None:
+            self.bot.resync(channel)
 
     def _track_nick(self, message: Any) -> None:
         old, _ = self._parse_user(message.source)
@@ -809,20 +915,28 @@ class _Client(pydle.Client):
         if len(message.params) < 2 or not message.source or "!" not in message.source:
             return
         channel = self.bot.channel(message.params[0])
-        if channel is None or not channel.synced:
-            return
         tags = getattr(message, "tags", None) or {}
         if tags.get("batch") in self._history_batches:
-            self.bot.missed()  # said while the bot was away: counted, not answered late
+            if channel is not None:
+                self.bot.missed()  # said while the bot was away: counted, not answered late
             return
         nick, meta = self._parse_user(message.source)
+        user, host = meta.get("username"), meta.get("hostname")
         text = message.params[1]
         if text.startswith("\x01"):
             ctcp, _, rest = text.strip("\x01").partition(" ")
-            if ctcp.upper() != "ACTION" or kind != "text":
+            if kind != "text":
+                return  # a CTCP reply
+            if ctcp.upper() != "ACTION":
+                self.bot.ctcp(nick, user, host, ctcp, rest)
                 return
             text, kind = rest, "emote"
-        self.bot.on_message(channel, nick, meta.get("username"), meta.get("hostname"), text, kind, tags)
+        if channel is None:
+            return
+        if not channel.synced:
+            self.bot.hold(channel, (nick, user, host, text, kind, tags))
+        else:
+            self.bot.on_message(channel, nick, user, host, text, kind, tags)
 
 
 def _prefix_map(value: Any) -> tuple[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 
@@ -32,3 +33,23 @@ class TokenBucket:
     def take(self) -> None:
         self._refill()
         self.tokens -= 1
+
+
+class PerSender:
+    """Yes to a sender at most once every ``interval`` seconds; at most ``size`` senders remembered."""
+
+    def __init__(self, interval: float, size: int = 1000, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = interval
+        self.size = size
+        self.clock = clock
+        self._last: OrderedDict[str, float] = OrderedDict()
+        """Sender -> when they were last told yes, oldest first."""
+
+    def allow(self, sender: str) -> bool:
+        now = self.clock()
+        while self._last and (len(self._last) >= self.size or next(iter(self._last.values())) <= now - self.interval):
+            self._last.popitem(last=False)
+        if sender in self._last:
+            return False
+        self._last[sender] = now
+        return True

@@ -21,6 +21,10 @@ MORE = "…"
 MATRIX_LINK = "https://matrix.to/"
 RESULT_MARK = " = "
 """A roll line ends with its result (``= total → outcome``): kept on the first line when split."""
+CUT_AT = 500
+"""An incoming line (tags aside) this long may have been cut by the server to its 512-byte limit."""
+CUT_MARK = 8
+"""At most this many ASCII bytes a server puts after a cut (ngircd: ``[CUT]``)."""
 
 
 class _IrcFormatter(HTMLParser):
@@ -106,6 +110,32 @@ def _pieces(text: str, budget: int, continued: bool = False) -> list[str]:
         piece, text = _take(text, budget - _size(MORE + " ") if marked else budget)
         out.append(f"{MORE} {piece}" if marked else piece)
     return out
+
+
+def decode_line(data: bytes) -> str:
+    """An incoming IRC line as text: UTF-8; a line the server cut inside a UTF-8 character keeps its
+    valid prefix (and the server's ASCII mark after the cut, if any); any other line that is not UTF-8
+    is read as Latin-1."""
+    try:
+        return data.decode()
+    except UnicodeDecodeError as err:
+        start = err.start
+    body = data.split(b" ", 1)[1] if data.startswith(b"@") and b" " in data else data
+    end = _truncated(data, start)
+    if len(body) >= CUT_AT and end is not None and len(data) - end <= CUT_MARK and data[end:].isascii():
+        return data[:start].decode() + data[end:].decode()
+    return data.decode("latin-1")
+
+
+def _truncated(data: bytes, start: int) -> int | None:
+    """Where the UTF-8 sequence starting at ``start`` ends when it is a cut one (a lead byte with fewer
+    continuation bytes than it needs): the index after it; None when it is not a cut sequence."""
+    lead = data[start]
+    needs = 1 if 0xC2 <= lead <= 0xDF else 2 if 0xE0 <= lead <= 0xEF else 3 if 0xF0 <= lead <= 0xF4 else 0
+    end = start + 1
+    while end < len(data) and end - start <= needs and (data[end] & 0xC0) == 0x80:
+        end += 1
+    return end if needs and end - start <= needs else None
 
 
 def _take(text: str, budget: int) -> tuple[str, str]:

@@ -256,10 +256,10 @@ async def wait_until(condition: Callable[[], bool], what: str, timeout: float = 
 @pytest.fixture
 async def table_cast(ngircd: Ngircd, tmp_path: Path) -> AsyncIterator[dict[str, Player]]:
     """The GM (first in the channel: operator), two players."""
-    players: dict[str, Player] = {}
-    for nick in ("dj", "ana", "bob"):
-        players[nick] = await connect_player(ngircd.port, nick)
-        await players[nick].join(CHANNEL)
+    nicks = ("dj", "ana", "bob")
+    players = dict(zip(nicks, await asyncio.gather(*(connect_player(ngircd.port, n) for n in nicks)), strict=True))
+    for player in players.values():  # in this order: dj first, so dj is the operator
+        await player.join(CHANNEL)
     yield players
     for player in players.values():
         await player.close()

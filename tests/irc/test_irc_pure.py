@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from bot.config import ConfigError, parse_config
 from bot.core.render import Message
-from bot.irc.flood import TokenBucket
+from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
-from bot.irc.text import BOLD, irc_lines, split_line, without_formatting
+from bot.irc.text import BOLD, decode_line, irc_lines, split_line, without_formatting
 
 
 def test_html_becomes_irc_bold_and_user_text_stays_text():
@@ -78,6 +78,44 @@ def test_token_bucket():
     assert bucket.wait() == pytest.approx(1.0)
     now[0] = 100.0
     assert bucket.wait() == 0 and bucket.tokens == 3  # never more than the burst
+
+
+def test_per_sender_says_yes_once_an_interval_to_each_and_remembers_few():
+    now = [0.0]
+    limit = PerSender(60.0, size=4, clock=lambda: now[0])
+    assert limit.allow("a") and limit.allow("b") and not limit.allow("a")
+    now[0] = 59.0
+    assert not limit.allow("a") and limit.allow("c")
+    now[0] = 60.0
+    assert limit.allow("a") and limit.allow("b") and not limit.allow("c")
+    assert limit.allow("d") and limit.allow("e") and len(limit._last) == 4  # c, the oldest, forgotten
+    assert limit.allow("c")
+
+
+PREFIX = b":ana!~ana@127.0.0.1 PRIVMSG #mesa :"
+
+
+def test_a_line_cut_inside_a_utf8_character_keeps_its_valid_prefix():
+    text = "!tiro 1d6 " + "🎲" * 150
+    data = (PREFIX + text.encode())[:505]
+    assert len(data) == 505 and data[-1] & 0xC0 == 0x80  # cut inside a character
+    assert decode_line(data + b"[CUT]") == data.decode(errors="ignore") + "[CUT]"  # ngircd marks its cuts
+    kept = decode_line(data)
+    assert kept.startswith(PREFIX.decode() + "!tiro 1d6 🎲🎲") and kept.endswith("🎲") and "ð" not in kept
+    tagged = b"@msgid=abc;time=2026-01-01T00:00:00Z " + data
+    assert decode_line(tagged).endswith("🎲")
+
+
+@pytest.mark.parametrize("data", [
+    "!tiro 1d6 señal".encode("latin-1"),
+    "un café".encode("latin-1"),  # short, so nobody cut it: the é stays
+    PREFIX + "año ".encode("latin-1") * 120,  # long, but not UTF-8 well before its end
+    PREFIX + "ñ".encode() * 240 + b"\xc3" + b"0123456789",  # more after the broken character than a cut mark
+    PREFIX + "ñ".encode() * 240 + b"\xc3\xb1\xb1",  # a stray continuation byte: not a cut
+])
+def test_lines_that_are_not_utf8_are_latin1(data):
+    assert decode_line(data) == data.decode("latin-1")
+    assert decode_line("señal ñandú 🎲".encode()) == "señal ñandú 🎲"
 
 
 IRC = {"irc": {"server": "irc.example.org", "channels": ["#Mesa"]}, "storage": {"path": "/tmp/x"}}
