@@ -4,6 +4,7 @@ store; one web server whose ``/healthz`` waits for all of them."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import os
@@ -26,9 +27,42 @@ STORE_SQL_LOGGER = "peewee"
 parameters: never below INFO, whatever the config says."""
 
 
+class SecretFilter(logging.Filter):
+    """Masks the config's secrets in every record a handler writes: a library at DEBUG may print
+    what it sends (pydle logs ``PRIVMSG NickServ :IDENTIFY <password>``)."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if any(secret in message for secret in self.secrets):
+            for secret in self.secrets:
+                message = message.replace(secret, "***")
+            record.msg, record.args = message, None
+        return True
+
+
+def config_secrets(config: Config) -> list[str]:
+    """The config's secrets as they may be written: as they are, and the IRC password inside a SASL
+    PLAIN ``AUTHENTICATE`` (base64 of ``identity NUL user NUL password``, identity empty or the user)."""
+    found = [config.matrix_config.password.value, config.matrix_config.access_token.value] if config.matrix_config else []
+    if config.irc and config.irc.password:
+        user, password = (config.irc.account or config.irc.nick).encode(), config.irc.password.value.encode()
+        found += [config.irc.password.value,
+                  *(base64.b64encode(b"\0".join((identity, user, password))).decode() for identity in (b"", user))]
+    return found
+
+
 def configure_logging(config: Config) -> None:
     level = getattr(logging, config.log_level, logging.INFO)
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    secrets = SecretFilter(config_secrets(config))
+    for handler in logging.getLogger().handlers:
+        for old in [f for f in handler.filters if isinstance(f, SecretFilter)]:
+            handler.removeFilter(old)
+        handler.addFilter(secrets)
     logging.getLogger().setLevel(level)
     for name, least in LIBRARY_LOGGERS.items():
         logging.getLogger(name).setLevel(logging.DEBUG if config.log_libraries == "debug" else max(least, level))

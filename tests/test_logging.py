@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import Iterator
 
@@ -59,3 +60,27 @@ def test_a_bad_libraries_value_is_refused() -> None:
         config(libraries="todo")
     assert err.value.code == "bad_log_libraries"
     assert "libraries" in str(err.value) and "todo" in str(err.value)
+
+
+def test_a_library_printing_the_irc_password_at_debug_logs_it_masked(capsys: pytest.CaptureFixture[str]) -> None:
+    """pydle logs every line it sends at DEBUG, ``IDENTIFY <password>`` included: the config's secrets
+    never reach a log line, whatever ``libraries`` says."""
+    cfg = parse_config({"irc": {"server": "127.0.0.1", "nick": "rolbot", "channels": ["#mesa"],
+                                "password": "s3cr3t-nickserv"},
+                        "matrix": {"homeserver": "http://127.0.0.1:8008", "user_id": "@rolbot:localhost",
+                                   "password": "m4trix-pass"},
+                        "storage": {"path": "/tmp/rolbot-test"}, "logging": {"level": "DEBUG", "libraries": "debug"}},
+                       env={})
+    handler = logging.StreamHandler()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        configure_logging(cfg)
+        logging.getLogger("pydle.client").debug(">> %s", "PRIVMSG NickServ :IDENTIFY s3cr3t-nickserv")
+        logging.getLogger("nio").debug("login with m4trix-pass")
+        logging.getLogger("pydle.client").debug(">> AUTHENTICATE %s", base64.b64encode(b"\0rolbot\0s3cr3t-nickserv").decode())
+    finally:
+        root.removeHandler(handler)
+    err = capsys.readouterr().err
+    assert "IDENTIFY ***" in err and "login with ***" in err and "AUTHENTICATE ***" in err
+    assert "s3cr3t-nickserv" not in err and "m4trix-pass" not in err
