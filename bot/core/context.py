@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from bot.core import acta
+from bot.core import acta, privacy
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
@@ -80,10 +80,22 @@ class Context:
         return [*self.settings.gms, *(g for g in self.room.gms if g not in self.settings.gms)]
 
     def is_gm(self, user_id: str | None = None) -> bool:
+        """Named by the config or ``!master``, or shown by the transport as the room's creator or a user
+        of power level 50+ (on this event for the sender, on their last one for anyone else)."""
         user = user_id or self.sender
         if user in self.settings.gms or user in self.room.gms:
             return True
-        return user == self.sender and self.event.sender_is_admin
+        if user == self.sender:
+            return self.event.sender_is_admin
+        return user in self.room.admins
+
+    def note_admin(self) -> None:
+        """Remember whether the transport says the sender is the room's admin (``RoomState.admins``)."""
+        admins = self.room.admins
+        if self.event.sender_is_admin and self.sender not in admins:
+            admins.append(self.sender)
+        elif not self.event.sender_is_admin and self.sender in admins:
+            admins.remove(self.sender)
 
     @property
     def character(self) -> Character | None:
@@ -99,40 +111,57 @@ class Context:
                     private_to: str | None = None, roll: Outcome | None = None,
                     roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
                     secret: bool = False, private_also: tuple[str, ...] = (), to_room_gms: bool = False,
-                    rendered: Message | None = None, **context: Any) -> None:
+                    rendered: privacy.Views | None = None, **context: Any) -> None:
         """Queue a message. ``roll``: the outcome a game's own message shows (the template's ``r``),
         recorded as the room's roll. A message that shows a roll carries it (``roll_json``, its
         record's ``roll_id``, the ``applied`` modifiers of the context, and whether it is ``secret``);
         ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
-        room goes to the acta; a secret one (sent privately) does not, until it is revealed."""
+        room goes to the acta; a secret one (sent privately) does not, until it is revealed.
+        What it shows of a GM-owned sheet follows ``bot/core/privacy.py``: whoever is no GM gets the
+        room's copy, and the GMs get theirs privately when it says more."""
         params = {"r": roll, **context}
-        message = rendered or self.renderer.render(kind, **params)
+        views = rendered or privacy.render_views(self, kind, params)
         if roll_json is None and roll is not None:  # a game's own roll
             roll_json = roll.as_json()
             who = next((v for k in ("who", "attacker", "name") if isinstance(v := context.get(k), str)), "")
-            roll_id = self.record_roll(roll, roll_json, who or self.speaker_name, "", (), private_to is not None,
-                                       message)
+            roll_id = self.record_roll(roll, privacy.public_roll(roll_json, views) or {}, who or self.speaker_name,
+                                       "", (), private_to is not None, views.public)
             secret = private_to is not None
-        if roll_json is not None:
+        public_json = privacy.public_roll(roll_json, views)
+        if public_json is not None:
             named = context.get("who")
-            acta.roll(self, roll_json, message.body, secret=secret or private_to is not None,
+            acta.roll(self, public_json, views.public.body, secret=secret or private_to is not None,
                       who=named if isinstance(named, str) else None)
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
-        self.actions.append(Send(
+        split = views.gm is not None and (views.gm != views.public or roll_json != public_json)
+        readers = (private_to, *private_also) if private_to is not None else ()
+        only_gms = bool(readers) and all(self.is_gm(u) for u in readers)
+        if split and not only_gms and private_to is not None:  # the GMs get their own copy
+            private_also, to_room_gms = tuple(u for u in private_also if not self.is_gm(u)), False
+        message, shown = (views.gm, roll_json) if split and only_gms and views.gm else (views.public, public_json)
+        send = Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
-            template=kind, actor=self.speaker_name, roll=roll_json, applied=applied, roll_id=roll_id,
+            template=kind, actor=self.speaker_name, roll=shown, applied=applied, roll_id=roll_id,
             private_also=private_also, to_room_gms=to_room_gms, secret=secret,
-        ))
+        )
+        self.actions.append(send)
+        if split and not only_gms and views.gm is not None:
+            copy = privacy.gm_copy(self, send, views.gm, roll_json)
+            if copy is not None:
+                self.actions.append(copy)
 
     def record_roll(self, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
-                    applied: Sequence[tuple[str, int]], secret: bool, message: Message) -> str:
-        """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id."""
+                    applied: Sequence[tuple[str, int]], secret: bool, message: Message,
+                    target: str | None = None) -> str:
+        """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id.
+        ``message`` is the room's copy; ``target`` whom it was rolled against."""
         roll_id = f"{self.event.event_id}/r{len(self.rolls)}"
         self.rolls.append({
             "roll_id": roll_id, "room_id": self.event.room_id, "event_id": self.event.event_id, "ts": self.event.ts,
             "actor": name_key(who), "sender": self.sender, "system": self.system_key, "label": label,
             "secret": int(secret), "revealed": 0,
-            "data": json.dumps({"who": who, "roll": roll_json, "applied": list(applied)}, ensure_ascii=False),
+            "data": json.dumps({"who": who, "target": target, "roll": roll_json, "applied": list(applied)},
+                               ensure_ascii=False),
             "dice": json.dumps(sized_dice(outcome)),
             "message": json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
         })

@@ -55,6 +55,8 @@ class Character:
     its sheet is the GM's."""
     creator: str | None = None
     """Who added it to the room (a player's characters are capped)."""
+    lent: bool = False
+    """An NPC a GM handed to a player (``!pj NOMBRE @usuario``): it goes back to the GMs when released."""
 
 
 @dataclass
@@ -111,6 +113,9 @@ class RoomState:
     system: str | None = None
     enforcement: str | None = None
     gms: list[str] = field(default_factory=list)
+    admins: list[str] = field(default_factory=list)
+    """Users the transport said are the room's creators or have power level 50+ (IRC: operators), as
+    last seen on their own events: GMs of a room whose GMs nobody named (DESIGN.md 1.7)."""
     characters: dict[str, Character] = field(default_factory=dict)
     lock: FloorLock | None = None
     combat: Combat | None = None

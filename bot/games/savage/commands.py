@@ -406,7 +406,7 @@ def attack_command(ctx: Context, args: str) -> None:
     ranged = weapon_is_ranged(attacker)
     text = f"disparar {rest}" if ranged else f"pelear contra {target.name} {rest}"
     made = rolls.resolve(ctx, attacker, text, request.auto)
-    rolls.answer(ctx, attacker, made, against=rolls.private_opponent(ctx, text))
+    rolls.answer(ctx, attacker, made, target=target)
     floor.consume_grant(ctx)
     damage = weapon_damage(attacker)
     outcome = made.outcome.as_json().get("outcome")
@@ -442,8 +442,8 @@ def reroll_command(ctx: Context, args: str) -> None:
     better = outcome.as_json()["total"] > int(previous["total"])
     applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
     made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
-    rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll",
-                 previous=previous, better=better, bennies=after.bennies)
+    rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(
+        str(previous.get("target") or "")), previous=previous, better=better, bennies=after.bennies)
     if not better:
         ctx.room.rerolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])
     floor.consume_grant(ctx)
