@@ -22,6 +22,7 @@ from bot.games.savage.flow import (
 )
 from bot.games.savage.sheet import recover, weapon_damage, weapon_is_ranged
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
+from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
 from systems.savage.resolver import SavageDamageRoll, SavageTraitRoll
@@ -124,7 +125,10 @@ def damage_command(ctx: Context, args: str) -> None:
     attacker = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
     joker = attacker is not None and has_joker(ctx, attacker)
     text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
-    roll = ctx.system.roll(text, ctx.rng)
+    try:
+        roll = ctx.system.roll(text, ctx.rng)
+    except DiceError:
+        raise ctx.usage("dano") from None  # the error would echo the Toughness
     if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
         raise TypeError(f"a damage roll against a toughness was expected from {text!r}")
     floor.consume_grant(ctx)

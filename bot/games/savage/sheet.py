@@ -148,7 +148,10 @@ def _leading_trait(ctx: Context, words: list[str]) -> tuple[str | None, int]:
 
 
 def _against(ctx: Context, words: list[str]) -> list[str]:
-    """``contra NOMBRE``: the TN is that character's Parry (a number after ``contra`` stays a TN)."""
+    """``contra NOMBRE``: the TN of a trait roll is that character's Parry (a number after ``contra``
+    stays a TN; any other roll keeps the name, so no message echoes the Parry)."""
+    if not (words and normal_die(words[0])):
+        return words
     for i, word in enumerate(words):
         if fold(word) in _AGAINST and i + 1 < len(words):
             target, used = opponent(ctx, words[i + 1:])
