@@ -57,7 +57,7 @@ AFTERWARDS = ("!repetir", "!revelar", "!revelar Orco", "!estado", "!historial", 
 def setup_script(game: str) -> list[tuple[str, str]]:
     return [
         (GM, "!acta activar"), (GM, "!pnj Orco"), (GM, f"!ficha Orco {NPC_SHEETS[game]}"),
-        (ANA, "!pj Kira"), (ANA, f"!ficha Kira {PLAYER_SHEETS[game]}"), (GM, "!combate"),
+        (ANA, "!pj Kira"), (GM, f"!ficha Kira {PLAYER_SHEETS[game]}"), (GM, "!combate"),
         (GM, "!turnos Kira Orco"), (GM, "!mesa"),
     ]
 

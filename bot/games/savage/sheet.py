@@ -65,6 +65,7 @@ class SavageSheetRules:
         made = self._roll(ctx, actor, text, auto)
         if made is not None and actor is not None and made.outcome.as_json().get("kind") == "recovery":
             recover(ctx, actor, made.outcome.as_json())
+            made.changes_state = True
         return made
 
     def _roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
