@@ -23,8 +23,11 @@ class Transcript:
         """Actions answering (or redacting) the event on input line ``number``."""
         return [a for a in self.actions if a["event"] == f"${number}" or a["id"].startswith(f"${number}/")]
 
-    def texts(self, number: int) -> list[str]:
-        return [a["text"] for a in self.for_line(number) if a["action"] == "send"]
+    def texts(self, number: int, gm_copies: bool = False) -> list[str]:
+        """The messages answering line ``number``; the GMs' private copies of them (``gm_copy``: with an
+        NPC's numbers) only if asked."""
+        return [a["text"] for a in self.for_line(number) if a["action"] == "send"
+                and (gm_copies or not a.get("gm_copy"))]
 
     def text(self, number: int) -> str:
         texts = self.texts(number)

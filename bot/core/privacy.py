@@ -112,4 +112,4 @@ def gm_copy(ctx: Context, send: Send, message: Message, roll_json: dict[str, Any
         return None
     return Send(send.room_id, message, send.reply_to, (), gms[0], template=send.template, actor=send.actor,
                 roll=roll_json, applied=send.applied, roll_id=send.roll_id, private_also=gms[1:],
-                to_room_gms=not ctx.gms, secret=True)
+                to_room_gms=not ctx.gms, secret=True, gm_copy=True)

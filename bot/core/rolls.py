@@ -35,12 +35,12 @@ class SheetRoll:
     """The modifiers the game added by itself (``(reason, value)``), listed in the reply."""
     label: str = ""
     """The named roll, as the sheet calls it (``Disparar d8``), or empty for an expression."""
-    changes_state: bool = False
-    """Its result changes the table's state (a recovery that may end Shaken): it cannot be secret, since
-    what it changed would show before ``!revelar``."""
     replay: str = ""
     """The system text that rolls it again with the same modifiers, for a reroll (``!repetir``); empty
     for a plain roll, which leaves no state behind (the room's state never depends on plain dice)."""
+    changes_state: bool = False
+    """Its result changes the table's state (a recovery that may end Shaken): it cannot be secret, since
+    what it changed would show before ``!revelar``."""
 
 
 @dataclass

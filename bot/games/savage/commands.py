@@ -127,8 +127,8 @@ def damage_command(ctx: Context, args: str) -> None:
     text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
     try:
         roll = ctx.system.roll(text, ctx.rng)
-    except DiceError:
-        raise ctx.usage("dano") from None  # the error would echo the Toughness
+    except DiceError as error:  # it names what the player typed, not the Toughness the bot added
+        raise DiceError(error.code, **{**error.params, "text": rest}) if "text" in error.params else error from None
     if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
         raise TypeError(f"a damage roll against a toughness was expected from {text!r}")
     floor.consume_grant(ctx)
