@@ -34,6 +34,13 @@ class Transcript:
         assert len(texts) == 1, f"line {number}: expected one message, got {texts}"
         return texts[0]
 
+    def gm_text(self, number: int) -> str:
+        """The GMs' private copy of the one message answering line ``number`` (issue 19: what the room's
+        copy leaves out of an NPC's sheet)."""
+        copies = [a["text"] for a in self.for_line(number) if a.get("gm_copy")]
+        assert len(copies) == 1, f"line {number}: expected one copy for the GMs, got {copies}"
+        return copies[0]
+
     def redacted(self, number: int) -> bool:
         return any(a["action"] == "redact" for a in self.for_line(number))
 
