@@ -7,6 +7,7 @@ object of a public message, no table page and no acta line may carry any of them
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -99,10 +100,8 @@ class Room:
                     yield f"{send.template} roll", json.dumps(send.roll)
         yield "table page", TablePages(self.table).board(ROOM)
         for fmt in ("md", "html"):
-            try:
+            with contextlib.suppress(NoSuchActa):
                 yield f"acta {fmt}", export(self.table.store, self.table.renderer, ROOM, fmt, every=True)
-            except NoSuchActa:
-                pass
 
     def gm_copies(self) -> list[Send]:
         return [s for s in self.sends if s.private_to == GM]

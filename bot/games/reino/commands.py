@@ -334,6 +334,7 @@ def health_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     rc = load(who, combat)
     remaining = budget(combat, who, rc).remaining() if in_round(combat) else None  # type: ignore[arg-type]
-    ctx.reply("reino/table_health", name=who.name, rc=rc, labels=labels(ctx, who, combat), room_labels=labels(ctx, who, combat, gms_sheet=True),
+    ctx.reply("reino/table_health", name=who.name, rc=rc, labels=labels(ctx, who, combat),
+              room_labels=labels(ctx, who, combat, gms_sheet=True),
               defense=rc.defense_now(_round_number(combat), surprised=surprised(combat, who)),
               remaining=remaining, has_pr="pr" in who.sheet)

@@ -275,7 +275,8 @@ def test_a_players_secret_roll_contra_an_npc_hides_its_parry_from_the_player_too
     (for_player,) = [a for a in sent if a["private_to"] == "@bob:local"]
     (notice,) = [a for a in sent if a["private_to"] is None]
     assert for_gm["secret"] and for_gm["roll"]["tn"] == 7
-    assert for_player["secret"] and "tn" not in for_player["roll"] and for_player["text"].startswith("(oculta) Kira · Pelear d6 contra Orco")
+    assert for_player["secret"] and "tn" not in for_player["roll"]
+    assert for_player["text"].startswith("(oculta) Kira · Pelear d6 contra Orco")
     assert "roll" not in notice and "tirada oculta" in notice["text"]
 
 
