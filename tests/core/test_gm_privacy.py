@@ -48,7 +48,8 @@ PLAYER_SHEETS = {
 ARGUMENTS = (
     "", "Orco", "Orco 5", "Orco 2d6", "Orco +1", "Orco gastar", "contra Orco", "pelear contra Orco",
     "Pelear contra Orco oculta", "d20 contra Orco", "d100 contra Orco", "3d10 contra Orco", "Kira Orco",
-    "Orco Kira", "Orco / Kira", "Kira", "Kira Orco 2d6", "espiritu", "Orco espiritu",
+    "Orco Kira", "Orco / Kira", "Kira", "Kira Orco 2d6", "espiritu", "Orco espiritu", "Orco fortaleza",
+    "Orco ataque", "Orco pelear", "Orco espada", "Orco Pelear contra Kira", "Orco ataque contra Kira",
 )
 """Argument shapes tried with every command: the NPC named as target, actor, or opponent."""
 AFTERWARDS = ("!repetir", "!revelar", "!revelar Orco", "!estado", "!historial", "!historial Orco")
