@@ -236,9 +236,13 @@ class Context:
         return acting, rest
 
     def sheet_is_gms(self, character: Character) -> bool:
-        """An NPC, or a character the GM plays: its sheet is the GM's, and what shows of it to the
-        room (``!estado``, the table page, the acta) leaves out the sheet's numbers."""
-        return character.npc or (character.owner is not None and self.is_gm(character.owner))
+        """An NPC, or a character a GM plays that no player made (a player's character the GM took over
+        stays the player's): its sheet is the GMs', and what the room gets of it leaves out its numbers
+        (``bot/core/privacy.py``)."""
+        if character.npc:
+            return True
+        owner, creator = character.owner, character.creator
+        return owner is not None and self.is_gm(owner) and (creator is None or self.is_gm(creator))
 
     def may_manage(self, character: Character) -> None:
         """Only the GM or the character's player may act for it."""

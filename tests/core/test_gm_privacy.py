@@ -186,3 +186,13 @@ def test_a_secret_recovery_from_shaken_is_refused_as_secret() -> None:
     refused = room.say(ANA, "!tiro espiritu oculta")
     assert [s.template for s in refused] == ["secret_changes_state"]
     assert "aturdido" in room.say(GM, "!estado")[0].message.body
+
+
+def test_a_players_character_the_gm_takes_over_keeps_its_sheet_public() -> None:
+    room = Room("savage", configured=False)
+    room.say(GM, "!pj Kira @gm:local")
+    (shown,) = room.say(GM, "!ficha Kira")
+    assert shown.private_to is None and "Parada 5" in shown.message.body
+    room.say(GM, "!pj Capitán")
+    room.say(GM, "!ficha Capitán parada 131")
+    assert all("131" not in body for _, body in room.public())
