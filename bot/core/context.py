@@ -133,22 +133,12 @@ class Context:
             acta.roll(self, public_json, views.public.body, secret=secret or private_to is not None,
                       who=named if isinstance(named, str) else None)
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
-        split = views.gm is not None and (views.gm != views.public or roll_json != public_json)
-        readers = (private_to, *private_also) if private_to is not None else ()
-        only_gms = bool(readers) and all(self.is_gm(u) for u in readers)
-        if split and not only_gms and private_to is not None:  # the GMs get their own copy
-            private_also, to_room_gms = tuple(u for u in private_also if not self.is_gm(u)), False
-        message, shown = (views.gm, roll_json) if split and only_gms and views.gm else (views.public, public_json)
         send = Send(
-            self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
-            template=kind, actor=self.speaker_name, roll=shown, applied=applied, roll_id=roll_id,
+            self.event.room_id, views.public, self.event.event_id if reply else None, mentions, private_to,
+            template=kind, actor=self.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
             private_also=private_also, to_room_gms=to_room_gms, secret=secret,
         )
-        self.actions.append(send)
-        if split and not only_gms and views.gm is not None:
-            copy = privacy.gm_copy(self, send, views.gm, roll_json)
-            if copy is not None:
-                self.actions.append(copy)
+        self.actions += privacy.addressed(self, send, views, roll_json)
 
     def record_roll(self, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
                     applied: Sequence[tuple[str, int]], secret: bool, message: Message,

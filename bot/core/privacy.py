@@ -6,14 +6,14 @@ plays). Every message is rendered for the room first: templates see ``gm_view`` 
 threshold, PR, bennies, skill values...), and ``gm_numbers`` before they show the numbers a roll is
 judged against when the message names a GM-owned sheet. The dice, totals, outcomes and conditions
 always show. When the message names such a sheet, it is rendered again for the GMs (``gm_view``
-True); if that copy says more, it goes to them privately (``gm_copy``). The roll object of what the
-room gets carries none of the judged-against numbers (``public_roll``).
+True); if that copy says more, it goes to them privately (``addressed``, marked ``gm_copy``). The
+roll object of what the room gets carries none of the judged-against numbers (``public_roll``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.core.events import Send
@@ -104,12 +104,20 @@ def recipients(ctx: Context) -> tuple[str, ...]:
     return tuple(ctx.gms) or tuple(ctx.room.admins)
 
 
-def gm_copy(ctx: Context, send: Send, message: Message, roll_json: dict[str, Any] | None) -> Send | None:
-    """The GMs' private copy of ``send`` (``message``, the whole ``roll_json``), or None when the core
-    knows no GM to send it to."""
+def addressed(ctx: Context, send: Send, views: Views, roll_json: dict[str, Any] | None) -> list[Send]:
+    """``send`` (the room's copy, ``views.public`` with its public roll) as its readers may get it: whole
+    when they are all GMs; else as it is, and the GMs' copy (the whole ``roll_json``) to the GMs
+    privately when theirs says more."""
+    gm = views.gm
+    if gm is None or (gm == send.message and roll_json == send.roll):
+        return [send]
+    readers = (send.private_to, *send.private_also) if send.private_to is not None else ()
+    if readers and all(ctx.is_gm(user) for user in readers):
+        return [replace(send, message=gm, roll=roll_json)]
+    if send.private_to is not None:  # a player's secret roll: the GMs get theirs below
+        send = replace(send, private_also=tuple(u for u in send.private_also if not ctx.is_gm(u)), to_room_gms=False)
     gms = recipients(ctx)
     if not gms:
-        return None
-    return Send(send.room_id, message, send.reply_to, (), gms[0], template=send.template, actor=send.actor,
-                roll=roll_json, applied=send.applied, roll_id=send.roll_id, private_also=gms[1:],
-                to_room_gms=not ctx.gms, secret=True, gm_copy=True)
+        return [send]
+    return [send, replace(send, message=gm, mentions=(), private_to=gms[0], roll=roll_json, private_also=gms[1:],
+                          to_room_gms=not ctx.gms, secret=True, gm_copy=True)]
