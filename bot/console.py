@@ -36,6 +36,8 @@ def action_json(action: Action) -> dict:
                     mentions=list(action.mentions), private_to=action.private_to)
         if action.private_also or action.to_room_gms:
             data.update(private_also=list(action.private_also), to_room_gms=action.to_room_gms)
+        if action.gm_copy:
+            data.update(gm_copy=True)
         if action.roll is not None:
             data.update(roll=action.roll, roll_id=action.roll_id, secret=action.secret,
                         applied=[{"reason": r, "value": v} for r, v in action.applied])

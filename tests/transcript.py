@@ -23,13 +23,23 @@ class Transcript:
         """Actions answering (or redacting) the event on input line ``number``."""
         return [a for a in self.actions if a["event"] == f"${number}" or a["id"].startswith(f"${number}/")]
 
-    def texts(self, number: int) -> list[str]:
-        return [a["text"] for a in self.for_line(number) if a["action"] == "send"]
+    def texts(self, number: int, gm_copies: bool = False) -> list[str]:
+        """The messages answering line ``number``; the GMs' private copies of them (``gm_copy``: with an
+        NPC's numbers) only if asked."""
+        return [a["text"] for a in self.for_line(number) if a["action"] == "send"
+                and (gm_copies or not a.get("gm_copy"))]
 
     def text(self, number: int) -> str:
         texts = self.texts(number)
         assert len(texts) == 1, f"line {number}: expected one message, got {texts}"
         return texts[0]
+
+    def gm_text(self, number: int) -> str:
+        """The GMs' private copy of the one message answering line ``number`` (issue 19: what the room's
+        copy leaves out of an NPC's sheet)."""
+        copies = [a["text"] for a in self.for_line(number) if a.get("gm_copy")]
+        assert len(copies) == 1, f"line {number}: expected one copy for the GMs, got {copies}"
+        return copies[0]
 
     def redacted(self, number: int) -> bool:
         return any(a["action"] == "redact" for a in self.for_line(number))

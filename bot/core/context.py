@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from bot.core import acta
+from bot.core import acta, privacy
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
@@ -82,10 +82,22 @@ class Context:
         return [*self.settings.gms, *(g for g in self.room.gms if g not in self.settings.gms)]
 
     def is_gm(self, user_id: str | None = None) -> bool:
+        """Named by the config or ``!master``, or shown by the transport as the room's creator or a user
+        of power level 50+ (on this event for the sender, on their last one for anyone else)."""
         user = user_id or self.sender
         if user in self.settings.gms or user in self.room.gms:
             return True
-        return user == self.sender and self.event.sender_is_admin
+        if user == self.sender:
+            return self.event.sender_is_admin
+        return user in self.room.admins
+
+    def note_admin(self) -> None:
+        """Remember whether the transport says the sender is the room's admin (``RoomState.admins``)."""
+        admins = self.room.admins
+        if self.event.sender_is_admin and self.sender not in admins:
+            admins.append(self.sender)
+        elif not self.event.sender_is_admin and self.sender in admins:
+            admins.remove(self.sender)
 
     @property
     def character(self) -> Character | None:
@@ -101,42 +113,49 @@ class Context:
                     private_to: str | None = None, roll: Outcome | None = None,
                     roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
                     secret: bool = False, private_also: tuple[str, ...] = (), to_room_gms: bool = False,
-                    rendered: Message | None = None, **context: Any) -> None:
+                    rendered: privacy.Views | None = None, **context: Any) -> None:
         """Queue a message. ``roll``: the outcome a game's own message shows (the template's ``r``),
         recorded as the room's roll. A message that shows a roll carries it (``roll_json``, its
         record's ``roll_id``, the ``applied`` modifiers of the context, and whether it is ``secret``);
         ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
-        room goes to the acta; a secret one (sent privately) does not, until it is revealed."""
+        room goes to the acta; a secret one (sent privately) does not, until it is revealed.
+        What it shows of a GM-owned sheet follows ``bot/core/privacy.py``: whoever is no GM gets the
+        room's copy, and the GMs get theirs privately when it says more."""
         if self.answer_privately and private_to is None:
             private_to = self.sender
         params = {"r": roll, **context}
-        message = rendered or self.renderer.render(kind, **params)
+        views = rendered or privacy.render_views(self, kind, params)
         if roll_json is None and roll is not None:  # a game's own roll
             roll_json = roll.as_json()
             who = next((v for k in ("who", "attacker", "name") if isinstance(v := context.get(k), str)), "")
-            roll_id = self.record_roll(roll, roll_json, who or self.speaker_name, "", (), private_to is not None,
-                                       message)
+            roll_id = self.record_roll(roll, privacy.public_roll(roll_json, views) or {}, who or self.speaker_name,
+                                       "", (), private_to is not None, views.public)
             secret = private_to is not None
-        if roll_json is not None:
+        public_json = privacy.public_roll(roll_json, views)
+        if public_json is not None:
             named = context.get("who")
-            acta.roll(self, roll_json, message.body, secret=secret or private_to is not None,
+            acta.roll(self, public_json, views.public.body, secret=secret or private_to is not None,
                       who=named if isinstance(named, str) else None)
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
-        self.actions.append(Send(
-            self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,
-            template=kind, actor=self.speaker_name, roll=roll_json, applied=applied, roll_id=roll_id,
+        send = Send(
+            self.event.room_id, views.public, self.event.event_id if reply else None, mentions, private_to,
+            template=kind, actor=self.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
             private_also=private_also, to_room_gms=to_room_gms, secret=secret,
-        ))
+        )
+        self.actions += privacy.addressed(self, send, views, roll_json)
 
     def record_roll(self, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
-                    applied: Sequence[tuple[str, int]], secret: bool, message: Message) -> str:
-        """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id."""
+                    applied: Sequence[tuple[str, int]], secret: bool, message: Message,
+                    target: str | None = None) -> str:
+        """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id.
+        ``message`` is the room's copy; ``target`` whom it was rolled against."""
         roll_id = f"{self.event.event_id}/r{len(self.rolls)}"
         self.rolls.append({
             "roll_id": roll_id, "room_id": self.event.room_id, "event_id": self.event.event_id, "ts": self.event.ts,
             "actor": name_key(who), "sender": self.sender, "system": self.system_key, "label": label,
             "secret": int(secret), "revealed": 0,
-            "data": json.dumps({"who": who, "roll": roll_json, "applied": list(applied)}, ensure_ascii=False),
+            "data": json.dumps({"who": who, "target": target, "roll": roll_json, "applied": list(applied)},
+                               ensure_ascii=False),
             "dice": json.dumps(sized_dice(outcome)),
             "message": json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
         })
@@ -218,9 +237,13 @@ class Context:
         return acting, rest
 
     def sheet_is_gms(self, character: Character) -> bool:
-        """An NPC, or a character the GM plays: its sheet is the GM's, and what shows of it to the
-        room (``!estado``, the table page, the acta) leaves out the sheet's numbers."""
-        return character.npc or (character.owner is not None and self.is_gm(character.owner))
+        """An NPC, or a character a GM plays that no player made (a player's character the GM took over
+        stays the player's): its sheet is the GMs', and what the room gets of it leaves out its numbers
+        (``bot/core/privacy.py``)."""
+        if character.npc:
+            return True
+        owner, creator = character.owner, character.creator
+        return owner is not None and self.is_gm(owner) and (creator is None or self.is_gm(creator))
 
     def may_manage(self, character: Character) -> None:
         """Only the GM or the character's player may act for it."""

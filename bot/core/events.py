@@ -71,6 +71,9 @@ class Send:
     secret: bool = False
     """It shows a secret roll: only for ``private_to`` (the roller or a GM) until ``!revelar``. A transport
     or a log (the acta, a live page, IRC) must never show a secret message to anyone else."""
+    gm_copy: bool = False
+    """The GMs' private copy of the message queued just before it, with what that one leaves out of a
+    GM-owned sheet (``bot/core/privacy.py``)."""
     kind: Literal["send"] = "send"
 
 

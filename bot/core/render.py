@@ -116,6 +116,8 @@ class Renderer:
         self._kinds: dict[str, list[str]] = {}
         self.env.filters["md"] = markdown_text
         self.env.filters["lines"] = html_lines
+        # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
+        self.env.globals.update(gm_view=False, gm_numbers=False, gm_sheet=_no_gm_sheet)
 
     def render(self, kind: str, **context: Any) -> Message:
         body = self.env.get_template(f"{kind}.txt").render(context).strip()
@@ -141,6 +143,10 @@ class Renderer:
     def text(self, kind: str, **context: Any) -> str:
         """Only the plain body (CLI errors, logs meant for people)."""
         return self.env.get_template(f"{kind}.txt").render(context).strip()
+
+
+def _no_gm_sheet(name: object) -> bool:
+    return False
 
 
 def _plain_to_html(body: str) -> str:

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core import privacy
 from bot.core.context import Context
 from bot.core.state import Character, name_key
 from systems.base import Outcome
@@ -37,6 +38,9 @@ class SheetRoll:
     replay: str = ""
     """The system text that rolls it again with the same modifiers, for a reroll (``!repetir``); empty
     for a plain roll, which leaves no state behind (the room's state never depends on plain dice)."""
+    changes_state: bool = False
+    """Its result changes the table's state (a recovery that may end Shaken): it cannot be secret, since
+    what it changed would show before ``!revelar``."""
 
 
 @dataclass
@@ -120,21 +124,15 @@ def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> She
 
 
 AGAINST_WORDS = ("contra", "vs")
-PRIVATE_TARGET_KEYS = ("tn", "dc", "target", "defense", "toughness", "skill", "margin")
-"""What a roll object holds of its target's numbers: left out of what players see of a roll against
-a sheet that is the GM's."""
 
 
-def private_opponent(ctx: Context, text: str) -> Character | None:
-    """The character after ``contra`` whose sheet is private to the sender (an NPC's Parry or
-    Defense), or None: a GM sees every sheet."""
-    if ctx.is_gm():
-        return None
+def against(ctx: Context, text: str) -> Character | None:
+    """The character after ``contra`` in a roll's text, or None."""
     words = text.split()
     for i, word in enumerate(words[:-1]):
         if name_key(word) in AGAINST_WORDS:
             target, _ = ctx.room.leading_character(words[i + 1:])
-            if target is not None and ctx.sheet_is_gms(target):
+            if target is not None:
                 return target
     return None
 
@@ -155,37 +153,31 @@ def stamp(ctx: Context) -> list[int] | None:
 
 
 def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool = False,
-           kind: str = "roll_by", against: Character | None = None, **context: Any) -> str:
+           kind: str = "roll_by", target: Character | None = None, **context: Any) -> str:
     """Answer a roll (privately to the roller and the GMs when ``secret``), record it, remember it as
-    the actor's last roll; returns its roll id. A roll ``against`` a character whose sheet is the GM's
-    shows players its total and outcome only; the GMs get it whole, privately."""
+    the actor's last roll; returns its roll id. ``target``: whom it is rolled against (what the room
+    sees of a GM-owned sheet follows ``bot/core/privacy.py``)."""
+    if secret and made.changes_state:
+        raise Refusal("secret_changes_state")
     who = actor.name if actor is not None else ctx.speaker_name
     roll_json = made.outcome.as_json()
-    fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label, **context}
-    message = ctx.renderer.render(kind, hidden=secret, **fields)
-    roll_id = ctx.record_roll(made.outcome, roll_json, who, made.label, made.applied, secret, message)
-    if against is not None:
-        if ctx.gms:
-            ctx.render_send(kind, private_to=ctx.gms[0], private_also=tuple(ctx.gms[1:]), to_room_gms=True,
-                            secret=secret, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=secret,
-                            **fields)
-        public = {k: v for k, v in roll_json.items() if k not in PRIVATE_TARGET_KEYS}
-        ctx.render_send("roll_against_private", private_to=ctx.sender if secret else None, secret=secret,
-                        roll_json=public, roll_id=roll_id, target=against.name, hidden=secret, **{**fields, "r": public})
-        if secret:
-            ctx.reply("hidden_roll_notice", who=who)
-    elif secret:
-        gms = tuple(g for g in ctx.gms if g != ctx.sender)
+    fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label,
+              "target": target.name if target is not None else None, **context}
+    views = privacy.render_views(ctx, kind, {**fields, "hidden": secret})
+    roll_id = ctx.record_roll(made.outcome, roll_json, who, made.label, made.applied, secret, views.public,
+                              target=fields["target"])
+    if secret:
+        gms = tuple(g for g in privacy.recipients(ctx) if g != ctx.sender)
         ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
-                        roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=True, **fields)
+                        roll_json=roll_json, roll_id=roll_id, rendered=views, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
     else:
-        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=message, hidden=False, **fields)
+        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=views, hidden=False, **fields)
     if actor is not None and made.replay:
         ctx.room.rerolls[name_key(actor.name)] = {
             "text": made.replay, "label": made.label, "stamp": stamp(ctx), "applied": made.applied,
             "outcome": roll_json.get("outcome"), "kind": roll_json.get("kind"), "total": roll_json.get("total"),
-            "secret": secret, "by": ctx.sender,
+            "secret": secret, "by": ctx.sender, "target": fields["target"],
         }
     return roll_id
 
@@ -204,5 +196,6 @@ def last_roll(ctx: Context, actor: Character) -> dict[str, Any]:
 def record_row(row: dict[str, Any]) -> dict[str, Any]:
     """A stored roll as the templates show it."""
     data = json.loads(row["data"])
-    return {"who": data.get("who", ""), "label": row.get("label") or "", "roll": data.get("roll", {}),
+    return {"who": data.get("who", ""), "target": data.get("target"), "label": row.get("label") or "",
+            "roll": data.get("roll", {}),
             "applied": data.get("applied", []), "secret": bool(row["secret"]), "revealed": bool(row["revealed"])}

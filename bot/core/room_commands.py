@@ -8,11 +8,11 @@ import secrets
 from functools import partial
 from typing import Any
 
-from bot.core import acta, floor, rolls, sheets, undo
+from bot.core import acta, floor, privacy, rolls, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS, Command, CommandGroup
 from bot.core.context import Context
-from bot.core.render import Message, Renderer
+from bot.core.render import Renderer
 from bot.core.rulebook import Rulebook
 from bot.core.sheets import MACROS
 from bot.core.state import (
@@ -124,7 +124,7 @@ def roll_command(ctx: Context, args: str) -> None:
     if not ctx.is_gm():
         rounds.require_up(ctx, ctx.character)
     made = rolls.resolve(ctx, actor, request.text, request.auto)
-    rolls.answer(ctx, actor, made, secret=request.secret, against=rolls.private_opponent(ctx, request.text))
+    rolls.answer(ctx, actor, made, secret=request.secret, target=rolls.against(ctx, request.text))
     floor.consume_grant(ctx)
 
 
@@ -142,7 +142,7 @@ def reveal_command(ctx: Context, args: str) -> None:
     ctx.reveals.append(row["roll_id"])
     record = rolls.record_row(row)
     ctx.render_send("roll_revealed", roll_json=record["roll"], roll_id=row["roll_id"], who=record["who"],
-                    body=json.loads(row["message"])["body"], applied=record["applied"])
+                    target=record["target"], body=json.loads(row["message"])["body"], applied=record["applied"])
 
 
 @COMMANDS.command("historial", "history", usage="[NOMBRE]")
@@ -238,15 +238,18 @@ def character_command(ctx: Context, args: str) -> None:
         ctx.room.characters[name_key(name)] = character
     if not ctx.is_gm(owner):
         _release_characters_of(ctx, owner)
+        character.lent = character.lent or character.npc
     character.owner, character.npc = owner, False
     ctx.reply("character_claimed", name=character.name, owner=owner)
 
 
 def _release_characters_of(ctx: Context, owner: str) -> None:
-    """A player plays one character: claiming another frees the previous one."""
+    """A player plays one character: claiming another frees the previous one (an NPC the GM lent them
+    goes back to the GMs)."""
     for other in ctx.room.characters.values():
         if other.owner == owner:
             other.owner = None
+            other.npc, other.lent = other.npc or other.lent, False
 
 
 @COMMANDS.command("ficha", "sheet", usage="NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...",
@@ -281,16 +284,17 @@ def sheet_command(ctx: Context, args: str) -> None:
         ctx.tell_gms("sheet_change_report", name=character.name, player=ctx.sender, changes=changes)
 
 
-def _sheet_message(ctx: Context, character: Character) -> Message:
+def _sheet_message(ctx: Context, character: Character) -> privacy.Views:
     """The sheet as ``!ficha`` shows it, or a refusal when pasting it back (``!ficha NOMBRE`` and the
     message) would not fit in one command."""
     line, macro_lines = sheets.export(ctx.game, character)
-    message = ctx.renderer.render("sheet", character=character, line=line, macros=macro_lines,
-                                  state=sheets.kept_state(ctx.game, character),
-                                  fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
-    if len(character.name) + 1 + len(message.body) > MAX_COMMAND_ARGS:
+    views = privacy.render_views(ctx, "sheet", {
+        "character": character, "name": character.name, "line": line, "macros": macro_lines,
+        "state": sheets.kept_state(ctx.game, character),
+        "fields": [sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields]})
+    if len(character.name) + 1 + len((views.gm or views.public).body) > MAX_COMMAND_ARGS:
         raise Refusal("bad_macro", code="too_long", limit=MAX_COMMAND_ARGS)
-    return message
+    return views
 
 
 def _after_words(text: str, count: int) -> str:

@@ -75,6 +75,8 @@ class Character:
     sheets were kept per game; ``bot/core/sheets.play_in`` places it)."""
     other_sheets: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Its sheets in the room's other games, by game key: kept apart until the room plays that game."""
+    lent: bool = False
+    """An NPC a GM handed to a player (``!pj NOMBRE @usuario``): it goes back to the GMs when released."""
 
 
 @dataclass
@@ -135,6 +137,9 @@ class RoomState:
     system: str | None = None
     enforcement: str | None = None
     gms: list[str] = field(default_factory=list)
+    admins: list[str] = field(default_factory=list)
+    """Users the transport said are the room's creators or have power level 50+ (IRC: operators), as
+    last seen on their own events: GMs of a room whose GMs nobody named (DESIGN.md 1.7)."""
     characters: dict[str, Character] = field(default_factory=dict)
     lock: FloorLock | None = None
     combat: Combat | None = None

@@ -184,6 +184,7 @@ class Table:
 def dispatch(ctx: Context) -> None:
     """Lock and turn checks come first, before any other reply (DESIGN.md 1.8)."""
     event = ctx.event
+    ctx.note_admin()
     if event.kind == "redaction":
         acta.redacted(ctx)
         return

@@ -85,6 +85,7 @@ def test_a_database_made_by_main_opens_migrates_and_plays_on_as_if_never_stopped
     assert kira.owner == "@ana:local" and kira.sheet["disparar"] == "d8" and "rafaga" in kira.sheet["macros"]
     assert table.pending_actions() == []
     assert play(SCRIPT, table).actions == [], "every line of the script was handled before"
+    stored_rolls = room.to_dict()["last_rolls"]
 
     never_stopped = make_table(seed=7)
     never_stopped.resume_seed(7)
@@ -92,7 +93,13 @@ def test_a_database_made_by_main_opens_migrates_and_plays_on_as_if_never_stopped
     after = play(SCRIPT + AFTER, table)
     expected = [a for a in whole.actions if int(a["id"][1:].split("/")[0]) > EVENTS]
     assert after.actions and after.actions == expected
-    assert table.room(ROOM_ID).to_dict() == never_stopped.room(ROOM_ID).to_dict()
+    reopened, whole_run = table.room(ROOM_ID).to_dict(), never_stopped.room(ROOM_ID).to_dict()
+    stored_texts = {r["text"] for r in stored_rolls}
+    assert [r["who"] for r in reopened.pop("last_rolls")] == [r["who"] for r in whole_run.pop("last_rolls")]
+    assert reopened == whole_run
+    new_rolls = [r for r in table.room(ROOM_ID).to_dict()["last_rolls"] if r["text"] not in stored_texts]
+    assert new_rolls and new_rolls == never_stopped.room(ROOM_ID).to_dict()["last_rolls"][-len(new_rolls):], \
+        "rolls recorded before the restart keep the words main wrote; those after are today's"
     assert after.redacted(EVENTS + 1), "the named lock held against another player"
     assert "Disparar d8" in after.text(EVENTS + 4) and "Macro rafaga = rof 3 d8" in after.text(EVENTS + 4)
     assert table.store.hidden_rolls(ROOM_ID) == [], "the secret roll was there to reveal"

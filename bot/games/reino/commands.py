@@ -169,7 +169,7 @@ def damage_command(ctx: Context, args: str) -> None:
         wound = ReinoWoundSave(roll_test(ctx.rng, after.fortitude, report.fortitude_dc), report.damage)
     save(target, combat, after)
     ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after,
-              labels=labels(ctx, target, combat))
+              labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
 @COMMANDS.command("herida", "wound", usage="NOMBRE aturdido|malherido|incapacitado|moribundo", gm_only=True,
@@ -187,7 +187,7 @@ def wound_command(ctx: Context, args: str) -> None:
         fighter_data(combat, target)["stunned_since"] = combat.round
     save(target, combat, after)
     ctx.reply("reino/table_wound", name=target.name, asked=condition.value, gained=gained,
-              labels=labels(ctx, target, combat))
+              labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
 @COMMANDS.command("sana", "heal", usage="NOMBRE ESTADO", gm_only=True, needs_args=True)
@@ -208,7 +208,7 @@ def heal_command(ctx: Context, args: str) -> None:
         rc = replace(rc, unconscious=False) if flag == UNCONSCIOUS else replace(rc, dead=False)
     save(target, combat, rc)
     ctx.reply("reino/table_heal", name=target.name, cleared=condition.value if condition else flag,
-              labels=labels(ctx, target, combat))
+              labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
 @COMMANDS.command("pa", "ap", usage="[NOMBRE] | gastar [NOMBRE] | éxito")
@@ -335,5 +335,6 @@ def health_command(ctx: Context, args: str) -> None:
     rc = load(who, combat)
     remaining = budget(combat, who, rc).remaining() if in_round(combat) else None  # type: ignore[arg-type]
     ctx.reply("reino/table_health", name=who.name, rc=rc, labels=labels(ctx, who, combat),
+              room_labels=labels(ctx, who, combat, gms_sheet=True),
               defense=rc.defense_now(_round_number(combat), surprised=surprised(combat, who)),
               remaining=remaining, has_pr="pr" in who.sheet)

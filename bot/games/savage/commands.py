@@ -22,6 +22,7 @@ from bot.games.savage.flow import (
 )
 from bot.games.savage.sheet import recover, weapon_damage, weapon_is_ranged
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
+from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
 from systems.savage.resolver import SavageDamageRoll, SavageTraitRoll
@@ -124,7 +125,10 @@ def damage_command(ctx: Context, args: str) -> None:
     attacker = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
     joker = attacker is not None and has_joker(ctx, attacker)
     text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
-    roll = ctx.system.roll(text, ctx.rng)
+    try:
+        roll = ctx.system.roll(text, ctx.rng)
+    except DiceError as error:  # it names what the player typed, not the Toughness the bot added
+        raise DiceError(error.code, **{**error.params, "text": rest}) if "text" in error.params else error from None
     if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
         raise TypeError(f"a damage roll against a toughness was expected from {text!r}")
     floor.consume_grant(ctx)
@@ -406,7 +410,7 @@ def attack_command(ctx: Context, args: str) -> None:
     ranged = weapon_is_ranged(attacker)
     text = f"disparar {rest}" if ranged else f"pelear contra {target.name} {rest}"
     made = rolls.resolve(ctx, attacker, text, request.auto)
-    rolls.answer(ctx, attacker, made, against=rolls.private_opponent(ctx, text))
+    rolls.answer(ctx, attacker, made, target=target)
     floor.consume_grant(ctx)
     damage = weapon_damage(attacker)
     outcome = made.outcome.as_json().get("outcome")
@@ -442,8 +446,8 @@ def reroll_command(ctx: Context, args: str) -> None:
     better = outcome.as_json()["total"] > int(previous["total"])
     applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
     made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
-    rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll",
-                 previous=previous, better=better, bennies=after.bennies)
+    rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(
+        str(previous.get("target") or "")), previous=previous, better=better, bennies=after.bennies)
     if not better:
         ctx.room.rerolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])
     floor.consume_grant(ctx)

@@ -65,6 +65,7 @@ class SavageSheetRules:
         made = self._roll(ctx, actor, text, auto)
         if made is not None and actor is not None and made.outcome.as_json().get("kind") == "recovery":
             recover(ctx, actor, made.outcome.as_json())
+            made.changes_state = True
         return made
 
     def _roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
@@ -148,7 +149,10 @@ def _leading_trait(ctx: Context, words: list[str]) -> tuple[str | None, int]:
 
 
 def _against(ctx: Context, words: list[str]) -> list[str]:
-    """``contra NOMBRE``: the TN is that character's Parry (a number after ``contra`` stays a TN)."""
+    """``contra NOMBRE``: the TN of a trait roll is that character's Parry (a number after ``contra``
+    stays a TN; any other roll keeps the name, so no message echoes the Parry)."""
+    if not (words and normal_die(words[0])):
+        return words
     for i, word in enumerate(words):
         if fold(word) in _AGAINST and i + 1 < len(words):
             target, used = opponent(ctx, words[i + 1:])

@@ -107,7 +107,7 @@ def test_a_players_roll_contra_an_npc_does_not_show_its_defense() -> None:
     t = play(CAST + "@ana:local: !tiro Sigilo contra Orco", system="reino")
     (public,) = [a for a in t.for_line(FIRST) if a["action"] == "send" and a["private_to"] is None]
     assert "dc" not in public["roll"] and "margin" not in public["roll"] and "13" not in public["text"]
-    assert public["text"].startswith("🎲 Ana · Sigilo +5 contra Orco:")
+    assert public["text"].startswith("Ana · Sigilo +5 contra Orco · 🎲")
 
 
 def private(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]

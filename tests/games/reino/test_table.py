@@ -123,7 +123,7 @@ def test_damage_halved_by_an_action_point_and_minion_threshold() -> None:
     assert sheet(table, "Bruno")["pa"] == 1 and sheet(table, "Bruno")["pr"] == 12
     assert "el secuaz cae Moribundo" in t.text(8) and "Fortaleza" not in t.text(8)
     assert sheet(table, "Orco")["estados"] == "moribundo"
-    assert "PR 3 → 2" in t.text(9)
+    assert "PR 3 → 2" in t.gm_text(9) and "PR" not in t.text(9)  # issue 19: the NPC's PR is the GM's
 
 
 def test_wound_states_escalate_and_heal() -> None:
@@ -230,10 +230,10 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Bruno ataca a Jefe" in t.text(line + 10) and "¡golpe crítico!" in t.text(line + 10)
     assert "ya no te quedan acciones de ese tipo" in t.text(line + 11)
     assert "Le quedan: gratuita, reacción" in t.text(line + 12)
-    assert "PR 30 → 16" in t.text(line + 13) and "superada" in t.text(line + 13)
+    assert "PR 30 → 16" in t.gm_text(line + 13) and "superada" in t.text(line + 13)
     # Ana (Incapacitado, -5) misses Orco, then buys the hit with her Action Point; Orco falls.
     assert "Ana ataca a Orco (herido: -5 al ataque)" in t.text(line + 15) and "falla" in t.text(line + 15)
-    assert "impacta por lo justo (total 12" in t.text(line + 16)
+    assert "impacta por lo justo (total 12" in t.gm_text(line + 16) and "total" not in t.text(line + 16)
     assert "el secuaz cae Moribundo" in t.text(line + 17)
     assert "Orco está moribundo e indefenso" in t.texts(line + 18)[0]
     # Round 2: Orco's dying save fails; Ana is stunned this round (no dodge, -2: Defense 11).
@@ -241,7 +241,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Orco" in new_round[0] and "vs CD 10" in new_round[0] and "muere" in new_round[0]
     assert new_round[1] == "💀 Orco ha muerto y sale del orden de turnos."
     assert "Ronda 2. Orden: Jefe → Bruno → Ana." in new_round[2]
-    assert "sin esquiva y -2" in t.text(line + 20) and "vs Defensa 11" in t.text(line + 20)
+    assert "sin esquiva y -2" in t.text(line + 20) and "vs Defensa 11" in t.gm_text(line + 20)
     assert "PR 11 → 2" in t.text(line + 21) and "fallada" in t.text(line + 21)
     assert "ya estaba incapacitado, pasa a moribundo" in t.text(line + 22)
     # Bruno's actions were reset by the new round; his first aid fails.
@@ -297,7 +297,7 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
     assert "ya no te quedan acciones de ese tipo" in t.text(line + 6)
     assert t.redacted(line + 7)
     assert "Solo el máster" in t.text(line + 9)
-    assert "(desprevenido: sin esquiva)" in t.text(line + 10) and "vs Defensa 11" in t.text(line + 10)
+    assert "(desprevenido: sin esquiva)" in t.text(line + 10) and "vs Defensa 11" in t.gm_text(line + 10)
     after = t.texts(line + 11)
     assert "Acaba el asalto sorpresa. Tiran iniciativa: Orco 15 ([15])" in after[0]
     assert "Ronda 2. Orden: Orco → Ana → Bruno" in after[1]

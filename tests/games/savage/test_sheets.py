@@ -22,8 +22,10 @@ FIRST = 5
 
 
 def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
-    """The first message answering line ``number`` that shows a roll."""
-    return next(a for a in t.for_line(number) if a["action"] == "send" and "roll" in a)
+    """The first message answering line ``number`` that shows a roll, as the GM sees it: their private
+    copy when the room's leaves out an NPC's numbers (issue 19)."""
+    shown = [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a]
+    return next((a for a in shown if a["private_to"] == GM), None) or next(iter(shown))
 
 
 def reasons(send: dict) -> dict[str, int]:
@@ -263,9 +265,10 @@ def test_a_players_roll_contra_an_npc_shows_the_outcome_but_not_its_parry() -> N
     (for_gm,) = [a for a in sent if a["private_to"] == GM]
     assert for_gm["roll"]["tn"] == 7 and "vs 7" in for_gm["text"]
     assert "tn" not in public["roll"] and "7" not in public["text"].replace(str(public["roll"]["total"]), "")
-    assert public["text"].startswith("🎲 Kira · Pelear d6 contra Orco:") and public["roll"]["total"] == for_gm["roll"]["total"]
-    (gm_roll,) = [a for a in t.for_line(FIRST + 1) if a["action"] == "send"]
-    assert gm_roll["private_to"] is None and gm_roll["roll"]["tn"] == 7, "the GM's own roll shows it"
+    assert public["text"].startswith("Kira · Pelear d6 contra Orco · 🎲") and public["roll"]["total"] == for_gm["roll"]["total"]
+    public, for_gm = t.for_line(FIRST + 1)
+    assert public["private_to"] is None and "tn" not in public["roll"], "issue 19: the GM's own roll too"
+    assert for_gm["private_to"] == GM and for_gm["roll"]["tn"] == 7
 
 
 def test_a_players_secret_roll_contra_an_npc_hides_its_parry_from_the_player_too() -> None:
@@ -275,7 +278,8 @@ def test_a_players_secret_roll_contra_an_npc_hides_its_parry_from_the_player_too
     (for_player,) = [a for a in sent if a["private_to"] == "@bob:local"]
     (notice,) = [a for a in sent if a["private_to"] is None]
     assert for_gm["secret"] and for_gm["roll"]["tn"] == 7
-    assert for_player["secret"] and "tn" not in for_player["roll"] and for_player["text"].startswith("(oculta) 🎲 Kira")
+    assert for_player["secret"] and "tn" not in for_player["roll"]
+    assert for_player["text"].startswith("(oculta) Kira · Pelear d6 contra Orco")
     assert "roll" not in notice and "tirada oculta" in notice["text"]
 
 

@@ -102,7 +102,8 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert table.rng.exhausted()
     # Initiative: VEL first (McAvoy 7), then Bruno and Hans tie on 6/8, flagged for the GM.
     init = t.texts(line(2))
-    assert "1. McAvoy (7/6) · 2. Bruno (6/8) = · 2. Hans (6/8) =" in init[0]
+    assert "1. McAvoy (7/6) · 2. Bruno (6/8) = · 2. Hans =" in init[0]  # issue 19: an NPC's VEL/AGI is the GM's
+    assert "2. Hans (6/8) =" in t.gm_text(line(2))
     assert "empate total" in init[0]
     assert "turno de McAvoy" in init[1]
     # Bruno acting out of turn is refused (redacted, warned) and nothing is rolled.
@@ -110,7 +111,7 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     # McAvoy aims at the head: 1,5,3 + 2 = 11 <= 16; damage II+2 = 5+1+2 = 8 > RES 4: light, stunned.
     attack = t.text(line(4))
     assert "+2 apuntado = 11 → éxito medio" in attack
-    assert "cabeza (0) 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in attack
+    assert "cabeza (0) 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in t.gm_text(line(4))
     board = t.text(line(5))
     assert "· Bruno [empate de iniciativa]" in board
     assert "· Hans [empate de iniciativa, aturdido (2 turnos), cabeza: herida leve (8), +3 a sus acciones]" in board
@@ -119,7 +120,8 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert "fracaso medio" in t.text(line(7)) and "Hans sale ileso" in t.text(line(7))
     # Hans's turn starts stunned; his attack halves his skill (14 -> 7) and adds his +3 wound penalty.
     assert "Hans está aturdido" in t.texts(line(8))[0] and "turno de Hans" in t.texts(line(8))[1]
-    hans_attack = t.text(line(9))
+    hans_attack = t.gm_text(line(9))  # issue 19: Hans's skill is the GM's
+    assert "14" not in t.text(line(9)) and "aturdido: 7" not in t.text(line(9))
     assert "disparo 14 (aturdido: 7)" in hans_attack and "3d10+3 vs 7" in hans_attack
     assert "→ éxito bajo" in hans_attack and "3 contra RES 5 → sin herida" in hans_attack
     # Round 2: the stun counts down after each of Hans's turns, not each round.
@@ -266,7 +268,7 @@ def test_vehicle_armour_and_boat_flotation() -> None:
     assert "12 al interior: 4 a la tripulación, 8 a armas e instrumental; flotabilidad 3" in boat
     assert "empieza a hundirse" in boat
     # Boats have initiative 5/5 whatever their sheet.
-    assert "1. McAvoy (7/6) · 2. Lancha (5/5)" in t.texts(line(8))[0]
+    assert "1. McAvoy (7/6) · 2. Lancha" in t.texts(line(8))[0] and "2. Lancha (5/5)" in t.gm_text(line(8))
     # A new round: a boat that lost over 10 sinks a tenth of that loss (at least 1) each round.
     assert any("Lancha se hunde: pierde 1 de flotabilidad (queda 2)" in x for x in t.texts(line(10)))
     assert "· Lancha [flotabilidad 2, hundiéndose]" in t.text(line(11))

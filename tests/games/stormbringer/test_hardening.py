@@ -22,7 +22,7 @@ def test_arrows_cannot_be_dodged_and_only_a_shield_parries_them() -> None:
     assert "Ataque 80%: [59] → éxito" in t.text(10)
     assert t.text(11).startswith("⛔ Las flechas no se pueden esquivar")
     assert t.text(12).startswith("⛔ Flechas y piedras de honda solo se paran con escudo, y Orco no lleva")
-    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.text(14)
+    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.gm_text(14)  # issue 19: Orco's skill
 
 
 def test_sling_stones_cannot_be_dodged() -> None:
@@ -41,10 +41,10 @@ def test_a_shield_as_second_weapon_parries_once_more_without_penalty_or_attacks(
 @ana:local: !siguiente
 @gm:local: !ataque Elric dos armas
 """, table)
-    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.text(11)
+    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.gm_text(11)
     assert "Ataque 85%: [65] → éxito" in t.text(13)
     # Without the shield this parry was at 65 -20 = 45% (test_full_combat).
-    assert "Parada 65%: [95] → fallo" in t.text(14) and "parada adicional del escudo" in t.text(14)
+    assert "Parada 65%: [95] → fallo" in t.gm_text(14) and "parada adicional del escudo" in t.text(14)
     assert t.text(16) == ("⛔ Orco ya usó el escudo este asalto: da un ataque con -25% "
                           "o una parada adicional, no las dos.")
 

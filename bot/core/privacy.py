@@ -1,0 +1,123 @@
+"""What a GM-owned sheet holds stays the GMs': the one rule every message of the table goes through.
+
+A sheet is the GMs' when its owner is a GM (``Context.sheet_is_gms``: an NPC, or a character a GM
+plays). Every message is rendered for the room first: templates see ``gm_view`` False and ask
+``gm_sheet(NAME)`` before they show a number of NAME's sheet (its Parry, Toughness, Defense, DR,
+threshold, PR, bennies, skill values...), and ``gm_numbers`` before they show the numbers a roll is
+judged against when the message names a GM-owned sheet. The dice, totals, outcomes and conditions
+always show. When the message names such a sheet, it is rendered again for the GMs (``gm_view``
+True); if that copy says more, it goes to them privately (``addressed``, marked ``gm_copy``). The
+roll object of what the room gets carries none of the judged-against numbers (``public_roll``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from bot.core.events import Send
+from bot.core.render import Message
+from bot.core.state import Character, name_key
+
+if TYPE_CHECKING:
+    from bot.core.context import Context
+
+PRIVATE_ROLL_KEYS = frozenset({
+    "tn", "dc", "target", "defense", "toughness", "skill", "margin", "damage_reduction", "threshold",
+    "fortitude_dc", "critical_max", "critical_threshold", "effective", "parry", "armor", "armour",
+})
+"""What a roll object holds of the numbers it is judged against (or of a sheet): left out of the
+room's copy of a roll that names a GM-owned sheet."""
+NAMED_DEPTH = 2
+"""How deep into lists and tuples of a message's context names are looked for (``rows`` of pairs)."""
+
+
+@dataclass(frozen=True)
+class Views:
+    """A message as the room gets it and, when it names GM-owned sheets, as the GMs get it."""
+
+    public: Message
+    gm: Message | None
+    """None: the message names no GM-owned sheet (everyone gets ``public``)."""
+
+
+def gm_owned(ctx: Context, context: dict[str, Any]) -> frozenset[str]:
+    """The name keys of the GM-owned characters a message's context names (its string values, the
+    characters in it, and the strings inside its lists and tuples)."""
+    found: set[str] = set()
+    for value in context.values():
+        for name in _names(value, NAMED_DEPTH):
+            character = ctx.room.find_character(name)
+            if character is not None and ctx.sheet_is_gms(character):
+                found.add(name_key(character.name))
+    return frozenset(found)
+
+
+def _names(value: Any, depth: int) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Character):
+        yield value.name
+    elif depth and isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _names(item, depth - 1)
+
+
+def render_views(ctx: Context, kind: str, params: dict[str, Any]) -> Views:
+    """``kind`` rendered for the room and, if it names a GM-owned sheet (or left one's numbers out),
+    for the GMs."""
+    owned = gm_owned(ctx, params)
+    hid: list[str] = []
+    public = ctx.renderer.render(kind, **params, **_view(ctx, owned, False, hid))
+    if not (owned or hid):
+        return Views(public, None)
+    return Views(public, ctx.renderer.render(kind, **params, **_view(ctx, owned, True, hid)))
+
+
+def _view(ctx: Context, owned: frozenset[str], gm_view: bool, hid: list[str]) -> dict[str, Any]:
+    """What a template asks about GM-owned sheets in one copy; ``hid`` gathers the names it left out."""
+    def gm_sheet(name: object) -> bool:
+        """In this copy, the sheet of the character called ``name`` is the GMs' (leave out its numbers)."""
+        if gm_view or not isinstance(name, str):
+            return False
+        character = ctx.room.find_character(name)
+        if character is None or not ctx.sheet_is_gms(character):
+            return False
+        hid.append(character.name)
+        return True
+
+    return {"gm_view": gm_view, "gm_sheet": gm_sheet, "gm_numbers": bool(owned) and not gm_view}
+
+
+def public_roll(roll_json: dict[str, Any] | None, views: Views) -> dict[str, Any] | None:
+    """The roll object as the room gets it: without the judged-against numbers when the message
+    names a GM-owned sheet."""
+    if roll_json is None or views.gm is None:
+        return roll_json
+    return {k: v for k, v in roll_json.items() if k not in PRIVATE_ROLL_KEYS}
+
+
+def recipients(ctx: Context) -> tuple[str, ...]:
+    """Who gets the GMs' copies: the GMs named by the config or ``!master``, else the room's creators and
+    users of power level 50+ (IRC operators) the transport has shown the core."""
+    return tuple(ctx.gms) or tuple(ctx.room.admins)
+
+
+def addressed(ctx: Context, send: Send, views: Views, roll_json: dict[str, Any] | None) -> list[Send]:
+    """``send`` (the room's copy, ``views.public`` with its public roll) as its readers may get it: whole
+    when they are all GMs; else as it is, and the GMs' copy (the whole ``roll_json``) to the GMs
+    privately when theirs says more."""
+    gm = views.gm
+    if gm is None or (gm == send.message and roll_json == send.roll):
+        return [send]
+    readers = (send.private_to, *send.private_also) if send.private_to is not None else ()
+    if readers and all(ctx.is_gm(user) for user in readers):
+        return [replace(send, message=gm, roll=roll_json)]
+    if send.private_to is not None:  # a player's secret roll: the GMs get theirs below
+        send = replace(send, private_also=tuple(u for u in send.private_also if not ctx.is_gm(u)), to_room_gms=False)
+    gms = recipients(ctx)
+    if not gms:
+        return [send]
+    return [send, replace(send, message=gm, mentions=(), private_to=gms[0], roll=roll_json, private_also=gms[1:],
+                          to_room_gms=not ctx.gms, secret=True, gm_copy=True)]
