@@ -274,15 +274,42 @@ async def test_the_acta_is_rendered_off_the_event_loop(serve: Any, tmp_path: Pat
     server = await serve(tables)
     async with aiohttp.ClientSession() as http:
         acta = asyncio.ensure_future(_text(http, f"{server.base}/mesa/{token}/acta/ultima.md"))
-        while await server.metric(http, "rolbot_acta_renders_in_progress") < 1:
-            assert not acta.done()
-            await asyncio.sleep(0.02)
+        await asyncio.wait_for(_rendering(server, http, acta), ANSWERS_AT_ALL_S)
         assert await server.healthz(http) == 200
         assert await asyncio.wait_for(acta, ANSWERS_AT_ALL_S * 3) == "acta de !a:local\n"
         assert await server.metric(http, "rolbot_acta_renders_in_progress") == 0
         assert await server.metric(http, "rolbot_acta_renders_total") == 1
         assert await _text(http, f"{server.base}/mesa/{token}/acta/ultima.md") == "acta de !a:local\n"
         assert await server.metric(http, "rolbot_acta_renders_total") == 1
+
+
+async def test_an_acta_beyond_the_renders_waiting_gets_a_spanish_503(
+        serve: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renders are bounded: with ``ACTA_WAITING`` of them running, an acta that needs one more is
+    refused at once; the one being rendered, asked again, waits for that render instead."""
+    monkeypatch.setattr(bot.table_page, "ACTA_WAITING", 1)
+    (tmp_path / "acta_document.txt").write_text(HEAVY_ACTA)
+    tables = Tables(templates_dir=str(tmp_path))
+    token = tables.open_room("!a:local")
+    tables.say("!a:local", GM, "La niebla cubre el campo.")
+    server = await serve(tables)
+    async with aiohttp.ClientSession() as http:
+        url = f"{server.base}/mesa/{token}/acta/ultima"
+        first = asyncio.ensure_future(_text(http, f"{url}.md"))
+        await asyncio.wait_for(_rendering(server, http, first), ANSWERS_AT_ALL_S)
+        same = asyncio.ensure_future(_text(http, f"{url}.md"))
+        refused = await http.get(f"{url}.html", timeout=aiohttp.ClientTimeout(total=ANSWERS_AT_ALL_S))
+        assert refused.status == 503 and "Estamos preparando otras actas" in await refused.text()
+        assert refused.headers["Retry-After"] == "5"
+        assert await asyncio.wait_for(asyncio.gather(first, same), ANSWERS_AT_ALL_S * 3) == ["acta de !a:local\n"] * 2
+        assert await server.metric(http, "rolbot_acta_renders_total") == 1
+
+
+async def _rendering(server: Server, http: aiohttp.ClientSession, fetch: asyncio.Future[str]) -> None:
+    """Until the server says an acta render is in progress (while ``fetch`` still waits for it)."""
+    while await server.metric(http, "rolbot_acta_renders_in_progress") < 1:
+        assert not fetch.done()
+        await asyncio.sleep(0.02)
 
 
 async def _text(http: aiohttp.ClientSession, url: str) -> str:
