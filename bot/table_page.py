@@ -289,7 +289,7 @@ class TablePages:
         """The document, rendered once per change of its room (a failed render is not kept)."""
         key = (room_id, tuple(numbers), fmt, self._versions[room_id])
         kept = self._actas.get(key)
-        if kept is not None and not (kept.done() and kept.exception() is not None):
+        if kept is not None and not (kept.done() and (kept.cancelled() or kept.exception() is not None)):
             self._actas.move_to_end(key)
             return kept
         if self.metrics.acta_renders_in_progress >= ACTA_WAITING:
