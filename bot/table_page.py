@@ -29,6 +29,7 @@ import asyncio
 import ipaddress
 import multiprocessing
 import re
+import signal
 from collections import Counter, OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -311,7 +312,9 @@ class TablePages:
 
     async def _render(self, room_id: str, sessions: list[Session], fmt: Format) -> str:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            # Ctrl+C reaches the worker too (one process group): the bot stops it, without its traceback.
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
         pool = self._pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, render, self.renderer, room_id, sessions, fmt)
