@@ -347,3 +347,23 @@ def test_trusted_proxy_is_an_address() -> None:
         with pytest.raises(ConfigError) as err:
             parse_config({**base, "web": {"trusted_proxy": bad}})
         assert "trusted_proxy" in str(err.value) and "[web]" in str(err.value)
+
+
+@pytest.mark.parametrize(("peer", "forwarded", "client"), [
+    ("::1", "2001:db8:1:2::7", "2001:db8:1:2::/64"),  # one IPv6 host's /64 is one client
+    ("::1", "2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),
+    ("::1", "198.51.100.1, ::ffff:10.0.0.1", "10.0.0.1"),  # the last address, an IPv4 one mapped
+    ("::1", "203.0.113.9, no es una dirección", "::/64"),  # unreadable: the proxy itself
+    ("::ffff:127.0.0.1", "10.0.0.1", "127.0.0.1"),  # not the proxy: the header is not read
+])
+def test_the_client_of_a_request(peer: str, forwarded: str, client: str) -> None:
+    from unittest import mock
+
+    from aiohttp.test_utils import make_mocked_request
+
+    from bot.table_page import TablePages
+
+    transport = mock.Mock()
+    transport.get_extra_info.side_effect = lambda name, default=None: (peer, 1234) if name == "peername" else default
+    request = make_mocked_request("GET", "/", headers={"X-Forwarded-For": forwarded}, transport=transport)
+    assert TablePages(Tables().table, trusted_proxy="::1").client(request) == client
