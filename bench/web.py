@@ -1,7 +1,7 @@
 """The live table page: how long the server takes to render it, and how long a table event takes to
 reach the DOM of a real browser (headless Chromium through Selenium).
 
-    python bench/web.py [--renders 1000] [--updates 100] [--screenshot PATH]
+    python bench/web.py [--renders 1000] [--updates 100] [--screenshot PATH] [--samples 500] [--hold]
 
 The room plays Savage Worlds with 12 combatants in a running combat and 500 recorded acta entries.
 
@@ -13,33 +13,50 @@ The room plays Savage Worlds with 12 combatants in a running combat and 500 reco
   the browser and this process share the machine's clock) (p50, p95); baseline: a bare aiohttp
   Server-Sent Events page that sets one element's text, triggered the same way.
 
-Targets: render p99 <= 50 ms, live update p50 <= 250 ms.
+- holding (``--hold`` runs only this part): ``GET /healthz`` (p50, p99) while another process floods the
+  server with live streams (22 rooms x 50 streams, 20 per client address through a trusted proxy:
+  the server takes 1,000 and refuses the rest) and fetches 4 large actas (2,000 posts of about 4,000
+  characters each, Markdown) over and over, each room changing between fetches so every fetch is
+  rendered again (sampled until each acta was rendered twice); baseline: ``GET /healthz`` of the
+  same server before the flood. Also printed: how long rendering one of those actas takes, the time it
+  held the event loop before it moved to a worker.
+
+Targets: render p99 <= 50 ms, live update p50 <= 250 ms, /healthz p99 <= 100 ms while holding.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 
+from bot.core.acta_document import render as render_acta
+from bot.core.acta_document import sessions_of
 from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.table_page import TablePages
-from bot.web import Metrics, make_app
+from bot.web import Metrics, make_app, start_web
 
 ROOM, GM = "!bench:local", "@gm:bench"
 PLAYERS = 5
 NPCS = 7
 RECORDED = 500
+FLOOD_ROOMS = 22
+FLOOD_STREAMS = 50
+ACTAS = 4
+ACTA_POSTS = 2000
+POST = ("<b>*_`[x](y)`_*</b> # - > 1. www.ejemplo.org @ana:local mailto:x ~~no~~ " * 80)[:3990]
 BARE_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><script src="bare.js" defer></script></head>
 <body><p id="x">0</p></body></html>"""
 BARE_JS = """var s = new EventSource("bare/events");
@@ -190,7 +207,150 @@ def row(what: str, values: list[float], qs: tuple[float, ...]) -> str:
     return f"{what:<44} " + ", ".join(parts)
 
 
+class HoldTable:
+    """The flooded server's table: ``ACTAS`` rooms with a large acta and ``FLOOD_ROOMS`` rooms in combat."""
+
+    def __init__(self) -> None:
+        settings = TableSettings(RoomSettings(system="savage", gms=(GM,), public_url="http://127.0.0.1"))
+        self.table = Table(Store(), settings, random.Random(7))
+        self.count = 0
+        self.acta_rooms = [f"!acta{i}:bench" for i in range(ACTAS)]
+        self.flood_rooms = [f"!sala{i}:bench" for i in range(FLOOD_ROOMS)]
+        for room in self.acta_rooms:
+            self.say(room, "!acta activar")
+            for _ in range(ACTA_POSTS):
+                self.say(room, POST)
+            self.say(room, "!mesa")
+        for room in self.flood_rooms:
+            for line in ("!pnj Orco x6", "!combate", "!iniciativa", "!mesa"):
+                self.say(room, line)
+
+    def say(self, room: str, text: str) -> None:
+        self.count += 1
+        actions = self.table.handle(Event(room, GM, text, f"$h{self.count}", ts=self.count))
+        self.table.actions_done([a.action_id for a in actions])
+
+    def token(self, room: str) -> str:
+        token = self.table.room(room).page_token
+        assert token is not None
+        return token
+
+
+def flood(base: str, streams: list[str], actas: list[str], ready: Any, stop: Any, results: Any) -> None:
+    """The other process: opens every stream (20 per client address), reads them, and fetches the
+    actas over and over until ``stop``; puts its counts on ``results``."""
+    asyncio.run(_flood(base, streams, actas, ready, stop, results))
+
+
+async def _flood(base: str, streams: list[str], actas: list[str], ready: Any, stop: Any, results: Any) -> None:
+    statuses: Counter[int] = Counter()
+    fetched: Counter[str] = Counter()
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None)) as http:
+        async def stream(k: int, url: str) -> None:
+            address = f"10.{k // 20 // 250}.{k // 20 % 250}.1"
+            async with http.get(url, headers={"X-Forwarded-For": address}) as response:
+                statuses[response.status] += 1
+                if response.status == 200:
+                    await response.content.readline()
+                    opened.append(k)
+                    while await response.content.readany():
+                        pass
+                else:
+                    await response.read()
+
+        async def fetch(url: str) -> None:
+            while not stop.is_set():
+                async with http.get(url) as response:
+                    body = await response.read()
+                    fetched["ok" if response.status == 200 else str(response.status)] += 1
+                    fetched["bytes"] += len(body)
+
+        opened: list[int] = []
+        readers = [asyncio.ensure_future(stream(k, url)) for k, url in enumerate(streams)]
+        while sum(statuses.values()) < len(streams):
+            await asyncio.sleep(0.05)
+        ready.set()
+        await asyncio.gather(*(fetch(url) for url in actas))
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+    results.put((dict(statuses), dict(fetched)))
+
+
+async def healthz_times(url: str, count: int, until: Callable[[], bool] = lambda: True,
+                        gap_s: float = 0.01) -> list[float]:
+    """``count`` sequential requests at least, and more until ``until()`` holds."""
+    out: list[float] = []
+    async with aiohttp.ClientSession() as http:
+        while len(out) < count or not until():
+            start = time.perf_counter()
+            async with http.get(url) as response:
+                await response.read()
+                assert response.status == 200, response.status
+            out.append((time.perf_counter() - start) * 1000)
+            await asyncio.sleep(gap_s)
+    return out
+
+
+async def hold(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    room = HoldTable()
+    print(f"holding: {ACTAS} actas of {ACTA_POSTS} posts, {FLOOD_ROOMS} rooms x {FLOOD_STREAMS} streams "
+          f"(set up in {time.perf_counter() - started:.1f} s)")
+    table = room.table
+    sessions = sessions_of(table.store, table.renderer, room.acta_rooms[0], table.store.acta_sessions(room.acta_rooms[0]))
+    on_loop = timed(lambda: render_acta(table.renderer, room.acta_rooms[0], sessions, "md"), 3)
+    size = len(render_acta(table.renderer, room.acta_rooms[0], sessions, "md").encode())
+    print(f"one acta: {size / 2**20:.1f} MiB of Markdown; rendering it takes p50 {statistics.median(on_loop):.0f} ms "
+          "(the time each fetch held the event loop before)")
+    metrics = Metrics(first_sync_done=True)
+    runner = await start_web(metrics, "127.0.0.1", 0, table, trusted_proxy="127.0.0.1")
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    idle = await healthz_times(f"{base}/healthz", args.samples)
+    streams = [f"{base}/mesa/{room.token(r)}/eventos" for r in room.flood_rooms for _ in range(FLOOD_STREAMS)]
+    actas = [f"{base}/mesa/{room.token(r)}/acta/ultima.md" for r in room.acta_rooms]
+    context = multiprocessing.get_context("spawn")
+    ready, stop, results = context.Event(), context.Event(), context.Queue()
+    other = context.Process(target=flood, args=(base, streams, actas, ready, stop, results))
+    other.start()
+    try:
+        while not ready.is_set():
+            await asyncio.sleep(0.05)
+
+        async def changes() -> None:
+            tick = 0
+            while not stop.is_set():
+                tick += 1
+                room.say(room.flood_rooms[tick % FLOOD_ROOMS], "!siguiente")
+                if tick % 5 == 0:
+                    room.say(room.acta_rooms[tick // 5 % ACTAS], POST)
+                await asyncio.sleep(0.05)
+
+        changing = asyncio.ensure_future(changes())
+        # Until every acta was rendered twice at least (a render is counted when it starts).
+        loaded = await healthz_times(f"{base}/healthz", args.samples, lambda: metrics.acta_renders > 2 * ACTAS)
+        stop.set()
+        await changing
+        statuses, fetched = await asyncio.to_thread(results.get, True, 600)
+        await asyncio.to_thread(other.join, 60)
+    finally:
+        stop.set()
+        await runner.cleanup()
+    print(f"streams: {statuses.get(200, 0)} open, {sum(statuses.values()) - statuses.get(200, 0)} refused "
+          f"({', '.join(f'{n} x {status}' for status, n in sorted(statuses.items()) if status != 200)}); "
+          f"actas: {fetched.get('ok', 0)} fetched ({fetched.get('bytes', 0) / 2**20:.0f} MiB), "
+          f"{metrics.acta_renders} rendered in the worker")
+    print(row("GET /healthz, idle (baseline)", idle, (0.5, 0.99)))
+    print(row("GET /healthz, flooded and rendering", loaded, (0.5, 0.99, 1.0)))
+    print(f"p99 flooded/idle ratio {quantile(loaded, 0.99) / quantile(idle, 0.99):.1f}; "
+          f"target: /healthz p99 <= 100 ms while holding {'OK' if quantile(loaded, 0.99) <= 100 else 'MISSED'}")
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.hold:
+        await hold(args)
+        return
     room = Room()
     token = room.set_up()
     pages = TablePages(room.table)
@@ -229,6 +389,7 @@ async def main(args: argparse.Namespace) -> None:
     ok_render, ok_live = quantile(render, 0.99) <= 50, quantile(live, 0.5) <= 250
     print(f"targets: render p99 <= 50 ms {'OK' if ok_render else 'MISSED'}; "
           f"live update p50 <= 250 ms {'OK' if ok_live else 'MISSED'}")
+    await hold(args)
 
 
 if __name__ == "__main__":
@@ -236,4 +397,6 @@ if __name__ == "__main__":
     parser.add_argument("--renders", type=int, default=1000)
     parser.add_argument("--updates", type=int, default=100)
     parser.add_argument("--screenshot", default=None, metavar="PATH")
+    parser.add_argument("--samples", type=int, default=500, help="/healthz requests per phase of the holding part")
+    parser.add_argument("--hold", action="store_true", help="run only the holding part")
     asyncio.run(main(parser.parse_args()))

@@ -6,6 +6,7 @@ Secrets (password, access token) never appear in a repr or a log line.
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import os
 import re
 import tomllib
@@ -103,6 +104,8 @@ class Config:
     storage_path: str
     irc: IrcConfig | None = None
     web_bind: str | None = "127.0.0.1:8080"
+    web_trusted_proxy: str | None = None
+    """``[web] trusted_proxy``: the reverse proxy's address; only its ``X-Forwarded-For`` names the client."""
     table: TableSettings = field(default_factory=TableSettings)
     log_level: str = "INFO"
     log_libraries: str = "info"
@@ -358,6 +361,12 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         _host, sep, port = bind.rpartition(":")
         if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
             raise ConfigError("bad_bind", value=bind)
+    trusted_proxy = _str(web, "trusted_proxy", "web")
+    if trusted_proxy is not None:
+        try:
+            ipaddress.ip_address(trusted_proxy)
+        except ValueError:
+            raise ConfigError("bad_trusted_proxy", value=trusted_proxy) from None
 
     botsec = _table(data, "bot")
     if "allowed_inviters" in botsec:
@@ -395,6 +404,7 @@ def parse_config(data: dict, env: Mapping[str, str] | None = None) -> Config:
         storage_path=path,
         irc=icfg,
         web_bind=bind or None,
+        web_trusted_proxy=trusted_proxy,
         table=TableSettings(defaults=defaults, rooms=rooms),
         log_level=level.upper(),
         log_libraries=libraries.lower(),

@@ -96,7 +96,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, rese
     web = None
     hp = config.web_host_port()
     if hp:
-        web = await start_web(metrics, *hp, table=table)
+        web = await start_web(metrics, *hp, table=table, trusted_proxy=config.web_trusted_proxy)
 
     def stop_all() -> None:
         for bot in bots:

@@ -5,9 +5,20 @@ each combatant's state (the labels ``!estado`` shows: of a character whose sheet
 number of that sheet, ``Context.sheet_is_gms``) and
 the last public rolls. ``GET /mesa/{token}/eventos`` streams the same board as Server-Sent Events
 each time an event of the room commits (``Table.watchers``): rendered once per change and shared by
-all the room's streams, at most ``MAX_STREAMS`` of them (one more gets a 503 page); ``static/mesa.js``
-swaps it in, and without JavaScript the page is a snapshot. ``GET /mesa/{token}/acta/{N|ultima}.{md|html}`` is the
+all the room's streams; ``static/mesa.js`` swaps it in, and without JavaScript the page is a snapshot.
+Streams are limited three ways, each one more refused with a Spanish page while the page itself
+still loads: ``MAX_STREAMS_TOTAL`` for the whole server (503: what keeps any number of rooms from
+using up the process's file descriptors), ``MAX_STREAMS_PER_ADDRESS`` per client (429; the client is
+the connection's peer, or the last ``X-Forwarded-For`` address when the peer is ``[web]
+trusted_proxy``; an IPv6 client is its /64), and ``MAX_STREAMS`` per room (503).
+``GET /mesa/{token}/acta/{N|ultima}.{md|html}`` is the
 exported acta. A token that is not the room's current one gives 404, like any unknown address.
+
+The acta is read here (a few milliseconds for thousands of posts) and rendered in a worker process:
+its Markdown escaping is pure-Python work that held the event loop for seconds, and a thread would
+still hold the loop through the GIL. A rendered document is kept until its room changes
+(``ACTA_CACHED`` of them), so many players fetching one acta cost one render; at most
+``ACTA_WAITING`` renders wait at a time, one more gets a Spanish 503.
 
 The page loads nothing from elsewhere and sends a strict Content-Security-Policy: no inline script
 or style, only this server's own stylesheet, script and event stream."""
@@ -15,7 +26,13 @@ or style, only this server's own stylesheet, script and event stream."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import multiprocessing
 import re
+import signal
+from collections import Counter, OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
@@ -24,16 +41,28 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from bot.core import combat as rounds
-from bot.core.acta import FORMATS
-from bot.core.acta_document import NoSuchActa, pick_sessions, render, sessions_of, style, style_hash
+from bot.core.acta import FORMATS, Format
+from bot.core.acta_document import NoSuchActa, Session, pick_sessions, render, sessions_of, style, style_hash
 from bot.core.events import Event
 from bot.core.state import RoomState
 from bot.core.table import Table
+from bot.web import Metrics
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 KEEPALIVE_S = 15.0
 MAX_STREAMS = 50
 """Open event streams per room; one more is refused (503) until one closes."""
+MAX_STREAMS_TOTAL = 1000
+"""Open event streams in the whole server (503 beyond): two file descriptors each at most (the
+stream, and a proxy's side when it runs on the same host); the unit's ``LimitNOFILE`` has room for
+them and the rest."""
+MAX_STREAMS_PER_ADDRESS = 20
+"""Open event streams of one client address (429 beyond)."""
+ACTA_WAITING = 8
+"""Acta renders queued or running at once; one more request that needs a render gets a 503."""
+ACTA_CACHED = 4
+"""Rendered actas kept, the most recently asked for (each until its room changes)."""
+RETRY_AFTER_S = "60"
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
             "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 COMMON_HEADERS = {
@@ -44,6 +73,17 @@ COMMON_HEADERS = {
 }
 ACTA_ROUTE = r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(" + "|".join(FORMATS) + ")}"
 ASSETS = {"mesa.css": "text/css", "mesa.js": "text/javascript", "icono.svg": "image/svg+xml"}
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An IP address as text, an IPv4 one mapped into IPv6 read as IPv4; None if it is none."""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
 
 
 def sse_message(event: str, data: str) -> bytes:
@@ -72,17 +112,39 @@ class Feed:
 class TablePages:
     """The pages of every room that has a token, read from the table's committed state."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, metrics: Metrics | None = None, trusted_proxy: str | None = None) -> None:
         self.table = table
         self.renderer = table.renderer
+        self.metrics = metrics or Metrics()
+        self.trusted_proxy = _address(trusted_proxy) if trusted_proxy else None
         self._feeds: dict[str, Feed] = {}
+        self._by_address: Counter[str] = Counter()
         self._closing = False
+        self._versions: Counter[str] = Counter()
+        """Each room's count of committed events since the server started: a rendered acta is kept for one."""
+        self._actas: OrderedDict[tuple[str, tuple[int, ...], str, int], asyncio.Future[str]] = OrderedDict()
+        self._pool: ProcessPoolExecutor | None = None
         table.watchers.append(self._changed)
 
     def _changed(self, room_id: str) -> None:
+        self._versions[room_id] += 1
         feed = self._feeds.get(room_id)
         if feed is not None:
             feed.changed()
+
+    def client(self, request: web.Request) -> str:
+        """Whom a request's streams count against: its peer's address, or, when the peer is the
+        trusted proxy, the address that proxy added last to ``X-Forwarded-For``; an IPv6 address
+        stands for its /64 (one host's share)."""
+        peer = _address(request.remote or "")
+        if peer is not None and peer == self.trusted_proxy:
+            forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
+            peer = _address(forwarded.rpartition(",")[2].strip()) or peer
+        if peer is None:
+            return "?"
+        if peer.version == 6:
+            return str(ipaddress.ip_network(f"{peer}/64", strict=False))
+        return str(peer)
 
     def room_for(self, token: str) -> str | None:
         """The room whose current token is ``token``, else None. The lookup is an index search, not a
@@ -132,10 +194,13 @@ class TablePages:
         return self.renderer.document("table_page", "html", board=board, token=token, **view)
 
     def close(self) -> None:
-        """The server is stopping: end every event stream."""
+        """The server is stopping: end every event stream, and the acta's worker once idle."""
         self._closing = True
         for feed in self._feeds.values():
             feed.changed()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     # -- handlers
 
@@ -155,15 +220,29 @@ class TablePages:
         return web.Response(text=self.page(room_id, request.match_info["token"]), content_type="text/html", charset="utf-8",
                             headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP})
 
+    def _refused(self, error: type[web.HTTPException], kind: str, limit: int) -> web.HTTPException:
+        self.metrics.web_streams_refused += 1
+        return error(text=self.renderer.document(kind, "html", limit=limit), content_type="text/html",
+                     headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP, "Retry-After": RETRY_AFTER_S})
+
+    def _check_room_for_a_stream(self, room_id: str, client: str) -> None:
+        if self.metrics.web_streams >= MAX_STREAMS_TOTAL:
+            raise self._refused(web.HTTPServiceUnavailable, "table_page_full", MAX_STREAMS_TOTAL)
+        if self._by_address[client] >= MAX_STREAMS_PER_ADDRESS:
+            raise self._refused(web.HTTPTooManyRequests, "table_page_too_many", MAX_STREAMS_PER_ADDRESS)
+        feed = self._feeds.get(room_id)
+        if feed is not None and feed.streams >= MAX_STREAMS:
+            raise self._refused(web.HTTPServiceUnavailable, "table_page_busy", MAX_STREAMS)
+
     async def events_view(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
         room_id = self._room_or_404(request)
+        client = self.client(request)
+        self._check_room_for_a_stream(room_id, client)
         feed = self._feeds.setdefault(room_id, Feed())
-        if feed.streams >= MAX_STREAMS:
-            raise web.HTTPServiceUnavailable(
-                text=self.renderer.document("table_page_busy", "html", limit=MAX_STREAMS), content_type="text/html",
-                headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP, "Retry-After": "60"})
         feed.streams += 1
+        self._by_address[client] += 1
+        self.metrics.web_streams += 1
         try:
             response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
                                                    "Content-Type": "text/event-stream; charset=utf-8"})
@@ -182,6 +261,10 @@ class TablePages:
         except ConnectionResetError:
             pass
         finally:
+            self.metrics.web_streams -= 1
+            self._by_address[client] -= 1
+            if not self._by_address[client]:
+                del self._by_address[client]
             feed.streams -= 1
             if not feed.streams:
                 self._feeds.pop(room_id, None)
@@ -194,8 +277,7 @@ class TablePages:
             numbers = pick_sessions(self.table.store, room_id, None if which == "ultima" else int(which))
         except (NoSuchActa, ValueError):
             raise self.not_found() from None
-        text = render(self.renderer, room_id, sessions_of(self.table.store, self.renderer, room_id, numbers),
-                      "html" if fmt == "html" else "md")
+        text = await asyncio.shield(self._acta(room_id, numbers, "html" if fmt == "html" else "md"))
         if fmt == "html":
             csp = f"default-src 'none'; style-src {style_hash(style(self.renderer))}; base-uri 'none'; form-action 'none'; " \
                   "frame-ancestors 'none'"
@@ -203,6 +285,43 @@ class TablePages:
                                 headers={**COMMON_HEADERS, "Content-Security-Policy": csp})
         return web.Response(text=text, content_type="text/markdown", charset="utf-8",
                             headers={**COMMON_HEADERS, "Content-Security-Policy": "default-src 'none'"})
+
+    def _acta(self, room_id: str, numbers: list[int], fmt: Format) -> asyncio.Future[str]:
+        """The document, rendered once per change of its room (a failed render is not kept)."""
+        key = (room_id, tuple(numbers), fmt, self._versions[room_id])
+        kept = self._actas.get(key)
+        if kept is not None and not (kept.done() and (kept.cancelled() or kept.exception() is not None)):
+            self._actas.move_to_end(key)
+            return kept
+        if self.metrics.acta_renders_in_progress >= ACTA_WAITING:
+            raise web.HTTPServiceUnavailable(
+                text=self.renderer.document("acta_busy", "html"), content_type="text/html",
+                headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP, "Retry-After": "5"})
+        sessions = sessions_of(self.table.store, self.renderer, room_id, numbers)
+        self.metrics.acta_renders += 1
+        self.metrics.acta_renders_in_progress += 1
+        rendering = asyncio.ensure_future(self._render(room_id, sessions, fmt))
+        rendering.add_done_callback(self._rendered)
+        self._actas[key] = rendering
+        while len(self._actas) > ACTA_CACHED:
+            self._actas.popitem(last=False)
+        return rendering
+
+    def _rendered(self, _: asyncio.Future[str]) -> None:
+        self.metrics.acta_renders_in_progress -= 1
+
+    async def _render(self, room_id: str, sessions: list[Session], fmt: Format) -> str:
+        if self._pool is None:
+            # Ctrl+C reaches the worker too (one process group): the bot stops it, without its traceback.
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+        pool = self._pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, render, self.renderer, room_id, sessions, fmt)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                self._pool = None  # the next render starts a new worker
+            raise
 
     async def asset_view(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

@@ -1,8 +1,16 @@
 """Health and metrics over HTTP: ``GET /healthz`` and ``GET /metrics`` (Prometheus text format); with a
-table, also its live table pages and acta links (``bot/table_page.py``)."""
+table, also its live table pages and acta links (``bot/table_page.py``).
+
+The server cuts what would hold a connection for nothing: the first request's headers must arrive
+within ``HEADER_TIMEOUT_S`` of the connection (``_FirstHeaders``: aiohttp has no such timeout of its
+own), and a kept-alive connection must complete its next request's headers within ``IDLE_TIMEOUT_S``
+of its last answer (aiohttp's ``keepalive_timeout``, which closes a connection waiting for a request,
+idle or half-sent, and never one whose handler runs: the live streams stay, kept alive by their
+comments). A client that goes away cancels its handler, so a closed stream frees its place at once."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import socket
@@ -19,6 +27,10 @@ if TYPE_CHECKING:
 
 _BIND_ERRORS = {errno.EADDRINUSE: "web_port_in_use", errno.EADDRNOTAVAIL: "web_not_local",
                 errno.EACCES: "web_forbidden"}
+HEADER_TIMEOUT_S = 10.0
+"""From a connection's opening to the end of its first request's headers."""
+IDLE_TIMEOUT_S = 10.0
+"""From an answer to the end of the next request's headers on the same connection."""
 
 
 @dataclass
@@ -46,6 +58,10 @@ class Metrics:
     """The account's master key on the homeserver is not one the bot holds: it runs without cross-signing."""
     irc_reconnects: int = 0
     irc_missed_messages: int = 0
+    web_streams: int = 0
+    web_streams_refused: int = 0
+    acta_renders: int = 0
+    acta_renders_in_progress: int = 0
 
     @property
     def healthy(self) -> bool:
@@ -84,6 +100,14 @@ class Metrics:
             ("rolbot_irc_missed_messages_total", "counter",
              "Channel messages sent while the bot was away, where the server's chathistory tells.",
              self.irc_missed_messages),
+            ("rolbot_web_streams", "gauge", "Live table streams open now.", self.web_streams),
+            ("rolbot_web_streams_refused_total", "counter",
+             "Live table streams refused: the server's, the address's or the room's limit reached.",
+             self.web_streams_refused),
+            ("rolbot_acta_renders_total", "counter", "Actas rendered for the web (a fetch of an unchanged one is not).",
+             self.acta_renders),
+            ("rolbot_acta_renders_in_progress", "gauge", "Actas being rendered now, in the worker process.",
+             self.acta_renders_in_progress),
             ("rolbot_up", "gauge", "1 once every configured transport is connected.", int(self.healthy)),
         ]
         out = []
@@ -92,7 +116,8 @@ class Metrics:
         return "\n".join(out) + "\n"
 
 
-def make_app(metrics: Metrics, table: Table | None = None) -> web.Application:
+def make_app(metrics: Metrics, table: Table | None = None, trusted_proxy: str | None = None) -> web.Application:
+    """``trusted_proxy``: the address of the reverse proxy whose ``X-Forwarded-For`` names the client."""
     async def healthz(_: web.Request) -> web.Response:
         if metrics.healthy:
             return web.Response(text="ok\n")
@@ -108,14 +133,78 @@ def make_app(metrics: Metrics, table: Table | None = None) -> web.Application:
     if table is not None:
         from bot.table_page import TablePages
 
-        TablePages(table).add_routes(app)
+        TablePages(table, metrics, trusted_proxy).add_routes(app)
     return app
 
 
-async def start_web(metrics: Metrics, host: str, port: int, table: Table | None = None) -> web.AppRunner:
-    runner = web.AppRunner(make_app(metrics, table), access_log=None)
+class _FirstHeaders(asyncio.Protocol):
+    """aiohttp's protocol for one connection, closed unless its first request's headers (up to the
+    blank line that ends them) arrive within ``timeout``. Later requests are aiohttp's
+    ``keepalive_timeout``'s."""
+
+    def __init__(self, inner: asyncio.Protocol, timeout: float) -> None:
+        self._inner = inner
+        self._timeout = timeout
+        self._timer: asyncio.TimerHandle | None = None
+        self._tail = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._timer = asyncio.get_running_loop().call_later(self._timeout, transport.close)
+        self._inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._timer is not None:
+            seen = self._tail + data
+            if b"\n\n" in seen or b"\n\r\n" in seen:
+                self._timer.cancel()
+                self._timer = None
+            self._tail = seen[-2:]
+        self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._inner.resume_writing()
+
+
+class _Site(web.BaseSite):
+    """A TCP site whose connections are ``_FirstHeaders``."""
+
+    __slots__ = ("_host", "_port")
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int) -> None:
+        super().__init__(runner)
+        self._host = host
+        self._port = port
+
+    @property
+    def name(self) -> str:
+        return f"http://{self._host}:{self._port}"
+
+    async def start(self) -> None:
+        await super().start()
+        server = self._runner.server
+        assert server is not None
+        timeout = HEADER_TIMEOUT_S
+        self._server = await asyncio.get_running_loop().create_server(
+            lambda: _FirstHeaders(server(), timeout), self._host, self._port, reuse_address=True)
+
+
+async def start_web(metrics: Metrics, host: str, port: int, table: Table | None = None,
+                    trusted_proxy: str | None = None) -> web.AppRunner:
+    runner = web.AppRunner(make_app(metrics, table, trusted_proxy), access_log=None, keepalive_timeout=IDLE_TIMEOUT_S,
+                           handler_cancellation=True)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = _Site(runner, host, port)
     try:
         await site.start()
     except OSError as err:

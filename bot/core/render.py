@@ -11,11 +11,13 @@ Kinds of the core are bare names (``status`` is ``templates/core/status.txt``); 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from jinja2 import (
@@ -100,9 +102,11 @@ def _truncate(text: str, limit: int = MAX_BODY) -> str:
 class Renderer:
     def __init__(self, game_templates: Iterable[tuple[str, Traversable]] = (), override_dir: str | None = None) -> None:
         """``game_templates``: (game key, folder of its messages), from the games' registry."""
+        folders = tuple((key, str(folder)) for key, folder in game_templates)
+        self._made_from = (folders, override_dir)
         shipped = files("templates")
         loaders: list[BaseLoader] = [] if override_dir is None else [FileSystemLoader(override_dir)]
-        loaders.append(PrefixLoader({key: FileSystemLoader(str(folder)) for key, folder in game_templates}))
+        loaders.append(PrefixLoader({key: FileSystemLoader(folder) for key, folder in folders}))
         loaders.append(FileSystemLoader([str(shipped / "core"), str(shipped)]))
         self.env = Environment(
             loader=ChoiceLoader(loaders),
@@ -118,6 +122,11 @@ class Renderer:
         self.env.filters["lines"] = html_lines
         # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
         self.env.globals.update(gm_view=False, gm_numbers=False, gm_sheet=_no_gm_sheet)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A renderer goes to a worker process (the web acta is rendered there) as the folders it reads;
+        the worker makes it once and keeps it."""
+        return _renderer_from, self._made_from
 
     def render(self, kind: str, **context: Any) -> Message:
         body = self.env.get_template(f"{kind}.txt").render(context).strip()
@@ -147,6 +156,11 @@ class Renderer:
 
 def _no_gm_sheet(name: object) -> bool:
     return False
+
+
+@functools.lru_cache(maxsize=4)
+def _renderer_from(folders: tuple[tuple[str, str], ...], override_dir: str | None) -> Renderer:
+    return Renderer(((key, Path(folder)) for key, folder in folders), override_dir)
 
 
 def _plain_to_html(body: str) -> str:

@@ -145,7 +145,7 @@ class MatrixBot:
     async def run(self) -> None:
         hp = self.config.web_host_port()
         if hp and self.serve_web:
-            self._web = await start_web(self.metrics, *hp, table=self.table)
+            self._web = await start_web(self.metrics, *hp, table=self.table, trusted_proxy=self.config.web_trusted_proxy)
         watch: asyncio.Future[None] | None = None
         try:
             await self.session.login()

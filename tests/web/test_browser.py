@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import web
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bot.web import Metrics, make_app
+from bot.web import Metrics, start_web
 from tests.web.test_table_page import GM, ROOM, Tables
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
@@ -66,10 +65,7 @@ def browser() -> Iterator[webdriver.Chrome]:
 async def served() -> AsyncIterator[tuple[Tables, str]]:
     tables = Tables()
     tables.play(SCENE)
-    runner = web.AppRunner(make_app(Metrics(), tables.table), shutdown_timeout=1)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
+    runner = await start_web(Metrics(), "127.0.0.1", 0, tables.table)  # as ``rolbot run`` serves it
     port = runner.addresses[0][1]
     yield tables, f"http://127.0.0.1:{port}"
     await runner.cleanup()
