@@ -122,8 +122,12 @@ def round_order(ctx: Context, combat: Combat, names: list[str], round_number: in
 
 
 def ordered_by_hand(combat: Combat) -> bool:
-    """The GM set the turns (``!turnos``) since the order was last worked out from the sheets."""
-    return combat.data.get("order") != combat.order
+    """The GM set the turns (``!turnos``) since the order was last worked out from the sheets. The dead
+    leaving the order (``bot.core.combat.drop_dead``) keep it worked out: what is left of it still counts."""
+    worked_out = combat.data.get("order")
+    if not isinstance(worked_out, list):
+        return True
+    return [name for name in worked_out if name in combat.order] != combat.order
 
 
 def counter(combat: Combat, name: str) -> RoundCounter:
