@@ -17,7 +17,9 @@ from bot.games.stormbringer import state as st
 SHEET_FIELDS: dict[str, type] = {
     "fue": int, "con": int, "tam": int, "int": int, "pod": int, "des": int, "car": int, "pv": int, "grave": int,
     "armadura": str, "arma": str, "arma_tipo": st.WeaponKind, "arma2": str, "arma2_tipo": st.WeaponKind, "dano": str, "bf": str,
-    "ataque": int, "parada": int, "esquiva": int, "emboscada": int,
+    "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ambidiestro": st.YesNo,
+    "arma_fue": int, "arma_des": int, "arma2_fue": int, "arma2_des": int, "arma_pv": int, "arma2_pv": int,
+    "arma_rota": st.YesNo, "arma2_rota": st.YesNo,
     **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
                      "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",
                      "navegar", "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas",

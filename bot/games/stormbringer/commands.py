@@ -4,7 +4,6 @@ points, ambush surprise and experience. Every roll goes through the pure resolve
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor
@@ -12,9 +11,22 @@ from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
+from bot.games.stormbringer.actions import (
+    Weapon,
+    able,
+    add_blow,
+    attack_weapon,
+    check_slot,
+    check_weapon,
+    defences,
+    fitness,
+    open_blow,
+    refuse,
+)
+from bot.games.stormbringer.sheet import SKILL_KEYS, WEAPON_SKILLS
 from systems.dice import DiceExpr
 from systems.refusal import Refusal
-from systems.stormbringer.combat import SurpriseState
+from systems.stormbringer.combat import WEAPON_HIT_POINTS, SurpriseState, weapon_survives_critical
 from systems.stormbringer.resolver import (
     parse_as,
     resolve_ambush,
@@ -25,50 +37,41 @@ from systems.stormbringer.resolver import (
     resolve_experience,
     resolve_parry,
 )
+from systems.stormbringer.rules import DefenceEffect
 from systems.stormbringer.syntax import DamageRequest, ExperienceRequest, Scanner, SkillRequest
 
 COMMANDS = CommandGroup()
 SKILL_FIELDS = ("ataque", "parada", "esquiva", "emboscada", "ver")
+ATTACK_WORDS = ("ataque", *WEAPON_SKILLS)
+PARRY_WORDS = ("parada", "escudo")
 MAX_VICTIMS = 20
 SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
          "master": "gm", "dj": "gm", "gm": "gm", "pnj": "gm"}
 _AGAINST = re.compile(r" (?:contra|vs\.?) ", re.IGNORECASE)
 """Split on whitespace-normalised text: single spaces keep it linear in the text's length."""
 RIPOSTE_WORDS = ("respuesta", "replica")
-SECOND_WEAPON = re.compile(r"\b(?:dos|2)\s+armas\b|\bsegunda\s+arma\b", re.IGNORECASE)
-
-
-def refuse(code: str, **params: Any) -> Refusal:
-    """A stormbringer rule or argument problem (``templates/stormbringer/table_refused.txt``)."""
-    return Refusal("stormbringer/table_refused", code=code, **params)
 
 
 # -- argument helpers -------------------------------------------------------------------------
 
-def skill_value(character: Character, words: list[str], default: str) -> tuple[str, str | None, list[str]]:
-    """The percentage (a number or a sheet skill, else ``default``), the skill used, the rest."""
+def skill_value(character: Character, words: list[str], default: str,
+                accepted: tuple[str, ...] = SKILL_FIELDS) -> tuple[str, str | None, list[str]]:
+    """The percentage (a number or a sheet skill among ``accepted``, else ``default``), the skill used,
+    the rest."""
     if words and words[0].rstrip("%").isdigit():
         return words[0], None, words[1:]
     skill = default
-    if words and name_key(words[0]) in SKILL_FIELDS:
+    if words and name_key(words[0]) in accepted:
         skill, words = name_key(words[0]), words[1:]
     if not isinstance(character.sheet.get(skill), int):
         raise refuse("no_skill", name=character.name, skill=skill)
     return str(character.sheet[skill]), skill, words
 
 
-def able(combat: Combat, character: Character, action: str) -> None:
-    """Stunned or surprised combatants may not do ``action`` ("attack", "parry", "dodge")."""
-    if st.stunned(combat, character.name):
-        raise refuse("stunned", name=character.name)
-    if not getattr(st.limits(combat, character.name), action):
-        raise refuse("surprised", name=character.name, action=action)
-
-
 # -- attacks and defences ---------------------------------------------------------------------
 
-@COMMANDS.command("ataque", "attack", usage="[OBJETIVO] [habilidad|%] [opciones: +10, mitad, doble, respuesta…]",
-         in_character=True)
+@COMMANDS.command("ataque", "attack", usage="[OBJETIVO] [habilidad|arma|%] [opciones: +10, dos armas, mitad, doble, "
+                  "respuesta…]", in_character=True)
 def attack_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     target, words = ctx.split_name(args)
@@ -78,32 +81,26 @@ def attack_command(ctx: Context, args: str) -> None:
         target = riposte_target(ctx, combat, attacker, target)
     rounds.require_up(ctx, attacker)
     able(combat, attacker, "attack")
-    value, skill, words = skill_value(attacker, words, "ataque")
+    value, skill, words = skill_value(attacker, words, "ataque", ATTACK_WORDS)
     count = st.counter(combat, attacker.name)
     req = parse_as(" ".join(["ataque", value, *words]), SkillRequest)
     req.riposte = req.riposte or riposte_only
+    weapon = attack_weapon(attacker, skill, req.second_weapon, req.ambidextrous, req.riposte)
+    check_weapon(combat, attacker, weapon)
+    check_slot(count, attacker, weapon)
+    req.second_weapon = weapon.slot == "second"
+    req.ambidextrous = st.yes(attacker, "ambidiestro")
     req.ordinal = count.attacks + 1
-    if req.riposte and not count.ripostes_earned:
-        raise refuse("no_riposte", name=attacker.name)
-    shield_attack = req.second_weapon and st.weapon_kind(attacker, "arma2") == "shield"
-    if shield_attack and count.shield_used:
-        raise refuse("shield_spent", name=attacker.name)
+    req.modifiers[:0] = fitness(attacker, weapon, req.base)
     result = resolve_attack(req, ctx.rng)
-    count.record_attack(req.riposte)
-    count.shield_used = count.shield_used or shield_attack
+    count.record_attack(slot=weapon.slot, shield=weapon.shield)
     st.save_counter(combat, attacker.name, count)
     combat.data.pop("riposte", None)
     blow = None
     if result.roll.succeeded:
-        kind = st.weapon_kind(attacker)
-        blow = {"attacker": attacker.name, "target": target.name if target else None, "skill": skill,
-                "critical": result.roll.outcome == "critical", "weapon": kind,
-                "missile": kind in st.MISSILE_KINDS, "defended": False, "landed": True}
-        combat.data["blow"] = blow
-    else:
-        combat.data.pop("blow", None)
+        blow = add_blow(combat, attacker, target, skill, result.roll.outcome == "critical", weapon)
     ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
-              shield=False, riposte=False)
+              shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[])
     floor.consume_grant(ctx)
 
 
@@ -131,12 +128,11 @@ def riposte_target(ctx: Context, combat: Combat, attacker: Character, target: Ch
 
 
 def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> tuple[Character, list[str], dict]:
-    """Who defends (the player's character; for the GM a named one or the blow's target)."""
+    """Who defends (the player's character; for the GM a named one or the blow's target) and the
+    latest blow of the round at them still to be defended."""
     named, words = ctx.split_name(args)
-    blow = combat.data.get("blow")
-    if blow is None:
-        raise refuse("no_blow")
     if ctx.is_gm():
+        blow = open_blow(ctx, combat, named)
         defender = named or (ctx.room.find_character(blow["target"]) if blow["target"] else None)
         if defender is None:
             raise refuse("who_defends")
@@ -144,10 +140,7 @@ def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> t
         defender = ctx.own_character()
         if named is not None and named is not defender:
             raise Refusal("not_your_character", name=named.name)
-    if blow["target"] and name_key(blow["target"]) != name_key(defender.name):
-        raise refuse("not_target", name=defender.name, target=blow["target"], attacker=blow["attacker"])
-    if blow["defended"]:
-        raise refuse("already_defended", name=blow["target"])
+        blow = open_blow(ctx, combat, defender)
     able(combat, defender, action)
     return defender, words, blow
 
@@ -156,7 +149,7 @@ def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
     blow.update(target=defender.name, defended=True, landed=not stops)
 
 
-@COMMANDS.command("parada", "parry", usage="[NOMBRE] [habilidad|%] [opciones: +10, proyectil, flecha…]")
+@COMMANDS.command("parada", "parry", usage="[NOMBRE] [parada|escudo|%] [opciones: +10, proyectil, flecha…]")
 def parry_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     defender, words, blow = defender_and_blow(ctx, combat, args, "parry")
@@ -167,24 +160,52 @@ def parry_command(ctx: Context, args: str) -> None:
     arrow = blow.get("weapon") in st.UNDODGEABLE_KINDS
     if arrow and not st.has_shield(defender):
         raise refuse("arrow_needs_shield", name=defender.name)
-    value, _, words = skill_value(defender, words, "parada")
+    value, skill, words = skill_value(defender, words, "parada", PARRY_WORDS)
+    weapon = parrying_weapon(defender, skill)
+    check_weapon(combat, defender, weapon)
     req = parse_as(" ".join(["parada", value, *words]), SkillRequest)
     shield = count.parries > 0 and not count.shield_used and st.weapon_kind(defender, "arma2") == "shield"
     req.ordinal = 1 if shield else count.parries + 1
     req.against_critical = req.against_critical or blow["critical"]
     req.missile = req.missile or ("arrow" if arrow else "missile" if blow["missile"] else "")
+    req.modifiers[:0] = fitness(defender, weapon, req.base)
     result = resolve_parry(req, ctx.rng)
     count.record_parry(result.effect.stops_blow, st.master(defender), free=shield)
     count.shield_used = count.shield_used or shield
     st.save_counter(combat, defender.name, count)
     settle_blow(blow, defender, result.effect.stops_blow)
+    broken = break_weapons(ctx, blow, defender, weapon, result.effect, result.roll.succeeded)
     riposte = result.effect.stops_blow and st.master(defender)
     if riposte:
         combat.data["riposte"] = {"by": defender.name, "against": blow["attacker"]}
         if defender.owner:
             floor.grant(ctx, defender.owner, "ataque")  # the master's riposte needs no !permite
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="parry", hidden=False,
-              shield=shield, riposte=riposte)
+              shield=shield, riposte=riposte, defences=None, broken=broken)
+
+
+def parrying_weapon(defender: Character, skill: str | None) -> Weapon:
+    """``escudo`` parries with the shield (``arma2`` when that is the shield); else the weapon in hand."""
+    field = "arma2" if skill == "escudo" and st.weapon_kind(defender, "arma2") == "shield" else "arma"
+    return Weapon(field, "shield" if skill == "escudo" else st.weapon_kind(defender, field), "parry")
+
+
+def break_weapons(ctx: Context, blow: dict, defender: Character, weapon: Weapon, effect: DefenceEffect,
+                  parried: bool) -> list[str]:
+    """Weapons a parry breaks, recorded on the sheets (``arma_rota``): a critical parry breaks the
+    attacking weapon, a critical parried by a critical destroys both; a critical parried by a plain
+    success waits for its damage to decide whether the parrying weapon holds."""
+    attacker = ctx.room.find_character(blow["attacker"])
+    broken = []
+    if attacker is not None and (effect.attacker_weapon_breaks or effect.both_weapons_destroyed):
+        attacker.sheet[f"{blow['field']}_rota"] = "sí"
+        broken.append(attacker.name)
+    if effect.both_weapons_destroyed:
+        defender.sheet[f"{weapon.field}_rota"] = "sí"
+        broken.append(defender.name)
+    elif blow["critical"] and parried:
+        blow["parried_with"] = weapon.field
+    return broken
 
 
 @COMMANDS.command("esquiva", "dodge", usage="[NOMBRE] [habilidad|%] [opciones: +10, arrojadiza…]")
@@ -201,22 +222,14 @@ def dodge_command(ctx: Context, args: str) -> None:
     result = resolve_dodge(req, ctx.rng)
     settle_blow(blow, defender, result.effect.stops_blow)
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="dodge", hidden=False,
-              shield=False, riposte=False)
+              shield=False, riposte=False, defences=None, broken=[])
 
 
 # -- damage -----------------------------------------------------------------------------------
 
-def landed_blow(combat: Combat | None, target: Character) -> dict | None:
-    """The last blow if it hit ``target`` (or nobody in particular) and was not stopped."""
-    blow = combat.data.get("blow") if combat else None
-    if blow and blow["landed"] and name_key(blow["target"] or target.name) == name_key(target.name):
-        return blow
-    return None
-
-
-def weapon_text(ctx: Context, blow: dict | None) -> str:
+def weapon_text(ctx: Context, blow: dict) -> str:
     """The attacker's sheet damage (``daño`` and ``bf``) for a landed blow, or nothing."""
-    attacker = ctx.room.find_character(blow["attacker"]) if blow else None
+    attacker = ctx.room.find_character(blow["attacker"])
     if attacker is None or "dano" not in attacker.sheet:
         return ""
     bonus = attacker.sheet.get("bf")
@@ -227,13 +240,15 @@ def dice(text: object) -> DiceExpr:
     return Scanner(str(text)).dice_or_constant()
 
 
-@COMMANDS.command("daño", "damage", usage="NOMBRE [DADOS [bf X] [armadura A] [grave N] [crítico]]",
+@COMMANDS.command("daño", "damage", usage="NOMBRE [DADOS|PUNTOS [bf X] [armadura A] [grave N] [crítico]]",
          gm_only=True, needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
     target, words = ctx.named_character(args)
     combat = ctx.room.combat
-    blow = landed_blow(combat, target)
-    req = parse_as(" ".join(["daño", *words]) if words else "daño " + weapon_text(ctx, blow), DamageRequest)
+    blow = st.pending_blow(combat, target.name)
+    if not words and blow is None:
+        raise refuse("no_pending_blow", name=target.name)
+    req = parse_as(" ".join(["daño", *words]) if words else "daño " + weapon_text(ctx, blow or {}), DamageRequest)
     if req.armour is None and "armadura" in target.sheet:
         req.armour = dice(target.sheet["armadura"])
     if req.threshold is None and isinstance(target.sheet.get("grave"), int):
@@ -243,13 +258,27 @@ def damage_command(ctx: Context, args: str) -> None:
     before = target.sheet.get("pv")
     if isinstance(before, int):
         target.sheet["pv"] = before - result.result.hp_lost
+    parry_broke = False
     if combat is not None:
         record_wounds(combat, target, result.result.major_wound, result.result.stunned)
         if blow is not None:
-            combat.data.pop("blow")
+            st.blows(combat).remove(blow)
             mark_experience(ctx, blow)
+            parry_broke = parrying_weapon_breaks(target, blow, result.result.rolled)
     ctx.reply("stormbringer/table_damage", name=target.name, roll=result, before=before,
-              after=target.sheet.get("pv"))
+              after=target.sheet.get("pv"), parry_broke=parry_broke)
+
+
+def parrying_weapon_breaks(target: Character, blow: dict, rolled: int) -> bool:
+    """A critical parried with a plain success: the parrying weapon breaks when the damage it took
+    (``rolled``, doubled) is more than its points (``arma_pv``, 20 by default)."""
+    field = blow.get("parried_with")
+    if not isinstance(field, str):
+        return False
+    if weapon_survives_critical(rolled, st.sheet_int(target, f"{field}_pv", WEAPON_HIT_POINTS)):
+        return False
+    target.sheet[f"{field}_rota"] = "sí"
+    return True
 
 
 def record_wounds(combat: Combat, target: Character, major: bool | None, stunned: bool) -> None:
@@ -340,7 +369,7 @@ def experience_command(ctx: Context, args: str) -> None:
     if not skills:
         raise refuse("no_marks", name=character.name)
     for skill in skills:
-        if skill not in SKILL_FIELDS or not isinstance(character.sheet.get(skill), int):
+        if skill not in SKILL_KEYS or not isinstance(character.sheet.get(skill), int):
             raise refuse("no_skill", name=character.name, skill=skill[:20])
     intelligence = f" int {character.sheet['int']}" if isinstance(character.sheet.get("int"), int) else ""
     rolls = []

@@ -5,7 +5,8 @@ Layout of ``combat.data``:
 - ``phases``: the current round's ``RoundPhases``, and ``order`` the turn order worked out from
   them (both dropped when the GM sets the turns by hand with ``!turnos``).
 - ``counters``: name key -> ``RoundCounter`` of this round (emptied at each new round).
-- ``blow``: the last landed attack awaiting a defence or damage (cleared each round).
+- ``blows``: the attacks that hit, in order, each awaiting its defence (this round only) and then its
+  damage (``!daño`` takes it off; a later roll never loses it).
 - ``surprise``: name key -> ``SurpriseState`` plus ``from``, the combat round it started.
 - ``wounds``: name key -> condition codes ("major", "stunned") for the rest of the combat.
 """
@@ -33,6 +34,7 @@ WEAPON_KINDS = {
     "proyectil": "missile", "tiro": "missile", "distancia": "missile", "missile": "missile",
     "arrojadiza": "thrown", "lanzada": "thrown", "thrown": "thrown",
     "arco": "bow", "flechas": "bow", "bow": "bow",
+    "ballesta": "crossbow", "crossbow": "crossbow",
     "honda": "sling", "sling": "sling",
     "escudo": "shield", "shield": "shield",
     "ninguna": "none", "ninguno": "none", "sin": "none", "none": "none",
@@ -52,9 +54,26 @@ class WeaponKind(str):
         return super().__new__(cls, value.strip())
 
 
-MISSILE_KINDS = ("missile", "thrown", "bow", "sling")
-UNDODGEABLE_KINDS = ("bow", "sling")
-"""Arrows and sling stones cannot be dodged, and only a shield parries them."""
+class YesNo(str):
+    """A sheet's yes-or-no field (``ambidiestro``, ``arma_rota``): kept as «sí» or «no»."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> YesNo:
+        folded = name_key(value)
+        if folded not in YES + NO:
+            raise ValueError(value)
+        return super().__new__(cls, "sí" if folded in YES else "no")
+
+
+YES = ("si", "yes", "1", "true")
+NO = ("no", "0", "false")
+MISSILE_KINDS = ("missile", "thrown", "bow", "sling", "crossbow")
+UNDODGEABLE_KINDS = ("bow", "sling", "crossbow")
+"""Arrows, crossbow bolts (taken as arrows: the rules name only arrows) and sling stones cannot be
+dodged, and only a shield parries them."""
+SKILL_KINDS = {"arco": "bow", "honda": "sling", "ballesta": "crossbow", "escudo": "shield"}
+"""A weapon skill that names its weapon's kind; the other weapon skills are melee weapons."""
 MARKS_FIELD = "marcas"
 
 
@@ -81,6 +100,16 @@ def phase_kind(character: Character) -> str:
     """The round phase the weapon attacks in: "missile", "melee" or "none"."""
     kind = weapon_kind(character)
     return "missile" if kind in MISSILE_KINDS else "none" if kind == "none" else "melee"
+
+
+def yes(character: Character, field: str) -> bool:
+    return name_key(str(character.sheet.get(field, "no"))) in YES
+
+
+def unfit(character: Character, field: str = "arma") -> bool:
+    """The weapon needs more FUE or DES (``arma_fue``, ``arma_des``) than the character has."""
+    return any(isinstance(character.sheet.get(f"{field}_{stat}"), int)
+               and sheet_int(character, stat) < sheet_int(character, f"{field}_{stat}") for stat in ("fue", "des"))
 
 
 def has_shield(character: Character) -> bool:
@@ -128,6 +157,34 @@ def ordered_by_hand(combat: Combat) -> bool:
     if not isinstance(worked_out, list):
         return True
     return [name for name in worked_out if name in combat.order] != combat.order
+
+
+def blows(combat: Combat) -> list[dict[str, Any]]:
+    """The landed attacks awaiting defence or damage, oldest first (a single ``blow`` of an older
+    version is taken in)."""
+    table: list[dict[str, Any]] = combat.data.setdefault("blows", [])
+    old = combat.data.pop("blow", None)
+    if isinstance(old, dict):
+        table.append({"round": combat.round, **old})
+    return table
+
+
+def aims_at(blow: dict[str, Any], name: str) -> bool:
+    """The blow is at ``name``, or at nobody named yet."""
+    return blow["target"] is None or name_key(blow["target"]) == name_key(name)
+
+
+def pending_blow(combat: Combat | None, name: str) -> dict[str, Any] | None:
+    """The oldest blow that hit ``name`` (or nobody named) and was not stopped: the next damage."""
+    if combat is None:
+        return None
+    return next((b for b in blows(combat) if b["landed"] and aims_at(b, name)), None)
+
+
+def close_round_blows(combat: Combat) -> None:
+    """At a new round: the stopped blows go, and the others can no longer be defended (they wait for
+    their damage)."""
+    combat.data["blows"] = [{**b, "defended": True} for b in blows(combat) if b["landed"]]
 
 
 def counter(combat: Combat, name: str) -> RoundCounter:
@@ -178,6 +235,11 @@ def add_wound(combat: Combat, name: str, code: str) -> None:
     codes = data(combat)["wounds"].setdefault(name_key(name), [])
     if code not in codes:
         codes.append(code)
+
+
+def disarmed(combat: Combat, name: str) -> bool:
+    """Disarmed by a critical (``!desarmar``) until a weapon is drawn or picked up (``!arma``)."""
+    return name_key(name) in combat.data.get("disarmed", [])
 
 
 def stunned(combat: Combat, name: str) -> bool:

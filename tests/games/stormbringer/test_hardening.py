@@ -119,4 +119,4 @@ def test_a_riposte_without_naming_the_target_goes_at_the_parried_attacker() -> N
     assert t.text(9).startswith("Ana · ⚔️ Ataque de respuesta")
     combat = table.room(ROOM).combat
     assert combat is not None and combat.data["counters"]["ana"]["attacks"] == 1
-    assert combat.data["blow"]["attacker"] == "Ana" and combat.data["blow"]["target"] == "Bob"
+    assert combat.data["blows"][-1]["attacker"] == "Ana" and combat.data["blows"][-1]["target"] == "Bob"

@@ -48,3 +48,169 @@ def test_order_is_worked_out_every_round_after_a_death() -> None:
     assert "Proyectiles, de mayor a menor DES: Elric, Moonglum. Cuerpo a cuerpo: Orco." in round_2[0]
     assert "Orden: Elric → Moonglum → Orco" in round_2[1]
     assert t.texts(FIRST + 6)[0].startswith("▶️ Ronda 2")
+
+
+def counters(table) -> dict:
+    return room(table)["combat"]["data"]["counters"]
+
+
+def test_one_attack_per_round_with_one_weapon() -> None:
+    """«un personaje jugador no puede efectuar más de un ataque, y con una sola arma, en cada asalto de
+    combate»: a second !ataque in the round is refused and changes nothing."""
+    table = make_table(system="stormbringer", seed=4)
+    t = sb("""
+@gm:local: !iniciativa
+@bob:local: !siguiente
+@ana:local: !ataque Orco
+@ana:local: !ataque Orco
+@ana:local: !tiro Espada
+""", table=table)
+    assert "Elric · ⚔️ Ataque 85%" in t.text(FIRST + 2)
+    assert "Elric ya atacó este asalto" in t.text(FIRST + 3)
+    assert counters(table)["elric"]["attacks"] == 1
+
+
+def test_second_weapon_and_ambidexterity_come_from_the_sheet() -> None:
+    """«Aquellos personajes que empuñen dos armas, pueden realizar un ataque adicional con su segunda
+    arma con -25%» and «Los personajes ambidiestros no tendrán la penalización del -25%»: only when the
+    sheet gives the second weapon (arma2) and ambidexterity (ambidiestro)."""
+    t = sb("""
+@gm:local: !iniciativa
+@bob:local: !siguiente
+@ana:local: !ataque Orco dos armas
+@ana:local: !ataque Orco ambidiestro
+@gm:local: !ficha Elric arma2 cuerpo
+@ana:local: !ataque Orco
+@ana:local: !ataque Orco dos armas
+@ana:local: !ataque Orco dos armas
+@gm:local: !ficha Elric ambidiestro sí
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@bob:local: !siguiente
+@ana:local: !ataque Orco 200
+@ana:local: !ataque Orco 200 dos armas
+""", seed=4)
+    assert "Elric no lleva segunda arma" in t.text(FIRST + 2)
+    assert "Elric no es ambidiestro" in t.text(FIRST + 3)
+    assert "Ataque 85 -20 (ataques previos) -25 (segunda arma) = 40%" in t.text(FIRST + 6)
+    assert "Elric ya atacó con la segunda arma este asalto" in t.text(FIRST + 7)
+    # Round 2, ambidextrous: the second weapon's attack has no -25%.
+    assert "Ataque 200 -20 (ataques previos) = 180%" in t.text(FIRST + 14)
+
+
+def test_a_masters_riposte_is_not_the_rounds_attack() -> None:
+    """«Estas respuestas no sustituyen al Ataque normal del maestro cuando su DES le permita actuar»,
+    and «la probabilidad de éxito de todo Ataque ... disminuye cada vez en un 20%»."""
+    t = sb("""
+@gm:local: !ficha Elric ataque 95 parada 95
+@gm:local: !ficha Orco des 20
+@gm:local: !iniciativa
+@bob:local: !siguiente
+@gm:local: !ataque Elric 200
+@ana:local: !parada 200
+@ana:local: !ataque Orco respuesta
+@gm:local: !siguiente
+@ana:local: !ataque Orco
+""", seed=4)
+    assert "Ataque de respuesta 95%" in t.text(FIRST + 6)
+    assert "turno de Elric" in t.texts(FIRST + 7)[-1]
+    assert "Elric · ⚔️ Ataque 95 -20 (ataques previos) = 75%" in t.text(FIRST + 8)
+
+
+def test_a_landed_blow_waits_for_its_damage() -> None:
+    """«Si un ataque no crítico no es parado entonces la víctima hará una tirada para ver cuánto daño
+    absorbe su armadura»: a later attack, hit or miss, does not lose the blow still waiting for damage."""
+    table = make_table(system="stormbringer", seed=2)
+    t = sb("""
+@gm:local: !iniciativa
+@bob:local: !ataque Trasgo 200
+@bob:local: !siguiente
+@ana:local: !ataque Orco 1
+@gm:local: !daño Trasgo
+@gm:local: !daño Trasgo
+@gm:local: !daño Orco
+""", table=table)
+    assert "Moonglum · ⚔️ Ataque 200%" in t.text(FIRST + 1) and "éxito" in t.text(FIRST + 1)
+    assert "→ fallo" in t.text(FIRST + 3)
+    assert "Trasgo · 🩸 Daño [" in t.text(FIRST + 4)   # Moonglum's 1d8, not lost by Elric's miss
+    assert "No hay ningún golpe pendiente contra Trasgo" in t.text(FIRST + 5)
+    assert "No hay ningún golpe pendiente contra Orco" in t.text(FIRST + 6)
+    assert "Falta el daño del arma" not in t.text(FIRST + 6)
+
+
+def test_fixed_damage() -> None:
+    """«El atacante hace tirada por daño que hace el arma»: a bare number is a damage already known
+    (12 points); the sheet's armour still absorbs it as any blow's damage."""
+    table = make_table(system="stormbringer", seed=2)
+    t = sb("@gm:local: !daño Orco 12\n@gm:local: !daño Orco 3 armadura 0", table=table)
+    first = t.text(FIRST)
+    assert "Orco · 🩸 Daño 12 = 12 − armadura [" in first
+    absorbed = int(first.split("(absorbe ")[1].split(")")[0])
+    assert f"pierde {12 - absorbed} PV" in first
+    assert "pierde 3 PV" in t.text(FIRST + 1)
+    assert room(table)["characters"]["orco"]["sheet"]["pv"] == 24 - (12 - absorbed) - 3
+    assert "PV 24 →" in t.gm_text(FIRST) and "24" not in t.text(FIRST)   # an NPC's hit points: the GM's
+
+
+def test_per_weapon_skills() -> None:
+    """«Con cada arma tenemos un % de ataque»; «una espada y un escudo serán considerados como dos armas
+    distintas»: !ataque X espada uses Espada; a shield attacks and parries with its own %."""
+    table = make_table(system="stormbringer", seed=4)
+    t = sb("""
+@gm:local: !ficha Elric espada 90 escudo 40 arma2 escudo
+@gm:local: !iniciativa
+@bob:local: !siguiente
+@ana:local: !ataque Orco espada
+@ana:local: !siguiente
+@gm:local: !ataque Elric 200
+@ana:local: !parada escudo
+""", table=table)
+    assert "Elric · ⚔️ Ataque 90%" in t.text(FIRST + 3)
+    assert "Elric · 🛡️ Parada 40%" in t.text(FIRST + 6)
+
+
+def test_a_named_attack_roll_makes_the_blow() -> None:
+    """«Si se consigue una tirada normal entonces se toca a la víctima, a no ser que ésta lo pare o lo
+    esquive»: !tiro Espada in combat is the round's attack, and its blow can be parried and damaged."""
+    table = make_table(system="stormbringer", seed=4)
+    t = sb("""
+@gm:local: !ficha Elric espada 200
+@gm:local: !iniciativa
+@bob:local: !siguiente
+@ana:local: !tiro Espada
+@gm:local: !esquiva Orco 1
+@gm:local: !daño Orco
+@ana:local: !ataque Orco
+""", table=table)
+    assert "Espada 200%" in t.text(FIRST + 3)
+    assert "Orco · 🤸 Esquiva" in t.text(FIRST + 4)
+    assert "Orco · 🩸 Daño [" in t.text(FIRST + 5) and "BF [" in t.text(FIRST + 5)
+    assert "Elric ya atacó este asalto" in t.text(FIRST + 6)
+
+
+def test_no_defence_offered_when_both_would_be_refused() -> None:
+    """«No se pueden esquivar flechas» and «Las flechas ... sólo pueden ser paradas con un escudo»: an
+    arrow at a victim with no shield is not answered with «puede !parada o !esquiva»."""
+    t = sb("""
+@gm:local: !ficha Moonglum arma arco
+@gm:local: !iniciativa
+@bob:local: !ataque Orco 200
+""", seed=4)
+    assert "!parada o !esquiva" not in t.text(FIRST + 2)
+    assert "Orco no puede parar ni esquivar este golpe: el máster aplica !daño Orco" in t.text(FIRST + 2)
+
+
+def test_a_crossbow_is_a_missile_weapon() -> None:
+    """«Primero atacan quienes usen armas de tiro»; «No se pueden esquivar flechas»: a crossbow shoots
+    in the missile phase, and its bolt is no thrown weapon to dodge at half (the rules are silent on
+    bolts: they are taken as arrows)."""
+    t = sb("""
+@gm:local: !ficha Elric arma ballesta
+@gm:local: !iniciativa
+@ana:local: !ataque Orco 200
+@gm:local: !esquiva
+""", seed=4)
+    assert "Proyectiles, de mayor a menor DES: Elric, Moonglum." in t.texts(FIRST + 1)[0]
+    assert "contra arma arrojadiza" not in t.text(FIRST + 3)
+    assert "Los virotes de ballesta no se pueden esquivar" in t.text(FIRST + 3)

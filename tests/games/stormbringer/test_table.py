@@ -14,7 +14,7 @@ SETUP = """
 @gm:local: !pj Elric @ana:local
 @gm:local: !pj Moonglum @bob:local
 @gm:local: !pj Orco
-@gm:local: !ficha Elric des 17 pv 14 armadura 1d8 grave 7 daño 1d8+1 bf 1d6 ataque 85 parada 70 esquiva 40 ver 60
+@gm:local: !ficha Elric des 17 pv 14 armadura 1d8 grave 7 daño 1d8+1 bf 1d6 ataque 85 parada 70 esquiva 40 ver 60 arma2 cuerpo
 @gm:local: !ficha Moonglum des 15 pv 11 arma proyectil daño 1d8 ataque 80 parada 50 esquiva 50 ver 5
 @gm:local: !ficha Orco des 12 pv 24 armadura 1d6 grave 7 daño 1d8 bf 1d4 ataque 60 parada 65 esquiva 30 emboscada 70
 @gm:local: !combate
@@ -31,7 +31,7 @@ FIGHT_1 = """
 FIGHT_2 = """
 @gm:local: !parada
 @gm:local: !daño Orco
-@ana:local: !ataque Orco
+@ana:local: !ataque Orco dos armas
 @gm:local: !parada
 @gm:local: !esquiva
 @gm:local: !daño Orco
@@ -78,8 +78,9 @@ def test_full_combat() -> None:
     # Damage from Elric's sheet (1d8+1 + 1d6) minus Orco's armour 1d6.
     assert "Daño [1] + 1 + BF [3] = 5 − armadura [3] (absorbe 3) → pierde 2 PV" in t.text(15)
     assert "PV 24 → 22" in t.gm_text(15) and "24" not in t.text(15)
-    # Elric's second attack is at -20%; Orco may not parry again this round, but may dodge.
-    assert "Ataque 85 -20 (ataques previos) = 65%: [29] → éxito" in t.text(16)
+    # Elric's second attack, with his second weapon (issue 22: one attack a round per weapon), is at
+    # -20% and -25%; Orco may not parry again this round, but may dodge.
+    assert "Ataque 85 -20 (ataques previos) -25 (segunda arma) = 40%: [29] → éxito" in t.text(16)
     assert "no puede parar más este asalto" in t.text(17)
     assert "Esquiva 30%: [88] → fallo" in t.gm_text(18) and "30" not in t.text(18)
     assert "Herida grave (umbral 7)" in t.gm_text(19) and "PV 22 → 11" in t.gm_text(19)
@@ -128,9 +129,10 @@ def test_restart_keeps_counters_and_phases_in_json(tmp_path) -> None:
     play(SETUP + FIGHT_1, make_table(system="stormbringer", seed=FIGHT_SEED, db=db))
     data = make_table(system="stormbringer", db=db).room(ROOM).to_dict()["combat"]["data"]
     assert data["counters"]["orco"] == {"attacks": 0, "parries": 2, "parry_failed": True, "ripostes_earned": 0,
-                                       "shield_used": False}
+                                       "shield_used": False, "main_used": False, "second_used": False}
     assert data["counters"]["elric"]["attacks"] == 1
-    assert data["blow"]["defended"] and data["blow"]["landed"] and data["blow"]["attacker"] == "Elric"
+    blow = data["blows"][-1]
+    assert blow["defended"] and blow["landed"] and blow["attacker"] == "Elric"
     assert data["phases"]["melee"] == ["Elric", "Orco"]
 
 
@@ -165,7 +167,7 @@ BAD = [
     ("@gm:local: !emboscada Moonglum contra Elric", "Moonglum no tiene «emboscada» en la ficha"),
     ("@gm:local: !daño Nadie 1d6", "No hay ningún personaje llamado «Nadie»"),
     ("@gm:local: !daño Orco banana", "no es una tirada"),
-    ("@gm:local: !daño Orco", "Falta el daño del arma"),
+    ("@gm:local: !daño Orco", "No hay ningún golpe pendiente contra Orco"),
     ("@gm:local: !primero nadie", "!primero jugadores o !primero máster"),
     ("@gm:local: !experiencia Elric", "Elric no tiene habilidades marcadas"),
     ("@gm:local: !experiencia Elric fuerza", "Elric no tiene «fuerza» en la ficha"),
