@@ -21,7 +21,10 @@ def refuse(code: str, **params: Any) -> Refusal:
 
 
 def able(combat: Combat, character: Character, action: str) -> None:
-    """Stunned or surprised combatants may not do ``action`` ("attack", "parry", "dodge")."""
+    """Stunned or surprised combatants may not do ``action`` ("attack", "parry", "dodge"), and nobody
+    attacks while the declarations of intent go round."""
+    if action == "attack" and st.declaring(combat):
+        raise refuse("declaring", name=combat.current)
     if st.stunned(combat, character.name):
         raise refuse("stunned", name=character.name)
     if not getattr(st.limits(combat, character.name), action):

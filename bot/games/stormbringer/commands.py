@@ -8,6 +8,7 @@ import re
 from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import CommandGroup
+from bot.core.room_commands import next_command as core_next
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
@@ -223,6 +224,66 @@ def dodge_command(ctx: Context, args: str) -> None:
     settle_blow(blow, defender, result.effect.stops_blow)
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="dodge", hidden=False,
               shield=False, riposte=False, defences=None, broken=[])
+
+
+# -- the round: declarations of intent, change of weapon --------------------------------------
+
+@COMMANDS.command("siguiente", "next")
+def next_command(ctx: Context, args: str) -> None:
+    """As every room's ``!siguiente``; after the last declaration of intent, the attacks start."""
+    combat = ctx.running_combat()
+    if not (st.declaring(combat) and combat.turn == len(combat.order) - 1):
+        core_next(ctx, args)
+        return
+    actor = ctx.room.find_character(combat.current or "")
+    if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
+        raise Refusal("not_your_turn_to_end", actor=combat.current)
+    start_actions(ctx, combat)
+
+
+@COMMANDS.command("acciones", "actions", gm_only=True)
+def actions_command(ctx: Context, args: str) -> None:
+    """The GM closes the declarations of intent (all made, or none to make): the attacks start."""
+    combat = ctx.running_combat()
+    if not st.declaring(combat):
+        raise refuse("not_declaring")
+    start_actions(ctx, combat)
+
+
+def start_actions(ctx: Context, combat: Combat) -> None:
+    phases = st.begin_actions(ctx, combat)
+    ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
+                 rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
+                 changing=[n for n in combat.order if name_key(n) in combat.data.get("changing", [])])
+    rounds.advance(ctx, combat)
+
+
+@COMMANDS.command("arma", "weapon", usage="[NOMBRE] ARMA (al declarar: cambia de arma con -5 a la DES este asalto)",
+                  in_character=True, needs_args=True)
+def weapon_command(ctx: Context, args: str) -> None:
+    """«debe declararlo al principio del asalto. El personaje sufrirá un malus de 5 puntos a la DES»:
+    drawing or picking up a weapon is declared with the intent; it attacks in its phase with -5 DEX."""
+    combat = ctx.running_combat()
+    named, words = ctx.split_name(args)
+    character = (named or ctx.character_named(combat.current or "")) if ctx.is_gm() else ctx.own_character()
+    if named is not None and not ctx.is_gm() and named is not character:
+        raise Refusal("not_your_character", name=named.name)
+    if not st.declaring(combat):
+        raise refuse("change_at_start", name=character.name)
+    if not words:
+        raise ctx.usage("arma")
+    weapon = " ".join(words)[:40]
+    for field in ("arma_tipo", "arma_rota", "arma_fue", "arma_des", "arma_pv"):
+        character.sheet.pop(field, None)
+    character.sheet["arma"] = weapon
+    changing = st.data(combat).setdefault("changing", [])
+    if name_key(character.name) not in changing:
+        changing.append(name_key(character.name))
+    disarmed = combat.data.get("disarmed", [])
+    if name_key(character.name) in disarmed:
+        disarmed.remove(name_key(character.name))
+    ctx.reply("stormbringer/table_weapon", name=character.name, weapon=weapon, phase=st.phase_kind(character))
+    floor.consume_grant(ctx)
 
 
 # -- damage -----------------------------------------------------------------------------------

@@ -4,6 +4,9 @@ Layout of ``combat.data``:
 - ``first``: the side that goes first in round 1 ("players" or "gm"); later rounds alternate.
 - ``phases``: the current round's ``RoundPhases``, and ``order`` the turn order worked out from
   them (both dropped when the GM sets the turns by hand with ``!turnos``).
+- ``stage``: "intent" while the declarations of intent go round (``combat.order`` is then the
+  declarers, lowest DEX first), "actions" once the attacks resolve.
+- ``changing``: name keys of those who declared a change of weapon this round (-5 DEX).
 - ``counters``: name key -> ``RoundCounter`` of this round (emptied at each new round).
 - ``blows``: the attacks that hit, in order, each awaiting its defence (this round only) and then its
   damage (``!daño`` takes it off; a later roll never loses it).
@@ -130,7 +133,7 @@ def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
         character = ctx.room.find_character(name)
         if character is not None:
             out.append(Combatant(character.name, sheet_int(character, "des"), phase_kind(character),
-                                 side(ctx, character)))
+                                 side(ctx, character), name_key(name) in combat.data.get("changing", [])))
     return out
 
 
@@ -148,6 +151,26 @@ def round_order(ctx: Context, combat: Combat, names: list[str], round_number: in
     acting = set(phases.missile) | set(phases.melee)
     rest = [c.name for c in sorted(fighters, key=lambda c: -c.dex) if c.name not in acting]
     return phases, [*phases.missile, *phases.melee, *rest]
+
+
+def begin_intent(combat: Combat, phases: RoundPhases) -> None:
+    """The round starts with the declarations: the turns go to the declarers, lowest DEX first."""
+    combat.order = list(phases.intent)
+    data(combat).update(order=list(combat.order), stage="intent")
+
+
+def declaring(combat: Combat) -> bool:
+    """The declarations of intent are going round (and the order is still the worked-out one)."""
+    return combat.data.get("stage") == "intent" and not ordered_by_hand(combat)
+
+
+def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:
+    """After the last declaration: the attack phases, worked out again (a declared change of weapon
+    costs 5 DEX); the next turn is the first of them."""
+    phases = order_round(ctx, combat, max(combat.round, 1))
+    data(combat)["stage"] = "actions"
+    combat.turn = -1
+    return phases
 
 
 def ordered_by_hand(combat: Combat) -> bool:

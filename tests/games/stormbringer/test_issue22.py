@@ -35,19 +35,26 @@ def test_order_is_worked_out_every_round_after_a_death() -> None:
     usen armas de tiro, en orden de mayor a menor DES»: every round, also once the dead have left."""
     t = sb("""
 @gm:local: !iniciativa
+@gm:local: !acciones
 @gm:local: !ficha Trasgo pv 0
 @gm:local: !ficha Elric arma proyectil
 @gm:local: !siguiente
 @gm:local: !siguiente
 @gm:local: !siguiente
+@gm:local: !acciones
+@gm:local: !ficha Orco pv -1
+@gm:local: !siguiente
 @gm:local: !siguiente
 """)
-    round_2 = t.texts(FIRST + 5)
+    round_2 = t.texts(FIRST + 6)
     assert round_2[0].startswith("📋 Asalto 2 (12 s).")
     assert "Intenciones, de menor a mayor DES: Orco, Moonglum, Elric." in round_2[0]
     assert "Proyectiles, de mayor a menor DES: Elric, Moonglum. Cuerpo a cuerpo: Orco." in round_2[0]
-    assert "Orden: Elric → Moonglum → Orco" in round_2[1]
-    assert t.texts(FIRST + 6)[0].startswith("▶️ Ronda 2")
+    assert "Orden: Orco → Moonglum → Elric" in round_2[1]
+    assert t.texts(FIRST + 7)[0].startswith("⚔️ Asalto 2: acciones. Proyectiles: Elric, Moonglum. Cuerpo a cuerpo: Orco.")
+    round_3 = t.texts(FIRST + 10)   # Orco died on line FIRST + 8: round 3 after Elric and Moonglum
+    assert round_3[0].startswith("📋 Asalto 3 (12 s).")
+    assert "Intenciones, de menor a mayor DES: Moonglum, Elric." in round_3[0]
 
 
 def counters(table) -> dict:
@@ -60,13 +67,14 @@ def test_one_attack_per_round_with_one_weapon() -> None:
     table = make_table(system="stormbringer", seed=4)
     t = sb("""
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !siguiente
 @ana:local: !ataque Orco
 @ana:local: !ataque Orco
 @ana:local: !tiro Espada
 """, table=table)
-    assert "Elric · ⚔️ Ataque 85%" in t.text(FIRST + 2)
-    assert "Elric ya atacó este asalto" in t.text(FIRST + 3)
+    assert "Elric · ⚔️ Ataque 85%" in t.text(FIRST + 3)
+    assert "Elric ya atacó este asalto" in t.text(FIRST + 4)
     assert counters(table)["elric"]["attacks"] == 1
 
 
@@ -76,6 +84,7 @@ def test_second_weapon_and_ambidexterity_come_from_the_sheet() -> None:
     sheet gives the second weapon (arma2) and ambidexterity (ambidiestro)."""
     t = sb("""
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !siguiente
 @ana:local: !ataque Orco dos armas
 @ana:local: !ataque Orco ambidiestro
@@ -87,16 +96,17 @@ def test_second_weapon_and_ambidexterity_come_from_the_sheet() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 @gm:local: !siguiente
+@gm:local: !acciones
 @bob:local: !siguiente
 @ana:local: !ataque Orco 200
 @ana:local: !ataque Orco 200 dos armas
 """, seed=4)
-    assert "Elric no lleva segunda arma" in t.text(FIRST + 2)
-    assert "Elric no es ambidiestro" in t.text(FIRST + 3)
-    assert "Ataque 85 -20 (ataques previos) -25 (segunda arma) = 40%" in t.text(FIRST + 6)
-    assert "Elric ya atacó con la segunda arma este asalto" in t.text(FIRST + 7)
+    assert "Elric no lleva segunda arma" in t.text(FIRST + 3)
+    assert "Elric no es ambidiestro" in t.text(FIRST + 4)
+    assert "Ataque 85 -20 (ataques previos) -25 (segunda arma) = 40%" in t.text(FIRST + 7)
+    assert "Elric ya atacó con la segunda arma este asalto" in t.text(FIRST + 8)
     # Round 2, ambidextrous: the second weapon's attack has no -25%.
-    assert "Ataque 200 -20 (ataques previos) = 180%" in t.text(FIRST + 14)
+    assert "Ataque 200 -20 (ataques previos) = 180%" in t.text(FIRST + 16)
 
 
 def test_a_masters_riposte_is_not_the_rounds_attack() -> None:
@@ -106,6 +116,7 @@ def test_a_masters_riposte_is_not_the_rounds_attack() -> None:
 @gm:local: !ficha Elric ataque 95 parada 95
 @gm:local: !ficha Orco des 20
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !siguiente
 @gm:local: !ataque Elric 200
 @ana:local: !parada 200
@@ -113,9 +124,9 @@ def test_a_masters_riposte_is_not_the_rounds_attack() -> None:
 @gm:local: !siguiente
 @ana:local: !ataque Orco
 """, seed=4)
-    assert "Ataque de respuesta 95%" in t.text(FIRST + 6)
-    assert "turno de Elric" in t.texts(FIRST + 7)[-1]
-    assert "Elric · ⚔️ Ataque 95 -20 (ataques previos) = 75%" in t.text(FIRST + 8)
+    assert "Ataque de respuesta 95%" in t.text(FIRST + 7)
+    assert "turno de Elric" in t.texts(FIRST + 8)[-1]
+    assert "Elric · ⚔️ Ataque 95 -20 (ataques previos) = 75%" in t.text(FIRST + 9)
 
 
 def test_a_landed_blow_waits_for_its_damage() -> None:
@@ -124,6 +135,7 @@ def test_a_landed_blow_waits_for_its_damage() -> None:
     table = make_table(system="stormbringer", seed=2)
     t = sb("""
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !ataque Trasgo 200
 @bob:local: !siguiente
 @ana:local: !ataque Orco 1
@@ -131,12 +143,12 @@ def test_a_landed_blow_waits_for_its_damage() -> None:
 @gm:local: !daño Trasgo
 @gm:local: !daño Orco
 """, table=table)
-    assert "Moonglum · ⚔️ Ataque 200%" in t.text(FIRST + 1) and "éxito" in t.text(FIRST + 1)
-    assert "→ fallo" in t.text(FIRST + 3)
-    assert "Trasgo · 🩸 Daño [" in t.text(FIRST + 4)   # Moonglum's 1d8, not lost by Elric's miss
-    assert "No hay ningún golpe pendiente contra Trasgo" in t.text(FIRST + 5)
-    assert "No hay ningún golpe pendiente contra Orco" in t.text(FIRST + 6)
-    assert "Falta el daño del arma" not in t.text(FIRST + 6)
+    assert "Moonglum · ⚔️ Ataque 200%" in t.text(FIRST + 2) and "éxito" in t.text(FIRST + 2)
+    assert "→ fallo" in t.text(FIRST + 4)
+    assert "Trasgo · 🩸 Daño [" in t.text(FIRST + 5)   # Moonglum's 1d8, not lost by Elric's miss
+    assert "No hay ningún golpe pendiente contra Trasgo" in t.text(FIRST + 6)
+    assert "No hay ningún golpe pendiente contra Orco" in t.text(FIRST + 7)
+    assert "Falta el daño del arma" not in t.text(FIRST + 7)
 
 
 def test_fixed_damage() -> None:
@@ -160,14 +172,15 @@ def test_per_weapon_skills() -> None:
     t = sb("""
 @gm:local: !ficha Elric espada 90 escudo 40 arma2 escudo
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !siguiente
 @ana:local: !ataque Orco espada
 @ana:local: !siguiente
 @gm:local: !ataque Elric 200
 @ana:local: !parada escudo
 """, table=table)
-    assert "Elric · ⚔️ Ataque 90%" in t.text(FIRST + 3)
-    assert "Elric · 🛡️ Parada 40%" in t.text(FIRST + 6)
+    assert "Elric · ⚔️ Ataque 90%" in t.text(FIRST + 4)
+    assert "Elric · 🛡️ Parada 40%" in t.text(FIRST + 7)
 
 
 def test_a_named_attack_roll_makes_the_blow() -> None:
@@ -177,16 +190,17 @@ def test_a_named_attack_roll_makes_the_blow() -> None:
     t = sb("""
 @gm:local: !ficha Elric espada 200
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !siguiente
 @ana:local: !tiro Espada
 @gm:local: !esquiva Orco 1
 @gm:local: !daño Orco
 @ana:local: !ataque Orco
 """, table=table)
-    assert "Espada 200%" in t.text(FIRST + 3)
-    assert "Orco · 🤸 Esquiva" in t.text(FIRST + 4)
-    assert "Orco · 🩸 Daño [" in t.text(FIRST + 5) and "BF [" in t.text(FIRST + 5)
-    assert "Elric ya atacó este asalto" in t.text(FIRST + 6)
+    assert "Espada 200%" in t.text(FIRST + 4)
+    assert "Orco · 🤸 Esquiva" in t.text(FIRST + 5)
+    assert "Orco · 🩸 Daño [" in t.text(FIRST + 6) and "BF [" in t.text(FIRST + 6)
+    assert "Elric ya atacó este asalto" in t.text(FIRST + 7)
 
 
 def test_no_defence_offered_when_both_would_be_refused() -> None:
@@ -195,10 +209,11 @@ def test_no_defence_offered_when_both_would_be_refused() -> None:
     t = sb("""
 @gm:local: !ficha Moonglum arma arco
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !ataque Orco 200
 """, seed=4)
-    assert "!parada o !esquiva" not in t.text(FIRST + 2)
-    assert "Orco no puede parar ni esquivar este golpe: el máster aplica !daño Orco" in t.text(FIRST + 2)
+    assert "!parada o !esquiva" not in t.text(FIRST + 3)
+    assert "Orco no puede parar ni esquivar este golpe: el máster aplica !daño Orco" in t.text(FIRST + 3)
 
 
 def test_a_crossbow_is_a_missile_weapon() -> None:
@@ -208,9 +223,45 @@ def test_a_crossbow_is_a_missile_weapon() -> None:
     t = sb("""
 @gm:local: !ficha Elric arma ballesta
 @gm:local: !iniciativa
+@gm:local: !acciones
 @ana:local: !ataque Orco 200
 @gm:local: !esquiva
 """, seed=4)
     assert "Proyectiles, de mayor a menor DES: Elric, Moonglum." in t.texts(FIRST + 1)[0]
-    assert "contra arma arrojadiza" not in t.text(FIRST + 3)
-    assert "Los virotes de ballesta no se pueden esquivar" in t.text(FIRST + 3)
+    assert "contra arma arrojadiza" not in t.text(FIRST + 4)
+    assert "Los virotes de ballesta no se pueden esquivar" in t.text(FIRST + 4)
+
+
+def test_the_declarations_of_intent_are_a_phase_of_their_own() -> None:
+    """«1º) Declaración de intenciones ... La primera declaración la efectuará el personaje con la DES más
+    baja»; «El personaje sufrirá un malus de 5 puntos a la DES al desenvainar o recoger su nueva arma»:
+    each declares in turn, lowest DES first, and may write in character then; nobody attacks before the
+    last declaration; a change of weapon is declared then and costs 5 DES in the attack order."""
+    table = make_table(system="stormbringer", seed=4)
+    t = sb("""
+@gm:local: !iniciativa
+@gm:local: !ataque Elric
+@gm:local: !siguiente
+@gm:local: !siguiente
+@ana:local: /me desenvaina a Tormentosa
+@bob:local: !arma espada
+@bob:local: /me cambia el arco por la espada
+@bob:local: !siguiente
+@ana:local: /me grita el nombre de Arioco
+@ana:local: !siguiente
+@gm:local: !arma Orco hacha
+@gm:local: !acciones
+""", table=table)
+    assert "Intenciones: declara Trasgo" in t.texts(FIRST)[-2] and "turno de Trasgo" in t.texts(FIRST)[-1]
+    assert "Aún se declaran las intenciones (le toca a Trasgo)" in t.text(FIRST + 1)
+    assert "turno de Moonglum" in t.texts(FIRST + 3)[-1]
+    assert t.redacted(FIRST + 4)                       # Elric declares after Moonglum (higher DES)
+    assert "Moonglum cambia de arma: espada" in t.text(FIRST + 5)
+    assert not t.redacted(FIRST + 6) and not t.redacted(FIRST + 8)
+    actions = t.texts(FIRST + 9)
+    assert actions[0].startswith("⚔️ Asalto 1: acciones. Proyectiles: —. Cuerpo a cuerpo: Elric, Orco, Moonglum, Trasgo.")
+    assert "Cambian de arma (−5 DES): Moonglum." in actions[0]
+    assert "turno de Elric" in actions[-1]
+    assert "Orco solo puede cambiar de arma al declarar su intención" in t.text(FIRST + 10)
+    assert "No se están declarando intenciones" in t.text(FIRST + 11)
+    assert room(table)["characters"]["moonglum"]["sheet"]["arma"] == "espada"
