@@ -8,8 +8,8 @@ import re
 from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import CommandGroup
-from bot.core.room_commands import next_command as core_next
 from bot.core.context import Context
+from bot.core.room_commands import next_command as core_next
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
 from bot.games.stormbringer.actions import (
@@ -28,9 +28,9 @@ from bot.games.stormbringer.sheet import SKILL_KEYS, WEAPON_SKILLS
 from systems.dice import DiceExpr
 from systems.refusal import Refusal
 from systems.stormbringer.combat import WEAPON_HIT_POINTS, SurpriseState, weapon_survives_critical
+from systems.stormbringer.outcomes import AmbushRoll, SkillCheck
 from systems.stormbringer.resolver import (
     parse_as,
-    resolve_ambush,
     resolve_attack,
     resolve_check,
     resolve_damage_roll,
@@ -38,7 +38,7 @@ from systems.stormbringer.resolver import (
     resolve_experience,
     resolve_parry,
 )
-from systems.stormbringer.rules import DefenceEffect
+from systems.stormbringer.rules import DefenceEffect, roll_die
 from systems.stormbringer.syntax import DamageRequest, ExperienceRequest, Scanner, SkillRequest
 
 COMMANDS = CommandGroup()
@@ -93,6 +93,10 @@ def attack_command(ctx: Context, args: str) -> None:
     req.ambidextrous = st.yes(attacker, "ambidiestro")
     req.ordinal = count.attacks + 1
     req.modifiers[:0] = fitness(attacker, weapon, req.base)
+    caught = combat.data.get("unaware", [])
+    if target is not None and name_key(target.name) in caught:
+        req.factor = "double"
+        caught.remove(name_key(target.name))
     result = resolve_attack(req, ctx.rng)
     count.record_attack(slot=weapon.slot, shield=weapon.shield)
     st.save_counter(combat, attacker.name, count)
@@ -377,37 +381,115 @@ def split_against(text: str) -> list[str]:
     return _AGAINST.split(" ".join(text.split()), maxsplit=1)
 
 
-def ambusher_value(ctx: Context, text: str) -> str:
+def ambushers(ctx: Context, text: str) -> list[tuple[str | None, str]]:
+    """``JEFE`` / ``A, B`` (each with Emboscada on the sheet) or one percentage: (name, value) each."""
     words = text.split()
     if len(words) == 1 and words[0].rstrip("%").isdigit():
-        return words[0]
-    leader = ctx.character_named(text)
-    return skill_value(leader, [], "emboscada")[0]
+        return [(None, words[0])]
+    return [(c.name, skill_value(c, [], "emboscada")[0]) for c in victims(ctx, text)]
 
 
-@COMMANDS.command("emboscada", "ambush", usage="JEFE|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True, needs_args=True)
+@COMMANDS.command("emboscada", "ambush", usage="EMBOSCADOR[, EMBOSCADOR…]|% contra VÍCTIMA[, VÍCTIMA…]", gm_only=True,
+                  needs_args=True)
 def ambush_command(ctx: Context, args: str) -> None:
+    """«Se tirará 1D100 bajo la habilidad de Emboscada de cada combatiente»: every ambusher rolls; one
+    failure gives the ambush away (the rules are silent: one seen ambusher is enough to be seen)."""
     combat = ctx.declared_combat()
     parts = split_against(args)
     if len(parts) != 2:
         raise refuse("bad_ambush")
-    value = ambusher_value(ctx, parts[0].strip())
+    hidden = ambushers(ctx, parts[0].strip())
     targets = victims(ctx, parts[1])
     blind = [v.name for v in targets if not isinstance(v.sheet.get("ver"), int)]
     if blind:
         raise refuse("no_notice", names=blind)
-    result = resolve_ambush(parse_as(f"emboscada {value}", SkillRequest), ctx.rng)
+    rolls = [(name, ambush_check(value, ctx)) for name, value in hidden]
+    first = rolls[0][1]
     spotted = []
-    if result.roll.succeeded:
+    if all(r.roll.succeeded for _, r in rolls):
+        first.rounds_face = roll_die(ctx.rng, 4)
         for victim in targets:
-            st.set_surprise(combat, victim.name, SurpriseState("ambush", result.rounds))
+            st.set_surprise(combat, victim.name, SurpriseState("ambush", first.rounds))
     else:
         for victim in targets:
             check = resolve_check(parse_as(f"vs {victim.sheet['ver']}", SkillRequest), ctx.rng)
             kind = "spotted" if check.roll.succeeded else "unaware"
             st.set_surprise(combat, victim.name, SurpriseState(kind, master=st.master(victim)))
             spotted.append((victim.name, check))
-    ctx.reply("stormbringer/table_ambush", roll=result, victims=[v.name for v in targets], spotted=spotted)
+    ctx.reply("stormbringer/table_ambush", roll=first, ambushers=rolls, victims=[v.name for v in targets],
+              spotted=spotted)
+
+
+def ambush_check(value: str, ctx: Context) -> AmbushRoll:
+    check = resolve_check(parse_as(f"vs {value}", SkillRequest), ctx.rng)
+    return AmbushRoll(check.target, check.roll)
+
+
+# -- POD saves, disarming ----------------------------------------------------------------------
+
+@COMMANDS.command("indefenso", "helpless", usage="ATACANTE contra VÍCTIMA", gm_only=True, needs_args=True)
+def helpless_command(ctx: Context, args: str) -> None:
+    """«la víctima morirá a menos que consiga una tirada inferior o igual a su POD en 1D100»: saved,
+    the attacker's damage lands and the victim may defend from the next round on; failed, it dies."""
+    combat = ctx.running_combat()
+    attacker, victim = attacker_and_victim(ctx, args)
+    check = pod_save(ctx, victim)
+    if check.roll.succeeded:
+        st.set_surprise(combat, victim.name, SurpriseState("helpless_saved"))
+        add_blow(combat, attacker, victim, None, False, Weapon("arma", st.weapon_kind(attacker), "main"))
+        st.blows(combat)[-1]["defended"] = True
+    else:
+        victim.sheet["pv"] = min(0, st.sheet_int(victim, "pv"))
+    ctx.reply("stormbringer/table_pod", save="helpless", roll=check, attacker=attacker.name, victim=victim.name)
+
+
+@COMMANDS.command("espalda", "behind", usage="VÍCTIMA (golpe por la espalda en plena pelea)", gm_only=True,
+                  needs_args=True)
+def behind_command(ctx: Context, args: str) -> None:
+    """«siempre tendrá derecho a una tirada de salvación bajo su POD. Si se falla la tirada, el porcentaje
+    del atacante al asestar el golpe será multiplicado por dos»: the next attack at the victim."""
+    combat = ctx.running_combat()
+    victim = ctx.character_named(args)
+    check = pod_save(ctx, victim)
+    if not check.roll.succeeded:
+        caught = st.data(combat).setdefault("unaware", [])
+        if name_key(victim.name) not in caught:
+            caught.append(name_key(victim.name))
+    ctx.reply("stormbringer/table_pod", save="behind", roll=check, attacker=None, victim=victim.name)
+
+
+def attacker_and_victim(ctx: Context, args: str) -> tuple[Character, Character]:
+    parts = split_against(args)
+    if len(parts) != 2:
+        raise ctx.usage("indefenso")
+    return ctx.character_named(parts[0].strip()), ctx.character_named(parts[1].strip())
+
+
+def pod_save(ctx: Context, victim: Character) -> SkillCheck:
+    """1D100 under the POD (as a percentage)."""
+    if not isinstance(victim.sheet.get("pod"), int):
+        raise refuse("no_skill", name=victim.name, skill="pod")
+    return resolve_check(parse_as(f"vs {victim.sheet['pod']}", SkillRequest), ctx.rng)
+
+
+@COMMANDS.command("desarmar", "disarm", usage="[VÍCTIMA] (tras un crítico que no paran: desarmar en vez de dañar)")
+def disarm_command(ctx: Context, args: str) -> None:
+    """«En caso de conseguir una tirada crítica en ataque, el atacante debe decir si su intención es dañar
+    a la víctima o desarmarla»: the critical blow that landed disarms instead of hurting."""
+    combat = ctx.running_combat()
+    named = ctx.character_named(args) if args.strip() else None
+    mine = None if ctx.is_gm() else ctx.own_character()
+    blow = next((b for b in reversed(st.blows(combat)) if b["critical"] and b["landed"]
+                 and (mine is None or name_key(b["attacker"]) == name_key(mine.name))
+                 and (named is None or st.aims_at(b, named.name))), None)
+    victim = named or (ctx.room.find_character(blow["target"]) if blow and blow["target"] else None)
+    if blow is None or victim is None:
+        raise refuse("no_critical")
+    st.blows(combat).remove(blow)
+    disarmed = st.data(combat).setdefault("disarmed", [])
+    if name_key(victim.name) not in disarmed:
+        disarmed.append(name_key(victim.name))
+    ctx.reply("stormbringer/table_disarm", attacker=blow["attacker"], victim=victim.name)
 
 
 @COMMANDS.command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True)

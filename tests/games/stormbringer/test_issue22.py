@@ -265,3 +265,121 @@ def test_the_declarations_of_intent_are_a_phase_of_their_own() -> None:
     assert "Orco solo puede cambiar de arma al declarar su intención" in t.text(FIRST + 10)
     assert "No se están declarando intenciones" in t.text(FIRST + 11)
     assert room(table)["characters"]["moonglum"]["sheet"]["arma"] == "espada"
+
+
+def sheet(table, name: str) -> dict:
+    return room(table)["characters"][name]["sheet"]
+
+
+ACTIONS = "@gm:local: !iniciativa\n@gm:local: !acciones\n@bob:local: !siguiente\n"
+"""Round 1 to Elric's attack: the declarations closed by the GM, Moonglum passes."""
+
+
+def test_a_weapon_without_the_fue_and_des_it_needs_is_used_at_5() -> None:
+    """«Si se utiliza un arma sin tener la FUE y DES requeridas, no se puede ser entrenado con ella y se
+    tendrá un 5% en ataque» (and «solo se tendrá un 5% en Parada»)."""
+    t = sb("@gm:local: !ficha Elric fue 9 arma_fue 13\n" + ACTIONS + """
+@ana:local: !ataque Orco
+@ana:local: !siguiente
+@gm:local: !ataque Elric 999
+@ana:local: !parada
+""", seed=3)
+    assert "Elric · ⚔️ Ataque 85 -80 (sin la FUE o la DES del arma) = 5%" in t.text(FIRST + 4)
+    assert "Elric · 🛡️ Parada 70 -65 (sin la FUE o la DES del arma) = 5% contra crítico" in t.text(FIRST + 7)
+
+
+def test_a_critical_parried_with_a_plain_success_may_break_the_parrying_weapon() -> None:
+    """«Al parar un golpe crítico: si el daño recibido es mayor que los puntos de armadura del arma que
+    para entonces ésta se rompe» (the optional rule: 20 points, the doubled damage against them); the
+    broken weapon is recorded and attacks no more."""
+    table = make_table(system="stormbringer", seed=3)
+    t = sb(ACTIONS + """
+@ana:local: !ataque Orco 999
+@gm:local: !parada 95
+@gm:local: !daño Orco 11
+""", table=table)
+    assert "¡crítico!" in t.text(FIRST + 3) and "→ éxito" in t.gm_text(FIRST + 4)
+    assert "Daño 11 = 11 ×2 (crítico, sin armadura) = 22" in t.text(FIRST + 5)   # 22 > 20: it breaks
+    assert "El arma con que Orco paró el crítico no aguanta el golpe y se rompe" in t.text(FIRST + 5)
+    assert sheet(table, "orco")["arma_rota"] == "sí"
+
+
+def test_a_critical_parry_breaks_the_attacking_weapon_and_two_criticals_destroy_both() -> None:
+    """«Si para un golpe normal con una tirada crítica entonces se rompe el arma atacante»; «Sólo se puede
+    parar un golpe crítico con un éxito crítico en la tirada de Parar, pero los dos objetos que chocan se
+    destruirán»."""
+    table = make_table(system="stormbringer", seed=3)
+    t = sb(ACTIONS + """
+@ana:local: !ataque Orco 999
+@gm:local: !parada 999
+@ana:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !acciones
+@bob:local: !siguiente
+@ana:local: !ataque Orco
+""", table=table)
+    assert "Para el crítico, pero las dos armas que chocan quedan destruidas" in t.text(FIRST + 4)
+    assert "Arma rota: Elric, Orco" in t.text(FIRST + 4)
+    assert sheet(table, "elric")["arma_rota"] == sheet(table, "orco")["arma_rota"] == "sí"
+    assert "El arma de Elric está rota" in t.text(FIRST + 10)
+
+
+def test_disarm_instead_of_damage_on_a_critical() -> None:
+    """«En caso de conseguir una tirada crítica en ataque, el atacante debe decir si su intención es dañar
+    a la víctima o desarmarla»."""
+    table = make_table(system="stormbringer", seed=3)
+    t = sb(ACTIONS + """
+@ana:local: !desarmar
+@ana:local: !ataque Orco 999
+@gm:local: !esquiva 5
+@ana:local: !desarmar
+@gm:local: !daño Orco
+@ana:local: !siguiente
+@gm:local: !ataque Elric
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !arma Orco hacha
+""", table=table)
+    assert "No hay ningún crítico que haya alcanzado a su víctima" in t.text(FIRST + 3)
+    assert "¡crítico!" in t.text(FIRST + 4)
+    assert "Elric desarma a Orco con su crítico, sin daño" in t.text(FIRST + 6)
+    assert "No hay ningún golpe pendiente contra Orco" in t.text(FIRST + 7)
+    assert "Orco está desarmado" in t.text(FIRST + 9)
+    assert "Orco cambia de arma: hacha" in t.text(FIRST + 12)    # round 2's declarations
+    assert "orco" not in room(table)["combat"]["data"]["disarmed"]
+
+
+def test_every_ambusher_rolls() -> None:
+    """«Se tirará 1D100 bajo la habilidad de Emboscada de cada combatiente para ver si los atacantes pasan
+    desapercibidos»: one failure gives them all away (the rules are silent; the careful reading)."""
+    t = sb("@gm:local: !ficha Trasgo emboscada 50\n@gm:local: !emboscada Orco, Trasgo contra Elric, Moonglum",
+           seed=3)
+    answer = t.gm_text(FIRST + 1)
+    assert "Orco · Emboscada 70%: [" in answer and "Trasgo · Emboscada 50%: [" in answer
+
+
+def test_pod_saves_set_the_state() -> None:
+    """«la víctima morirá a menos que consiga una tirada inferior o igual a su POD en 1D100» and, against
+    an enemy caught unawares, «Si se falla la tirada, el porcentaje del atacante al asestar el golpe será
+    multiplicado por dos»."""
+    table = make_table(system="stormbringer", seed=3)
+    t = sb("@gm:local: !iniciativa\n@gm:local: !acciones\n" + """
+@gm:local: !espalda Moonglum
+@bob:local: !siguiente
+@gm:local: !indefenso Orco contra Trasgo
+@ana:local: !siguiente
+@gm:local: !ataque Moonglum
+@gm:local: !ficha Elric pod 95
+@gm:local: !indefenso Orco contra Elric
+@gm:local: !estado
+@gm:local: !daño Elric
+""", table=table)
+    assert "Moonglum · POD 10%: [24] → fallo" in t.text(FIRST + 2)
+    assert "el próximo ataque contra Moonglum tiene el porcentaje doble" in t.text(FIRST + 2)
+    assert "Trasgo · POD 8%: [55] → fallo" in t.gm_text(FIRST + 4) and "Orco acaba con Trasgo" in t.texts(FIRST + 4)[0]
+    assert "Trasgo" not in room(table)["combat"]["order"]
+    assert "Orco · ⚔️ Ataque 60 ×2 = 120%: [37] → éxito" in t.gm_text(FIRST + 6)   # Moonglum's failed save
+    assert "se salva" in t.text(FIRST + 8).lower() and "el máster aplica !daño Elric" in t.text(FIRST + 8)
+    assert "Elric [PV 14, sorprendido: sin defensa]" in t.text(FIRST + 9)
+    assert "Elric · 🩸 Daño [" in t.text(FIRST + 10)       # Orco's 1d8 + 1d4 from the sheet

@@ -171,7 +171,7 @@ def test_player_commands_have_english_aliases() -> None:
 
 
 BAD = [
-    ("@gm:local: !emboscada Orco", "!emboscada JEFE contra"),
+    ("@gm:local: !emboscada Orco", "!emboscada EMBOSCADOR, EMBOSCADOR contra"),
     ("@gm:local: !emboscada 60 contra Nadie", "No hay ningún personaje llamado «Nadie»"),
     ("@gm:local: !emboscada Moonglum contra Elric", "Moonglum no tiene «emboscada» en la ficha"),
     ("@gm:local: !daño Nadie 1d6", "No hay ningún personaje llamado «Nadie»"),
@@ -336,8 +336,11 @@ def test_failed_ambush_rolls_ver_for_each_victim() -> None:
 @gm:local: !estado
 """, seed=26)
     assert "Emboscada descubierta" in t.text(8)
-    assert "Elric · Ver 🎲 d100 vs 60%: [21] → éxito" in t.text(8)
-    assert "Moonglum · Ver 🎲 d100 vs 5%: [21] → fallo" in t.text(8)
+    # Issue 22: the message names each ambusher (Orco, the GM's), so the numbers go to the GM.
+    assert "Orco · Emboscada 70%: [75] → fallo" in t.gm_text(8)
+    assert "Elric · Ver 🎲 d100 vs 60%: [21] → éxito" in t.gm_text(8)
+    assert "Moonglum · Ver 🎲 d100 vs 5%: [21] → fallo" in t.gm_text(8)
+    assert "Elric · Ver 🎲 d100: [21] → éxito" in t.text(8) and "70" not in t.text(8)
     round_1, round_2, round_3 = t.text(11), t.text(16), t.text(20)
     assert "Moonglum [PV 11, sorprendido: sin defensa]" in round_1
     assert "Elric [PV 14, sorprendido: no ataca]" in round_1          # spotted, not a master
