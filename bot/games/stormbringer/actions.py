@@ -85,7 +85,13 @@ def add_blow(combat: Combat, attacker: Character, target: Character | None, skil
             "critical": critical, "weapon": weapon.kind, "field": weapon.field,
             "missile": weapon.kind in st.MISSILE_KINDS, "defended": False, "landed": True, "round": combat.round}
     st.blows(combat).append(blow)
+    combat.data.pop("missed", None)
     return blow
+
+
+def missed(combat: Combat) -> None:
+    """The latest attack missed: a defence now has no blow to answer (the older ones wait for damage)."""
+    combat.data["missed"] = True
 
 
 def defences(ctx: Context, combat: Combat, blow: dict[str, Any]) -> list[str] | None:
@@ -113,7 +119,7 @@ def open_blow(ctx: Context, combat: Combat, defender: Character | None) -> dict[
                and (defender is None or st.aims_at(b, defender.name))]
     if waiting:
         return waiting[-1]
-    if not this_round:
+    if not this_round or combat.data.get("missed"):
         raise refuse("no_blow")
     latest = this_round[-1]
     if defender is None or st.aims_at(latest, defender.name):

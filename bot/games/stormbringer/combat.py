@@ -48,10 +48,12 @@ def condition_label(ctx: Context, code: str, **params: object) -> str:
 class StormbringerCombat:
     def initiative(self, ctx: Context, combat: Combat) -> None:
         st.data(combat).update(counters={}, blows=[], changing=[])
+        combat.data.pop("missed", None)
         announce_phases(ctx, combat, 1)
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
         st.data(combat).update(counters={}, changing=[])
+        combat.data.pop("missed", None)
         st.close_round_blows(combat)
         st.prune_surprise(combat)
         if st.ordered_by_hand(combat):

@@ -21,6 +21,7 @@ from bot.games.stormbringer.actions import (
     check_weapon,
     defences,
     fitness,
+    missed,
     open_blow,
     refuse,
 )
@@ -104,6 +105,8 @@ def attack_command(ctx: Context, args: str) -> None:
     blow = None
     if result.roll.succeeded:
         blow = add_blow(combat, attacker, target, skill, result.roll.outcome == "critical", weapon)
+    else:
+        missed(combat)
     ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
               shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[])
     floor.consume_grant(ctx)

@@ -17,7 +17,7 @@ from bot.core.rolls import SheetRoll
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
-from bot.games.stormbringer.actions import Weapon, able, add_blow, attack_weapon, check_slot, check_weapon
+from bot.games.stormbringer.actions import Weapon, able, add_blow, attack_weapon, check_slot, check_weapon, missed
 from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
 from systems.stormbringer.rules import unfit_modifier
@@ -97,8 +97,11 @@ class StormbringerSheetRules:
         outcome = ctx.system.roll(full, ctx.rng)
         if combat is not None and count is not None and key in ATTACK_SKILLS | PARRY_SKILLS:
             _count_action(actor, combat, count, key, outcome.as_json())
-        if combat is not None and weapon is not None and outcome.as_json().get("outcome") in _SUCCESSES:
-            add_blow(combat, actor, None, key, outcome.as_json()["outcome"] == "critical", weapon)
+        if combat is not None and weapon is not None:
+            if outcome.as_json().get("outcome") in _SUCCESSES:
+                add_blow(combat, actor, None, key, outcome.as_json()["outcome"] == "critical", weapon)
+            else:
+                missed(combat)
         applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", [])
                    if m["reason"] in ("extra_attack", "extra_parry")]
         return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full)
