@@ -21,7 +21,7 @@ FIGHT = """
 @gm:local: !ficha Elric des 17 pv 14 armadura 1d8 grave 7 daño 1d8+1 bf 1d6 ataque 85 parada 70 esquiva 40 ver 60 pod 14 espada 90
 @gm:local: !ficha Moonglum des 15 pv 11 arma2 cuerpo ambidiestro sí daño 1d6 ataque 70 parada 50 esquiva 50 pod 12
 @gm:local: !ficha Rackhir des 14 pv 12 arma arco daño 1d8 ataque 75 parada 40 esquiva 30 pod 13
-@gm:local: !ficha Orco des 12 pv 13 armadura 1d6 grave 7 daño 1d8 bf 1d4 ataque 60 parada 55 esquiva 30 arma2 escudo escudo 40 pod 9
+@gm:local: !ficha Orco des 12 pv 13 armadura 1d6 grave 7 daño 1d8 bf 1d4 ataque 60 parada 55 esquiva 30 arma2 escudo escudo 40
 @gm:local: !ficha Trasgo des 10 pv 6 daño 1d6 ataque 40 parada 30 esquiva 30 pod 8
 @gm:local: !combate
 @gm:local: !iniciativa
