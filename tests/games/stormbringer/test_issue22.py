@@ -178,9 +178,13 @@ def test_per_weapon_skills() -> None:
 @ana:local: !siguiente
 @gm:local: !ataque Elric 200
 @ana:local: !parada escudo
+@gm:local: !ficha Orco arma2 escudo escudo 60
+@gm:local: !ataque Elric escudo
 """, table=table)
     assert "Elric · ⚔️ Ataque 90%" in t.text(FIRST + 4)
     assert "Elric · 🛡️ Parada 40%" in t.text(FIRST + 7)
+    # Orco's shield, his second weapon: its own 60%, -20 for his attack before, -25 as second weapon.
+    assert "Orco · ⚔️ Ataque 60 -20 (ataques previos) -25 (segunda arma) = 15%" in t.gm_text(FIRST + 9)
 
 
 def test_a_named_attack_roll_makes_the_blow() -> None:
