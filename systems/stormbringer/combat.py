@@ -12,6 +12,7 @@ from systems.stormbringer.rules import (
     EXTRA_ATTACK_PENALTY,
     EXTRA_PARRY_PENALTY,
     is_master,
+    is_success,
     roll_die,
 )
 
@@ -232,6 +233,12 @@ _SURPRISE_LIMITS = {
     "helpless_saved": _helpless_saved,
     "initiative": _initiative,
 }
+
+
+def ambush_succeeds(outcomes: list[str]) -> bool:
+    """Every ambusher rolls Emboscada; the rules are silent on a mixed result: one seen ambusher gives
+    the ambush away, so it works only when all succeed."""
+    return bool(outcomes) and all(is_success(o) for o in outcomes)
 
 
 def ambush_surprise_rounds(rng: Rng) -> int:

@@ -28,7 +28,12 @@ from bot.games.stormbringer.actions import (
 from bot.games.stormbringer.sheet import SKILL_KEYS, WEAPON_SKILLS
 from systems.dice import DiceExpr
 from systems.refusal import Refusal
-from systems.stormbringer.combat import WEAPON_HIT_POINTS, SurpriseState, weapon_survives_critical
+from systems.stormbringer.combat import (
+    WEAPON_HIT_POINTS,
+    SurpriseState,
+    ambush_succeeds,
+    weapon_survives_critical,
+)
 from systems.stormbringer.outcomes import AmbushRoll, SkillCheck
 from systems.stormbringer.resolver import (
     parse_as,
@@ -409,7 +414,7 @@ def ambush_command(ctx: Context, args: str) -> None:
     rolls = [(name, ambush_check(value, ctx)) for name, value in hidden]
     first = rolls[0][1]
     spotted = []
-    if all(r.roll.succeeded for _, r in rolls):
+    if ambush_succeeds([r.roll.outcome for _, r in rolls]):
         first.rounds_face = roll_die(ctx.rng, 4)
         for victim in targets:
             st.set_surprise(combat, victim.name, SurpriseState("ambush", first.rounds))
