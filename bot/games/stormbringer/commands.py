@@ -1,5 +1,7 @@
-"""Stormbringer commands: attacks, parries and dodges with the round counters, damage to hit
-points, ambush surprise and experience. Every roll goes through the pure resolver."""
+"""Stormbringer commands: the round's stages (declarations, ``!acciones``, a change of weapon), attacks
+(one a round per weapon), parries and dodges with the round counters, the blows waiting for their
+damage, broken weapons, disarming, ambush and POD saves, experience. Every roll goes through the pure
+resolver."""
 
 from __future__ import annotations
 
