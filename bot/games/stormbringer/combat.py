@@ -13,7 +13,7 @@ from __future__ import annotations
 from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
-from bot.core.state import Character, Combat
+from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
 
 SHEET_FIELDS: dict[str, type] = {
@@ -39,6 +39,14 @@ def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
     rest = [n for n in combat.order if n not in acting]
     st.begin_intent(combat, phases)
     ctx.announce("stormbringer/table_phases", round=round_number, phases=phases, rest=rest, missing=missing)
+
+
+def begin_actions(ctx: Context, combat: Combat) -> None:
+    """After the last declaration: the attack phases, announced; the caller starts their first turn."""
+    phases = st.begin_actions(ctx, combat)
+    ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
+                 rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
+                 changing=[n for n in combat.order if name_key(n) in combat.data.get("changing", [])])
 
 
 def condition_label(ctx: Context, code: str, **params: object) -> str:
@@ -111,6 +119,9 @@ class StormbringerCombat:
         order = combat.data.get("order")
         if isinstance(order, list) and name in order:
             order.remove(name)
+        if st.declaring(combat) and combat.order and combat.turn >= len(combat.order):
+            begin_actions(ctx, combat)   # the last declarer left: the attacks start, not a new round
+            combat.turn = 0
 
     def _limit_labels(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         """Labels for what the actor may not do now (stunned, surprised)."""

@@ -27,6 +27,7 @@ from bot.games.stormbringer.actions import (
     open_blow,
     refuse,
 )
+from bot.games.stormbringer.combat import begin_actions
 from bot.games.stormbringer.sheet import SKILL_KEYS, WEAPON_SKILLS
 from systems.dice import DiceExpr
 from systems.refusal import Refusal
@@ -265,10 +266,7 @@ def actions_command(ctx: Context, args: str) -> None:
 
 
 def start_actions(ctx: Context, combat: Combat) -> None:
-    phases = st.begin_actions(ctx, combat)
-    ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
-                 rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
-                 changing=[n for n in combat.order if name_key(n) in combat.data.get("changing", [])])
+    begin_actions(ctx, combat)
     rounds.advance(ctx, combat)
 
 

@@ -387,3 +387,21 @@ def test_pod_saves_set_the_state() -> None:
     assert "se salva" in t.text(FIRST + 8).lower() and "el máster aplica !daño Elric" in t.text(FIRST + 8)
     assert "Elric [PV 14, sorprendido: sin defensa]" in t.text(FIRST + 9)
     assert "Elric · 🩸 Daño [" in t.text(FIRST + 10)       # Orco's 1d8 + 1d4 from the sheet
+
+
+def test_the_last_declarer_leaving_starts_the_attacks() -> None:
+    """«1º) Declaración de intenciones ... 2º) Ataques con armas»: when the last to declare leaves the
+    combat (!sale), the round goes on to its attacks instead of a new round."""
+    table = make_table(system="stormbringer", seed=4)
+    t = sb("""
+@gm:local: !iniciativa
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !sale Elric
+""", table=table)
+    assert "turno de Elric" in t.texts(FIRST + 3)[-1]
+    answer = t.texts(FIRST + 4)
+    assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.") for a in answer)
+    assert "Ronda 1: turno de Moonglum" in answer[-1]
+    assert room(table)["combat"]["round"] == 1
