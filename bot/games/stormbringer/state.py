@@ -57,6 +57,10 @@ class WeaponKind(str):
         return super().__new__(cls, value.strip())
 
 
+YES = ("si", "yes", "1", "true")
+NO = ("no", "0", "false")
+
+
 class YesNo(str):
     """A sheet's yes-or-no field (``ambidiestro``, ``arma_rota``): kept as «sí» or «no»."""
 
@@ -69,8 +73,6 @@ class YesNo(str):
         return super().__new__(cls, "sí" if folded in YES else "no")
 
 
-YES = ("si", "yes", "1", "true")
-NO = ("no", "0", "false")
 MISSILE_KINDS = ("missile", "thrown", "bow", "sling", "crossbow")
 UNDODGEABLE_KINDS = ("bow", "sling", "crossbow")
 """Arrows, crossbow bolts (taken as arrows: the rules name only arrows) and sling stones cannot be
