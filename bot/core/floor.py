@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from bot.core import acta
+from bot.core import combat as rounds
 from bot.core.commands import Command
 from bot.core.context import Context
 from bot.core.protocol import Line
@@ -116,8 +117,7 @@ def _turn_allows(ctx: Context) -> bool:
         return True
     if room.lock is not None and room.lock.owner == ctx.sender:
         return True
-    actor = room.find_character(combat.current or "")
-    return actor is not None and actor.owner == ctx.sender
+    return any(member.owner == ctx.sender for member in rounds.turn_members(ctx, combat))
 
 
 def refuse(ctx: Context, reason: Refusal) -> None:
