@@ -222,12 +222,13 @@ def require_up(ctx: Context, character: Character | None) -> None:
 
 def board(ctx: Context, combat: Combat) -> list[dict[str, Any]]:
     rules = ctx.game.combat
+    acting = {name_key(c.name) for c in turn_members(ctx, combat)}
     rows = []
-    for i, name in enumerate(combat.order):
+    for name in combat.order:
         character = ctx.room.find_character(name)
         rows.append({
             "name": name,
-            "current": combat.started and i == combat.turn,
+            "current": name_key(name) in acting,
             "owner": character.owner if character else None,
             "conditions": rules.conditions(ctx, combat, character) if character else [],
         })

@@ -235,3 +235,12 @@ def test_starting_a_combat_during_a_lock_tells_the_gm_and_the_lock_stays(dash: s
 def test_starting_a_combat_with_the_floor_open_says_nothing_of_locks() -> None:
     t = play("@gm:local: !combate", system="savage")
     assert not any(m.startswith("🔒") for m in t.texts(1))
+
+
+def test_the_board_marks_every_member_of_the_group_turn() -> None:
+    table = make_table(system="savage", seed=3)
+    t = play(SAVAGE_SETUP + """
+@gm:local: !turnos Soldado 1, Soldado 2, Soldado 3, Kira
+@gm:local: !estado
+""", table=table)
+    assert t.text(9).splitlines()[1:] == ["▶ Soldado 1", "▶ Soldado 2", "▶ Soldado 3", "· Kira"]
