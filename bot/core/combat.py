@@ -104,15 +104,16 @@ def _begin_turn(ctx: Context, combat: Combat) -> None:
     ctx.game.combat.new_round(ctx, combat)
     drop_dead(ctx, combat)
     ctx.announce("new_round", round=combat.round, order=list(combat.order))
-    _first_turn(ctx, combat)
+    _first_turn(ctx, combat, [n for n in skipped if position_of(combat, n) is not None])
 
 
-def _first_turn(ctx: Context, combat: Combat) -> None:
-    """The round's first turn; when nobody in the order can act, the turn rests on the first and the GM
-    hears so (the next ``!siguiente`` plays the next round, with the rolls the states require)."""
-    skipped = _pass_unable(ctx, combat)
+def _first_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None) -> None:
+    """The round's first turn (its line also names ``skipped``, passed over at the end of the last
+    round); when nobody in the order can act, the turn rests on the first and the GM hears so (the
+    next ``!siguiente`` plays the next round, with the rolls the states require)."""
+    passed = _pass_unable(ctx, combat)
     if combat.turn < len(combat.order):
-        announce_turn(ctx, combat, skipped)
+        announce_turn(ctx, combat, list(dict.fromkeys([*(skipped or []), *passed])))
         return
     _rest(ctx, combat)
 

@@ -117,7 +117,9 @@ def _turn_allows(ctx: Context) -> bool:
         return True
     if room.lock is not None and room.lock.owner == ctx.sender:
         return True
-    return any(member.owner == ctx.sender for member in rounds.turn_members(ctx, combat))
+    actor = room.find_character(combat.current or "")
+    acting = [*([actor] if actor else []), *rounds.turn_members(ctx, combat)]
+    return any(character.owner == ctx.sender for character in acting)
 
 
 def refuse(ctx: Context, reason: Refusal) -> None:

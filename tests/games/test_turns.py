@@ -244,3 +244,20 @@ def test_the_board_marks_every_member_of_the_group_turn() -> None:
 @gm:local: !estado
 """, table=table)
     assert t.text(9).splitlines()[1:] == ["▶ Soldado 1", "▶ Soldado 2", "▶ Soldado 3", "· Kira"]
+
+
+def test_stormbringer_a_combatant_stunned_by_a_critical_gets_no_turn() -> None:
+    """002: "Además, el personaje dañado quedará temporalmente aturdido y no podrá combatir durante por
+    lo menos cinco minutos." """
+    table = make_table(system="stormbringer", seed=1)
+    t = play("""
+@gm:local: !pj Elric @ana:local
+@gm:local: !pnj Orco
+@gm:local: !ficha Orco des 12 pv 24
+@gm:local: !combate
+@gm:local: !turnos Elric, Orco, Moonglum
+@gm:local: !daño Orco 1d8 crítico
+@ana:local: !siguiente
+""", table=table)
+    assert "aturdido" in t.text(6)
+    assert _turn_lines(t.texts(7)) == ["▶️ Ronda 1: turno de Moonglum (Orco no puede actuar)."]
