@@ -186,22 +186,26 @@ def leave(ctx: Context, combat: Combat, position: int) -> None:
         _begin_turn(ctx, combat)
 
 
-def acting(ctx: Context) -> bool:
-    """Someone acts on the current turn (taken before a command, for ``sweep_dead``)."""
+def acting(ctx: Context) -> tuple[int, int] | None:
+    """The turn now (round, turn) if someone acts on it (taken before a command, for ``sweep_dead``)."""
     combat = ctx.room.combat
-    return combat is not None and combat.started and bool(turn_members(ctx, combat))
+    if combat is None or not combat.started or not turn_members(ctx, combat):
+        return None
+    return combat.round, combat.turn
 
 
-def sweep_dead(ctx: Context, acted: bool) -> None:
-    """After a command: whoever died leaves the order; if it was their turn, or nobody of the current turn
-    can act any more (``acted``: someone could before the command), the next one starts."""
+def sweep_dead(ctx: Context, acted: tuple[int, int] | None) -> None:
+    """After a command: whoever died leaves the order; if it was their turn, or nobody of the turn
+    ``acted`` (the one someone acted on before the command, if the command left it) can act any more,
+    the next one starts."""
     combat = ctx.room.combat
     if combat is None or not combat.order:
         return
+    fallen = acted == (combat.round, combat.turn) and not turn_members(ctx, combat)
     actor_left = drop_dead(ctx, combat)
     if not combat.order:
         return
-    if actor_left or (acted and combat.started and not turn_members(ctx, combat)):
+    if actor_left or fallen:
         ctx.room.granted.clear()
         if any(can_act(ctx, name) for name in combat.order):
             _begin_turn(ctx, combat)
