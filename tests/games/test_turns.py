@@ -104,7 +104,7 @@ def test_savage_an_incapacitated_wild_card_and_an_extra_out_of_the_fight_get_no_
 @gm:local: !ficha Guardia fuera 1
 @ana:local: !siguiente
 """, table=table)
-    assert _turn_lines(t.texts(8)) == ["▶️ Ronda 1: turno de Orco (McAvoy y Guardia no pueden actuar)."]
+    assert _turn_lines(t.texts(8)) == ["▶️ Ronda 1: turno de Orco. McAvoy y Guardia no pueden actuar."]
 
 
 def test_savage_bleeding_out_rolls_vigor_at_the_start_of_the_round_before_the_deal() -> None:
@@ -152,12 +152,12 @@ def test_reino_the_dying_get_no_turn_and_save_each_round_in_one_line() -> None:
 @bob:local: !siguiente
 @gm:local: !siguiente
 """, table=table)
-    assert _turn_lines(t.texts(6)) == ["▶️ Ronda 1: turno de Bran (@bob:local) (Ana no puede actuar)."]
+    assert _turn_lines(t.texts(6)) == ["▶️ Ronda 1: turno de Bran (@bob:local). Ana no puede actuar."]
     for line, dc in ((8, 10), (10, 11)):
         texts = t.texts(line)
         saves = [m for m in texts if "Moribundo: Fortaleza" in m]
         assert len(saves) == 1 and f"CD {dc}" in saves[0] and "\n" not in saves[0], texts
-        assert _turn_lines(texts) == [f"▶️ Ronda {dc - 8}: turno de Bran (@bob:local) (Ana no puede actuar)."]
+        assert _turn_lines(texts) == [f"▶️ Ronda {dc - 8}: turno de Bran (@bob:local). Ana no puede actuar."]
 
 
 def test_reino_the_unconscious_get_no_turn() -> None:
@@ -169,7 +169,7 @@ def test_reino_the_unconscious_get_no_turn() -> None:
 @gm:local: !siguiente
 """, table=table)
     assert "inconsciente" in t.text(8)
-    assert _turn_lines(t.texts(9)) == ["▶️ Ronda 1: turno de Orco (Bran no puede actuar)."], t.texts(9)
+    assert _turn_lines(t.texts(9)) == ["▶️ Ronda 1: turno de Orco. Bran no puede actuar."], t.texts(9)
 
 
 def test_reino_when_nobody_can_act_the_gm_hears_it_and_each_next_is_a_round_of_saves() -> None:
@@ -201,7 +201,7 @@ def test_sombra_the_unconscious_and_the_helpless_get_no_turn() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 """, table=table)
-    assert _turn_lines(t.texts(9)) == ["▶️ Ronda 1: turno de Sargento (Cole y Vera no pueden actuar)."]
+    assert _turn_lines(t.texts(9)) == ["▶️ Ronda 1: turno de Sargento. Cole y Vera no pueden actuar."]
     assert _turn_lines(t.texts(10)) == ["▶️ Ronda 2: turno de Guardia."]
 
 
@@ -214,7 +214,7 @@ def test_the_actor_who_falls_on_their_own_turn_passes_it() -> None:
 @gm:local: !turnos Cole, Sargento
 @gm:local: !daño Cole 12 cabeza
 """, table=table)
-    assert _turn_lines(t.texts(5)) == ["▶️ Ronda 1: turno de Sargento (Cole no puede actuar)."]
+    assert _turn_lines(t.texts(5)) == ["▶️ Ronda 1: turno de Sargento. Cole no puede actuar."]
 
 
 @pytest.mark.parametrize("dash", ["-----", "----- (Kira)"])
@@ -260,4 +260,4 @@ def test_stormbringer_a_combatant_stunned_by_a_critical_gets_no_turn() -> None:
 @ana:local: !siguiente
 """, table=table)
     assert "aturdido" in t.text(6)
-    assert _turn_lines(t.texts(7)) == ["▶️ Ronda 1: turno de Moonglum (Orco no puede actuar)."]
+    assert _turn_lines(t.texts(7)) == ["▶️ Ronda 1: turno de Moonglum. Orco no puede actuar."]

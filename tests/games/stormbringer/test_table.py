@@ -338,7 +338,7 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
     assert "aturdido al menos cinco minutos" in t.text(9)
     # 002: stunned, "no podrá combatir durante por lo menos cinco minutos": Orco gets no turn (issue 20)
     # and may not parry.
-    assert t.texts(11)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local) (Orco no puede actuar)."
+    assert t.texts(11)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local). Orco no puede actuar."
     assert "Orco está aturdido por un crítico" in t.text(13)
     assert "Orco [herida grave, aturdido: no combate]" in t.text(14) and "Elric [PV 14]" in t.text(14)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
