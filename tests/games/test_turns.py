@@ -68,9 +68,8 @@ def test_savage_on_the_group_turn_the_gm_acts_for_any_member() -> None:
 @gm:local: !tiro Soldado 1 Pelear contra Kira
 @gm:local: !siguiente
 """, table=table)
-    assert t.texts(9)[0].startswith("Soldado 3 ·") or "Soldado 3" in t.texts(9)[0].split("🎲")[0], t.texts(9)
-    assert "Soldado 2" in t.texts(10)[0].split("🎲")[0], t.texts(10)
-    assert "Soldado 1" in t.texts(11)[0].split("🎲")[0], t.texts(11)
+    for line, member in ((9, "Soldado 3"), (10, "Soldado 2"), (11, "Soldado 1")):
+        assert t.texts(line)[0].startswith(f"{member} · Pelear d6 · 🎲 1d6 vs 6:"), t.texts(line)  # Kira's Parry
     assert _turn_lines(t.texts(12)) == ["▶️ Ronda 1: turno de Kira (@ana:local)."]
 
 
