@@ -247,7 +247,7 @@ def dodge_command(ctx: Context, args: str) -> None:
 def next_command(ctx: Context, args: str) -> None:
     """As every room's ``!siguiente``; after the last declaration of intent, the attacks start."""
     combat = ctx.running_combat()
-    if not (st.declaring(combat) and combat.turn == len(combat.order) - 1):
+    if not (st.declaring(combat) and st.last_declarer(ctx, combat)):
         core_next(ctx, args)
         return
     actor = ctx.room.find_character(combat.current or "")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.stormbringer.combat import (
@@ -164,6 +165,11 @@ def begin_intent(combat: Combat, phases: RoundPhases) -> None:
 def declaring(combat: Combat) -> bool:
     """The declarations of intent are going round (and the order is still the worked-out one)."""
     return combat.data.get("stage") == "intent" and not ordered_by_hand(combat)
+
+
+def last_declarer(ctx: Context, combat: Combat, after: int = 1) -> bool:
+    """Nobody from ``combat.turn + after`` on is left to declare (who cannot act declares nothing)."""
+    return not any(rounds.can_act(ctx, name) for name in combat.order[combat.turn + after:])
 
 
 def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:

@@ -405,3 +405,24 @@ def test_the_last_declarer_leaving_starts_the_attacks() -> None:
     assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.") for a in answer)
     assert "Ronda 1: turno de Moonglum" in answer[-1]
     assert room(table)["combat"]["round"] == 1
+
+
+def test_a_last_declarer_who_cannot_act_does_not_end_the_round() -> None:
+    """«1º) Declaración de intenciones ... 2º) Ataques con armas»: Elric, stunned (the highest DES, so the
+    last to declare), declares nothing; after Moonglum the round goes on to its attacks."""
+    t = sb("""
+@gm:local: !iniciativa
+@gm:local: !acciones
+@gm:local: !daño Elric 1d8 crítico
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+""", seed=4)
+    assert "📋 Asalto 2 (12 s)." in t.texts(FIRST + 5)[0]
+    assert "turno de Moonglum" in t.texts(FIRST + 7)[-1]
+    answer = t.texts(FIRST + 8)
+    assert answer[0].startswith("⚔️ Asalto 2: acciones."), answer
+    assert answer[-1].startswith("▶️ Ronda 2: turno de Moonglum")

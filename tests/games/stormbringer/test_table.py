@@ -357,14 +357,19 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
 @gm:local: !daño Orco 1d8 crítico
 @gm:local: !siguiente
 @gm:local: !siguiente
-@gm:local: !ataque Elric
+@gm:local: !acciones
+@bob:local: !ataque Orco
+@gm:local: !parada Orco
 @gm:local: !estado
 """, table)
     assert "×2 (crítico, sin armadura)" in t.text(10) and "armadura [" not in t.text(10)
     assert "aturdido al menos cinco minutos" in t.text(10)
-    assert "Orco: aturdido: no combate" in t.texts(12)[0]
-    assert "Orco está aturdido por un crítico" in t.text(13)
-    assert "Orco [herida grave" in t.text(14) and "Elric [PV 14]" in t.text(14)
+    # 002: stunned, "no podrá combatir durante por lo menos cinco minutos": Orco gets no turn (issue 20),
+    # not even to declare (issue 22), and may not parry.
+    assert t.texts(12)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local). Orco no puede actuar."
+    assert t.texts(13)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local)."
+    assert "Orco está aturdido por un crítico" in t.text(15)
+    assert "Orco [herida grave, aturdido: no combate]" in t.text(16) and "Elric [PV 14]" in t.text(16)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
 
 
