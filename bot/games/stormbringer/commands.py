@@ -340,6 +340,17 @@ def damage_command(ctx: Context, args: str) -> None:
             parry_broke = parrying_weapon_breaks(target, blow, result.result.rolled)
     ctx.reply("stormbringer/table_damage", name=target.name, roll=result, before=before,
               after=target.sheet.get("pv"), parry_broke=parry_broke)
+    if combat is not None:
+        declarer_fell(ctx, combat, target)
+
+
+def declarer_fell(ctx: Context, combat: Combat, character: Character) -> None:
+    """The last to declare, just stunned or killed on their declaring turn: the round goes on to its
+    attacks (left to the core, the turn would pass to a new round)."""
+    if (st.declaring(combat) and combat.current == character.name and not rounds.can_act(ctx, character.name)
+            and st.last_declarer(ctx, combat)):
+        rounds.drop_dead(ctx, combat)
+        start_actions(ctx, combat)
 
 
 def parrying_weapon_breaks(target: Character, blow: dict, rolled: int) -> bool:
@@ -449,6 +460,7 @@ def helpless_command(ctx: Context, args: str) -> None:
     else:
         victim.sheet["pv"] = min(0, st.sheet_int(victim, "pv"))
     ctx.reply("stormbringer/table_pod", save="helpless", roll=check, attacker=attacker.name, victim=victim.name)
+    declarer_fell(ctx, combat, victim)
 
 
 @COMMANDS.command("espalda", "behind", usage="VÍCTIMA (golpe por la espalda en plena pelea)", gm_only=True,

@@ -426,3 +426,24 @@ def test_a_last_declarer_who_cannot_act_does_not_end_the_round() -> None:
     answer = t.texts(FIRST + 8)
     assert answer[0].startswith("⚔️ Asalto 2: acciones."), answer
     assert answer[-1].startswith("▶️ Ronda 2: turno de Moonglum")
+
+
+def test_the_last_declarer_falling_on_their_turn_hands_the_round_to_its_attacks() -> None:
+    """«1º) Declaración de intenciones ... 2º) Ataques con armas»: a blow still waiting for its damage
+    kills Elric, the last to declare, on his declaring turn: the round's attacks start."""
+    table = make_table(system="stormbringer", seed=4)
+    t = sb("""
+@gm:local: !ficha Elric pv 2
+@gm:local: !iniciativa
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !siguiente
+@gm:local: !daño Elric 20 crítico
+""", table=table)
+    assert "turno de Elric" in t.texts(FIRST + 4)[-1]
+    answer = t.texts(FIRST + 5)
+    assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.")
+               for a in answer), answer
+    assert any("Elric ha muerto" in a for a in answer)
+    assert answer[-1].startswith("▶️ Ronda 1: turno de Moonglum")
+    assert room(table)["combat"]["round"] == 1
