@@ -215,8 +215,11 @@ def test_named_lock_with_lookalikes(dash: str) -> None:
 
 @pytest.mark.parametrize("line", ["——", "----", "- - - -", "-----x", "—— ~", "\u2014\u200b\u2014"])
 def test_not_dash_lines(line: str) -> None:
+    """No lock; what looks like a slip for one (few dashes, dashes and no character's name) gets the GM a
+    private hint (issue 20)."""
     t = play(CAST + f"@gm:local: {line}\n@bob:local: hola")
-    assert t.for_line(3) == [] and t.for_line(4) == []
+    assert all(a["action"] == "send" and a["private_to"] == "@gm:local" for a in t.for_line(3))
+    assert t.for_line(4) == []
 
 
 def test_a_player_dash_line_gets_no_confirmation() -> None:
