@@ -62,7 +62,7 @@ FIELD_SEPARATORS = ":="
 ENTRY_SEPARATORS = ",;"
 """What may stand between two pasted fields besides a new line."""
 MAX_GUESSES = 1
-GUESS_CUTOFF = 0.75
+GUESS_CUTOFF = 0.8
 
 
 class YesNo(str):
@@ -173,7 +173,8 @@ def read_edit(game: Game, text: str) -> SheetEdit:
     line with no separator that does not read as pairs is one ``Campo valor`` whose value has several
     words: the export of a one-field sheet (``Arma Rifle de asalto``); if it is not that either, the
     pairs are the answer."""
-    if any(mark in text for mark in (*ENTRY_SEPARATORS, "\n", "=")):
+    words = text.split()
+    if any(mark in text for mark in (*ENTRY_SEPARATORS, "\n")) or (words and name_key(words[0]) in MACRO_WORDS):
         return _read_entries(game, _pasted_entries(game, text))
     paired = _read_entries(game, _paired_entries(game, text))
     if not paired.rejected:
@@ -246,8 +247,8 @@ def _entry_words(game: Game, part: str) -> list[str]:
 
 def _paired_entries(game: Game, text: str) -> list[Any]:
     """``campo valor campo valor``: a field name (maybe several words) and a one-word value; ``campo:``
-    and ``campo=valor`` read the same. A word that starts no field takes the next word as its value,
-    unless that one starts a field."""
+    and ``campo=valor`` read the same, and a value's ``(parenthesis)`` goes with it (``Dureza 7 (2)``). A
+    word that starts no field takes the next word as its value, unless that one starts a field."""
     words = [piece for word in text.split() for piece in _split_marks(word) if piece]
     entries: list[Any] = []
     while words:
@@ -257,6 +258,8 @@ def _paired_entries(game: Game, text: str) -> list[Any]:
             entries.append(words[:used])
             words = words[used:]
             continue
+        if len(words) > used + 1 and words[used + 1].startswith("("):
+            used = next((i for i in range(used + 1, len(words)) if words[i].endswith(")")), len(words) - 1)
         entries.append(words[:used + 1])
         words = words[used + 1:]
     return entries

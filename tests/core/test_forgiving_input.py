@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import count
 
 import pytest
 
 from bot.console import ROOM_ID
+from bot.core.events import Event, Send
 from tests.transcript import GM, make_table, play
 
 CAST = """
@@ -159,3 +161,148 @@ def test_a_short_dash_line_during_a_lock_leaves_it_closed() -> None:
 def test_a_players_short_dash_line_gets_no_hint() -> None:
     t = play(CAST + "@bob:local: ---\n@bob:local: ----- Kira", system="generic")
     assert not sends(t, FIRST) and not sends(t, FIRST + 1)
+
+
+SHEET_FORMS = {
+    # game: (three fields as pasted, the sheet they make)
+    "savage": (("Agilidad", "d8"), ("Pelear", "d6"), ("Parada", "5"), {"agilidad": "d8", "pelear": "d6", "parada": 5}),
+    "stormbringer": (("DES", "14"), ("Espada", "60"), ("Arma", "Espada"), {"des": 14, "espada": 60, "arma": "Espada"}),
+    "reino": (("Destreza", "2"), ("Percepción", "3"), ("Defensa", "15"), {"destreza": 2, "percepcion": 3, "defensa": 15}),
+    "sombra": (("AGI", "6"), ("Pistola", "12"), ("VEL", "5"), {"agi": 6, "pistola": 12, "vel": 5}),
+}
+FORMS = (
+    "{a} {x}, {b} {y}, {c} {z}",
+    "{a}: {x}, {b}: {y}, {c}: {z}",
+    "{a}={x}; {b}={y}; {c}={z}",
+    "{a}: {x}\n{b}={y}\n{c} {z}",
+    "{a}: {x}; {b} = {y}\n{c}:{z}",
+    "{a}: {x} {b}: {y} {c}: {z}",
+    "{a}={x} {b}={y} {c}={z}",
+)
+
+
+def sheet_of(table, name: str = "kira") -> dict:  # type: ignore[no-untyped-def]
+    return table.room(ROOM_ID).characters[name].sheet
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("system", SHEET_FORMS)
+def test_a_sheet_pastes_with_colons_equals_semicolons_and_new_lines(system: str, form: str) -> None:
+    (a, x), (b, y), (c, z), expected = SHEET_FORMS[system]
+    table = make_table(system=system)
+    play(CAST, table)
+    text = form.format(a=a, x=x, b=b, y=y, c=c, z=z)
+    answers = table.handle(Event(ROOM_ID, "@bob:local", f"!ficha Kira {text}", "$paste"))  # one message, lines kept
+    assert sheet_of(table) == expected and len(answers) == 1, answers
+
+
+PASTES = count()
+
+
+def paste(table, sender: str, text: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """``!ficha Kira TEXT`` as one message (new lines kept); the bodies of the answers."""
+    answers = table.handle(Event(ROOM_ID, sender, f"!ficha Kira {text}", f"$paste{next(PASTES)}"))
+    return [a.message.body for a in answers if isinstance(a, Send)]
+
+
+REJECTED = {
+    # game: (a valid field, what it sets, a misspelt field and the name guessed, a bad value and what is valid)
+    "savage": ("Agilidad d8", {"agilidad": "d8"}, ("Disprar d8", "Disparar"),
+               ("Pelear d7", "«d7» no válido para «Pelear»", "d4, d6, d8, d10 o d12")),
+    "stormbringer": ("DES 14", {"des": 14}, ("Esquvia 30", "Esquiva"),
+                     ("Tipo de arma lanzallamas", "«lanzallamas» no válido para «Tipo de arma»", "cuerpo, proyectil")),
+    "reino": ("Destreza 2", {"destreza": 2}, ("Percepcoin 3", "Percepción"),
+              ("Defensa alta", "«alta» no válido para «Defensa»", "un número entero")),
+    "sombra": ("AGI 6", {"agi": 6}, ("Pistoal 12", "Pistola"),
+               ("Fusil 45", "«45» no válido para «Fusil»", "de 0 a 30")),
+}
+
+
+@pytest.mark.parametrize("system", REJECTED)
+def test_valid_fields_are_kept_and_each_rejected_one_is_named_with_why(system: str) -> None:
+    valid, sets, (misspelt, guess), (bad, named, what) = REJECTED[system]
+    table = make_table(system=system)
+    play(CAST, table)
+    sheet_answer, rejected = paste(table, GM, f"{valid}, {misspelt}, {bad}, Volar 3")
+    assert sheet_of(table) == sets and valid.split()[0] in sheet_answer
+    lines = rejected.splitlines()
+    assert len(lines) == 5 and "no se ha cambiado" in lines[0]
+    assert f"«{misspelt.rsplit(' ', 1)[0]}» desconocido: ¿querías decir «{guess}»?" in lines[1]
+    assert named in lines[2] and what in lines[2]
+    assert "«Volar» desconocido." in lines[3] and lines[4].startswith("Campos de este sistema:")
+
+
+@pytest.mark.parametrize("system", REJECTED)
+def test_a_paste_of_only_bad_fields_is_refused_naming_each_and_changes_nothing(system: str) -> None:
+    _valid, _sets, (misspelt, guess), (bad, named, what) = REJECTED[system]
+    table = make_table(system=system)
+    play(CAST, table)
+    before = table.room(ROOM_ID).to_dict()
+    (answer,) = paste(table, GM, f"{misspelt}; {bad}")
+    assert f"¿querías decir «{guess}»?" in answer and named in answer and what in answer
+    assert "No se ha cambiado nada en la ficha de Kira" in answer
+    assert table.room(ROOM_ID).to_dict() == before
+    (single,) = paste(table, GM, bad)
+    assert len(single.splitlines()) == 1 and named in single and what in single
+
+
+@pytest.mark.parametrize("system, field, key", [("savage", "Nervios de acero", "nervios_de_acero"),
+                                                ("stormbringer", "Tipo de arma", "arma_tipo"),
+                                                ("stormbringer", "Tipo de arma2", "arma2_tipo")])
+def test_users_see_the_games_field_names_never_internal_keys(system: str, field: str, key: str) -> None:
+    table = make_table(system=system)
+    play(CAST, table)
+    (answer,) = paste(table, GM, f"{field} ?¿")
+    assert f"«{field}»" in answer and key not in answer
+
+
+@pytest.mark.parametrize("yes, no", [("sí", "no"), ("si", "No"), ("Sí", "NO")])
+def test_yes_and_no_fields_take_si_and_no(yes: str, no: str) -> None:
+    table = make_table(system="savage")
+    play(CAST, table)
+    paste(table, GM, f"Comodín: {no}, Aturdido: {yes}")
+    assert sheet_of(table)["comodin"] == no and sheet_of(table)["aturdido"] == 1
+    paste(table, GM, f"Comodín={yes}; Aturdido={no}")
+    assert sheet_of(table)["comodin"] == yes and not sheet_of(table)["aturdido"]
+    reino = make_table(system="reino")
+    play(CAST, reino)
+    paste(reino, GM, f"Secuaz: {yes}")
+    assert sheet_of(reino)["secuaz"] == yes
+    sombra = make_table(system="sombra")
+    play(CAST, sombra)
+    paste(sombra, GM, f"Muerto: {yes}")
+    assert sheet_of(sombra)["muerto"] == 1
+
+
+def test_a_yes_or_no_field_refuses_anything_else_saying_what_it_takes() -> None:
+    table = make_table(system="savage")
+    play(CAST, table)
+    (answer,) = paste(table, GM, "Comodín quizá")
+    assert "«quizá» no válido para «Comodín»: vale sí o no" in answer
+
+
+def test_savage_toughness_with_its_armour_in_parentheses() -> None:
+    table = make_table(system="savage")
+    play(CAST, table)
+    (shown,) = paste(table, GM, "Parada 6, Dureza 7 (2), Agilidad d8")
+    assert sheet_of(table) == {"parada": 6, "dureza": 7, "armadura": 2, "agilidad": "d8"}
+    copy = make_table(system="savage")
+    play(CAST, copy)
+    paste(copy, GM, shown)
+    assert sheet_of(copy) == sheet_of(table)
+    paste(table, GM, "Dureza: 8 (3)")
+    assert (sheet_of(table)["dureza"], sheet_of(table)["armadura"]) == (8, 3)
+    (bad,) = paste(table, GM, "Dureza 7 (dos)")
+    assert "Dureza" in bad and "7 (2)" in bad and (sheet_of(table)["dureza"], sheet_of(table)["armadura"]) == (8, 3)
+
+
+def test_a_players_gm_only_fields_are_skipped_with_a_note_and_the_rest_kept() -> None:
+    """The README's example, pasted by the player: Bennies is the table's state."""
+    table = make_table(system="savage")
+    play(CAST, table)
+    _sheet, *notes = paste(table, "@bob:local", "Agilidad d8, Disparar d8, Pelear d6, Parada 5, Dureza 6, Bennies 3")
+    assert sheet_of(table) == {"agilidad": "d8", "disparar": "d8", "pelear": "d6", "parada": 5, "dureza": 6}
+    assert len(notes) == 1 and "Bennies" in notes[0] and "máster" in notes[0]
+    _sheet, *notes = paste(table, "@bob:local", "Pelear d8; Bennies 3; Disprar d10")
+    assert sheet_of(table)["pelear"] == "d8" and "bennies" not in sheet_of(table)
+    assert any("¿querías decir «Disparar»?" in n for n in notes) and any("Bennies" in n for n in notes)
