@@ -19,6 +19,10 @@ from bot.core.store import Store
 from systems.base import GameSystem, Outcome, sized_dice
 from systems.refusal import Refusal
 
+ROLLER_KEYS = ("who", "attacker", "name")
+"""The context keys of a game's roll message that name who rolled (``name``: the subject of a soak, a
+recovery...; of a damage roll it is the target, so the acta does not credit a damage roll to it)."""
+
 
 @dataclass
 class Context:
@@ -107,16 +111,19 @@ class Context:
             private_to = self.sender
         params = {"r": roll, **context}
         message = rendered or self.renderer.render(kind, **params)
+        who = ""
         if roll_json is None and roll is not None:  # a game's own roll
             roll_json = roll.as_json()
-            who = next((v for k in ("who", "attacker", "name") if isinstance(v := context.get(k), str)), "")
+            who = next((v for k in ROLLER_KEYS if isinstance(v := context.get(k), str)), "")
             roll_id = self.record_roll(roll, roll_json, who or self.speaker_name, "", (), private_to is not None,
                                        message)
             secret = private_to is not None
         if roll_json is not None:
             named = context.get("who")
-            acta.roll(self, roll_json, message.body, secret=secret or private_to is not None,
-                      who=named if isinstance(named, str) else None)
+            label = context.get("label")
+            credited = named if isinstance(named, str) else None if roll_json.get("kind") == "damage" else who
+            acta.roll(self, roll_json, message.body, secret=secret or private_to is not None, who=credited or None,
+                      label=label if isinstance(label, str) else "")
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
         self.actions.append(Send(
             self.event.room_id, message, self.event.event_id if reply else None, mentions, private_to,

@@ -114,12 +114,22 @@ def expand_macro(character: Character | None, text: str) -> str:
 
 def roller(ctx: Context, text: str) -> tuple[Character | None, str]:
     """Who rolls and the roll's text: a character named at the start (the GM's or the sender's own),
+    else, for a GM on the turn of a character the GM plays (an NPC, or one the GM took over), that one,
     else the sender's character (a GM without one rolls for nobody)."""
     named, rest = ctx.split_name(text)
     if named is not None and rest:
         ctx.may_manage(named)
         return named, " ".join(rest)
-    return ctx.character, text
+    return gms_turn_character(ctx) or ctx.character, text
+
+
+def gms_turn_character(ctx: Context) -> Character | None:
+    """The character whose turn it is, when the sender is a GM and plays it (an NPC, or the GM's own)."""
+    combat = ctx.room.combat
+    if not ctx.is_gm() or combat is None or not combat.started:
+        return None
+    current = ctx.room.find_character(combat.current or "")
+    return current if current is not None and current.owner in (None, ctx.sender) else None
 
 
 def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll:

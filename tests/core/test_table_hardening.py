@@ -238,7 +238,7 @@ def test_starting_a_combat_ends_the_exploration() -> None:
 @gm:local: !turnos McAvoy, Sör Brönn
 @bob:local: /me también abre
 """)
-    assert "Pierden su acción: Sör Brönn." in t.texts(5)[1]
+    assert "Pierde su acción: Sör Brönn." in t.texts(5)[1]
     assert t.redacted(7) and "Es el turno de McAvoy" in t.text(7)
 
 
@@ -252,7 +252,7 @@ def test_turns_during_exploration_end_it(order: str) -> None:
 @ana:local: /me explora otra vez
 @bob:local: /me explora otra vez
 """)
-    assert "Pierden su acción: McAvoy." in t.texts(6)[0]
+    assert "Pierde su acción: McAvoy." in t.texts(6)[0]
     refused = [n for n in (7, 8) if t.redacted(n)]
     assert len(refused) == 1 and "Es el turno de" in t.text(refused[0])
 

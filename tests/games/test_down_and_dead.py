@@ -28,7 +28,7 @@ def test_stormbringer_at_zero_hit_points_leaves_the_order_and_the_next_turn_star
     assert t.texts(5)[1:] == [DEAD_NOTICE.format("Orco"), "▶️ Ronda 1: turno de Elric (@ana:local)."]
     assert "Orco" not in t.text(6)
     assert t.texts(7)[1:] == [DEAD_NOTICE.format("Elric"), "▶️ Ronda 1: turno de Moonglum."]
-    assert t.text(9).startswith("⛔ Elric está muerto: no puede hacer tiradas")
+    assert t.text(9).startswith("⛔ Elric ha muerto: no puede hacer tiradas")
 
 
 def test_savage_dead_leave_and_the_bleeding_only_roll_vigor() -> None:
@@ -82,7 +82,7 @@ def test_reino_dying_keep_their_turn_and_save_each_round_but_roll_nothing_else()
     for line, dc in ((11, 10), (13, 11)):
         save, new_round, note, turn = t.texts(line)
         assert f"Moribundo: Fortaleza d20+2 vs CD {dc}" in save and "sigue Moribundo" in save
-        assert "Orden: Ana → Orco." in new_round and "Ana está moribundo" in note and "turno de Ana" in turn
+        assert "Orden: Ana → Orco." in new_round and "Ana no puede actuar (estado moribundo" in note and "turno de Ana" in turn
 
 
 def test_reino_a_failed_dying_save_kills_and_leaves_the_order() -> None:

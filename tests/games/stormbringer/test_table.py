@@ -332,7 +332,7 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
 @gm:local: !estado
 """, table)
     assert "×2 (crítico, sin armadura)" in t.text(9) and "armadura [" not in t.text(9)
-    assert "aturdido al menos cinco minutos" in t.text(9)
+    assert "sufre aturdimiento al menos cinco minutos" in t.text(9)
     assert "Orco: aturdido: no combate" in t.texts(11)[0]
     assert "Orco está aturdido por un crítico" in t.text(12)
     assert "Orco [herida grave" in t.text(13) and "Elric [PV 14]" in t.text(13)
