@@ -288,9 +288,9 @@ def test_ambush_success_leaves_victims_helpless_for_its_rounds() -> None:
     assert "Sorpresa 1D4−1: [2]−1 = 1 asaltos" in t.text(8)
     assert "Sorprendidos: Elric, Moonglum." in t.text(8)
     assert "Moonglum: sorprendido: sin defensa (1 asalto)" in t.texts(9)[1]
-    assert "Moonglum está sorprendido y no puede atacar" in t.text(10)
+    assert "Moonglum no puede atacar este asalto: le ha pillado la sorpresa" in t.text(10)
     assert "Orco · ⚔️ Ataque 60%: [14] → éxito" in t.text(13)
-    assert "Elric está sorprendido y no puede esquivar" in t.text(14)
+    assert "Elric no puede esquivar este asalto: le ha pillado la sorpresa" in t.text(14)
     assert "Elric [PV 14, sorprendido: sin defensa (1 asalto)]" in t.text(15)
     assert "Moonglum · ⚔️ Ataque" in t.text(17)     # round 2: the surprise is over
     assert "sorprendido" not in t.text(18)
@@ -334,7 +334,7 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
     assert "×2 (crítico, sin armadura)" in t.text(9) and "armadura [" not in t.text(9)
     assert "sufre aturdimiento al menos cinco minutos" in t.text(9)
     assert "Orco: aturdido: no combate" in t.texts(11)[0]
-    assert "Orco está aturdido por un crítico" in t.text(12)
+    assert "Orco tiene el estado aturdido por un crítico" in t.text(12)
     assert "Orco [herida grave" in t.text(13) and "Elric [PV 14]" in t.text(13)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
 
