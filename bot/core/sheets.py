@@ -3,8 +3,10 @@
 A game lists its fields (``Game.sheet_fields``: key -> type), how each is shown (``sheet_names``) and
 other names for them (``sheet_aliases``). Names are matched without case or accents. A sheet can be
 given as ``campo valor campo valor`` (one-word values, as always) or pasted as
-``Campo valor, Campo valor, ...`` over one or more lines, with ``Macro NOMBRE = EXPRESIÓN`` lines; the
-export (``!ficha NOMBRE``) is that same form, so it pastes back to the same sheet.
+``Campo valor, Campo: valor; Campo=valor`` over one or more lines, with ``Macro NOMBRE = EXPRESIÓN``
+lines; the export (``!ficha NOMBRE``) is ``Campo valor, ...``, so it pastes back to the same sheet. The
+valid fields of a paste are set and each other one comes back as a ``Rejected`` (an unknown name, with
+the field it looks like; a bad value, with what the field takes).
 
 Who sets what: a GM any field; a player the fields of their own character but the game's
 ``gm_fields`` (the table's state and the roles), which in a paste are left as they are and named. A

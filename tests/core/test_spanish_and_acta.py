@@ -78,7 +78,7 @@ def test_one_is_singular_in_the_dice_statistics() -> None:
     assert "(1 tirada a la vista" in stats and "d100: 1 dado," in stats and "1 dados" not in stats
 
 
-def test_one_npc_will_enter_and_one_player_loses_the_action() -> None:
+def test_one_npc_will_enter_the_fight() -> None:
     t = play(f"{GM}: !pnj Jefe\n{GM}: !pnj Orco x2")
     assert "Entrará en el próximo combate" in texts(t, 1)[0] and "Entrarán en el próximo combate" in texts(t, 2)[0]
 
