@@ -248,7 +248,8 @@ def test_a_paste_of_only_bad_fields_is_refused_naming_each_and_changes_nothing(s
 
 @pytest.mark.parametrize("system, field, key", [("savage", "Nervios de acero", "nervios_de_acero"),
                                                 ("stormbringer", "Tipo de arma", "arma_tipo"),
-                                                ("stormbringer", "Tipo de arma2", "arma2_tipo")])
+                                                ("stormbringer", "Tipo de arma2", "arma2_tipo"),
+                                                ("savage", "Aturdido", "aturdido"), ("reino", "RP", "rp")])
 def test_users_see_the_games_field_names_never_internal_keys(system: str, field: str, key: str) -> None:
     table = make_table(system=system)
     play(CAST, table)

@@ -36,6 +36,8 @@ NAMES = {
     "informatica": "Informática", "parada": "Parada", "dureza": "Dureza", "armadura": "Armadura", "paso": "Paso",
     "bennies": "Bennies",
     "heridas": "Heridas", "fatiga": "Fatiga", "comodin": "Comodín", "grupo": "Grupo",
+    "aturdido": "Aturdido", "incapacitado": "Incapacitado", "desangrando": "Desangrando", "muerto": "Muerto",
+    "fuera": "Fuera",
     "nervios_de_acero": "Nervios de acero", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma_dano": "Daño",
 }
 ALIASES = {
