@@ -79,10 +79,6 @@ class YesNo(str):
         return super().__new__(cls, value.strip())
 
 
-def is_yes(value: object) -> bool:
-    return name_key(str(value)) in YES_WORDS
-
-
 class Flag(int):
     """A state the table sets on or off (Aturdido, Muerto...): ``sí``/``si``/``no`` or ``1``/``0``."""
 
