@@ -328,6 +328,16 @@ _TERM = re.compile(
 )
 _MOD = re.compile(r"!|e(\d*)|(k[hl]?|d[hl])(\d+)", re.IGNORECASE)
 _OPERATOR_LEFT = re.compile(r"\s*[+-]")
+PHONE_MINUS = "‐‑‒–—―−﹣－"
+"""Dashes a phone or a word processor types for ``-`` (en dash, em dash, minus sign, figure dash...)."""
+_PHONE_MINUS = re.compile(f"[{PHONE_MINUS}](?=\\d)")
+
+
+def minus_signs(text: str) -> str:
+    """``text`` with every phone dash right before a digit read as ``-`` (``d8—5`` is ``d8-5``): what
+    every system does first with a roll's text. One character class and a one-character lookahead:
+    linear."""
+    return _PHONE_MINUS.sub("-", text)
 
 
 def _kept_slice(term: DiceTerm) -> str:
@@ -370,7 +380,7 @@ def parse_prefix(text: str) -> tuple[DiceExpr, str]:
     """Parse the dice expression at the start of ``text``; return it and the rest."""
     if len(text) > MAX_TEXT:
         raise DiceError("too_long", limit=MAX_TEXT)
-    return _parse_prefix(text)
+    return _parse_prefix(minus_signs(text))
 
 
 @lru_cache(maxsize=4096)
@@ -416,7 +426,7 @@ def parse_comment(rest: str) -> str:
 @lru_cache(maxsize=4096)
 def parse(text: str) -> DiceExpr:
     """Parse a full roll: an expression and an optional comment."""
-    expr, rest = parse_prefix(text.strip())
+    expr, rest = parse_prefix(minus_signs(text).strip())
     comment = parse_comment(rest)
     return DiceExpr(expr.terms, comment) if comment else expr
 

@@ -84,16 +84,19 @@ def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **dat
                              ctx.sender))
 
 
-def roll(ctx: Context, result: dict[str, Any], body: str, secret: bool = False, who: str | None = None) -> None:
-    """A roll the room saw: the message ``body`` it got and the structured ``result`` (the roll JSON).
-    A ``secret`` roll is neither recorded nor listed on the table page; revealing it (``!revelar``, a
-    public message with the same result) records it then."""
+def roll(ctx: Context, result: dict[str, Any], body: str, secret: bool = False, who: str | None = None,
+         label: str = "") -> None:
+    """A roll the room saw: the message ``body`` it got, the structured ``result`` (the roll JSON) and
+    the named roll's ``label`` (``Pelear d6``). It is credited to ``who`` (the character that rolled),
+    else to whom the sender speaks for (``_speaker``: never a GM's user id). A ``secret`` roll is
+    neither recorded nor listed on the table page; revealing it (``!revelar``, a public message with
+    the same result) records it then."""
     if secret:
         return
     line = " · ".join(part.strip() for part in body.splitlines() if part.strip())[:MAX_TEXT]
-    actor = who or ctx.speaker_name
+    actor = who if who and not (ctx.is_gm() and who == ctx.sender) else _speaker(ctx, "roll")
     ctx.room.last_rolls = [*ctx.room.last_rolls, {"who": actor[:200], "text": line[:500]}][-LAST_ROLLS:]
-    record(ctx, "roll", actor, line, result=result)
+    record(ctx, "roll", actor, line, result=result, **({"label": label[:80]} if label else {}))
 
 
 Board = tuple[int, tuple[str, ...], dict[str, list[str]]]

@@ -56,7 +56,9 @@ def sessions_of(store: Store, renderer: Renderer, room_id: str, numbers: list[in
         if session.date is None:
             session.date = _date(entry.ts)
         if entry.kind == "roll" and isinstance(entry.data.get("result"), dict):
-            entry = replace(entry, text=renderer.text("acta_roll", actor=entry.actor, r=_result(entry.data["result"])))
+            label = entry.data.get("label")
+            entry = replace(entry, text=renderer.text("acta_roll", actor=entry.actor, r=_result(entry.data["result"]),
+                                                      label=label if isinstance(label, str) else ""))
         if entry.kind not in HIDDEN_IN_DOCUMENT:
             session.entries.append(entry)
     return [by_number[n] for n in numbers]
@@ -64,7 +66,8 @@ def sessions_of(store: Store, renderer: Renderer, room_id: str, numbers: list[in
 
 def _result(result: dict[str, object]) -> dict[str, object]:
     """The fields of a roll's stored result the compact line reads (absent ones None)."""
-    return {key: result.get(key) for key in ("system", "kind", "expr", "comment", "dice", "total", "outcome", "raises")}
+    keys = ("system", "kind", "expr", "comment", "dice", "total", "outcome", "raises", "trait", "wild")
+    return {key: result.get(key) for key in keys}
 
 
 def _date(ts: int) -> str | None:

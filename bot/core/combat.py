@@ -72,9 +72,14 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
 
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
-    combat.round, combat.turn = 1, 0
+    """The first order of a combat starts round 1. An order set again mid-combat stays in the round it
+    was in while its first turn runs (the GM fixing the order), else starts the next one: the round
+    count (``!combate fin``) and the acta's round headings never go back."""
+    if combat.round == 0 or combat.turn > 0:
+        combat.round += 1
+        acta.record(ctx, "round", round=combat.round)
+    combat.turn = 0
     ctx.room.clear_grants()
-    acta.record(ctx, "round", round=1)
     gather_groups(ctx, combat)
     drop_dead(ctx, combat)
     _first_turn(ctx, combat)

@@ -19,6 +19,10 @@ from bot.core.store import Store, UndoStep
 from systems.base import GameSystem, Outcome, sized_dice
 from systems.refusal import Refusal
 
+ROLLER_KEYS = ("who", "attacker", "name")
+"""The context keys of a game's roll message that name who rolled (``name``: the subject of a soak, a
+recovery...; of a damage roll it is the target, so the acta does not credit a damage roll to it)."""
+
 
 @dataclass
 class Context:
@@ -125,17 +129,23 @@ class Context:
             private_to = self.sender
         params = {"r": roll, **context}
         views = rendered or privacy.render_views(self, kind, params)
+        who = ""
         if roll_json is None and roll is not None:  # a game's own roll
             roll_json = roll.as_json()
-            who = next((v for k in ("who", "attacker", "name") if isinstance(v := context.get(k), str)), "")
+            who = next((v for k in ROLLER_KEYS if isinstance(v := context.get(k), str)), "")
             roll_id = self.record_roll(roll, privacy.public_roll(roll_json, views) or {}, who or self.speaker_name,
                                        "", (), private_to is not None, views.public)
             secret = private_to is not None
         public_json = privacy.public_roll(roll_json, views)
         if public_json is not None:
             named = context.get("who")
-            acta.roll(self, public_json, views.public.body, secret=secret or private_to is not None,
-                      who=named if isinstance(named, str) else None)
+            label = context.get("label")
+            credited = named if isinstance(named, str) else None if public_json.get("kind") == "damage" else who
+            # The acta shows no more of the label than the room's copy does (an NPC's skill without its die).
+            shown = next((c for c in ((label, label.rsplit(" ", 1)[0]) if isinstance(label, str) and label else ())
+                          if f" · {c}" in views.public.body), "")
+            acta.roll(self, public_json, views.public.body, secret=secret or private_to is not None, who=credited or None,
+                      label=shown)
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
         send = Send(
             self.event.room_id, views.public, self.event.event_id if reply else None, mentions, private_to,

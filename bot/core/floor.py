@@ -17,6 +17,10 @@ Refusal = Literal["lock", "turn"]
 def gm_dash_line(ctx: Context, line: Line) -> None:
     """A GM's dash line opens or closes the floor (DESIGN.md 1.3-1.4); a reaction confirms it."""
     room = ctx.room
+    if line.kind == "short_dash" or (line.bare and room.find_character(line.name) is None):
+        ctx.whisper(ctx.sender, "dash_hint", name=line.name, known=room.character_names())
+        acta.said(ctx, Line("talk"))
+        return
     if line.kind == "dash":
         if room.lock:
             close_lock(ctx)

@@ -21,11 +21,13 @@ DASH_WEIGHTS: dict[str, int] = {
 """Dash-like characters after NFKC (which folds ``－`` ``﹣`` into ``-``, ``﹘`` ``︱`` into ``—``, ``︲``
 into ``–``), each with its length in dashes: an em dash counts as two (phones turn ``--`` into ``—``)."""
 MIN_DASHES = 5
+MIN_HINTED_DASHES = 3
+"""A GM's line of 3 or 4 dashes is taken for a slip: it gets a hint, not a lock."""
 MAX_LOCK_NAME = 80
 _COMMAND = re.compile(r"^(?:!|//?)([^\W\d_]\w*)(?:\s+(.*))?$", re.DOTALL)
 _OUT_OF_CHARACTER = re.compile(r"^\s*(?:\(\(.*\)\)\s*$|off:)", re.IGNORECASE | re.DOTALL)
 
-LineKind = Literal["dash", "named_dash", "command", "action", "ooc", "talk"]
+LineKind = Literal["dash", "named_dash", "short_dash", "command", "action", "ooc", "talk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,8 @@ class Line:
     name: str = ""
     """The command name (accent-free, lower case) or the named lock's character name."""
     args: str = ""
+    bare: bool = False
+    """A named lock written without parentheses (``----- Kira``): a lock only if the name is a character's."""
 
 
 def normalise(text: str) -> str:
@@ -55,14 +59,19 @@ def dash_length(text: str) -> int | None:
 
 
 def _read_dash_line(text: str) -> Line | None:
-    """``-----`` or ``----- (Nombre)`` (trailing dashes allowed), read on the normalised text."""
+    """``-----``, ``----- (Nombre)`` (trailing dashes allowed) or ``----- Nombre``, read on the
+    normalised text; ``---`` and ``----`` are a ``short_dash``."""
     text = normalise(text).strip()
     if not text or text[0] not in DASH_WEIGHTS:
         return None
     opening = text.find("(")
     if opening < 0:
         length = dash_length(text)
-        return Line("dash") if length is not None and length >= MIN_DASHES else None
+        if length is None:
+            return _bare_named(text)
+        if length >= MIN_DASHES:
+            return Line("dash")
+        return Line("short_dash") if length >= MIN_HINTED_DASHES else None
     closing = text.find(")", opening)
     if closing < 0:
         return None
@@ -73,6 +82,19 @@ def _read_dash_line(text: str) -> Line | None:
     if not 0 < len(name) <= MAX_LOCK_NAME or "(" in name:
         return None
     return Line("named_dash", name=name)
+
+
+def _bare_named(text: str) -> Line | None:
+    """``----- Nombre`` (trailing dashes allowed): the dashes, then a name with no parenthesis."""
+    cut = next(i for i, char in enumerate(text) if char not in DASH_WEIGHTS and not char.isspace())
+    head_length = dash_length(text[:cut]) or 0
+    end = len(text)
+    while end > cut and (text[end - 1] in DASH_WEIGHTS or text[end - 1].isspace()):
+        end -= 1
+    name = text[cut:end]
+    if head_length < MIN_DASHES or not 0 < len(name) <= MAX_LOCK_NAME or ")" in name:
+        return None
+    return Line("named_dash", name=name, bare=True)
 
 
 def read_line(text: str, is_emote: bool = False) -> Line:

@@ -17,9 +17,11 @@ from bot.core import privacy
 from bot.core.context import Context
 from bot.core.state import Character, name_key
 from systems.base import Outcome
+from systems.dice import minus_signs
 from systems.refusal import Refusal
 
-HIDDEN_WORDS = ("oculta", "oculto", "hidden")
+HIDDEN_WORDS = ("oculta", "oculto", "hidden", "secreto", "secreta", "privada", "en secreto")
+"""What makes a roll secret: a word after the roll (``en secreto`` is one), or the whole of a parenthesis."""
 NO_STATE = (("sin", "estado"), ("no", "state"))
 MAX_MACROS = 20
 MAX_MACRO_NAME = 20
@@ -53,21 +55,32 @@ class RollRequest:
 
 
 def read_request(args: str) -> RollRequest:
-    """``oculta`` and ``sin estado`` anywhere after the first word, outside a ``(comment)``; the rest is
-    the roll. Read after a macro is expanded, so a macro can make its roll secret. One pass over the
-    words (the text is bounded by the command's length)."""
-    words = args.split()
+    """``oculta`` (or ``secreto``, ``en secreto``...) and ``sin estado`` anywhere after the first word,
+    outside a ``(comment)``, and a parenthesis that is only such a word; the rest is the roll, its phone
+    dashes before a number read as minus signs. Read after a macro is expanded, so a macro can make its
+    roll secret. One pass over the words (the text is bounded by the command's length)."""
+    words = minus_signs(args).split()
     kept: list[str] = []
-    secret, auto, in_comment, i = False, True, False, 0
+    secret, auto, i = False, True, 0
     while i < len(words):
         word = words[i]
         folded = name_key(word)
-        if in_comment or word.startswith("("):
-            in_comment = not word.endswith(")")
-        elif kept and folded in HIDDEN_WORDS:
+        if word.startswith("("):
+            end = next((j for j in range(i, len(words)) if words[j].endswith(")")), len(words) - 1)
+            inner = name_key(" ".join(words[i:end + 1]).strip("()"))
+            if kept and inner in HIDDEN_WORDS:
+                secret = True
+            else:
+                kept += words[i:end + 1]
+            i = end + 1
+            continue
+        if kept and i + 1 < len(words) and f"{folded} {name_key(words[i + 1])}" in HIDDEN_WORDS:
+            secret, i = True, i + 2
+            continue
+        if kept and folded in HIDDEN_WORDS:
             secret, i = True, i + 1
             continue
-        elif i + 1 < len(words) and (folded, name_key(words[i + 1])) in NO_STATE:
+        if i + 1 < len(words) and (folded, name_key(words[i + 1])) in NO_STATE:
             auto, i = False, i + 2
             continue
         kept.append(word)
@@ -105,12 +118,22 @@ def expand_macro(character: Character | None, text: str) -> str:
 
 def roller(ctx: Context, text: str) -> tuple[Character | None, str]:
     """Who rolls and the roll's text: a character named at the start (the GM's or the sender's own),
+    else, for a GM on the turn of a character the GM plays (an NPC, or one the GM took over), that one,
     else the sender's character (a GM without one rolls for nobody)."""
     named, rest = ctx.split_name(text)
     if named is not None and rest:
         ctx.may_manage(named)
         return named, " ".join(rest)
-    return ctx.character, text
+    return gms_turn_character(ctx) or ctx.character, text
+
+
+def gms_turn_character(ctx: Context) -> Character | None:
+    """The character whose turn it is, when the sender is a GM and plays it (an NPC, or the GM's own)."""
+    combat = ctx.room.combat
+    if not ctx.is_gm() or combat is None or not combat.started:
+        return None
+    current = ctx.room.find_character(combat.current or "")
+    return current if current is not None and current.owner in (None, ctx.sender) else None
 
 
 def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll:

@@ -266,8 +266,13 @@ def sheet_command(ctx: Context, args: str) -> None:
         raise Refusal("npc_sheet_private", name=character.name)
     kept: list[str] = []
     changes: list[tuple[str, Any, Any]] = []
+    rejected: tuple[sheets.Rejected, ...] = ()
     if rest.strip():
         edit = sheets.read_edit(ctx.game, rest)
+        rejected = edit.rejected
+        if rejected and not edit.values and not edit.macros:
+            raise Refusal("sheet_rejected", name=character.name, rejected=rejected, kept=False,
+                          fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
         if not ctx.is_gm():
             edit, kept = sheets.players_part(ctx.game, character, edit)
             changes = sheets.derived_changes(ctx.game, character, edit.values)
@@ -278,6 +283,9 @@ def sheet_command(ctx: Context, args: str) -> None:
                 raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
             character.sheet[MACROS] = macros
     ctx.reply("sheet", rendered=_sheet_message(ctx, character))
+    if rejected:
+        ctx.reply("sheet_rejected", name=character.name, rejected=rejected, kept=True,
+                  fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
     if kept:
         ctx.reply("sheet_fields_kept", name=character.name, fields=[sheets.shown_name(ctx.game, k) for k in kept])
     if changes:
@@ -532,7 +540,7 @@ def npc_command(ctx: Context, args: str) -> None:
     if group is not None and "grupo" not in ctx.game.sheet_fields:
         raise Refusal("npc_no_groups", system=ctx.system)
     if group is not None and not 0 < len(group) <= MAX_NAME:
-        raise Refusal("bad_sheet_value", field="grupo", value=group[:30])
+        raise Refusal("bad_sheet_value", field=sheets.shown_name(ctx.game, "grupo"), value=group[:30])
     if ctx.room.combat is not None and ctx.room.combat.started:
         raise Refusal("npc_combat_started")
     names = _numbered(ctx, name, count) if count is not None else [name]

@@ -3,8 +3,10 @@
 A game lists its fields (``Game.sheet_fields``: key -> type), how each is shown (``sheet_names``) and
 other names for them (``sheet_aliases``). Names are matched without case or accents. A sheet can be
 given as ``campo valor campo valor`` (one-word values, as always) or pasted as
-``Campo valor, Campo valor, ...`` over one or more lines, with ``Macro NOMBRE = EXPRESIÓN`` lines; the
-export (``!ficha NOMBRE``) is that same form, so it pastes back to the same sheet.
+``Campo valor, Campo: valor; Campo=valor`` over one or more lines, with ``Macro NOMBRE = EXPRESIÓN``
+lines; the export (``!ficha NOMBRE``) is ``Campo valor, ...``, so it pastes back to the same sheet. The
+valid fields of a paste are set and each other one comes back as a ``Rejected`` (an unknown name, with
+the field it looks like; a bad value, with what the field takes).
 
 Who sets what: a GM any field; a player the fields of their own character but the game's
 ``gm_fields`` (the table's state and the roles), which in a paste are left as they are and named. A
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from typing import Any
 
 from bot.core.game import Game
@@ -54,8 +57,54 @@ def shown_name(game: Game, key: str) -> str:
     return game.sheet_names.get(key) or key.replace("_", " ")
 
 
+YES_WORDS = ("si", "s", "yes", "y")
+NO_WORDS = ("no", "n")
+FIELD_SEPARATORS = ":="
+"""What may stand between a pasted field's name and its value besides a space (``Campo: valor``)."""
+ENTRY_SEPARATORS = ",;"
+"""What may stand between two pasted fields besides a new line."""
+MAX_GUESSES = 1
+GUESS_CUTOFF = 0.8
+
+
+class YesNo(str):
+    """A yes-or-no field (``sí``, ``si``, ``no``; ``s``/``n`` too), kept as written."""
+
+    __slots__ = ()
+    valid = "yes_no"
+
+    def __new__(cls, value: str) -> YesNo:
+        if name_key(value) not in (*YES_WORDS, *NO_WORDS):
+            raise ValueError(value)
+        return super().__new__(cls, value.strip())
+
+
+class Flag(int):
+    """A state the table sets on or off (Aturdido, Muerto...): ``sí``/``si``/``no`` or ``1``/``0``."""
+
+    valid = "flag"
+
+    def __new__(cls, value: str | int) -> Flag:
+        word = name_key(str(value))
+        if word in YES_WORDS or word == "1":
+            return super().__new__(cls, 1)
+        if word in NO_WORDS or word == "0":
+            return super().__new__(cls, 0)
+        raise ValueError(value)
+
+
+def valid_code(field_type: type) -> str:
+    """Which line of ``templates/core/sheet_valid.txt`` (or a game's ``sheet_valid.txt``, for a code
+    ``<game>.<code>``) says what a field of ``field_type`` takes."""
+    code = getattr(field_type, "valid", None)
+    if isinstance(code, str):
+        return code
+    return "int" if issubclass(field_type, int) else "text"
+
+
 def coerce(key: str, value: str, field_type: type) -> Any:
-    """A field's value from text, or a refusal naming the field."""
+    """A field's value from text, or a refusal naming the field (by its key: ``read_edit`` names it
+    as the game shows it)."""
     try:
         if field_type is int:
             number = int(value)
@@ -70,11 +119,25 @@ def coerce(key: str, value: str, field_type: type) -> Any:
 
 
 @dataclass(frozen=True)
+class Rejected:
+    """A field of a paste that was not set, and why: ``unknown_field`` (``field`` as written, ``guess``
+    the game's field it looks like) or ``bad_value`` (``field`` as the game shows it, ``valid`` the code
+    of what it takes, see ``valid_code``)."""
+
+    reason: str
+    field: str
+    value: str
+    valid: str = ""
+    guess: str = ""
+
+
+@dataclass(frozen=True)
 class SheetEdit:
-    """What one ``!ficha`` line sets: field values and macros."""
+    """What one ``!ficha`` line sets: field values and macros, and the fields it could not set."""
 
     values: dict[str, Any]
     macros: dict[str, str]
+    rejected: tuple[Rejected, ...] = ()
 
 
 def _leading_field(game: Game, words: list[str]) -> tuple[str | None, int]:
@@ -86,29 +149,42 @@ def _leading_field(game: Game, words: list[str]) -> tuple[str | None, int]:
     return None, 0
 
 
-def _unknown_field(game: Game, word: str) -> Refusal:
-    return Refusal("bad_sheet_field", field=word[:30], fields=[shown_name(game, k) for k in game.sheet_fields])
+def guess_field(game: Game, name: str) -> str:
+    """The game's field (as it shows it) whose name, short form or key is closest to a misspelt
+    ``name``, or empty. Names are bounded (``MAX_FIELD_WORDS`` words, 30 characters)."""
+    names = {field_key(shown): key for key, shown in game.sheet_names.items()}
+    names.update({key: key for key in game.sheet_fields})
+    names.update(game.sheet_aliases)
+    close = get_close_matches(field_key(name[:30]), list(names), MAX_GUESSES, GUESS_CUTOFF)
+    return shown_name(game, names[close[0]]) if close else ""
+
+
+def _unknown(game: Game, words: list[str]) -> Rejected:
+    """An entry that starts with no field: its name is every word but the value (the last)."""
+    name = " ".join(words[:-1][:MAX_FIELD_WORDS]) if len(words) > 1 else " ".join(words)
+    value = words[-1] if len(words) > 1 else ""
+    return Rejected("unknown_field", name[:30], value[:30], guess=guess_field(game, name))
 
 
 def read_edit(game: Game, text: str) -> SheetEdit:
-    """The fields and macros in ``text`` (either form), or a refusal for the first bad one. A line
-    with no comma that does not read as pairs is one ``Campo valor`` whose value has several words:
-    the export of a one-field sheet (``Arma Rifle de asalto``); if it is not that either, the pairs'
-    refusal is the answer."""
-    if "," in text or "\n" in text or "=" in text:
-        return _read_entries(game, _pasted_entries(text))
-    try:
-        return _read_entries(game, _paired_entries(game, text))
-    except Refusal as refusal:
-        try:
-            return _read_entries(game, _pasted_entries(text))
-        except Refusal:
-            raise refusal from None
+    """The fields and macros in ``text`` (either form), and the fields it names that cannot be set. A
+    line with no separator that does not read as pairs is one ``Campo valor`` whose value has several
+    words: the export of a one-field sheet (``Arma Rifle de asalto``); if it is not that either, the
+    pairs are the answer."""
+    words = text.split()
+    if any(mark in text for mark in (*ENTRY_SEPARATORS, "\n")) or (words and name_key(words[0]) in MACRO_WORDS):
+        return _read_entries(game, _pasted_entries(game, text))
+    paired = _read_entries(game, _paired_entries(game, text))
+    if not paired.rejected:
+        return paired
+    whole = _read_entries(game, _pasted_entries(game, text))
+    return whole if not whole.rejected else paired
 
 
 def _read_entries(game: Game, entries: list[Any]) -> SheetEdit:
     values: dict[str, Any] = {}
     macros: dict[str, str] = {}
+    rejected: list[Rejected] = []
     for entry in entries:
         if isinstance(entry, tuple) and entry[0] is None:
             name, _, expression = entry[1].partition("=")
@@ -118,14 +194,31 @@ def _read_entries(game: Game, entries: list[Any]) -> SheetEdit:
         words = entry if isinstance(entry, list) else []
         key, used = _leading_field(game, words)
         if key is None:
-            raise _unknown_field(game, words[0] if words else "")
+            rejected.append(_unknown(game, words))
+            continue
         value = " ".join(words[used:])
-        values[key] = coerce(key, value, game.sheet_fields[key])
-    return SheetEdit(values, macros)
+        try:
+            values.update(_field_values(game, key, value))
+        except Refusal:
+            rejected.append(Rejected("bad_value", shown_name(game, key), value[:30],
+                                     valid_code(game.sheet_fields[key])))
+    return SheetEdit(values, macros, tuple(rejected))
 
 
-def _pasted_entries(text: str) -> list[Any]:
-    """``Campo valor, Campo valor`` lines; ``Macro NOMBRE = EXPR`` lines whole."""
+def _field_values(game: Game, key: str, value: str) -> dict[str, Any]:
+    """What ``Campo valor`` sets: the field, and for a field whose type names an ``inner`` field a
+    value in parentheses sets that one too (Savage's ``Dureza 7 (2)``: Toughness and its armour)."""
+    field_type = game.sheet_fields[key]
+    inner = getattr(field_type, "inner", None)
+    head, opening, tail = value.partition("(")
+    if inner in game.sheet_fields and opening and tail.endswith(")"):
+        return {key: coerce(key, head.strip(), field_type), inner: coerce(inner, tail[:-1].strip(),
+                                                                          game.sheet_fields[inner])}
+    return {key: coerce(key, value, field_type)}
+
+
+def _pasted_entries(game: Game, text: str) -> list[Any]:
+    """``Campo valor, Campo: valor; Campo=valor`` lines; ``Macro NOMBRE = EXPR`` lines whole."""
     entries: list[Any] = []
     for line in text.splitlines():
         words = line.split()
@@ -134,20 +227,47 @@ def _pasted_entries(text: str) -> list[Any]:
         if name_key(words[0]) in MACRO_WORDS:
             entries.append((None, " ".join(words[1:])))
             continue
-        entries += [part.split() for part in line.split(",") if part.strip()]
+        for part in line.replace(";", ",").split(","):
+            if part.strip():
+                entries.append(_entry_words(game, part))
     return entries
+
+
+def _entry_words(game: Game, part: str) -> list[str]:
+    """One pasted field's words: ``Campo: valor`` and ``Campo=valor``, unless what comes before the mark
+    is a field and its value (a value may hold a colon: ``Arma M4:A1``)."""
+    cut = next((i for i, char in enumerate(part) if char in FIELD_SEPARATORS), -1)
+    head = part[:cut].split()
+    if cut > 0 and (find_field(game, " ".join(head)) is not None or _leading_field(game, head)[0] is None):
+        return [*head, *part[cut + 1:].split()]
+    return part.split()
 
 
 def _paired_entries(game: Game, text: str) -> list[Any]:
-    """``campo valor campo valor``: a field name (maybe several words) and a one-word value."""
-    words, entries = text.split(), []
+    """``campo valor campo valor``: a field name (maybe several words) and a one-word value; ``campo:``
+    and ``campo=valor`` read the same, and a value's ``(parenthesis)`` goes with it (``Dureza 7 (2)``). A
+    word that starts no field takes the next word as its value, unless that one starts a field."""
+    words = [piece for word in text.split() for piece in _split_marks(word) if piece]
+    entries: list[Any] = []
     while words:
         key, used = _leading_field(game, words)
         if key is None:
-            raise _unknown_field(game, words[0])
+            used = 1 if len(words) > 1 and _leading_field(game, words[1:])[0] is not None else min(2, len(words))
+            entries.append(words[:used])
+            words = words[used:]
+            continue
+        if len(words) > used + 1 and words[used + 1].startswith("("):
+            used = next((i for i in range(used + 1, len(words)) if words[i].endswith(")")), len(words) - 1)
         entries.append(words[:used + 1])
         words = words[used + 1:]
     return entries
+
+
+def _split_marks(word: str) -> list[str]:
+    """A word with ``:`` or ``=`` in it, split there (``Agilidad:`` ``d8``, ``Pelear=d6``)."""
+    for mark in FIELD_SEPARATORS:
+        word = word.replace(mark, " ")
+    return word.split()
 
 
 def players_part(game: Game, character: Character, edit: SheetEdit) -> tuple[SheetEdit, list[str]]:

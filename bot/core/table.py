@@ -197,9 +197,11 @@ def dispatch(ctx: Context) -> None:
         if floor.judge(ctx, line, command):
             acta.edited(ctx, line)
         return
-    if line.kind in ("dash", "named_dash") and ctx.is_gm():
+    if line.kind in ("dash", "named_dash", "short_dash") and ctx.is_gm():
         floor.gm_dash_line(ctx, line)
         return
+    if line.kind == "short_dash" or line.bare:
+        line = _TALK
     reason = floor.refusal(ctx, line, command)
     if command is not None and command.question and not floor.has_floor(ctx, line):
         if reason is not None:
@@ -224,6 +226,8 @@ def dispatch(ctx: Context) -> None:
 
 _NOT_READ = Line("talk")
 """Notices, media, reactions, polls and other events are never read: they only count as writing."""
+_TALK = Line("talk")
+"""A player's line of dashes and a name, or of a few dashes, is plain text: no player locks anything."""
 
 
 def _run_on_grant(ctx: Context, line: Line, command: Command) -> bool:

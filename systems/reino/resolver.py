@@ -12,7 +12,7 @@ from dataclasses import dataclass, is_dataclass, replace
 from functools import lru_cache
 
 from systems.base import Outcome, roll_dice
-from systems.dice import MAX_TEXT, DiceError, DiceExpr, DiceTerm, Rng, parse_comment, parse_prefix
+from systems.dice import MAX_TEXT, DiceError, DiceExpr, DiceTerm, Rng, minus_signs, parse_comment, parse_prefix
 from systems.reino.outcomes import (
     ReinoAttack,
     ReinoCheck,
@@ -360,6 +360,7 @@ class ReinoSystem:
         """Resolve one roll text; bad input raises ``DiceError`` (generic or ``reino.*`` code)."""
         if len(text) > MAX_TEXT:
             raise DiceError("too_long", limit=MAX_TEXT)
+        text = minus_signs(text)
         scan = _Scanner(text)
         if _SAVE_START.match(text):
             return _save(scan, rng)

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from systems.dice import MAX_TEXT, ConstantTerm, DiceError, DiceExpr, parse_prefix
+from systems.dice import MAX_TEXT, ConstantTerm, DiceError, DiceExpr, minus_signs, parse_prefix
 from systems.savage.rules import (
     CALLED_SHOTS,
     DEFAULT_TN,
@@ -30,6 +30,8 @@ MAX_MODIFIER = 999
 MAX_SUPPORT_STEP = 4
 MAX_TARGETS = 6
 MAX_TARGET_NAME = 40
+MIN_TRAIT_DIE, MAX_TRAIT_DIE = 4, 12
+"""A trait roll with no ``vs`` is one of these dice (DESIGN.md 3.1); a d20 or a d100 alone is plain dice."""
 
 VERBS = {
     "dano": "damage", "danio": "damage", "damage": "damage",
@@ -149,7 +151,7 @@ def parse_savage(text: str) -> SavageRequest | None:
     """The request for ``text``, or None when it is a plain generic expression."""
     if len(text) > MAX_TEXT:
         raise DiceError("too_long", limit=MAX_TEXT)
-    return _parse(text.strip())
+    return _parse(minus_signs(text).strip())
 
 
 @lru_cache(maxsize=4096)
@@ -170,6 +172,8 @@ def _parse(text: str) -> SavageRequest | None:
             return None
         raise DiceError("savage.not_a_trait_die", expr=expr.text)
     found, comment = _scan(rest, kind)
+    if kind == "trait" and "tn" not in found and not MIN_TRAIT_DIE <= expr.dice_terms[0].sides <= MAX_TRAIT_DIE:
+        return None
     return _build(kind, expr, rof, found, comment)
 
 

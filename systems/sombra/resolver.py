@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from systems.base import Outcome, modifier_list, roll_dice
-from systems.dice import DiceError, Die, Rng, parse_prefix
+from systems.dice import DiceError, Die, Rng, minus_signs, parse_prefix
 from systems.sombra.damage import DamageResult, aimed_digit, damage_from_dice, location_key
 from systems.sombra.rules import (
     CheckResult,
@@ -209,6 +209,7 @@ class SombraSystem:
     def roll_with(self, text: str, rng: Rng, extra: tuple[tuple[str, int], ...] = ()) -> Outcome:
         """``roll``, with ``extra`` named modifiers added to a check (positive is harder): what the
         table adds from a character's state (wounds, stun)."""
+        text = minus_signs(text)
         kind, data = _plan(text)
         if extra and kind == "check":
             clauses = replace(data.clauses, modifiers=[*data.clauses.modifiers, *(Modifier(n, v) for n, v in extra)])

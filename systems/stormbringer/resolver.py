@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from systems.base import DiceRoll, Outcome, roll_dice
-from systems.dice import MAX_TEXT, DiceError, Rng
+from systems.dice import MAX_TEXT, DiceError, Rng, minus_signs
 from systems.stormbringer.combat import (
     demon_object_breaks,
     experience_improves,
@@ -163,6 +163,7 @@ def parse_request(text: str) -> Request | None:
     """The Stormbringer request in ``text``, or None for a plain generic expression."""
     if len(text) > MAX_TEXT:
         raise DiceError("too_long", limit=MAX_TEXT)
+    text = minus_signs(text)
     return parse_named(text) or parse_check(text)
 
 
@@ -183,7 +184,7 @@ class StormbringerSystem:
     def roll(self, text: str, rng: Rng) -> Outcome | DiceRoll:
         req = parse_request(text)
         if req is None:
-            return roll_dice(text, rng, self.key)
+            return roll_dice(minus_signs(text), rng, self.key)
         return resolve(req, rng)
 
 

@@ -546,7 +546,9 @@ def test_a_roll_is_one_compact_line_of_its_stored_result_not_the_whole_chat_mess
     roll = next(e for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "roll")
     result = roll.data["result"]
     dice = ", ".join(map(str, result["dice"]))
-    line = f"- \\@gm\\:local · 🎲 daño {result['expr']}: \\[{dice}\\] = {result['total']} → heridas"
+    credited = f"{roll.actor} · " if roll.actor else ""  # issue 20: the NPC whose turn it is, never the GM's user id
+    assert roll.actor in ("", "Orco")
+    line = f"- {credited}🎲 daño {result['expr']}: \\[{dice}\\] = {result['total']} → heridas"
     document = room.document()
     assert line in document.splitlines()
     assert "vs Dureza" not in document and "(total 1)" not in document

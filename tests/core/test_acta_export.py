@@ -118,11 +118,12 @@ def test_a_one_field_sheet_pastes_back_as_it_shows(system: str, field: str, valu
 
 def test_a_typed_multi_word_value_after_a_one_word_pair_is_still_refused_by_name() -> None:
     """Pairs typed by hand (``campo valor campo valor``) still read one-word values: a stray word is
-    an unknown field, and the sheet does not change."""
+    an unknown field, named; the valid fields are kept (issue 20: one bad field no longer rejects the
+    whole sheet)."""
     table = make_table(system="savage")
     play("@gm:local: !pj Kira @bob:local", table)
-    (answer,) = table.handle(Event(ROOM, GM, "!ficha Kira Parada 5 Volar d8", "$x"))
-    assert "«Volar»" in answer.message.body and table.room(ROOM).characters["kira"].sheet == {}
+    _sheet, answer = table.handle(Event(ROOM, GM, "!ficha Kira Parada 5 Volar d8", "$x"))
+    assert "«Volar»" in answer.message.body and table.room(ROOM).characters["kira"].sheet == {"parada": 5}
 
 
 @pytest.mark.parametrize("scheme", ["http", "https", "javascript", "JavaScript", "mailto", "xmpp", "data", "irc",

@@ -106,7 +106,7 @@ def test_npcs_set_up_before_the_fight_share_a_card_and_can_ambush() -> None:
 """, table)
     assert t.text(2) == ("👹 PNJ del máster: Orco 1, Orco 2, Orco 3 (grupo orcos: comparten carta). "
                          "Entrarán en el próximo combate (!combate, luego !iniciativa).")
-    assert t.text(3) == "👹 PNJ del máster: Jefe. Entrarán en el próximo combate (!combate, luego !iniciativa)."
+    assert t.text(3) == "👹 PNJ del máster: Jefe. Entrará en el próximo combate (!combate, luego !iniciativa)."
     room = table.room(ROOM)
     assert all(room.characters[f"orco {n}"].npc and room.characters[f"orco {n}"].sheet == {"grupo": "orcos"}
                for n in (1, 2, 3))

@@ -19,7 +19,7 @@ TEMPLATES = ROOT / "templates"
 RENDER_CALLS = {"reply", "announce", "whisper", "render_send", "render", "Refusal"}
 """Calls whose string arguments name a message kind."""
 KIND = re.compile(r"[a-z][a-z_]*(/[a-z_]+)?")
-DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet")
+DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet", "sheet_valid")
 """Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics)."""
 HELP_TOPIC = "topic_"
 """``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands.py``)."""

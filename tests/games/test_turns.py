@@ -259,5 +259,5 @@ def test_stormbringer_a_combatant_stunned_by_a_critical_gets_no_turn() -> None:
 @gm:local: !daño Orco 1d8 crítico
 @ana:local: !siguiente
 """, table=table)
-    assert "aturdido" in t.text(6)
+    assert "aturdimiento" in t.text(6)
     assert _turn_lines(t.texts(7)) == ["▶️ Ronda 1: turno de Moonglum. Orco no puede actuar."]

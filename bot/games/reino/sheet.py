@@ -35,7 +35,7 @@ NAMES = {
     "percepcion": "Percepción", "persuadir": "Persuadir", "sigilo": "Sigilo", "supervivencia": "Supervivencia",
     "montar": "Montar", "juego_de_manos": "Juego de manos", "trato_con_animales": "Trato con animales",
     "concentracion": "Concentración", "buscar": "Buscar", "defensa": "Defensa", "esquiva": "Esquiva",
-    "rd": "RD", "pr": "PR", "pr_max": "PR máx", "umbral": "Umbral", "iniciativa": "Iniciativa",
+    "rd": "RD", "pr": "PR", "rp": "RP", "pr_max": "PR máx", "umbral": "Umbral", "iniciativa": "Iniciativa",
     "fortaleza": "Fortaleza", "pa": "PA", "ataque": "Ataque", "secuaz": "Secuaz",
 }
 ALIASES = {

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.core.context import Context
+from bot.core.sheets import YesNo
 from bot.core.state import Character, Combat, RoomState, name_key
 from systems.reino.rules import Action, ActionBudget, Condition, ReinoCharacter, ReinoRuleError, budget_for
 
@@ -26,7 +27,7 @@ SHEET_FIELDS: dict[str, type] = {
     "percepcion": int, "persuadir": int, "sigilo": int, "supervivencia": int, "montar": int, "juego_de_manos": int,
     "trato_con_animales": int, "concentracion": int, "buscar": int,
     "defensa": int, "esquiva": int, "rd": int, "pr": int, "rp": int, "pr_max": int, "umbral": int,
-    "iniciativa": int, "fortaleza": int, "pa": int, "ataque": int, "secuaz": str,
+    "iniciativa": int, "fortaleza": int, "pa": int, "ataque": int, "secuaz": YesNo,
 }
 STATES = "estados"
 UNCONSCIOUS = "inconsciente"

@@ -33,8 +33,11 @@ NAMES = {
     "latrocinio": "Latrocinio", "navegar": "Navegar", "ocultismo": "Ocultismo", "pelear": "Pelear",
     "pilotar": "Pilotar", "provocar": "Provocar", "psionica": "Psiónica", "reparar": "Reparar", "sanar": "Sanar",
     "supervivencia": "Supervivencia", "concentracion": "Concentración", "ciencia_extrana": "Ciencia Extraña",
-    "informatica": "Informática", "parada": "Parada", "dureza": "Dureza", "paso": "Paso", "bennies": "Bennies",
+    "informatica": "Informática", "parada": "Parada", "dureza": "Dureza", "armadura": "Armadura", "paso": "Paso",
+    "bennies": "Bennies",
     "heridas": "Heridas", "fatiga": "Fatiga", "comodin": "Comodín", "grupo": "Grupo",
+    "aturdido": "Aturdido", "incapacitado": "Incapacitado", "desangrando": "Desangrando", "muerto": "Muerto",
+    "fuera": "Fuera",
     "nervios_de_acero": "Nervios de acero", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma_dano": "Daño",
 }
 ALIASES = {

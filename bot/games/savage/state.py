@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.sheets import Flag, YesNo
 from bot.core.state import Character, Combat, name_key
 from systems.savage.deck import ActionDeck, Card
 from systems.savage.state import DramaticTask, Overwatch, SavageCharacter
@@ -21,12 +22,20 @@ class TraitDie(str):
     """A trait's die as the sheet keeps it (``d8``, ``d12+1``); anything else is a bad value."""
 
     __slots__ = ()
+    valid = "savage.trait_die"
 
     def __new__(cls, value: str) -> TraitDie:
         die = value.strip().lower()
         if not _DIE.match(die):
             raise ValueError(value)
         return super().__new__(cls, die)
+
+
+class Toughness(int):
+    """Dureza, a number; pasted as ``Dureza 7 (2)`` the number in parentheses is its armour (Armadura)."""
+
+    valid = "savage.toughness"
+    inner = "armadura"
 
 
 ATTRIBUTES = ("agilidad", "astucia", "espiritu", "fuerza", "vigor")
@@ -38,10 +47,10 @@ SKILLS = (
 )
 SHEET_FIELDS: dict[str, type] = {
     **dict.fromkeys(ATTRIBUTES, TraitDie), **dict.fromkeys(SKILLS, TraitDie),
-    "parada": int, "dureza": int, "paso": int, "bennies": int, "heridas": int, "fatiga": int,
+    "parada": int, "dureza": Toughness, "armadura": int, "paso": int, "bennies": int, "heridas": int, "fatiga": int,
     "nervios_de_acero": int, "arma": str, "arma_tipo": str, "arma_dano": str,
-    "comodin": str, "grupo": str,
-    "aturdido": int, "incapacitado": int, "desangrando": int, "muerto": int, "fuera": int,
+    "comodin": YesNo, "grupo": str,
+    **dict.fromkeys(("aturdido", "incapacitado", "desangrando", "muerto", "fuera"), Flag),
 }
 _FLAGS = {"aturdido": "shaken", "incapacitado": "incapacitated", "desangrando": "bleeding", "muerto": "dead", "fuera": "out"}
 _NO = ("no", "0", "n", "false", "extra")

@@ -15,6 +15,7 @@ from bot.core import floor
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.game import Vitality
+from bot.core.sheets import Flag
 from bot.core.state import Character, Combat
 from systems.dice import DiceError
 from systems.refusal import Refusal
@@ -48,6 +49,8 @@ MAX_SKILL = 30
 class SkillValue(int):
     """A skill on the sheet: 0 to 30, the rules' range; anything else is a bad value."""
 
+    valid = "sombra.skill"
+
     def __new__(cls, value: str) -> SkillValue:
         number = int(str(value).strip())
         if not 0 <= number <= MAX_SKILL:
@@ -59,6 +62,7 @@ class WeaponDamage(str):
     """A sheet's ``arma``: a damage type and bonus the system reads (``II+2``, ``0``)."""
 
     __slots__ = ()
+    valid = "sombra.weapon"
 
     def __new__(cls, value: str) -> WeaponDamage:
         try:
@@ -72,6 +76,7 @@ class TableKind(str):
     """A sheet's ``tipo``: which hit-location table the character uses (persona, vehículo, barco)."""
 
     __slots__ = ()
+    valid = "sombra.table"
 
     def __new__(cls, value: str) -> TableKind:
         if plain(value.strip()) not in TABLE_WORDS:
@@ -86,7 +91,7 @@ SHEET_FIELDS: dict[str, type] = {
     **dict.fromkeys(("pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta", "sigilo", "conducir",
                      "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
                      "idiomas", "mando"), SkillValue),
-    "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": int,
+    "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": Flag,
 }
 DEAD = "muerto"
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"

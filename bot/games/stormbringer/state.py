@@ -51,6 +51,7 @@ class WeaponKind(str):
     else is a bad value (the kind decides the round's phase, dodging and parrying)."""
 
     __slots__ = ()
+    valid = "stormbringer.weapon_kind"
 
     def __new__(cls, value: str) -> WeaponKind:
         if name_key(value) not in WEAPON_KINDS:

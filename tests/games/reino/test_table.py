@@ -137,8 +137,8 @@ def test_wound_states_escalate_and_heal() -> None:
 @gm:local: !sana Ana moribundo
 """, table=table)
     assert "Ana: aturdido" in t.text(5)
-    assert "ya estaba aturdido, pasa a malherido" in t.text(6)
-    assert "ya estaba malherido, pasa a incapacitado" in t.text(7)
+    assert "ya tenía el estado aturdido, pasa a malherido" in t.text(6)
+    assert "ya tenía el estado malherido, pasa a incapacitado" in t.text(7)
     assert "Ana: moribundo" in t.text(8) and "incapacitado, moribundo" in t.text(8)
     assert "Ana: moribundo" in t.text(9)
     assert "deja de estar moribundo" in t.text(10)
@@ -241,7 +241,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Ronda 2. Orden: Jefe → Bruno → Ana." in new_round[2]
     assert "sin esquiva y -2" in t.text(line + 19) and "vs Defensa 11" in t.gm_text(line + 19)
     assert "PR 11 → 2" in t.text(line + 20) and "fallada" in t.text(line + 20)
-    assert "ya estaba incapacitado, pasa a moribundo" in t.text(line + 21)
+    assert "ya tenía el estado incapacitado, pasa a moribundo" in t.text(line + 21)
     # Bruno's actions were reset by the new round; his first aid fails.
     assert "Hechas este asalto: ninguna. Le quedan: estándar, movimiento, completa, gratuita, reacción" in t.text(line + 23)
     assert "Bruno intenta estabilizar a Ana" in t.text(line + 24) and "sigue Moribundo" in t.text(line + 24)
@@ -290,9 +290,9 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
 @gm:local: !sorpresa nadie
 """, table=table)
     line = CAST_LINES
-    assert "Desprevenidos: Orco" in t.text(line + 2)
+    assert "La sorpresa pilla a Orco" in t.text(line + 2)
     init = t.texts(line + 3)
-    assert "Asalto sorpresa: Orco está desprevenido" in init[0] and "Ana 12 ([10]+2), Bruno 5 ([4]+1)" in init[0]
+    assert "Asalto sorpresa: la sorpresa pilla a Orco, que no actúa" in init[0] and "Ana 12 ([10]+2), Bruno 5 ([4]+1)" in init[0]
     assert init[1] == "🎭 PNJ nuevos del máster: Orco. Siguen siendo de sus jugadores: Ana (@ana:local), Bruno (@bob:local)."
     assert "una sola acción" in init[2] and init[3] == "▶️ Ronda 1: turno de Ana (@ana:local)."
     assert "ya no te quedan acciones de ese tipo" in t.text(line + 6)
@@ -370,8 +370,8 @@ def test_a_restart_mid_combat_changes_nothing(tmp_path) -> None:
     # Issue 20: the dying Ana gets no turn, so Jefe's turn ends round 1.
     round_two = resumed.texts(line + 5)
     assert "Ana" in round_two[0] and "Moribundo: Fortaleza d20+1 vs CD 10" in round_two[0]
-    assert "Bruno está Aturdido" in " ".join(round_two)
-    assert "estás Aturdido" in resumed.text(line + 6)
+    assert "Bruno tiene el estado Aturdido" in " ".join(round_two)
+    assert "tiene el estado Aturdido" in resumed.text(line + 6)
     assert "Ronda 2" in resumed.text(line + 7) and "malherido" in resumed.text(line + 7)
 
 
@@ -394,11 +394,11 @@ def test_a_table_stun_lasts_through_the_next_round() -> None:
 @gm:local: !salud Ana
 """, table=table)
     line = CAST_LINES
-    assert "Ana está Aturdido" in t.texts(line + 4)[0]
-    assert "estás Aturdido y solo puedes reaccionar" in t.text(line + 5)
+    assert "Ana tiene el estado Aturdido" in t.texts(line + 4)[0]
+    assert "tu personaje tiene el estado Aturdido y solo puede reaccionar" in t.text(line + 5)
     assert "Hechas este asalto: reacción" in t.text(line + 6)
     assert "Ronda 2" in t.texts(line + 7)[0] and "aturdido" in t.text(line + 8) and "Defensa 11" in t.text(line + 8)
-    assert "Ana está Aturdido" in t.texts(line + 9)[0]
+    assert "Ana tiene el estado Aturdido" in t.texts(line + 9)[0]
     assert "Ronda 3" in t.texts(line + 10)[0]
     assert "aturdido" not in t.text(line + 11) and "Defensa 15" in t.text(line + 11)
     assert "estados" not in sheet(table, "Ana")

@@ -243,7 +243,7 @@ def test_a_spirit_roll_while_shaken_is_the_recovery_roll_and_ends_shaken_when_it
         assert made["kind"] == "recovery"
         shaken = bool(table.room(ROOM_ID).characters["kira"].sheet.get("aturdido"))
         assert shaken == (not made["recovered"])
-        assert ("Deja de estar aturdido" in t.text(FIRST + 1)) == made["recovered"]
+        assert ("Se recupera del aturdimiento" in t.text(FIRST + 1)) == made["recovered"]
         seen.add(made["recovered"])
     assert seen == {True, False}
 

@@ -75,7 +75,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "comodín +2" in t.text(12) and "Kira: 1 herida (total 1), aturdido" in t.text(12)
     assert "¡pifia!" in t.text(13) and "1 herida, aturdido; 2 benis" in t.text(13)
     spirit, kira_turn = t.texts(14)
-    assert "Espíritu" in spirit and "Deja de estar aturdido" in spirit and "turno de Kira" in kira_turn
+    assert "Espíritu" in spirit and "Se recupera del aturdimiento" in spirit and "turno de Kira" in kira_turn
     assert "en espera" in t.texts(15)[0] and t.texts(15)[1] == "▶️ Ronda 1: turno de McAvoy (@ana:local)."
     assert "McAvoy termina antes; Kira actúa justo después" in t.text(16)
     assert t.text(17).splitlines()[1:] == [
@@ -187,7 +187,7 @@ def test_bad_arguments_get_a_short_answer_and_change_nothing() -> None:
     assert "3 benis" in t.text(12) and "+99" in t.text(12)
     assert t.text(13).startswith("ℹ️ Uso: !beni")
     assert "no tiene heridas recientes" in t.text(14)
-    assert "Kira no está aturdido" in t.text(15)
+    assert "Kira no tiene el estado aturdido" in t.text(15)
     assert "Falta la Dureza de Orco" in t.text(17)
     assert "McAvoy no está en espera" in t.text(18)
     assert "de 3 a 5 rondas" in t.text(19)
@@ -213,7 +213,7 @@ def test_bennies_give_show_and_unshake() -> None:
 """, system="savage", seed=2)
     assert "Kira: +2 benis, ahora tiene 5" in t.text(5)
     assert "McAvoy 2" in t.text(6) and "Kira 5" in t.text(6)
-    assert "deja de estar aturdido; le quedan 4" in t.text(10)
+    assert "se le pasa el aturdimiento; le quedan 4" in t.text(10)
     assert "aturdido" not in t.text(11).split("Kira")[1]
     assert "4 benis" in t.text(12) and "-5" in t.text(12)
 

@@ -116,9 +116,9 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert "· Hans [empate de iniciativa, aturdido (2 turnos), cabeza: herida leve (8), +3 a sus acciones]" in board
     assert "turno de Bruno" in t.text(line(6))
     # Bruno misses: 26 > 15, no damage.
-    assert "fracaso medio" in t.text(line(7)) and "Hans sale ileso" in t.text(line(7))
+    assert "fracaso medio" in t.text(line(7)) and "Hans no recibe ningún daño" in t.text(line(7))
     # Hans's turn starts stunned; his attack halves his skill (14 -> 7) and adds his +3 wound penalty.
-    assert "Hans está aturdido" in t.texts(line(8))[0] and "turno de Hans" in t.texts(line(8))[1]
+    assert "Hans tiene el estado aturdido" in t.texts(line(8))[0] and "turno de Hans" in t.texts(line(8))[1]
     hans_attack = t.gm_text(line(9))  # issue 19: Hans's skill is the GM's
     assert "14" not in t.text(line(9)) and "aturdido: 7" not in t.text(line(9))
     assert "disparo 14 (aturdido: 7)" in hans_attack and "3d10+3 vs 7" in hans_attack
@@ -126,7 +126,7 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     # Round 2: the stun counts down after each of Hans's turns, not each round.
     assert any("Ronda 2. Orden: McAvoy → Bruno → Hans" in x for x in t.texts(line(10)))
     assert "aturdido (1 turno)" in t.text(line(11)) and "▶ McAvoy" in t.text(line(11))
-    assert "Hans está aturdido: habilidades a la mitad (1 turno)" in t.texts(line(13))[0]
+    assert "Hans tiene el estado aturdido: habilidades a la mitad (1 turno)" in t.texts(line(13))[0]
     assert "aturdido" not in t.text(line(15)) and "cabeza: herida leve (8)" in t.text(line(15))
     # Round 3: a serious abdomen wound (6+1+2 = 9 > 2x4) puts Hans down.
     assert "abdomen (6) 9" in t.text(line(16)) and "herida grave" in t.text(line(16))
@@ -162,7 +162,7 @@ def test_restart_mid_combat_resumes_exactly(tmp_path) -> None:
     assert got.actions and got.actions == expected.actions
     assert restarted.room(ROOM).to_dict() == single.room(ROOM).to_dict()
     # The stored stun counter and ties came back: the next Hans turn is announced stunned once more.
-    assert "Hans está aturdido: habilidades a la mitad (1 turno)" in got.texts(line(13))[0]
+    assert "Hans tiene el estado aturdido: habilidades a la mitad (1 turno)" in got.texts(line(13))[0]
     assert "empate de iniciativa" in got.text(line(15))
 
 
@@ -295,7 +295,7 @@ def test_stun_taken_in_ones_own_turn_lasts_two_more_turns() -> None:
 @gm:local: !estado
 """, system="sombra")
     assert "aturdido 2 turnos" in t.text(line(3))
-    stunned = [n for n in range(4, 9) if any("McAvoy está aturdido" in x for x in t.texts(line(n)))]
+    stunned = [n for n in range(4, 9) if any("McAvoy tiene el estado aturdido" in x for x in t.texts(line(n)))]
     assert stunned == [5, 7]
     assert "· McAvoy [cabeza: herida leve (8), +3 a sus acciones]" in t.text(line(9))
 

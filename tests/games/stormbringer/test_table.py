@@ -311,9 +311,9 @@ def test_ambush_success_leaves_victims_helpless_for_its_rounds() -> None:
     assert "Sorpresa 1D4−1: [2]−1 = 1 asaltos" in t.text(8)
     assert "Sorprendidos: Elric, Moonglum." in t.text(8)
     assert "Moonglum: sorprendido: sin defensa (1 asalto)" in t.texts(10)[1]
-    assert "Moonglum está sorprendido y no puede atacar" in t.text(11)
+    assert "Moonglum no puede atacar este asalto: le ha pillado la sorpresa" in t.text(11)
     assert "Orco · ⚔️ Ataque 60%: [14] → éxito" in t.gm_text(14)
-    assert "Elric está sorprendido y no puede esquivar" in t.text(15)
+    assert "Elric no puede esquivar este asalto: le ha pillado la sorpresa" in t.text(15)
     assert "Elric [PV 14, sorprendido: sin defensa (1 asalto)]" in t.text(16)
     assert "Moonglum · ⚔️ Ataque" in t.text(19)     # round 2: the surprise is over
     assert "sorprendido" not in t.text(20)
@@ -363,12 +363,12 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
 @gm:local: !estado
 """, table)
     assert "×2 (crítico, sin armadura)" in t.text(10) and "armadura [" not in t.text(10)
-    assert "aturdido al menos cinco minutos" in t.text(10)
+    assert "sufre aturdimiento al menos cinco minutos" in t.text(10)
     # 002: stunned, "no podrá combatir durante por lo menos cinco minutos": Orco gets no turn (issue 20),
     # not even to declare (issue 22), and may not parry.
     assert t.texts(12)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local). Orco no puede actuar."
     assert t.texts(13)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local)."
-    assert "Orco está aturdido por un crítico" in t.text(15)
+    assert "Orco tiene el estado aturdido por un crítico" in t.text(15)
     assert "Orco [herida grave, aturdido: no combate]" in t.text(16) and "Elric [PV 14]" in t.text(16)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
 
