@@ -15,7 +15,7 @@ from systems.sombra.rules import SIDES, SombraDice
 
 # Location digit (0-9) -> location key, per target kind. Keys are ids; templates name them.
 LOCATION_TABLES: dict[str, tuple[str, ...]] = {
-    "persona": ("cabeza", "pecho", "pecho", "pecho", "brazos", "brazos",
+    "persona": ("cabeza", "pecho", "pecho", "pecho", "brazo_derecho", "brazo_izquierdo",
                 "abdomen", "abdomen", "piernas", "piernas"),
     "vehiculo": ("techo", "chasis_frontal", "chasis_frontal", "chasis_lateral", "chasis_lateral",
                  "cadenas", "torreta_lateral", "torreta_lateral", "torreta_frontal", "bajos"),
@@ -23,6 +23,9 @@ LOCATION_TABLES: dict[str, tuple[str, ...]] = {
               "aleta_estribor", "aleta_babor", "popa"),
 }
 TABLE_KINDS: tuple[str, ...] = tuple(LOCATION_TABLES)
+AREAS: dict[str, tuple[str, ...]] = {"brazos": ("brazo_derecho", "brazo_izquierdo")}
+"""Names covering several locations: ``brazo`` is either arm (4 right, 5 left: the rules say only
+"Brazos (4, 5)", the bot reads the lower digit as the right arm)."""
 
 ROMAN: tuple[str, ...] = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 DAMAGE_TYPES = range(len(ROMAN))
@@ -34,7 +37,8 @@ def location_key(table: str, digit: int) -> str:
 
 
 def location_digits(table: str, key: str) -> tuple[int, ...]:
-    return tuple(d for d, k in enumerate(LOCATION_TABLES[table]) if k == key)
+    keys = AREAS.get(key, (key,))
+    return tuple(d for d, k in enumerate(LOCATION_TABLES[table]) if k in keys)
 
 
 def aimed_digit(table: str, key: str, rolled: int) -> int:

@@ -2,8 +2,8 @@
 
 ``/tiro Pistola`` or ``/tiro Pelea dificil`` rolls 3d10 under the sheet's skill (0-30), with the
 clauses of the system after it. Unless the roll says ``sin estado``, the character's wounds add their
-penalty to the roll (roll-under: positive is harder), a light arm wound adds its own to attacks (a
-serious one leaves the arm useless: no attack, as every attack uses the arms), and a
+penalty to the roll (roll-under: positive is harder), a light wound on an arm an attack uses adds its
+own (a serious one leaves that arm useless: no attack that needs it; ``systems/sombra/wounds.py``), and a
 stunned character (light head wound) rolls at half the skill; the reply names each one. A character
 unconscious or helpless from a wound may not roll.
 """
@@ -19,6 +19,7 @@ from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from systems.refusal import Refusal
 from systems.sombra.resolver import SombraCheck, SombraSystem
+from systems.sombra.rules import TWO_HANDED_SKILLS
 from systems.sombra.wounds import combined_effect
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
@@ -36,6 +37,7 @@ NAMES = {
     "tipo": "Tipo", "blindaje": "Blindaje", "flotabilidad": "Flotabilidad", "muerto": "Muerto",
 }
 ALIASES = {
+    "bayoneta": "cuchillo", "lucha": "pelea", "desarmado": "pelea",
     "fuerza": "fue", "resistencia": "res", "vitalidad": "vit", "agilidad": "agi", "coordinacion": "coo",
     "velocidad": "vel", "concentracion": "con", "intuicion": "int", "percepcion": "per", "inventiva": "inv",
     "logica": "log", "memoria": "mem", "apariencia": "apa", "carisma": "car", "voluntad": "vol",
@@ -46,7 +48,7 @@ ALIASES = {
 class SombraSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         words = text.split()
-        key, used = _leading_skill(ctx, words)
+        key, used = leading_skill(ctx, words)
         if actor is None:
             return None
         if key is None:
@@ -58,12 +60,14 @@ class SombraSheetRules:
         effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
         applied: list[tuple[str, Any]] = []
         if auto:
-            if effect.arm_useless and key in ATTACK_SKILLS:
-                raise Refusal("sombra/table_cannot_act", name=actor.name, effect=effect)
+            arms = effect.arm_penalty(key in TWO_HANDED_SKILLS) if key in ATTACK_SKILLS else 0
+            if arms is None:
+                raise Refusal("sombra/table_cannot_act", name=actor.name, effect=effect,
+                              two_handed=key in TWO_HANDED_SKILLS)
             if effect.penalty:
                 applied.append(("heridas", effect.penalty))
-            if effect.attack_penalty and key in ATTACK_SKILLS:
-                applied.append(("herida_brazo", effect.attack_penalty))
+            if arms:
+                applied.append(("herida_brazo", arms))
             combat = ctx.room.combat
             if combat is not None and combat.data.get("stun", {}).get(actor.name):
                 applied.append(("aturdimiento", value - value // 2))
@@ -86,9 +90,10 @@ def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
     return SheetRoll(outcome, applied if isinstance(outcome, SombraCheck) else [], "", text)
 
 
-def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:
+def leading_skill(ctx: Context, words: list[str], among: tuple[str, ...] = SKILLS) -> tuple[str | None, int]:
+    """The skill (one of ``among``) the first words name, aliases and accents allowed, and how many words."""
     for cut in range(min(len(words), 3), 0, -1):
         key = find_field(ctx.game, " ".join(words[:cut]))
-        if key in SKILLS:
+        if key in among:
             return key, cut
     return None, 0

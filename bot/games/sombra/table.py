@@ -16,25 +16,44 @@ from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat
+from bot.games.sombra.sheet import ATTACK_SKILLS, leading_skill
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.sombra.damage import (
+    AREAS,
     BoatState,
     DamageResult,
     LocationHit,
     armour_loss,
+    damage_from_dice,
     hit_boat,
     interior_damage,
     location_digits,
+    location_key,
     sinking_round,
 )
-from systems.sombra.resolver import SombraCheck, SombraDamageRoll, SombraInitiative
-from systems.sombra.rules import Attributes, Combatant, InitiativeSlot, initiative_order
+from systems.sombra.resolver import SombraCheck, SombraDamageRoll, SombraInitiative, SombraSystem
+from systems.sombra.rules import (
+    BURST_SKILLS,
+    FIREARM_SKILLS,
+    MELEE_SKILLS,
+    TWO_HANDED_SKILLS,
+    Attributes,
+    Combatant,
+    InitiativeSlot,
+    initiative_order,
+    opposed_winner,
+    shot_limit,
+    shot_penalty,
+    unarmed_difficulty,
+)
 from systems.sombra.syntax import (
     LOCATION_WORDS,
     MELEE_TYPES,
     TABLE_WORDS,
     Clauses,
+    DamageRequest,
+    parse_fire,
     parse_keyword_roll,
     plain,
 )
@@ -92,7 +111,10 @@ DEAD = "muerto"
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
-UNARMED = "0"
+UNARMED, KNIFE = "0", "I"
+THIS_ROUND, STUN_FRESH = "this_round", "stun_fresh"
+"""In ``combat.data``: what the round under way has seen (see ``_round_state``); who was stunned in
+their own turn (that turn does not count down the stun)."""
 BY_INITIATIVE = "by_initiative"
 """In ``combat.data``: the order came from VEL/AGI (``!iniciativa``), not from the GM's ``!turnos``."""
 
@@ -149,8 +171,11 @@ def _wound(ctx: Context, target: Character, hit: LocationHit) -> dict[str, Any]:
     combat = ctx.room.combat
     if result.stuns and combat is not None:
         # Counted down as each of the victim's turns ends: hurt in its own turn, that one does not count.
-        own_turn = combat.started and combat.current == target.name
-        combat.data.setdefault("stun", {})[target.name] = STUN_TURNS + int(own_turn)
+        combat.data.setdefault("stun", {})[target.name] = STUN_TURNS
+        fresh = [n for n in combat.data.get(STUN_FRESH, []) if n != target.name]
+        if combat.started and combat.current == target.name:
+            fresh.append(target.name)
+        combat.data[STUN_FRESH] = fresh
     return {"kind": "wound", "hit": hit, "wound": result, "stun": STUN_TURNS if result.stuns else 0}
 
 
@@ -240,7 +265,10 @@ class SombraCombat:
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
         stun = combat.data.setdefault("stun", {})
         previous = combat.data.get("last_turn")
-        if previous in stun:
+        fresh = combat.data.get(STUN_FRESH, [])
+        if previous in fresh:
+            fresh.remove(previous)
+        elif previous in stun:
             stun[previous] -= 1
             if stun[previous] <= 0:
                 del stun[previous]
@@ -269,6 +297,7 @@ class SombraCombat:
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         combat.data["ties"] = [n for n in combat.data.get("ties", []) if n != name]
         combat.data.get("stun", {}).pop(name, None)
+        combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != name]
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
@@ -286,9 +315,10 @@ def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
         labels.append({"kind": "stunned", "turns": data["stun"][actor.name]})
     labels += [{"kind": "wound", "location": loc, **w} for loc, w in sorted(_wounds(actor).items())]
     effect = _effect(actor)
-    for flag in ("unconscious", "helpless", "fallen", "arm_useless", "half_movement"):
+    for flag in ("unconscious", "helpless", "fallen", "half_movement"):
         if getattr(effect, flag):
             labels.append({"kind": flag, "hours": effect.unconscious_hours})
+    labels += [{"kind": "arm_useless", "arm": arm} for arm in sorted(effect.useless_arms)]
     if effect.penalty:
         labels.append({"kind": "penalty", "value": effect.penalty})
     if _table(actor) == "barco" and _int(actor, "flotabilidad") is not None:
@@ -310,50 +340,246 @@ def _attacker(ctx: Context) -> Character | None:
     return ctx.character
 
 
-def _weapon_type(weapon: str) -> int:
-    """The damage type of a sheet's ``arma`` (``II+2``), read by the system's own parser."""
+def _weapon_request(weapon: str) -> DamageRequest:
+    """A weapon's damage (``II+2``, ``I fue 8``), read by the system's own parser."""
     parsed = parse_keyword_roll(f"daño {weapon}")
     clauses = parsed[1] if parsed else None
     if not isinstance(clauses, Clauses) or clauses.damage is None or clauses.comment:
         raise DiceError("sombra.damage_type", text=weapon[:20])
-    return clauses.damage.damage_type
+    return clauses.damage
 
 
-@COMMANDS.command("ataque", "attack", usage="OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 2...]",
+def _weapon_type(weapon: str) -> int:
+    """The damage type of a sheet's ``arma`` (``II+2``)."""
+    return _weapon_request(weapon).damage_type
+
+
+@COMMANDS.command("ataque", "attack", usage="OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 3, cobertura...]",
          in_character=True, needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
+    """A firearm shoots within its rate of fire (a burst is one roll per bullet); melee against a person
+    is a fight between both rolls, the defender's declared dodge or parry included."""
     attacker = _attacker(ctx)
     if attacker is None:
         raise Refusal("sombra/table_no_attacker")
     target, table, rest = _target(ctx, args)
-    effect = _effect(attacker)
     if _int(attacker, DEAD):
         rounds.require_up(ctx, attacker)
-    if not effect.can_act or effect.arm_useless:
-        raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect)
-    weapon = str(attacker.sheet.get("arma") or UNARMED)
-    skill = plain(rest[0]) if rest and plain(rest[0]) in SKILLS else None
-    options = rest[1:] if skill else rest
-    skill = skill or ("pelea" if _weapon_type(weapon) in MELEE_TYPES else "disparo")
+    effect = _effect(attacker)
+    if not effect.can_act:
+        raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect, two_handed=False)
+    skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
+    skill = skill or ("pelea" if _weapon_type(_sheet_weapon(attacker)) in MELEE_TYPES else "disparo")
     _require(attacker, (skill,))
-    _resolve_attack(ctx, attacker, target, table, skill, weapon, " ".join(options), effect)
-
-
-def _resolve_attack(ctx: Context, attacker: Character, target: Character, table: str, skill: str,
-                    weapon: str, options: str, effect: WoundEffect) -> None:
-    combat = ctx.room.combat
-    stunned = bool(combat and combat.data.get("stun", {}).get(attacker.name))
-    value = _int(attacker, skill) or 0
-    aim = value // 2 if stunned else value
-    strength = f" fue {_int(attacker, 'fue')}" if _int(attacker, "fue") is not None else ""
-    penalty = f"{effect.attack_modifier:+d}" if effect.attack_modifier else ""
-    text = f"3d10{penalty} vs {aim} {table} daño {weapon}{strength} {options}"
-    result = ctx.system.roll(text, ctx.rng)
-    assert isinstance(result, SombraCheck)
-    reports = _apply(ctx, target, table, result.damage) if result.damage else []
-    ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
-              aim=aim, stunned=stunned, roll=result, reports=reports, after=_labels(combat, target))
+    state = _round_state(ctx.room.combat)
+    if state is not None and state["defence"].get(attacker.name):
+        raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
+    weapon = _weapon_for(attacker, skill)
+    if skill in MELEE_SKILLS and table == "persona":
+        _melee(ctx, attacker, target, skill, weapon, rest[used:])
+    else:
+        _fire(ctx, attacker, target, table, skill, weapon, rest[used:])
+    if state is not None and attacker.name not in state["attacked"]:
+        state["attacked"].append(attacker.name)
     floor.consume_grant(ctx)
+
+
+def _round_state(combat: Combat | None) -> dict[str, Any] | None:
+    """What the round under way has seen (shots, declared defences, who attacked); None out of combat."""
+    if combat is None or not combat.started:
+        return None
+    state = combat.data.get(THIS_ROUND)
+    if not state or state.get("round") != combat.round:
+        state = {"round": combat.round, "fire": {}, "defence": {}, "attacked": []}
+        combat.data[THIS_ROUND] = state
+    return state
+
+
+def _sheet_weapon(character: Character) -> str:
+    return str(character.sheet.get("arma") or UNARMED)
+
+
+def _weapon_for(character: Character, skill: str) -> str:
+    """The sheet's weapon, but bare hands for Pelea and a knife (type I) for Cuchillo when it is a gun."""
+    weapon = _sheet_weapon(character)
+    if skill in MELEE_SKILLS and _weapon_type(weapon) not in MELEE_TYPES:
+        return UNARMED if skill == "pelea" else KNIFE
+    return weapon
+
+
+def _strength(character: Character) -> str:
+    return f" fue {_int(character, 'fue')}" if _int(character, "fue") is not None else ""
+
+
+def _check(ctx: Context, who: Character, value: int, clauses: str, *, arms: bool | None,
+           extra: tuple[tuple[str, int], ...] = ()) -> tuple[SombraCheck, int, bool]:
+    """``who`` rolls 3d10 under ``value`` with the clauses; the wounds' penalty added, the arms'
+    too when the action uses them (``arms``: two-handed or not; None: no arm), halved when stunned.
+    Returns the roll, the number aimed at and whether stunned."""
+    combat = ctx.room.combat
+    effect = _effect(who)
+    hands = effect.arm_penalty(arms) if arms is not None else 0
+    if hands is None:
+        raise Refusal("sombra/table_cannot_act", name=who.name, effect=effect, two_handed=bool(arms))
+    stunned = bool(combat and combat.data.get("stun", {}).get(who.name))
+    aim = value // 2 if stunned else value
+    modifier = effect.penalty + hands
+    penalty = f"{modifier:+d}" if modifier else ""
+    system = ctx.system
+    assert isinstance(system, SombraSystem)
+    result = system.roll_with(f"3d10{penalty} vs {aim} {clauses}", ctx.rng, extra)
+    assert isinstance(result, SombraCheck)
+    return result, aim, stunned
+
+
+def _fire(ctx: Context, attacker: Character, target: Character, table: str, skill: str, weapon: str,
+          options: list[str]) -> None:
+    """Shots and bursts within the turn's rate of fire (in combat), one message per bullet."""
+    fire = parse_fire(options)
+    if fire.bullets is not None and skill not in BURST_SKILLS:
+        raise Refusal("sombra/table_no_burst", name=attacker.name, skill=skill)
+    state = _round_state(ctx.room.combat)
+    second = ""
+    covering = False
+    if state is not None and skill in FIREARM_SKILLS:
+        fired = state["fire"].get(attacker.name) or {"shots": 0, "covering": False, "burst": False}
+        covering = fired["covering"] or (fired["shots"] == 0 and fire.covering)
+        limit = shot_limit(skill, covering)
+        if fired["burst"] or fired["shots"] >= limit or (fire.bullets is not None and fired["shots"]):
+            raise Refusal("sombra/table_rate_of_fire", name=attacker.name, skill=skill, covering=covering,
+                          shots=fired["shots"], burst=fired["burst"])
+        shot = fired["shots"] + 1
+        state["fire"][attacker.name] = {"shots": shot, "covering": covering, "burst": fire.bullets is not None}
+        second = "segundo" if shot_penalty(shot) else ""
+    value = _int(attacker, skill) or 0
+    for bullet in range(1, (fire.bullets or 1) + 1):
+        clause = fire.bullet_clause(bullet) if fire.bullets else ""
+        words = [table, "daño", weapon + _strength(attacker), second, clause, *fire.rest]
+        result, aim, stunned = _check(ctx, attacker, value, " ".join(w for w in words if w),
+                                      arms=skill in TWO_HANDED_SKILLS)
+        reports = _apply(ctx, target, table, result.damage) if result.damage else []
+        ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
+                  aim=aim, stunned=stunned, roll=result, reports=reports, after=_after(ctx, target, reports),
+                  bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
+                  melee=False)
+
+
+def _dodge(character: Character) -> int:
+    """The Esquivar capacity: the sheet's, else 2×AGI+VEL; a refusal naming it when neither is there."""
+    value = _int(character, "esquivar")
+    if value is not None:
+        return value
+    agi, vel = _int(character, "agi"), _int(character, "vel")
+    if agi is None or vel is None:
+        raise Refusal("sombra/table_missing", name=character.name, fields=["esquivar"])
+    return min(2 * agi + vel, MAX_SKILL)
+
+
+def _fighting_skill(character: Character) -> str:
+    """Cuchillo with a blade in hand (type I) when the sheet has it, else Pelea."""
+    armed = _weapon_type(_sheet_weapon(character)) == 1 and _int(character, "cuchillo") is not None
+    return "cuchillo" if armed else "pelea"
+
+
+def _difficulty(rival: Character) -> tuple[tuple[str, int], ...]:
+    """The difficulty the rival's Esquivar gives a melee action (none when it is normal)."""
+    value = unarmed_difficulty(_dodge(rival))
+    return (("esquiva", value),) if value else ()
+
+
+def _melee_damage(character: Character, weapon: str, result: SombraCheck) -> DamageResult:
+    """The blow of the winner of a fight, from its own dice (a critical does the maximum)."""
+    request = _weapon_request(weapon + _strength(character))
+    dice = result.check.dice
+    digit = dice.location if result.hit_digit is None else result.hit_digit
+    return damage_from_dice(request.damage_type, dice, "persona", request.total_bonus,
+                            maximum=result.check.level == "critical", first_digit=digit)
+
+
+def _melee(ctx: Context, attacker: Character, target: Character, skill: str, weapon: str,
+           options: list[str]) -> None:
+    """Both roll; the better result strikes. A declared dodge rolls Esquivar and a parry the fighting
+    skill at -4: they only avoid the blow. A defender who cannot act does not roll."""
+    state = _round_state(ctx.room.combat)
+    stance = state["defence"].get(target.name) if state else None
+    value = _int(attacker, skill) or 0
+    attack, aim, stunned = _check(ctx, attacker, value, " ".join(options), arms=False,
+                                  extra=_difficulty(target))
+    ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
+              aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
+              covering=False, melee=True)
+    effect = _effect(target)
+    defence: SombraCheck | None = None
+    defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
+    if effect.can_act and (stance == "esquiva" or effect.arm_penalty(False) is not None):
+        if stance == "esquiva":
+            defender_value = _dodge(target)
+            defence, defender_aim, defender_stunned = _check(ctx, target, defender_value, "", arms=None)
+        else:
+            defender_skill = "pelea" if stance == "parada" else _fighting_skill(target)
+            _require(target, (defender_skill,))
+            defender_value = _int(target, defender_skill) or 0
+            clauses, extra = ("parada", ()) if stance else ("", _difficulty(attacker))
+            defence, defender_aim, defender_stunned = _check(ctx, target, defender_value, clauses, arms=False,
+                                                             extra=extra)
+    winner = _fight_winner(attack, defence)
+    struck, damage, reports = None, None, []
+    if winner == 0:
+        struck, damage = target, _melee_damage(attacker, weapon, attack)
+    elif winner == 1 and stance is None and defence is not None:
+        struck, damage = attacker, _melee_damage(target, _weapon_for(target, defender_skill or "pelea"), defence)
+    if struck is not None and damage is not None:
+        reports = _apply(ctx, struck, "persona", damage)
+    winner_name = {0: attacker.name, 1: target.name}.get(winner)
+    ctx.reply("sombra/table_defence", roll=defence, attacker=attacker.name, defender=target.name, stance=stance,
+              skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
+              winner=winner_name, struck=struck.name if struck else None, damage=damage, reports=reports,
+              after=_after(ctx, struck, reports) if struck else [])
+
+
+def _fight_winner(attack: SombraCheck, defence: SombraCheck | None) -> int:
+    """0 the attacker, 1 the defender, -1 nobody: the better roll wins, if it is a success."""
+    if defence is None:
+        return 0 if attack.check.succeeded else -1
+    winner = opposed_winner(attack.check, defence.check)
+    rolls = (attack, defence)
+    return winner if winner >= 0 and rolls[winner].check.succeeded else -1
+
+
+STANCES: dict[str, str | None] = {"esquiva": "esquiva", "esquivar": "esquiva", "parada": "parada",
+                                   "parar": "parada", "ninguna": None, "nada": None}
+
+
+@COMMANDS.command("defensa", "defend", usage="[NOMBRE] esquiva|parada|ninguna")
+def defence_command(ctx: Context, args: str) -> None:
+    """Declared for the round under way: a dodge or a parry against melee, instead of attacking."""
+    character, words = ctx.own_or_named(args)
+    ctx.may_manage(character)
+    word = plain(" ".join(words))
+    if word not in STANCES:
+        raise ctx.usage("defensa")
+    state = _round_state(ctx.running_combat())
+    assert state is not None
+    stance = STANCES[word]
+    if stance is None:
+        state["defence"].pop(character.name, None)
+    else:
+        if character.name in state["attacked"]:
+            raise Refusal("sombra/table_defence_late", name=character.name)
+        if stance == "esquiva":
+            _dodge(character)
+        else:
+            _require(character, ("pelea",))
+        state["defence"][character.name] = stance
+    ctx.reply("sombra/table_defence_declared", name=character.name, stance=stance)
+
+
+def _after(ctx: Context, target: Character, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The target's state after a blow; a stun the blow just announced is not stated twice."""
+    labels = _labels(ctx.room.combat, target)
+    if any(rep.get("stun") for rep in reports):
+        labels = [label for label in labels if label["kind"] != "stunned"]
+    return labels
 
 
 def _fixed_damage(table: str, words: list[str]) -> DamageResult | None:
@@ -366,7 +592,7 @@ def _fixed_damage(table: str, words: list[str]) -> DamageResult | None:
     if location[0] != table:
         raise DiceError("sombra.location_table", location=location[1], table=table)
     digit = location_digits(table, location[1])[0]
-    return DamageResult(0, table, 0, False, (LocationHit(digit, location[1], int(words[0])),))
+    return DamageResult(0, table, 0, False, (LocationHit(digit, location_key(table, digit), int(words[0])),))
 
 
 @COMMANDS.command("daño", "damage", usage="NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC", gm_only=True,
@@ -383,7 +609,7 @@ def damage_command(ctx: Context, args: str) -> None:
         damage = roll.damage
     reports = _apply(ctx, target, table, damage)
     ctx.reply("sombra/table_damage", target=target.name, roll=roll, damage=damage, reports=reports,
-              after=_labels(ctx.room.combat, target))
+              after=_after(ctx, target, reports))
 
 
 @COMMANDS.command("heridas", "wounds", usage="NOMBRE", needs_args=True)
@@ -400,9 +626,11 @@ def heal_command(ctx: Context, args: str) -> None:
     wounds, location = _wounds(character), None
     if words:
         location = LOCATION_WORDS.get(plain(" ".join(words)))
-        if location is None or location[1] not in wounds:
+        healed = [key for key in AREAS.get(location[1], (location[1],)) if key in wounds] if location else []
+        if location is None or not healed:
             raise Refusal("sombra/table_not_wounded", name=character.name, location=" ".join(words)[:30])
-        wounds.pop(location[1])
+        for key in healed:
+            wounds.pop(key)
     else:
         wounds.clear()
         for key in (ZONE_ARMOUR, FLOTATION_LOST):
@@ -411,5 +639,6 @@ def heal_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is not None and "cabeza" not in wounds:
         combat.data.get("stun", {}).pop(character.name, None)
+        combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != character.name]
     ctx.reply("sombra/table_healed", name=character.name, location=location[1] if location else None,
               left=_labels(combat, character))
