@@ -58,6 +58,7 @@ LOCATION_WORDS: dict[str, tuple[str, str]] = {
 }
 TABLE_WORDS = {"persona": "persona", "vehiculo": "vehiculo", "barco": "barco", "embarcacion": "barco"}
 AIM_MODIFIERS = frozenset({"apuntado", "dirigido"})
+TORPEDO_WORDS = frozenset({"torpedo", "bomba"})
 DAMAGE_WORDS = frozenset({"dano", "danio", "damage"})
 LOCATION_COMMANDS = frozenset({"localizacion", "loc", "location"})
 INITIATIVE_COMMANDS = frozenset({"iniciativa", "init", "initiative"})
@@ -102,6 +103,8 @@ class Clauses:
     table: str | None = None
     aimed: str | None = None
     damage: DamageRequest | None = None
+    torpedo: bool = False
+    """``torpedo`` or ``bomba``: below the waterline, double against a boat's flotation."""
     comment: str = ""
 
 
@@ -219,6 +222,9 @@ def _clause(words: _Words, c: Clauses) -> bool:
         c.modifiers.append(_burst(words))
     elif word in TABLE_WORDS:
         c.table = TABLE_WORDS[words.take()]
+    elif word in TORPEDO_WORDS:
+        words.take()
+        c.torpedo = True
     elif word in DAMAGE_WORDS:
         words.take()
         c.damage = _damage(words)

@@ -107,11 +107,26 @@ class WoundResult:
     severity: str
     worsened: bool
     stuns: bool
+    pain: int = 0
+    """Points ignored by the victim's pain resistance (VOL/2)."""
+
+    @property
+    def felt(self) -> int:
+        """The points that count against RES."""
+        return max(self.damage - self.pain, 0)
+
+
+def pain_resistance(vol: int) -> int:
+    """Resistir dolor (VOL/2, rounded down): points of a wound the victim ignores."""
+    return vol // 2
 
 
 def apply_wound(wounds: dict[str, dict[str, Any]], location: str, damage: int,
-                resistance: int) -> tuple[dict[str, dict[str, Any]], WoundResult]:
-    """New wounds after a hit of ``damage`` points at ``location`` on someone with RES ``resistance``."""
+                resistance: int, pain: int = 0) -> tuple[dict[str, dict[str, Any]], WoundResult]:
+    """New wounds after a hit of ``damage`` points at ``location`` on someone with RES ``resistance``,
+    ``pain`` of them ignored (pain resistance); the wound keeps the points felt."""
+    received, pain = damage, min(pain, damage)
+    damage = received - pain
     severity = wound_severity(damage, resistance)
     old = wounds.get(location)
     rank = SEVERITIES.index(severity)
@@ -119,4 +134,4 @@ def apply_wound(wounds: dict[str, dict[str, Any]], location: str, damage: int,
     worsened = rank > 0 and (rank, damage) > old_key
     new = {**wounds, location: {"severity": severity, "damage": damage}} if worsened else dict(wounds)
     stuns = worsened and _effect(location, severity, damage).stun_turns > 0
-    return new, WoundResult(location, damage, resistance, severity, worsened, stuns)
+    return new, WoundResult(location, received, resistance, severity, worsened, stuns, pain)

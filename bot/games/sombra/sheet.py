@@ -35,6 +35,7 @@ NAMES = {
     "trepar": "Trepar", "primeros_auxilios": "Primeros auxilios", "orientacion": "Orientación",
     "explosivos": "Explosivos", "radio": "Radio", "idiomas": "Idiomas", "mando": "Mando", "arma": "Arma",
     "tipo": "Tipo", "blindaje": "Blindaje", "flotabilidad": "Flotabilidad", "muerto": "Muerto",
+    "motor": "Motor", "encasquillada": "Encasquillada", "volcado": "Volcado",
 }
 ALIASES = {
     "bayoneta": "cuchillo", "lucha": "pelea", "desarmado": "pelea",

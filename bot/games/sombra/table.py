@@ -26,6 +26,7 @@ from systems.sombra.damage import (
     LocationHit,
     armour_loss,
     damage_from_dice,
+    engine_hit,
     hit_boat,
     interior_damage,
     location_digits,
@@ -37,10 +38,12 @@ from systems.sombra.rules import (
     BURST_SKILLS,
     FIREARM_SKILLS,
     MELEE_SKILLS,
+    OPPORTUNITY_INITIATIVE,
     TWO_HANDED_SKILLS,
     Attributes,
     Combatant,
     InitiativeSlot,
+    capsizes,
     initiative_order,
     opposed_winner,
     shot_limit,
@@ -51,13 +54,14 @@ from systems.sombra.syntax import (
     LOCATION_WORDS,
     MELEE_TYPES,
     TABLE_WORDS,
+    TORPEDO_WORDS,
     Clauses,
     DamageRequest,
     parse_fire,
     parse_keyword_roll,
     plain,
 )
-from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined_effect
+from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined_effect, pain_resistance
 
 COMMANDS = CommandGroup()
 SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
@@ -106,15 +110,16 @@ SHEET_FIELDS: dict[str, type] = {
                      "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
                      "idiomas", "mando"), SkillValue),
     "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": int,
+    "motor": int, "encasquillada": int, "volcado": int,
 }
-DEAD = "muerto"
+DEAD, JAMMED, CAPSIZED, ENGINE = "muerto", "encasquillada", "volcado", "motor"
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
 UNARMED, KNIFE = "0", "I"
-THIS_ROUND, STUN_FRESH = "this_round", "stun_fresh"
+THIS_ROUND, STUN_FRESH, OPPORTUNITY = "this_round", "stun_fresh", "opportunity"
 """In ``combat.data``: what the round under way has seen (see ``_round_state``); who was stunned in
-their own turn (that turn does not count down the stun)."""
+their own turn (that turn does not count down the stun); who watches a spot for opportunity fire."""
 BY_INITIATIVE = "by_initiative"
 """In ``combat.data``: the order came from VEL/AGI (``!iniciativa``), not from the GM's ``!turnos``."""
 
@@ -161,11 +166,13 @@ def _require(character: Character, fields: tuple[str, ...]) -> None:
 def _apply(ctx: Context, target: Character, table: str, damage: DamageResult) -> list[dict[str, Any]]:
     """Store what each hit of ``damage`` does to ``target``; one report per hit for the message."""
     apply = {"persona": _wound, "vehiculo": _vehicle_hit, "barco": _boat_hit}[table]
-    return [apply(ctx, target, hit) for hit in damage.hits]
+    return [apply(ctx, target, hit, damage) for hit in damage.hits]
 
 
-def _wound(ctx: Context, target: Character, hit: LocationHit) -> dict[str, Any]:
-    wounds, result = apply_wound(_wounds(target), hit.key, hit.damage, _int(target, "res") or 0)
+def _wound(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
+    vol = _int(target, "vol")
+    pain = pain_resistance(vol) if vol is not None else 0
+    wounds, result = apply_wound(_wounds(target), hit.key, hit.damage, _int(target, "res") or 0, pain)
     if result.worsened:
         target.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
@@ -187,7 +194,7 @@ def _set_zone_armour(target: Character, zone: str, armour: int) -> None:
     target.sheet[ZONE_ARMOUR] = {**(target.sheet.get(ZONE_ARMOUR) or {}), zone: armour}
 
 
-def _vehicle_hit(ctx: Context, target: Character, hit: LocationHit) -> dict[str, Any]:
+def _vehicle_hit(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
     armour = _zone_armour(target, hit.key)
     lost = armour_loss(armour, hit.damage, "vehiculo")
     _set_zone_armour(target, hit.key, armour - lost)
@@ -207,10 +214,18 @@ def _store_boat(target: Character, state: BoatState) -> None:
     target.sheet[FLOTATION_LOST] = state.lost
 
 
-def _boat_hit(ctx: Context, target: Character, hit: LocationHit) -> dict[str, Any]:
-    state, result = hit_boat(_boat_state(target, hit.key), hit.key, hit.damage)
+def _boat_hit(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
+    state, result = hit_boat(_boat_state(target, hit.key), hit.key, hit.damage,
+                             below_waterline=damage.below_waterline)
     _store_boat(target, state)
-    return {"kind": "boat", "hit": hit, "boat": result, "state": state, "armour": state.armour[hit.key]}
+    engine = _int(target, ENGINE)
+    adrift = False
+    if engine is not None:
+        left = engine_hit(hit.key, result.equipment, engine)
+        target.sheet[ENGINE] = left
+        adrift = engine > 0 and left == 0
+    return {"kind": "boat", "hit": hit, "boat": result, "state": state, "armour": state.armour[hit.key],
+            "torpedo": damage.below_waterline, "adrift": adrift}
 
 
 # --- combat hooks -------------------------------------------------------------------------
@@ -218,12 +233,14 @@ def _boat_hit(ctx: Context, target: Character, hit: LocationHit) -> dict[str, An
 def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
     """The combatant for ``name`` and whether VEL/AGI were missing (the default 5 is used)."""
     character = ctx.room.find_character(name)
+    combat = ctx.room.combat
+    bonus = OPPORTUNITY_INITIATIVE if combat is not None and name in combat.data.get(OPPORTUNITY, []) else 0
     if character is not None and _table(character) == "barco":
-        return Combatant.boat(name), False
+        return Combatant.boat(name, bonus), False
     vel = _int(character, "vel") if character else None
     agi = _int(character, "agi") if character else None
     default = Attributes()
-    return Combatant(name, default.vel if vel is None else vel, default.agi if agi is None else agi), \
+    return Combatant(name, default.vel if vel is None else vel, default.agi if agi is None else agi, bonus), \
         vel is None or agi is None
 
 
@@ -319,6 +336,9 @@ def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
         if getattr(effect, flag):
             labels.append({"kind": flag, "hours": effect.unconscious_hours})
     labels += [{"kind": "arm_useless", "arm": arm} for arm in sorted(effect.useless_arms)]
+    labels += [{"kind": flag} for flag in (JAMMED, CAPSIZED) if _int(actor, flag)]
+    if _int(actor, ENGINE) == 0:
+        labels.append({"kind": "adrift"})
     if effect.penalty:
         labels.append({"kind": "penalty", "value": effect.penalty})
     if _table(actor) == "barco" and _int(actor, "flotabilidad") is not None:
@@ -438,6 +458,8 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
     fire = parse_fire(options)
     if fire.bullets is not None and skill not in BURST_SKILLS:
         raise Refusal("sombra/table_no_burst", name=attacker.name, skill=skill)
+    if skill in FIREARM_SKILLS and _int(attacker, JAMMED):
+        raise Refusal("sombra/table_jammed", name=attacker.name)
     state = _round_state(ctx.room.combat)
     second = ""
     covering = False
@@ -458,10 +480,15 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
         result, aim, stunned = _check(ctx, attacker, value, " ".join(w for w in words if w),
                                       arms=skill in TWO_HANDED_SKILLS)
         reports = _apply(ctx, target, table, result.damage) if result.damage else []
+        jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
+        if jams:
+            attacker.sheet[JAMMED] = 1
         ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
                   aim=aim, stunned=stunned, roll=result, reports=reports, after=_after(ctx, target, reports),
                   bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
-                  melee=False)
+                  melee=False, jams=jams)
+        if jams:
+            break
 
 
 def _dodge(character: Character) -> int:
@@ -507,7 +534,7 @@ def _melee(ctx: Context, attacker: Character, target: Character, skill: str, wea
                                   extra=_difficulty(target))
     ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
               aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
-              covering=False, melee=True)
+              covering=False, melee=True, jams=False)
     effect = _effect(target)
     defence: SombraCheck | None = None
     defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
@@ -574,6 +601,58 @@ def defence_command(ctx: Context, args: str) -> None:
     ctx.reply("sombra/table_defence_declared", name=character.name, stance=stance)
 
 
+@COMMANDS.command("desencasquillar", "unjam", in_character=True)
+def unjam_command(ctx: Context, args: str) -> None:
+    """Clearing a jammed firearm (a fumble jams it) takes the turn's fire."""
+    shooter = _attacker(ctx)
+    if shooter is None:
+        raise Refusal("sombra/table_no_attacker")
+    if not _int(shooter, JAMMED):
+        raise Refusal("sombra/table_not_jammed", name=shooter.name)
+    del shooter.sheet[JAMMED]
+    state = _round_state(ctx.room.combat)
+    if state is not None:
+        state["fire"][shooter.name] = {"shots": 0, "covering": False, "burst": True}
+    ctx.reply("sombra/table_unjammed", name=shooter.name, in_combat=state is not None)
+    floor.consume_grant(ctx)
+
+
+@COMMANDS.command("giro", "turn", usage="BARCO [dificil...]", in_character=True, needs_args=True)
+def turn_boat_command(ctx: Context, args: str) -> None:
+    """A boat turning against high waves: its pilot rolls Pilotar; a medium failure or a fumble capsizes it."""
+    boat, words = ctx.named_character(args)
+    if _table(boat) != "barco":
+        raise Refusal("sombra/table_not_boat", name=boat.name)
+    pilot = _attacker(ctx)
+    if pilot is None or pilot.name == boat.name:
+        raise Refusal("sombra/table_no_attacker")
+    _require(pilot, ("pilotar",))
+    value = _int(pilot, "pilotar") or 0
+    result, aim, stunned = _check(ctx, pilot, value, " ".join(words), arms=None)
+    overturned = capsizes(result.outcome)
+    if overturned:
+        boat.sheet[CAPSIZED] = 1
+    ctx.reply("sombra/table_boat_turn", roll=result, boat=boat.name, pilot=pilot.name, value=value, aim=aim,
+              stunned=stunned, capsized=overturned)
+    floor.consume_grant(ctx)
+
+
+@COMMANDS.command("oportunidad", "overwatch", usage="NOMBRE [fin]", needs_args=True)
+def opportunity_command(ctx: Context, args: str) -> None:
+    """Watching one spot: +5 to VEL in the order from the next ``!iniciativa`` or round; ``fin`` ends it."""
+    character, words = ctx.named_character(args)
+    ctx.may_manage(character)
+    ending = plain(" ".join(words))
+    if ending not in ("", "fin"):
+        raise ctx.usage("oportunidad")
+    combat = ctx.declared_combat()
+    watching = [n for n in combat.data.get(OPPORTUNITY, []) if n != character.name]
+    if not ending:
+        watching.append(character.name)
+    combat.data[OPPORTUNITY] = watching
+    ctx.reply("sombra/table_opportunity", name=character.name, watching=not ending, bonus=OPPORTUNITY_INITIATIVE)
+
+
 def _after(ctx: Context, target: Character, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The target's state after a blow; a stun the blow just announced is not stated twice."""
     labels = _labels(ctx.room.combat, target)
@@ -592,7 +671,11 @@ def _fixed_damage(table: str, words: list[str]) -> DamageResult | None:
     if location[0] != table:
         raise DiceError("sombra.location_table", location=location[1], table=table)
     digit = location_digits(table, location[1])[0]
-    return DamageResult(0, table, 0, False, (LocationHit(digit, location_key(table, digit), int(words[0])),))
+    torpedo = any(plain(w) in TORPEDO_WORDS for w in words[2:])
+    if torpedo and table != "barco":
+        raise DiceError("sombra.torpedo_table", table=table)
+    return DamageResult(0, table, 0, False, (LocationHit(digit, location_key(table, digit), int(words[0])),),
+                        torpedo)
 
 
 @COMMANDS.command("daño", "damage", usage="NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC", gm_only=True,
