@@ -8,6 +8,7 @@ stun counters, whose turn started last).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.core import combat as rounds
@@ -45,6 +46,7 @@ from systems.sombra.rules import (
     InitiativeSlot,
     capsizes,
     initiative_order,
+    knockdown_penalty,
     opposed_winner,
     shot_limit,
     shot_penalty,
@@ -117,7 +119,12 @@ WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
 UNARMED, KNIFE = "0", "I"
-THIS_ROUND, STUN_FRESH, OPPORTUNITY = "this_round", "stun_fresh", "opportunity"
+THIS_ROUND, STUN_FRESH, OPPORTUNITY, STATES = "this_round", "stun_fresh", "opportunity", "states"
+DOWN, UNBALANCED, DISADVANTAGE, HELD = "derribado", "desequilibrado", "desventaja", "apresado"
+MANEUVERS = ("derribar", "placar", "apresar", "carga")
+STATE_PENALTY, CHARGE, BAYONET_STANDING, ESCAPES = 5, -2, 5, 2
+KNOCKDOWN_SCALE = 3
+"""An attribute (1-10) rolled as a check counts three times (the rules' checks go from 3 to 30)."""
 """In ``combat.data``: what the round under way has seen (see ``_round_state``); who was stunned in
 their own turn (that turn does not count down the stun); who watches a spot for opportunity fire."""
 BY_INITIATIVE = "by_initiative"
@@ -289,6 +296,12 @@ class SombraCombat:
             stun[previous] -= 1
             if stun[previous] <= 0:
                 del stun[previous]
+        held = combat.data.get(STATES, {}).get(previous)
+        if held and held["kind"] != HELD:
+            if held["fresh"]:
+                held["fresh"] = False
+            else:
+                del combat.data[STATES][previous]
         combat.data["last_turn"] = actor.name
         effect = _effect(actor)
         if actor.name in stun or not effect.can_act or effect.fallen:
@@ -315,6 +328,7 @@ class SombraCombat:
         combat.data["ties"] = [n for n in combat.data.get("ties", []) if n != name]
         combat.data.get("stun", {}).pop(name, None)
         combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != name]
+        combat.data.get(STATES, {}).pop(name, None)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
@@ -330,6 +344,9 @@ def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
         labels.append({"kind": "tie"})
     if data.get("stun", {}).get(actor.name):
         labels.append({"kind": "stunned", "turns": data["stun"][actor.name]})
+    held = data.get(STATES, {}).get(actor.name)
+    if held:
+        labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
     labels += [{"kind": "wound", "location": loc, **w} for loc, w in sorted(_wounds(actor).items())]
     effect = _effect(actor)
     for flag in ("unconscious", "helpless", "fallen", "half_movement"):
@@ -389,14 +406,18 @@ def attack_command(ctx: Context, args: str) -> None:
     if not effect.can_act:
         raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect, two_handed=False)
     skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
+    bayonet = skill == "cuchillo" and plain(rest[0]) == "bayoneta"
     skill = skill or ("pelea" if _weapon_type(_sheet_weapon(attacker)) in MELEE_TYPES else "disparo")
+    held = _state_of(ctx, attacker)
+    if held in (DOWN, HELD):
+        raise Refusal("sombra/table_held", name=attacker.name, state=held)
     _require(attacker, (skill,))
     state = _round_state(ctx.room.combat)
     if state is not None and state["defence"].get(attacker.name):
         raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
     weapon = _weapon_for(attacker, skill)
     if skill in MELEE_SKILLS and table == "persona":
-        _melee(ctx, attacker, target, skill, weapon, rest[used:])
+        _melee(ctx, attacker, target, skill, weapon, rest[used:], bayonet)
     else:
         _fire(ctx, attacker, target, table, skill, weapon, rest[used:])
     if state is not None and attacker.name not in state["attacked"]:
@@ -478,7 +499,7 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
         clause = fire.bullet_clause(bullet) if fire.bullets else ""
         words = [table, "daño", weapon + _strength(attacker), second, clause, *fire.rest]
         result, aim, stunned = _check(ctx, attacker, value, " ".join(w for w in words if w),
-                                      arms=skill in TWO_HANDED_SKILLS)
+                                      arms=skill in TWO_HANDED_SKILLS, extra=_state_penalty(ctx, attacker))
         reports = _apply(ctx, target, table, result.damage) if result.damage else []
         jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
         if jams:
@@ -486,7 +507,7 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
         ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
                   aim=aim, stunned=stunned, roll=result, reports=reports, after=_after(ctx, target, reports),
                   bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
-                  melee=False, jams=jams)
+                  melee=False, jams=jams, maneuver=None)
         if jams:
             break
 
@@ -514,54 +535,108 @@ def _difficulty(rival: Character) -> tuple[tuple[str, int], ...]:
     return (("esquiva", value),) if value else ()
 
 
-def _melee_damage(character: Character, weapon: str, result: SombraCheck) -> DamageResult:
-    """The blow of the winner of a fight, from its own dice (a critical does the maximum)."""
+def _melee_damage(character: Character, weapon: str, result: SombraCheck, doubled: bool = False) -> DamageResult:
+    """The blow of the winner of a fight, from its own dice (a critical does the maximum); a received
+    charge that wins does double."""
     request = _weapon_request(weapon + _strength(character))
     dice = result.check.dice
     digit = dice.location if result.hit_digit is None else result.hit_digit
-    return damage_from_dice(request.damage_type, dice, "persona", request.total_bonus,
-                            maximum=result.check.level == "critical", first_digit=digit)
+    damage = damage_from_dice(request.damage_type, dice, "persona", request.total_bonus,
+                              maximum=result.check.level == "critical", first_digit=digit)
+    if not doubled:
+        return damage
+    return replace(damage, hits=tuple(replace(h, damage=2 * h.damage) for h in damage.hits))
 
 
 def _melee(ctx: Context, attacker: Character, target: Character, skill: str, weapon: str,
-           options: list[str]) -> None:
+           options: list[str], bayonet: bool) -> None:
     """Both roll; the better result strikes. A declared dodge rolls Esquivar and a parry the fighting
-    skill at -4: they only avoid the blow. A defender who cannot act does not roll."""
+    skill at -4: they only avoid the blow. A defender who cannot act does not roll. A manoeuvre
+    (derribar, placar, apresar) replaces the blow; a bayonet charge strikes and knocks down."""
+    words = [plain(w) for w in options]
+    chosen = [m for m in MANEUVERS if m in words]
+    if len(chosen) > 1:
+        raise Refusal("sombra/table_one_maneuver", chosen=chosen)
+    maneuver = chosen[0] if chosen else None
+    options = [w for w in options if plain(w) != maneuver]
+    if maneuver == "carga" and not bayonet:
+        raise Refusal("sombra/table_charge_needs_bayonet", name=attacker.name)
+    if maneuver in ("derribar", "carga"):
+        _require(target, ("coo",))
     state = _round_state(ctx.room.combat)
     stance = state["defence"].get(target.name) if state else None
     value = _int(attacker, skill) or 0
-    attack, aim, stunned = _check(ctx, attacker, value, " ".join(options), arms=False,
-                                  extra=_difficulty(target))
+    extra = _difficulty(target) + _state_penalty(ctx, attacker)
+    if bayonet:
+        extra += ((("carga", CHARGE),) if stance != "recepcion" else ()) if maneuver == "carga" \
+            else (("bayoneta_parado", BAYONET_STANDING),)
+    attack, aim, stunned = _check(ctx, attacker, value, " ".join(options), arms=False, extra=extra)
     ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
               aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
-              covering=False, melee=True, jams=False)
+              covering=False, melee=True, jams=False, maneuver=maneuver)
     effect = _effect(target)
     defence: SombraCheck | None = None
     defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
-    if effect.can_act and (stance == "esquiva" or effect.arm_penalty(False) is not None):
+    if effect.can_act and _state_of(ctx, target) is None and \
+            (stance == "esquiva" or effect.arm_penalty(False) is not None):
         if stance == "esquiva":
             defender_value = _dodge(target)
-            defence, defender_aim, defender_stunned = _check(ctx, target, defender_value, "", arms=None)
+            defence, defender_aim, defender_stunned = _check(ctx, target, defender_value, "", arms=None,
+                                                             extra=_state_penalty(ctx, target))
         else:
-            defender_skill = "pelea" if stance == "parada" else _fighting_skill(target)
+            defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or _fighting_skill(target)
             _require(target, (defender_skill,))
             defender_value = _int(target, defender_skill) or 0
-            clauses, extra = ("parada", ()) if stance else ("", _difficulty(attacker))
-            defence, defender_aim, defender_stunned = _check(ctx, target, defender_value, clauses, arms=False,
-                                                             extra=extra)
+            clauses, against = ("parada", ()) if stance == "parada" else ("", _difficulty(attacker))
+            defence, defender_aim, defender_stunned = _check(
+                ctx, target, defender_value, clauses, arms=False, extra=against + _state_penalty(ctx, target))
     winner = _fight_winner(attack, defence)
-    struck, damage, reports = None, None, []
-    if winner == 0:
+    struck, damage, reports, doubled = None, None, [], False
+    if winner == 0 and maneuver in (None, "carga"):
         struck, damage = target, _melee_damage(attacker, weapon, attack)
-    elif winner == 1 and stance is None and defence is not None:
-        struck, damage = attacker, _melee_damage(target, _weapon_for(target, defender_skill or "pelea"), defence)
+    elif winner == 1 and stance in (None, "recepcion") and defence is not None:
+        doubled = stance == "recepcion" and maneuver == "carga"
+        struck = attacker
+        damage = _melee_damage(target, _weapon_for(target, defender_skill or "pelea"), defence, doubled)
     if struck is not None and damage is not None:
         reports = _apply(ctx, struck, "persona", damage)
+    outcome = _maneuver_outcome(ctx, attacker, target, maneuver, winner == 0)
     winner_name = {0: attacker.name, 1: target.name}.get(winner)
     ctx.reply("sombra/table_defence", roll=defence, attacker=attacker.name, defender=target.name, stance=stance,
               skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
               winner=winner_name, struck=struck.name if struck else None, damage=damage, reports=reports,
-              after=_after(ctx, struck, reports) if struck else [])
+              after=_after(ctx, struck, reports) if struck else [], doubled=doubled, maneuver=maneuver,
+              outcome=outcome)
+    if winner == 0 and maneuver in ("derribar", "carga"):
+        _knockdown(ctx, attacker, target, attack)
+
+
+def _maneuver_outcome(ctx: Context, attacker: Character, target: Character, maneuver: str | None,
+                      won: bool) -> str | None:
+    """What a won (or a failed grab) manoeuvre leaves: the states it sets, named for the message."""
+    if maneuver == "placar" and won:
+        _set_state(ctx, target, DOWN)
+        _set_state(ctx, attacker, DOWN)
+        return "tackled"
+    if maneuver == "apresar":
+        if won:
+            _set_state(ctx, target, HELD, by=attacker.name)
+            return "held"
+        _set_state(ctx, attacker, DISADVANTAGE)
+        return "grab_failed"
+    return None
+
+
+def _knockdown(ctx: Context, winner: Character, loser: Character, winning: SombraCheck) -> None:
+    """The loser rolls Coordinación (3×COO) with the winner's low die as a penalty: a failure throws
+    them down, a success leaves them unbalanced (+5 to their rolls)."""
+    penalty = knockdown_penalty(winning.check)
+    value = min(KNOCKDOWN_SCALE * (_int(loser, "coo") or 0), MAX_SKILL)
+    result, aim, stunned = _check(ctx, loser, value, "", arms=None, extra=(("dado_menor", penalty),))
+    fell = not result.check.succeeded
+    _set_state(ctx, loser, DOWN if fell else UNBALANCED)
+    ctx.reply("sombra/table_knockdown", roll=result, name=loser.name, value=value, aim=aim, stunned=stunned,
+              fell=fell)
 
 
 def _fight_winner(attack: SombraCheck, defence: SombraCheck | None) -> int:
@@ -574,10 +649,11 @@ def _fight_winner(attack: SombraCheck, defence: SombraCheck | None) -> int:
 
 
 STANCES: dict[str, str | None] = {"esquiva": "esquiva", "esquivar": "esquiva", "parada": "parada",
-                                   "parar": "parada", "ninguna": None, "nada": None}
+                                   "parar": "parada", "recepcion": "recepcion", "recepcion de carga": "recepcion",
+                                   "ninguna": None, "nada": None}
 
 
-@COMMANDS.command("defensa", "defend", usage="[NOMBRE] esquiva|parada|ninguna")
+@COMMANDS.command("defensa", "defend", usage="[NOMBRE] esquiva|parada|recepcion|ninguna")
 def defence_command(ctx: Context, args: str) -> None:
     """Declared for the round under way: a dodge or a parry against melee, instead of attacking."""
     character, words = ctx.own_or_named(args)
@@ -596,7 +672,7 @@ def defence_command(ctx: Context, args: str) -> None:
         if stance == "esquiva":
             _dodge(character)
         else:
-            _require(character, ("pelea",))
+            _require(character, ("cuchillo",) if stance == "recepcion" else ("pelea",))
         state["defence"][character.name] = stance
     ctx.reply("sombra/table_defence_declared", name=character.name, stance=stance)
 
@@ -651,6 +727,57 @@ def opportunity_command(ctx: Context, args: str) -> None:
         watching.append(character.name)
     combat.data[OPPORTUNITY] = watching
     ctx.reply("sombra/table_opportunity", name=character.name, watching=not ending, bonus=OPPORTUNITY_INITIATIVE)
+
+
+def _states(ctx: Context) -> dict[str, dict[str, Any]]:
+    combat = ctx.room.combat
+    return combat.data.setdefault(STATES, {}) if combat is not None else {}
+
+
+def _state_of(ctx: Context, character: Character) -> str | None:
+    """The manoeuvre state on ``character`` (down, unbalanced, at a disadvantage, held), if any."""
+    state = _states(ctx).get(character.name)
+    return str(state["kind"]) if state else None
+
+
+def _set_state(ctx: Context, character: Character, kind: str, by: str | None = None) -> None:
+    """Set in ``character``'s own turn, that turn does not count: it lasts through their next one."""
+    combat = ctx.room.combat
+    if combat is None:
+        return
+    fresh = combat.started and combat.current == character.name
+    _states(ctx)[character.name] = {"kind": kind, "fresh": fresh, "by": by, "escapes": 0}
+
+
+def _state_penalty(ctx: Context, character: Character) -> tuple[tuple[str, int], ...]:
+    kind = _state_of(ctx, character)
+    return ((kind, STATE_PENALTY),) if kind in (UNBALANCED, DISADVANTAGE) else ()
+
+
+@COMMANDS.command("forcejeo", "struggle", in_character=True)
+def struggle_command(ctx: Context, args: str) -> None:
+    """The held one struggles: an opposed roll of 3×FUE; two wins in a row set them free."""
+    held = _attacker(ctx)
+    if held is None:
+        raise Refusal("sombra/table_no_attacker")
+    state = _states(ctx).get(held.name)
+    holder = ctx.room.find_character(str(state.get("by") or "")) if state and state["kind"] == HELD else None
+    if state is None or holder is None:
+        raise Refusal("sombra/table_not_held", name=held.name)
+    _require(held, ("fue",))
+    _require(holder, ("fue",))
+    mine, _, _ = _check(ctx, held, min(KNOCKDOWN_SCALE * (_int(held, "fue") or 0), MAX_SKILL), "", arms=None)
+    theirs, _, _ = _check(ctx, holder, min(KNOCKDOWN_SCALE * (_int(holder, "fue") or 0), MAX_SKILL), "",
+                          arms=None)
+    won = _fight_winner(mine, theirs) == 0
+    state["escapes"] = state["escapes"] + 1 if won else 0
+    free = state["escapes"] >= ESCAPES
+    if free:
+        del _states(ctx)[held.name]
+    ctx.reply("sombra/table_struggle", roll=mine, name=held.name, holder=holder.name, won=won, free=free,
+              escapes=state["escapes"], needed=ESCAPES)
+    ctx.reply("sombra/table_struggle_holder", roll=theirs, name=holder.name)
+    floor.consume_grant(ctx)
 
 
 def _after(ctx: Context, target: Character, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
