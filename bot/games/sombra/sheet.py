@@ -22,6 +22,12 @@ from systems.sombra.resolver import SombraCheck, SombraSystem
 from systems.sombra.rules import TWO_HANDED_SKILLS
 from systems.sombra.wounds import combined_effect
 
+STATES = "states"
+"""In ``combat.data``: the manoeuvre state on each combatant (``bot/games/sombra/table.py`` sets it)."""
+DOWN, UNBALANCED, DISADVANTAGE, HELD = "derribado", "desequilibrado", "desventaja", "apresado"
+STATE_PENALTY = 5
+"""Unbalanced (a knockdown resisted) or at a disadvantage (a failed grab): +5 to every roll."""
+
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
 ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo")
 SKILLS = (*ATTACK_SKILLS, "esquivar", "alerta", "sigilo", "conducir", "pilotar", "nadar", "trepar",
@@ -72,6 +78,9 @@ class SombraSheetRules:
             combat = ctx.room.combat
             if combat is not None and combat.data.get("stun", {}).get(actor.name):
                 applied.append(("aturdimiento", value - value // 2))
+            state = combat.data.get(STATES, {}).get(actor.name) if combat is not None else None
+            if state and state["kind"] in (UNBALANCED, DISADVANTAGE):
+                applied.append((state["kind"], STATE_PENALTY))
         full = " ".join(["3d10", "vs", str(value), *words[used:]])
         system = ctx.system
         assert isinstance(system, SombraSystem)

@@ -17,7 +17,16 @@ from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat
-from bot.games.sombra.sheet import ATTACK_SKILLS, leading_skill
+from bot.games.sombra.sheet import (
+    ATTACK_SKILLS,
+    DISADVANTAGE,
+    DOWN,
+    HELD,
+    STATE_PENALTY,
+    STATES,
+    UNBALANCED,
+    leading_skill,
+)
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.sombra.damage import (
@@ -119,10 +128,9 @@ WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
 UNARMED, KNIFE = "0", "I"
-THIS_ROUND, STUN_FRESH, OPPORTUNITY, STATES = "this_round", "stun_fresh", "opportunity", "states"
-DOWN, UNBALANCED, DISADVANTAGE, HELD = "derribado", "desequilibrado", "desventaja", "apresado"
+THIS_ROUND, STUN_FRESH, OPPORTUNITY, THRESHOLD = "this_round", "stun_fresh", "opportunity", "death_threshold"
 MANEUVERS = ("derribar", "placar", "apresar", "carga")
-STATE_PENALTY, CHARGE, BAYONET_STANDING, ESCAPES = 5, -2, 5, 2
+CHARGE, BAYONET_STANDING, ESCAPES = -2, 5, 2
 KNOCKDOWN_SCALE = 3
 """An attribute (1-10) rolled as a check counts three times (the rules' checks go from 3 to 30)."""
 """In ``combat.data``: what the round under way has seen (see ``_round_state``); who was stunned in
@@ -183,6 +191,9 @@ def _wound(ctx: Context, target: Character, hit: LocationHit, damage: DamageResu
     if result.worsened:
         target.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
+    vit = _int(target, "vit")
+    if combat is not None and vit is not None and not combined_effect(wounds).can_act:
+        combat.data.setdefault(THRESHOLD, {}).setdefault(target.name, vit)
     if result.stuns and combat is not None:
         # Counted down as each of the victim's turns ends: hurt in its own turn, that one does not count.
         combat.data.setdefault("stun", {})[target.name] = STUN_TURNS
@@ -271,6 +282,7 @@ class SombraCombat:
                      defaults=[c.name for c, missing in entries if missing])
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
+        _count_thresholds(ctx, combat)
         if combat.data.get(BY_INITIATIVE):
             slots = _slots(ctx, combat.order)
             combat.order = [s.combatant.name for s in slots]
@@ -329,12 +341,29 @@ class SombraCombat:
         combat.data.get("stun", {}).pop(name, None)
         combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != name]
         combat.data.get(STATES, {}).pop(name, None)
+        combat.data.get(THRESHOLD, {}).pop(name, None)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
         if _int(character, DEAD):
             return "dead"
         return "up" if _effect(character).can_act else "down"
+
+
+def _count_thresholds(ctx: Context, combat: Combat) -> None:
+    """Each new round, one round of the death threshold (VIT) of who is down from a serious wound;
+    at 0 they die. Whoever can act again (healed) stops counting."""
+    counts = combat.data.get(THRESHOLD, {})
+    for name in list(counts):
+        character = ctx.room.find_character(name)
+        if character is None or _effect(character).can_act or _int(character, DEAD):
+            del counts[name]
+            continue
+        counts[name] -= 1
+        if counts[name] <= 0:
+            del counts[name]
+            character.sheet[DEAD] = 1
+        ctx.announce("sombra/table_threshold", name=name, left=counts.get(name, 0))
 
 
 def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
@@ -344,6 +373,8 @@ def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
         labels.append({"kind": "tie"})
     if data.get("stun", {}).get(actor.name):
         labels.append({"kind": "stunned", "turns": data["stun"][actor.name]})
+    if actor.name in data.get(THRESHOLD, {}):
+        labels.append({"kind": "threshold", "rounds": data[THRESHOLD][actor.name]})
     held = data.get(STATES, {}).get(actor.name)
     if held:
         labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
@@ -847,6 +878,8 @@ def heal_command(ctx: Context, args: str) -> None:
             character.sheet.pop(key, None)
     character.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
+    if combat is not None and combined_effect(wounds).can_act:
+        combat.data.get(THRESHOLD, {}).pop(character.name, None)
     if combat is not None and "cabeza" not in wounds:
         combat.data.get("stun", {}).pop(character.name, None)
         combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != character.name]

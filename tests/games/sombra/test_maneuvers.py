@@ -118,3 +118,12 @@ def test_receiving_a_charge_cancels_its_advantage_and_a_win_doubles_the_damage()
     assert "(carga de bayoneta)" in attack and "-2 carga" not in attack
     # Hans 2+3+3 = 8 vs 12 by 4 beats McAvoy 13 vs 14 by 1: type I, high die 3, FUE 5 adds 0, doubled: 6.
     assert "Gana Hans: golpea a McAvoy" in fight and "Daño I: pecho (3) 6" in fight and "(doble: carga recibida)" in fight
+
+
+def test_an_unbalanced_characters_sheet_rolls_carry_the_plus_5_too() -> None:
+    """«tendrá un +5 temporal a sus tiradas»: every roll, `!tiro Pelea` included."""
+    table = sombra_table((2, 3, 4, 9, 8, 7, 1, 2, 4, 1, 2, 3))
+    t = play(FIGHT + "@ana:local: !ataque Hans pelea derribar\n@ana:local: !siguiente\n@gm:local: !tiro Pelea\n",
+             table)
+    sends = [a for a in t.for_line(TURN + 2) if a["action"] == "send" and "applied" in a]
+    assert {"reason": "desequilibrado", "value": 5} in sends[0]["applied"]

@@ -97,3 +97,29 @@ def test_opportunity_fire_adds_5_to_the_watchers_initiative() -> None:
     assert "Hans vigila" in t.text(8)
     assert "1. Hans" in t.texts(9)[0] and "2. McAvoy (7/6)" in t.texts(9)[0]
     assert "1. Hans (6+5/8)" in t.gm_text(9)
+
+
+def test_the_death_threshold_counts_vit_rounds_for_who_is_down_then_they_die() -> None:
+    """«Umbral Mortal (vit): numero de puntos de vida/tiempo que un PJ puede aguantar tras llegar a los 0
+    puntos de vida»: the rules have no hit points; read as VIT rounds for someone a serious wound took
+    out (unconscious or helpless), counted at each new round, then dead unless healed first."""
+    table = sombra_table()
+    script = CAST + """
+@gm:local: !ficha McAvoy vit 2
+@gm:local: !ficha Bruno vit 2
+@gm:local: !combate
+@gm:local: !iniciativa McAvoy Bruno Hans
+@gm:local: !daño McAvoy 11 abdomen
+@gm:local: !daño Bruno 13 abdomen
+@gm:local: !curar Bruno
+@gm:local: !estado
+""" + "@gm:local: !siguiente\n" * 6
+    t = play(script, table)
+    assert "umbral mortal: 2 asaltos" in t.text(11) and "umbral mortal" in t.text(12)
+    assert "umbral mortal: 2 asaltos" in t.text(14) and "Bruno [umbral" not in t.text(14)
+    answers = {n: " ".join(t.texts(n)) for n in range(15, 21)}
+    second = next(n for n, text in answers.items() if "Ronda 2" in text)
+    third = next(n for n, text in answers.items() if "Ronda 3" in text)
+    assert "Umbral mortal de McAvoy: queda 1 asalto" in answers[second]
+    assert "McAvoy ha agotado su umbral mortal: muere" in answers[third]
+    assert sheet(table, "McAvoy")["muerto"] == 1 and "muerto" not in sheet(table, "Bruno")
