@@ -320,7 +320,7 @@ class SombraCombat:
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0), effect=effect)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(combat, actor)]
+        return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(ctx, combat, actor)]
 
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """Placed by VEL, then AGI, among those still to act; in an order set by hand, last."""
@@ -366,7 +366,7 @@ def _count_thresholds(ctx: Context, combat: Combat) -> None:
         ctx.announce("sombra/table_threshold", name=name, left=counts.get(name, 0))
 
 
-def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
+def _labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
     data = combat.data if combat else {}
     labels: list[dict[str, Any]] = []
     if actor.name in data.get("ties", []):
@@ -374,7 +374,8 @@ def _labels(combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
     if data.get("stun", {}).get(actor.name):
         labels.append({"kind": "stunned", "turns": data["stun"][actor.name]})
     if actor.name in data.get(THRESHOLD, {}):
-        labels.append({"kind": "threshold", "rounds": data[THRESHOLD][actor.name]})
+        # The rounds left are VIT counted down: an NPC's stay the GMs' (the round's notice tells them).
+        labels.append({"kind": "threshold", "rounds": data[THRESHOLD][actor.name], "secret": ctx.sheet_is_gms(actor)})
     held = data.get(STATES, {}).get(actor.name)
     if held:
         labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
@@ -813,7 +814,7 @@ def struggle_command(ctx: Context, args: str) -> None:
 
 def _after(ctx: Context, target: Character, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The target's state after a blow; a stun the blow just announced is not stated twice."""
-    labels = _labels(ctx.room.combat, target)
+    labels = _labels(ctx, ctx.room.combat, target)
     if any(rep.get("stun") for rep in reports):
         labels = [label for label in labels if label["kind"] != "stunned"]
     return labels
@@ -857,7 +858,7 @@ def damage_command(ctx: Context, args: str) -> None:
 def wounds_command(ctx: Context, args: str) -> None:
     character, _ = ctx.named_character(args)
     ctx.reply("sombra/table_wounds", name=character.name, table=_table(character),
-              labels=_labels(ctx.room.combat, character), effect=_effect(character),
+              labels=_labels(ctx, ctx.room.combat, character), effect=_effect(character),
               armour=character.sheet.get(ZONE_ARMOUR) or {})
 
 
@@ -884,4 +885,4 @@ def heal_command(ctx: Context, args: str) -> None:
         combat.data.get("stun", {}).pop(character.name, None)
         combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != character.name]
     ctx.reply("sombra/table_healed", name=character.name, location=location[1] if location else None,
-              left=_labels(combat, character))
+              left=_labels(ctx, combat, character))
