@@ -181,6 +181,16 @@ def opposed_winner(a: CheckResult, b: CheckResult) -> int:
     return 0 if key_a > key_b else 1
 
 
+def fight_winner(a: CheckResult, b: CheckResult | None) -> int:
+    """A melee fight ("el mejor resultado, da el golpe"): 0 if ``a`` strikes, 1 if ``b`` does, -1 if
+    nobody does. The better roll wins only with a success; without ``b`` (a rival who cannot defend)
+    ``a`` strikes on any success."""
+    if b is None:
+        return 0 if a.succeeded else -1
+    winner = opposed_winner(a, b)
+    return winner if winner >= 0 and (a, b)[winner].succeeded else -1
+
+
 def knockdown_penalty(winner: CheckResult) -> int:
     """Derribar: the loser's Coordinación roll gets the winner's low die as a penalty."""
     return winner.dice.low

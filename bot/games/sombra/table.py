@@ -54,9 +54,9 @@ from systems.sombra.rules import (
     Combatant,
     InitiativeSlot,
     capsizes,
+    fight_winner,
     initiative_order,
     knockdown_penalty,
-    opposed_winner,
     shot_limit,
     shot_penalty,
     unarmed_difficulty,
@@ -672,12 +672,8 @@ def _knockdown(ctx: Context, winner: Character, loser: Character, winning: Sombr
 
 
 def _fight_winner(attack: SombraCheck, defence: SombraCheck | None) -> int:
-    """0 the attacker, 1 the defender, -1 nobody: the better roll wins, if it is a success."""
-    if defence is None:
-        return 0 if attack.check.succeeded else -1
-    winner = opposed_winner(attack.check, defence.check)
-    rolls = (attack, defence)
-    return winner if winner >= 0 and rolls[winner].check.succeeded else -1
+    """0 the attacker, 1 the defender, -1 nobody (``systems.sombra.rules.fight_winner``)."""
+    return fight_winner(attack.check, defence.check if defence is not None else None)
 
 
 STANCES: dict[str, str | None] = {"esquiva": "esquiva", "esquivar": "esquiva", "parada": "parada",

@@ -190,3 +190,29 @@ def test_a_stun_is_stated_once_and_its_count_is_the_one_shown_later() -> None:
     blow = t.text(TURN)
     assert blow.count("aturdido") == 1 and "aturdido 2 turnos" in blow
     assert "aturdido (2 turnos)" in t.text(TURN + 1)
+
+
+def test_a_fight_between_equal_skills_is_even_by_exact_enumeration() -> None:
+    """«El mejor resultado, da el golpe»: with equal skills each side strikes equally often, a side strikes
+    only with a success, and a rival who cannot defend is struck on every success; counted over every
+    pair of rolls (1000 x 1000)."""
+    from collections import Counter
+
+    from systems.sombra.rules import SombraDice, fight_winner, resolve_check
+    from tests.scripted import all_faces
+
+    checks = [resolve_check(SombraDice(f), 13) for f in all_faces(10, 10, 10)]
+    # The winner depends only on each roll's level and margin: one representative roll per pair of them.
+    counts = Counter((c.level, c.margin) for c in checks)
+    sample = {(c.level, c.margin): c for c in checks}
+    strikes: Counter[int] = Counter()
+    for key_a, count_a in counts.items():
+        for key_b, count_b in counts.items():
+            strikes[fight_winner(sample[key_a], sample[key_b])] += count_a * count_b
+    successes = sum(c.succeeded for c in checks)
+    assert sum(strikes.values()) == 1000 ** 2 and strikes[0] == strikes[1] > 0
+    # Every pair with a success on the side that strikes: at most the pairs where that side succeeds.
+    assert strikes[0] <= successes * 1000
+    # Both failing, nobody strikes: at least those pairs end with -1.
+    assert strikes[-1] >= (1000 - successes) ** 2
+    assert sum(fight_winner(a, None) == 0 for a in checks) == successes

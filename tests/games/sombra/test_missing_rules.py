@@ -123,3 +123,17 @@ def test_the_death_threshold_counts_vit_rounds_for_who_is_down_then_they_die() -
     assert "Umbral mortal de McAvoy: queda 1 asalto" in answers[second]
     assert "McAvoy ha agotado su umbral mortal: muere" in answers[third]
     assert sheet(table, "McAvoy")["muerto"] == 1 and "muerto" not in sheet(table, "Bruno")
+
+
+def test_capsizing_probabilities_by_exact_enumeration() -> None:
+    """Over the 1000 ordered triples: with Pilotar 30 only 10-10-10 (a fumble) capsizes; with Pilotar 0
+    everything does except 1-1-1 (always a critical) and the 18 low failures (high plus low under 5 and
+    not a triple: {1,1,2} and {1,2,2} three orders each, {1,1,3} and {1,3,3} three each, {1,2,3} six)."""
+    from systems.sombra.rules import SombraDice, capsizes, resolve_check
+    from tests.scripted import all_faces
+
+    def capsized(pilot: int) -> int:
+        return sum(capsizes(resolve_check(SombraDice(f), pilot).level) for f in all_faces(10, 10, 10))
+
+    assert capsized(30) == 1
+    assert capsized(0) == 1000 - 1 - 18
