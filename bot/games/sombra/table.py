@@ -721,13 +721,20 @@ def unjam_command(ctx: Context, args: str) -> None:
     floor.consume_grant(ctx)
 
 
-@COMMANDS.command("giro", "turn", usage="BARCO [dificil...]", in_character=True, needs_args=True)
+@COMMANDS.command("giro", "turn", usage="BARCO [PILOTO] [dificil...]", in_character=True, needs_args=True)
 def turn_boat_command(ctx: Context, args: str) -> None:
-    """A boat turning against high waves: its pilot rolls Pilotar; a medium failure or a fumble capsizes it."""
+    """A boat turning against high waves: its pilot (named, or who acts for the sender) rolls Pilotar;
+    a medium failure or a fumble capsizes it."""
     boat, words = ctx.named_character(args)
     if _table(boat) != "barco":
         raise Refusal("sombra/table_not_boat", name=boat.name)
-    pilot = _attacker(ctx)
+    named, rest = ctx.split_name(" ".join(words))
+    if named is not None:
+        ctx.may_manage(named)
+        pilot: Character | None = named
+        words = rest
+    else:
+        pilot = _attacker(ctx)
     if pilot is None or pilot.name == boat.name:
         raise Refusal("sombra/table_no_attacker")
     _require(pilot, ("pilotar",))

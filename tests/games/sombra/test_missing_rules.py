@@ -137,3 +137,12 @@ def test_capsizing_probabilities_by_exact_enumeration() -> None:
 
     assert capsized(30) == 1
     assert capsized(0) == 1000 - 1 - 18
+
+
+def test_the_gm_names_who_pilots_the_turn() -> None:
+    """The GM, whose turn character may be the boat itself, names the pilot: `!giro Lancha Bruno`."""
+    table = sombra_table((9, 8, 7))
+    t = play(BOAT + "@gm:local: !ficha Bruno pilotar 12\n@gm:local: !giro Lancha Bruno\n", table)
+    assert "Bruno gira Lancha" in t.text(AFTER_BOAT + 1) and "¡Lancha vuelca!" in t.text(AFTER_BOAT + 1)
+    assert_refused(BOAT + "@gm:local: !ficha Hans pilotar 12\n", "@bob:local: !giro Lancha Hans", "Hans",
+                   system="sombra")
