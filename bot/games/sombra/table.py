@@ -130,7 +130,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blind
 UNARMED, KNIFE = "0", "I"
 THIS_ROUND, STUN_FRESH, OPPORTUNITY, THRESHOLD = "this_round", "stun_fresh", "opportunity", "death_threshold"
 MANEUVERS = ("derribar", "placar", "apresar", "carga")
-CHARGE, BAYONET_STANDING, ESCAPES = -2, 5, 2
+CHARGE, BAYONET_STANDING, FIXED_BAYONET, ESCAPES = -2, 5, 1, 2
 KNOCKDOWN_SCALE = 3
 """An attribute (1-10) rolled as a check counts three times (the rules' checks go from 3 to 30)."""
 """In ``combat.data``: what the round under way has seen (see ``_round_state``); who was stunned in
@@ -448,10 +448,15 @@ def attack_command(ctx: Context, args: str) -> None:
     if state is not None and state["defence"].get(attacker.name):
         raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
     weapon = _weapon_for(attacker, skill)
-    if skill in MELEE_SKILLS and table == "persona":
-        _melee(ctx, attacker, target, skill, weapon, rest[used:], bayonet)
+    options = rest[used:]
+    fixed = skill == "fusil" and any(plain(w) == "bayoneta" for w in options)
+    if fixed:
+        options = [w for w in options if plain(w) != "bayoneta"]
+        weapon = weapon if _weapon_type(weapon) in MELEE_TYPES else KNIFE
+    if (skill in MELEE_SKILLS or fixed) and table == "persona":
+        _melee(ctx, attacker, target, skill, weapon, options, bayonet or fixed, fixed)
     else:
-        _fire(ctx, attacker, target, table, skill, weapon, rest[used:])
+        _fire(ctx, attacker, target, table, skill, weapon, options)
     if state is not None and attacker.name not in state["attacked"]:
         state["attacked"].append(attacker.name)
     floor.consume_grant(ctx)
@@ -581,7 +586,7 @@ def _melee_damage(character: Character, weapon: str, result: SombraCheck, double
 
 
 def _melee(ctx: Context, attacker: Character, target: Character, skill: str, weapon: str,
-           options: list[str], bayonet: bool) -> None:
+           options: list[str], bayonet: bool, fixed: bool = False) -> None:
     """Both roll; the better result strikes. A declared dodge rolls Esquivar and a parry the fighting
     skill at -4: they only avoid the blow. A defender who cannot act does not roll. A manoeuvre
     (derribar, placar, apresar) replaces the blow; a bayonet charge strikes and knocks down."""
@@ -599,10 +604,12 @@ def _melee(ctx: Context, attacker: Character, target: Character, skill: str, wea
     stance = state["defence"].get(target.name) if state else None
     value = _int(attacker, skill) or 0
     extra = _difficulty(target) + _state_penalty(ctx, attacker)
+    if fixed:
+        extra += (("bayoneta_calada", FIXED_BAYONET),)
     if bayonet:
         extra += ((("carga", CHARGE),) if stance != "recepcion" else ()) if maneuver == "carga" \
             else (("bayoneta_parado", BAYONET_STANDING),)
-    attack, aim, stunned = _check(ctx, attacker, value, " ".join(options), arms=False, extra=extra)
+    attack, aim, stunned = _check(ctx, attacker, value, " ".join(options), arms=fixed, extra=extra)
     ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
               aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
               covering=False, melee=True, jams=False, maneuver=maneuver)

@@ -127,3 +127,14 @@ def test_an_unbalanced_characters_sheet_rolls_carry_the_plus_5_too() -> None:
              table)
     sends = [a for a in t.for_line(TURN + 2) if a["action"] == "send" and "applied" in a]
     assert {"reason": "desequilibrado", "value": 5} in sends[0]["applied"]
+
+
+def test_a_bayonet_fixed_on_a_rifle_uses_the_rifle_skill_at_plus_1() -> None:
+    """«Para usar una bayoneta acoplada a un fusil, se tira la habilidad [fusil] con un penalizador de -1»:
+    read as one point harder (+1 to a roll-under roll); a melee fight, standing still +5, a type I blade."""
+    table = sombra_table((2, 3, 4, 9, 8, 7))
+    t = play(FIGHT + "@gm:local: !ficha McAvoy fusil 18\n@ana:local: !ataque Hans fusil bayoneta\n", table)
+    attack, fight = t.texts(TURN + 1)
+    assert "con fusil 18" in attack and "= 9 +1 bayoneta calada +5 bayoneta sin carga = 15 → éxito medio" in attack
+    # McAvoy wins: type I, high die 4 plus FUE 6 - 5 = 1: 5 at the chest (middle die 3).
+    assert "Gana McAvoy" in fight and "Daño I+1: pecho (3) 5" in fight
