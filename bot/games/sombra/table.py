@@ -2,8 +2,9 @@
 
 Every rule comes from ``systems/sombra*``; this module only reads sheets, stores results
 and picks the message. What outlasts a fight lives in ``character.sheet`` (wounds, zone
-armour, flotation); what belongs to one fight lives in ``combat.data`` (initiative ties,
-stun counters, whose turn started last).
+armour, flotation, engine, a jammed weapon, a capsized boat); what belongs to one fight lives in
+``combat.data`` (initiative ties, stun counters, whose turn started last, the round's shots and
+declared defences, manoeuvre states, death thresholds, who watches for opportunity fire).
 """
 
 from __future__ import annotations
