@@ -58,6 +58,15 @@ def test_torpedoes_and_bombs_count_double_against_flotation() -> None:
     assert "flotabilidad 3" in t.text(AFTER_BOAT + 1)
 
 
+def test_a_rolled_torpedo_says_so_and_doubles_too() -> None:
+    """`!daño BARCO III torpedo`: 3d10 read as type III, the message names the torpedo."""
+    table = sombra_table((3, 6, 4))
+    t = play(BOAT + "@gm:local: !daño Lancha III torpedo\n", table)
+    # III: 2x(6+3) = 18 at través (middle die 4) through armour 4: 14 inside, 28 of flotation: 30 - 28 = 2.
+    assert "Daño III (torpedo o bomba): través (4) 18" in t.text(AFTER_BOAT)
+    assert "14 al interior" in t.text(AFTER_BOAT) and "flotabilidad 2" in t.text(AFTER_BOAT)
+
+
 def test_a_torpedo_against_a_person_is_refused() -> None:
     assert_refused(CAST, "@gm:local: !daño Hans 12 pecho torpedo", "Torpedo o bomba solo", system="sombra")
 
