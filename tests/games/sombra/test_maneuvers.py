@@ -3,6 +3,8 @@ the bayonet standing, the bayonet charge and «recepción de carga»."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.games.sombra.test_table import CAST, sombra_table
 from tests.transcript import assert_refused, play
 
@@ -138,3 +140,16 @@ def test_a_bayonet_fixed_on_a_rifle_uses_the_rifle_skill_at_plus_1() -> None:
     assert "con fusil 18" in attack and "= 9 +1 bayoneta calada +5 bayoneta sin carga = 15 → éxito medio" in attack
     # McAvoy wins: type I, high die 4 plus FUE 6 - 5 = 1: 5 at the chest (middle die 3).
     assert "Gana McAvoy" in fight and "Daño I+1: pecho (3) 5" in fight
+
+
+@pytest.mark.parametrize("line, answer", [
+    ("@ana:local: !ataque Hans pelea derribar placar", "Una sola maniobra"),
+    ("@ana:local: !ataque Hans pelea carga", "La carga es de bayoneta"),
+    ("@ana:local: !desencasquillar", "no está encasquillada"),
+    ("@ana:local: !oportunidad McAvoy siempre", "Uso: !oportunidad"),
+    ("@bob:local: !oportunidad McAvoy", "McAvoy"),
+    ("@ana:local: !defensa McAvoy recepcion", "Falta en la ficha de McAvoy: cuchillo"),
+])
+def test_bad_manoeuvres_get_a_clear_answer_and_change_nothing(line: str, answer: str) -> None:
+    setup = FIGHT.replace(" cuchillo 14", "") if "recepcion" in line else FIGHT
+    assert_refused(setup, line, answer, system="sombra")
