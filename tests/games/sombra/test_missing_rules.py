@@ -124,7 +124,8 @@ def test_the_death_threshold_counts_vit_rounds_for_who_is_down_then_they_die() -
 @gm:local: !estado
 """ + "@gm:local: !siguiente\n" * 6
     t = play(script, table)
-    assert "umbral mortal: 2 asaltos" in t.text(11) and "umbral mortal" in t.text(12)
+    # Who goes down in their own turn passes it on (issue 20): the blow is the first message.
+    assert "umbral mortal: 2 asaltos" in t.texts(11)[0] and "umbral mortal" in t.texts(12)[0]
     assert "umbral mortal: 2 asaltos" in t.text(14) and "Bruno [umbral" not in t.text(14)
     answers = {n: " ".join(t.texts(n)) for n in range(15, 21)}
     second = next(n for n, text in answers.items() if "Ronda 2" in text)
