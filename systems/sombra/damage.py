@@ -15,7 +15,7 @@ from systems.sombra.rules import SIDES, SombraDice
 
 # Location digit (0-9) -> location key, per target kind. Keys are ids; templates name them.
 LOCATION_TABLES: dict[str, tuple[str, ...]] = {
-    "persona": ("cabeza", "pecho", "pecho", "pecho", "brazos", "brazos",
+    "persona": ("cabeza", "pecho", "pecho", "pecho", "brazo_derecho", "brazo_izquierdo",
                 "abdomen", "abdomen", "piernas", "piernas"),
     "vehiculo": ("techo", "chasis_frontal", "chasis_frontal", "chasis_lateral", "chasis_lateral",
                  "cadenas", "torreta_lateral", "torreta_lateral", "torreta_frontal", "bajos"),
@@ -23,6 +23,9 @@ LOCATION_TABLES: dict[str, tuple[str, ...]] = {
               "aleta_estribor", "aleta_babor", "popa"),
 }
 TABLE_KINDS: tuple[str, ...] = tuple(LOCATION_TABLES)
+AREAS: dict[str, tuple[str, ...]] = {"brazos": ("brazo_derecho", "brazo_izquierdo")}
+"""Names covering several locations: ``brazo`` is either arm (4 right, 5 left: the rules say only
+"Brazos (4, 5)", the bot reads the lower digit as the right arm)."""
 
 ROMAN: tuple[str, ...] = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 DAMAGE_TYPES = range(len(ROMAN))
@@ -34,7 +37,8 @@ def location_key(table: str, digit: int) -> str:
 
 
 def location_digits(table: str, key: str) -> tuple[int, ...]:
-    return tuple(d for d, k in enumerate(LOCATION_TABLES[table]) if k == key)
+    keys = AREAS.get(key, (key,))
+    return tuple(d for d, k in enumerate(LOCATION_TABLES[table]) if k in keys)
 
 
 def aimed_digit(table: str, key: str, rolled: int) -> int:
@@ -59,6 +63,8 @@ class DamageResult(Record):
     bonus: int
     maximum: bool
     hits: tuple[LocationHit, ...]
+    below_waterline: bool = False
+    """A torpedo, or a bomb from a plane: counts double against a boat's flotation."""
 
     @property
     def roman(self) -> str:
@@ -70,12 +76,14 @@ class DamageResult(Record):
 
     def to_dict(self) -> dict[str, Any]:
         return {"damage_type": self.damage_type, "table": self.table, "bonus": self.bonus,
-                "maximum": self.maximum, "hits": [h.to_dict() for h in self.hits]}
+                "maximum": self.maximum, "hits": [h.to_dict() for h in self.hits],
+                "below_waterline": self.below_waterline}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DamageResult:
         hits = tuple(LocationHit.from_dict(h) for h in data["hits"])
-        return cls(data["damage_type"], data["table"], data["bonus"], data["maximum"], hits)
+        return cls(data["damage_type"], data["table"], data["bonus"], data["maximum"], hits,
+                   bool(data.get("below_waterline")))
 
 
 def area_digits(first: int, count: int) -> list[int]:
@@ -105,11 +113,15 @@ def _amounts(damage_type: int, high: int, low: int, count: int) -> list[int]:
 
 
 def damage_from_dice(damage_type: int, dice: SombraDice, table: str = "persona", bonus: int = 0,
-                     *, maximum: bool = False, first_digit: int | None = None) -> DamageResult:
+                     *, maximum: bool = False, first_digit: int | None = None,
+                     below_waterline: bool = False) -> DamageResult:
     """Damage of a hit. ``maximum`` (a critical) reads both damage dice as 10;
-    ``first_digit`` overrides the location die (aimed attacks)."""
+    ``first_digit`` overrides the location die (aimed attacks); ``below_waterline`` marks a torpedo
+    or a bomb, only against boats."""
     if damage_type not in DAMAGE_TYPES:
         raise DiceError("sombra.damage_type", text=str(damage_type))
+    if below_waterline and table != "barco":
+        raise DiceError("sombra.torpedo_table", table=table)
     high, low = (SIDES, SIDES) if maximum else (dice.high, dice.low)
     first = dice.location if first_digit is None else first_digit
     if damage_type == 4:
@@ -120,7 +132,7 @@ def damage_from_dice(damage_type: int, dice: SombraDice, table: str = "persona",
         digits = [first]
     amounts = _amounts(damage_type, high, low, len(digits))
     hits = tuple(LocationHit(d, location_key(table, d), max(a + bonus, 0)) for d, a in zip(digits, amounts))
-    return DamageResult(damage_type, table, bonus, maximum, hits)
+    return DamageResult(damage_type, table, bonus, maximum, hits, below_waterline)
 
 
 def _others(dice: SombraDice) -> tuple[int, int]:
@@ -210,6 +222,16 @@ def hit_boat(state: BoatState, zone: str, damage: int, *, below_waterline: bool 
     new_state = replace(state, armour={**state.armour, zone: armour - lost_armour},
                         flotation=state.flotation - flotation_lost, lost=state.lost + flotation_lost)
     return new_state, BoatHit(zone, lost_armour, excess, crew, equipment, flotation_lost)
+
+
+ENGINE_ZONES = frozenset({"popa"})
+"""Where a boat's engine is: the stern ("el resto afecta a armas, motor o instrumental")."""
+
+
+def engine_hit(zone: str, equipment: int, engine: int) -> int:
+    """The engine points left after a hit whose ``equipment`` share (past the armour, less the crew's)
+    lands in ``zone``: at the stern it all goes to the engine; at 0 the boat is adrift."""
+    return max(engine - equipment, 0) if zone in ENGINE_ZONES else engine
 
 
 def sinking_round(state: BoatState) -> BoatState:

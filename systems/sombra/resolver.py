@@ -172,7 +172,7 @@ def _resolve_check(request: CheckRequest, dice: SombraDice) -> SombraCheck:
         if c.damage:
             outcome.damage = damage_from_dice(
                 c.damage.damage_type, dice, c.table or "persona", c.damage.total_bonus,
-                maximum=check.level == "critical", first_digit=outcome.hit_digit)
+                maximum=check.level == "critical", first_digit=outcome.hit_digit, below_waterline=c.torpedo)
     return outcome
 
 
@@ -188,7 +188,8 @@ def _damage_roll(clauses: Clauses, dice: SombraDice) -> SombraDamageRoll:
     request = clauses.damage
     assert request is not None
     damage = damage_from_dice(request.damage_type, dice, clauses.table or "persona",
-                              request.total_bonus, first_digit=_hit_digit(clauses, dice))
+                              request.total_bonus, first_digit=_hit_digit(clauses, dice),
+                              below_waterline=clauses.torpedo)
     return SombraDamageRoll(dice, damage, clauses.aimed, clauses.comment)
 
 

@@ -36,6 +36,27 @@ EXTRA_TARGET = 5
 PARRY = -4
 OPPORTUNITY_INITIATIVE = 5
 
+# Attack skills and what the rules say of each: which are firearms (rate of fire), which fire
+# bursts, which are melee (an opposed fight), which need both arms.
+FIREARM_SKILLS = frozenset({"disparo", "pistola", "fusil", "ametralladora"})
+BURST_SKILLS = frozenset({"disparo", "fusil", "ametralladora"})
+MELEE_SKILLS = frozenset({"pelea", "cuchillo"})
+TWO_HANDED_SKILLS = frozenset({"disparo", "fusil", "ametralladora"})
+PISTOL_SHOTS, RIFLE_SHOTS = 1, 2
+MAX_BURST = 10
+
+
+def shot_limit(skill: str, covering: bool) -> int:
+    """Aimed shots a turn: a pistol one, rifles and machine guns two; covering fire doubles it
+    ("se dispara el doble de la cadencia de fuego")."""
+    base = PISTOL_SHOTS if skill == "pistola" else RIFLE_SHOTS
+    return 2 * base if covering else base
+
+
+def shot_penalty(shot: int) -> int:
+    """The second shot of a turn (and any after it) goes at +5; the first at nothing."""
+    return SECOND_SHOT if shot > 1 else 0
+
 # Mando (2xVOL+INV) -> modifier to the rolls of those under command: (low, high, modifier).
 COMMAND_TABLE: tuple[tuple[int, int, int], ...] = (
     (3, 6, 3), (7, 10, 2), (11, 14, 1), (15, 18, 0), (19, 22, -1), (23, 26, -2), (27, 30, -3),
@@ -158,6 +179,16 @@ def opposed_winner(a: CheckResult, b: CheckResult) -> int:
     if key_a == key_b:
         return -1
     return 0 if key_a > key_b else 1
+
+
+def fight_winner(a: CheckResult, b: CheckResult | None) -> int:
+    """A melee fight ("el mejor resultado, da el golpe"): 0 if ``a`` strikes, 1 if ``b`` does, -1 if
+    nobody does. The better roll wins only with a success; without ``b`` (a rival who cannot defend)
+    ``a`` strikes on any success."""
+    if b is None:
+        return 0 if a.succeeded else -1
+    winner = opposed_winner(a, b)
+    return winner if winner >= 0 and (a, b)[winner].succeeded else -1
 
 
 def knockdown_penalty(winner: CheckResult) -> int:

@@ -22,7 +22,9 @@ from systems.sombra.rules import (
     CALLED_BLOW,
     DIFFICULTY,
     HURRY,
+    MAX_BURST,
     OPPORTUNITY_INITIATIVE,
+    PARRY,
     SECOND_SHOT,
     TOOK_AIM,
     Combatant,
@@ -40,6 +42,7 @@ MAX_NAME = 40
 LOCATION_WORDS: dict[str, tuple[str, str]] = {
     "cabeza": ("persona", "cabeza"), "pecho": ("persona", "pecho"),
     "brazo": ("persona", "brazos"), "brazos": ("persona", "brazos"),
+    "brazo derecho": ("persona", "brazo_derecho"), "brazo izquierdo": ("persona", "brazo_izquierdo"),
     "abdomen": ("persona", "abdomen"), "vientre": ("persona", "abdomen"),
     "pierna": ("persona", "piernas"), "piernas": ("persona", "piernas"),
     "techo": ("vehiculo", "techo"), "chasis": ("vehiculo", "chasis_frontal"),
@@ -55,6 +58,7 @@ LOCATION_WORDS: dict[str, tuple[str, str]] = {
 }
 TABLE_WORDS = {"persona": "persona", "vehiculo": "vehiculo", "barco": "barco", "embarcacion": "barco"}
 AIM_MODIFIERS = frozenset({"apuntado", "dirigido"})
+TORPEDO_WORDS = frozenset({"torpedo", "bomba"})
 DAMAGE_WORDS = frozenset({"dano", "danio", "damage"})
 LOCATION_COMMANDS = frozenset({"localizacion", "loc", "location"})
 INITIATIVE_COMMANDS = frozenset({"iniciativa", "init", "initiative"})
@@ -99,6 +103,8 @@ class Clauses:
     table: str | None = None
     aimed: str | None = None
     damage: DamageRequest | None = None
+    torpedo: bool = False
+    """``torpedo`` or ``bomba``: below the waterline, double against a boat's flotation."""
     comment: str = ""
 
 
@@ -216,6 +222,9 @@ def _clause(words: _Words, c: Clauses) -> bool:
         c.modifiers.append(_burst(words))
     elif word in TABLE_WORDS:
         c.table = TABLE_WORDS[words.take()]
+    elif word in TORPEDO_WORDS:
+        words.take()
+        c.torpedo = True
     elif word in DAMAGE_WORDS:
         words.take()
         c.damage = _damage(words)
@@ -224,7 +233,7 @@ def _clause(words: _Words, c: Clauses) -> bool:
     return True
 
 
-_FLAT = {"prisa": HURRY, "apuntando": TOOK_AIM, "segundo": SECOND_SHOT}
+_FLAT = {"prisa": HURRY, "apuntando": TOOK_AIM, "segundo": SECOND_SHOT, "parada": PARRY}
 
 
 def _numbered(name: str, low: int, high: int, rule: Callable[[int], int] | None = None) -> Callable[[_Words], Modifier]:
@@ -266,6 +275,51 @@ def _burst(words: _Words) -> Modifier:
         else:
             target = words.number("blanco", 1, 10)
     return Modifier("rafaga", burst_penalty(bullet, step, target), bullet)
+
+
+@dataclass(frozen=True, slots=True)
+class FireRequest:
+    """How an attack fires: ``rafaga N [paso S] [blanco T]`` is a burst of N bullets, ``cobertura``
+    declares covering fire; ``rest`` are the other words, in order, for the check."""
+
+    bullets: int | None = None
+    step: int = 5
+    targets: int = 1
+    covering: bool = False
+    rest: tuple[str, ...] = ()
+
+    def bullet_clause(self, bullet: int) -> str:
+        """The check clause of one bullet of the burst (none when it adds nothing)."""
+        if burst_penalty(bullet, self.step, self.targets) == 0:
+            return ""
+        return f"rafaga {bullet} paso {self.step} blanco {self.targets}"
+
+
+def parse_fire(words: list[str]) -> FireRequest:
+    """The burst and covering-fire words of an attack, taken out of ``words``."""
+    cursor = _Words(" ".join(words))
+    bullets: int | None = None
+    step, targets, covering = 5, 1, False
+    rest: list[str] = []
+    while cursor.pos < len(cursor.words):
+        word = cursor.peek()
+        if word in ("rafaga", "cobertura"):
+            cursor.take()
+            if word == "cobertura":
+                covering = True
+                continue
+            bullets = cursor.number("rafaga", 1, MAX_BURST)
+            while cursor.peek() in ("paso", "blanco"):
+                if cursor.take() == "paso":
+                    step = cursor.number("paso", 1, 5)
+                else:
+                    targets = cursor.number("blanco", 1, 10)
+        else:
+            rest.append(cursor.words[cursor.pos])
+            cursor.pos += 1
+    if cursor.paren:
+        rest.append(cursor.paren)
+    return FireRequest(bullets, step, targets, covering, tuple(rest))
 
 
 def _damage(words: _Words) -> DamageRequest:

@@ -13,5 +13,6 @@ GAME = Game(
     "sombra", SYSTEM, SombraCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "sombra", cards=files("systems") / "sombra" / "cards.toml",
     sheet_rules=SombraSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
-    sheet_state=frozenset({"muerto"}), sheet_roles=frozenset({"tipo"}), sheet_derived=frozenset({"blindaje", "flotabilidad"}),
+    sheet_state=frozenset({"muerto", "encasquillada", "volcado"}), sheet_roles=frozenset({"tipo"}),
+    sheet_derived=frozenset({"blindaje", "flotabilidad", "motor"}),
 )

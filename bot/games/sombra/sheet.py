@@ -2,8 +2,8 @@
 
 ``/tiro Pistola`` or ``/tiro Pelea dificil`` rolls 3d10 under the sheet's skill (0-30), with the
 clauses of the system after it. Unless the roll says ``sin estado``, the character's wounds add their
-penalty to the roll (roll-under: positive is harder), a light arm wound adds its own to attacks (a
-serious one leaves the arm useless: no attack, as every attack uses the arms), and a
+penalty to the roll (roll-under: positive is harder), a light wound on an arm an attack uses adds its
+own (a serious one leaves that arm useless: no attack that needs it; ``systems/sombra/wounds.py``), and a
 stunned character (light head wound) rolls at half the skill; the reply names each one. A character
 unconscious or helpless from a wound may not roll.
 """
@@ -19,7 +19,14 @@ from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from systems.refusal import Refusal
 from systems.sombra.resolver import SombraCheck, SombraSystem
+from systems.sombra.rules import TWO_HANDED_SKILLS
 from systems.sombra.wounds import combined_effect
+
+STATES = "states"
+"""In ``combat.data``: the manoeuvre state on each combatant (``bot/games/sombra/table.py`` sets it)."""
+DOWN, UNBALANCED, DISADVANTAGE, HELD = "derribado", "desequilibrado", "desventaja", "apresado"
+STATE_PENALTY = 5
+"""Unbalanced (a knockdown resisted) or at a disadvantage (a failed grab): +5 to every roll."""
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
 ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo")
@@ -34,8 +41,10 @@ NAMES = {
     "trepar": "Trepar", "primeros_auxilios": "Primeros auxilios", "orientacion": "Orientación",
     "explosivos": "Explosivos", "radio": "Radio", "idiomas": "Idiomas", "mando": "Mando", "arma": "Arma",
     "tipo": "Tipo", "blindaje": "Blindaje", "flotabilidad": "Flotabilidad", "muerto": "Muerto",
+    "motor": "Motor", "encasquillada": "Encasquillada", "volcado": "Volcado",
 }
 ALIASES = {
+    "bayoneta": "cuchillo", "lucha": "pelea", "desarmado": "pelea",
     "fuerza": "fue", "resistencia": "res", "vitalidad": "vit", "agilidad": "agi", "coordinacion": "coo",
     "velocidad": "vel", "concentracion": "con", "intuicion": "int", "percepcion": "per", "inventiva": "inv",
     "logica": "log", "memoria": "mem", "apariencia": "apa", "carisma": "car", "voluntad": "vol",
@@ -46,7 +55,7 @@ ALIASES = {
 class SombraSheetRules:
     def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
         words = text.split()
-        key, used = _leading_skill(ctx, words)
+        key, used = leading_skill(ctx, words)
         if actor is None:
             return None
         if key is None:
@@ -58,15 +67,20 @@ class SombraSheetRules:
         effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
         applied: list[tuple[str, Any]] = []
         if auto:
-            if effect.arm_useless and key in ATTACK_SKILLS:
-                raise Refusal("sombra/table_cannot_act", name=actor.name, effect=effect)
+            arms = effect.arm_penalty(key in TWO_HANDED_SKILLS) if key in ATTACK_SKILLS else 0
+            if arms is None:
+                raise Refusal("sombra/table_cannot_act", name=actor.name, effect=effect,
+                              two_handed=key in TWO_HANDED_SKILLS)
             if effect.penalty:
                 applied.append(("heridas", effect.penalty))
-            if effect.attack_penalty and key in ATTACK_SKILLS:
-                applied.append(("herida_brazo", effect.attack_penalty))
+            if arms:
+                applied.append(("herida_brazo", arms))
             combat = ctx.room.combat
             if combat is not None and combat.data.get("stun", {}).get(actor.name):
                 applied.append(("aturdimiento", value - value // 2))
+            state = combat.data.get(STATES, {}).get(actor.name) if combat is not None else None
+            if state and state["kind"] in (UNBALANCED, DISADVANTAGE):
+                applied.append((state["kind"], STATE_PENALTY))
         full = " ".join(["3d10", "vs", str(value), *words[used:]])
         system = ctx.system
         assert isinstance(system, SombraSystem)
@@ -86,9 +100,10 @@ def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
     return SheetRoll(outcome, applied if isinstance(outcome, SombraCheck) else [], "", text)
 
 
-def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:
+def leading_skill(ctx: Context, words: list[str], among: tuple[str, ...] = SKILLS) -> tuple[str | None, int]:
+    """The skill (one of ``among``) the first words name, aliases and accents allowed, and how many words."""
     for cut in range(min(len(words), 3), 0, -1):
         key = find_field(ctx.game, " ".join(words[:cut]))
-        if key in SKILLS:
+        if key in among:
             return key, cut
     return None, 0

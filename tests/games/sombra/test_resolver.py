@@ -314,7 +314,7 @@ def test_wound_severity() -> None:
 # -- locations ------------------------------------------------------------------------------
 
 def test_location_tables_cover_every_digit() -> None:
-    person = {0: "cabeza", 1: "pecho", 3: "pecho", 4: "brazos", 5: "brazos", 6: "abdomen", 7: "abdomen",
+    person = {0: "cabeza", 1: "pecho", 3: "pecho", 4: "brazo_derecho", 5: "brazo_izquierdo", 6: "abdomen", 7: "abdomen",
               8: "piernas", 9: "piernas"}
     vehicle = {0: "techo", 2: "chasis_frontal", 3: "chasis_lateral", 5: "cadenas", 7: "torreta_lateral",
                8: "torreta_frontal", 9: "bajos"}
@@ -505,7 +505,7 @@ def test_levels_render_in_spanish() -> None:
 def test_damage_line_in_check() -> None:
     result = roll("3d10 vs 20 daño II+2", 2, 5, 6)
     body = Renderer().render(result.template, r=result).body
-    assert body.splitlines()[1].startswith("💥 Daño II+2") and "brazo (5) 10" in body
+    assert body.splitlines()[1].startswith("💥 Daño II+2") and "brazo izquierdo (5) 10" in body
 
 
 def test_initiative_and_tie_render() -> None:

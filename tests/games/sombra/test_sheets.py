@@ -63,14 +63,19 @@ def test_a_helpless_character_may_not_roll() -> None:
     assert_refused(CAST + "@gm:local: !daño Hans 12 abdomen", "@ana:local: !tiro Pistola", "Hans", system="sombra")
 
 
-def test_a_useless_arm_allows_no_attack_and_other_rolls_go_on() -> None:
-    serious = CAST + "@gm:local: !pnj Guardia\n@gm:local: !ficha Guardia RES 5\n@gm:local: !daño Hans 12 brazo"
-    assert_refused(serious, "@ana:local: !tiro Pistola", "brazo inutilizado", system="sombra")
-    assert_refused(serious, "@ana:local: !tiro Pelea", "brazo inutilizado", system="sombra")
+def test_a_useless_arm_stops_what_needs_it_and_other_rolls_go_on() -> None:
+    """«En heridas graves, el brazo queda inutilizado» (issue 22 item 20): that arm only. With the right
+    arm useless a pistol goes to the left hand; with both useless no attack is rolled."""
+    one = CAST + "@gm:local: !pnj Guardia\n@gm:local: !ficha Guardia RES 5\n@gm:local: !daño Hans 12 brazo"
+    t = play(one + "\n@ana:local: !tiro Pistola", system="sombra")
+    assert "brazo derecho inutilizado" in t.text(FIRST + 2) and roll(t, FIRST + 3)["applied"] == []
+    serious = one + "\n@gm:local: !daño Hans 12 brazo izquierdo"
+    assert_refused(serious, "@ana:local: !tiro Pistola", "brazos inutilizados", system="sombra")
+    assert_refused(serious, "@ana:local: !tiro Pelea", "brazos inutilizados", system="sombra")
     fight = serious + "\n@gm:local: !combate\n@gm:local: !turnos Hans, Guardia"
-    assert_refused(fight, "@ana:local: !ataque Guardia", "brazo inutilizado", system="sombra")
+    assert_refused(fight, "@ana:local: !ataque Guardia pistola", "brazos inutilizados", system="sombra")
     t = play(serious + "\n@ana:local: !tiro Sigilo", system="sombra")
-    assert "brazo inutilizado" in t.text(FIRST + 2) and roll(t, FIRST + 3)["roll"]["target"] == 14
+    assert roll(t, FIRST + 4)["roll"]["target"] == 14
 
 
 def test_bad_sheet_values_are_refused_on_entry_and_change_nothing() -> None:

@@ -83,8 +83,9 @@ def test_wound_severity_is_kept_per_location_and_worst_wins() -> None:
 def test_wound_effects_add_up_by_location() -> None:
     effect = combined_effect({"pecho": {"severity": "light", "damage": 6},
                               "piernas": {"severity": "light", "damage": 7},
-                              "brazos": {"severity": "light", "damage": 6}})
-    assert effect.penalty == 8 and effect.attack_modifier == 11 and effect.half_movement and effect.can_act
+                              "brazo_derecho": {"severity": "light", "damage": 6}})
+    assert effect.penalty == 8 and effect.half_movement and effect.can_act
+    assert effect.arm_penalty(two_handed=False) == 3 and effect.arm_penalty(two_handed=True) == 3
     head = combined_effect({"cabeza": {"severity": "light", "damage": 6}})
     assert head.stun_turns == 2 and head.penalty == 3
     out = combined_effect({"cabeza": {"severity": "serious", "damage": 13}})
@@ -169,18 +170,21 @@ def test_restart_mid_combat_resumes_exactly(tmp_path) -> None:
 # --- each command, its alias, its refusals -----------------------------------------------------
 
 def test_attack_uses_sheet_skill_weapon_and_strength_and_english_alias() -> None:
-    table = sombra_table((4, 4, 3, 4, 4, 3))
+    table = sombra_table((4, 4, 3, 9, 8, 7, 4, 4, 3))
     t = play(CAST + """
 @gm:local: !ficha McAvoy pelea 13 fue 8 arma I
+@gm:local: !ficha Hans pelea 5 esquivar 14
 @ana:local: !ataque Hans
 @ana:local: !attack Hans disparo dificil
 """, table)
-    melee = t.text(line(2))
-    # Type I: high die 4 plus FUE-5 = 3 -> 7 at the arm (middle die 4).
-    assert "con pelea 13" in melee and "Daño I+3: brazo (4) 7" in melee and "herida leve" in melee
-    shot = t.text(line(3))
+    attack, fight = t.texts(line(3))
+    # Melee is a fight (issue 22 item 19): McAvoy 4+4+3 = 11 <= 13, Hans 9+8+7 = 24 > 5: McAvoy strikes.
+    # Type I: high die 4 plus FUE-5 = 3 -> 7 at the right arm (middle die 4).
+    assert "con pelea 13" in attack and "Gana McAvoy" in fight
+    assert "Daño I+3: brazo derecho (4) 7" in fight and "herida leve" in fight
+    shot = t.text(line(4))
     assert "con disparo 16" in shot and "+5 difícil = 16 → éxito medio" in shot
-    assert sheet(table, "Hans")["heridas"]["brazos"] == {"severity": "light", "damage": 7}
+    assert sheet(table, "Hans")["heridas"]["brazo_derecho"] == {"severity": "light", "damage": 7}
 
 
 @pytest.mark.parametrize("spanish, english", [
