@@ -64,7 +64,7 @@ def test_commands_exist_only_in_reino_rooms() -> None:
 
 
 BAD = [
-    ("!daño Ana cinco", "ℹ️ Uso: !daño NOMBRE PUNTOS [pa]"),
+    ("!daño Ana cinco", "ℹ️ Uso: !daño [pa] | NOMBRE PUNTOS [pa]"),
     ("!daño Ana -3", "ℹ️ Uso: !daño"),
     ("!daño Ana 3 4", "ℹ️ Uso: !daño"),
     ("!daño Nadie 3", "No hay ningún personaje llamado «Nadie»"),
@@ -75,7 +75,7 @@ BAD = [
     ("!estabilizar Ana mucho", "ℹ️ Uso: !estabilizar"),
     ("!estabilizar Ana", "Ana no está Moribundo"),
     ("!pa Ana extra", "ℹ️ Uso: !pa"),
-    ("!pa éxito", "no tiene un ataque fallido"),
+    ("!pa éxito", "no tiene una tirada fallida"),
     ("!accion", "solo se cuentan en un asalto"),
     ("!sorpresa Ana", "No hay ningún combate"),
     ("!daño Carla 3", "le falta pr y umbral"),
@@ -173,7 +173,7 @@ FULL_COMBAT = CAST + """
 @gm:local: !combate
 @gm:local: !iniciativa Ana, Bruno, Orco, Jefe
 @gm:local: !ficha Orco defensa 12 pr 6 umbral 5 secuaz sí ataque 2
-@gm:local: !ficha Jefe defensa 16 rd 1 pr 30 pr_max 30 umbral 12 fortaleza 3 ataque 6
+@gm:local: !ficha Jefe defensa 16 rd 1 pr 30 pr_max 30 umbral 12 fortaleza 3 ataque 6 secuaz no
 @gm:local: !ataque Ana
 @gm:local: !daño Ana 9
 @gm:local: !herida Ana incapacitado
