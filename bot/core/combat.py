@@ -31,9 +31,9 @@ def announce_turn(ctx: Context, combat: Combat) -> None:
 
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
-    combat.round, combat.turn = 1, 0
+    combat.round, combat.turn = 0 if combat.surprise else 1, 0
     ctx.room.clear_grants()
-    acta.record(ctx, "round", round=1)
+    acta.record(ctx, "round", round=combat.round)
     drop_dead(ctx, combat)
     announce_turn(ctx, combat)
 
@@ -50,6 +50,7 @@ def _begin_turn(ctx: Context, combat: Combat) -> None:
     if combat.turn >= len(combat.order):
         combat.round += 1
         combat.turn = 0
+        combat.surprise = False
         acta.record(ctx, "round", round=combat.round)
         ctx.game.combat.new_round(ctx, combat)
         drop_dead(ctx, combat)

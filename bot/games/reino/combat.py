@@ -2,7 +2,8 @@
 
 Round timing, all through the hooks:
 - ``initiative``: 1d20 + ``iniciativa`` by the rules' ``start_combat``; with unaware combatants
-  (``!sorpresa``) only the aware roll and the first round is the surprise round.
+  (``!sorpresa``) only the aware roll and the first round is the surprise round (the core's round 0;
+  the first normal round is round 1).
 - ``new_round``: leaving the surprise round the others roll and join the order; spent actions
   reset; a table Aturdido ends after the round following the one it came in; every Moribundo
   combatant makes a dying save (DC 10 + 1 per previous save); every unconscious one not dying rolls
@@ -56,6 +57,7 @@ class ReinoCombat:
         seq = start_combat(ctx.rng, people)
         combat.order = [r.name for r in seq.order]
         combat.data.update(sequence=seq.to_dict(), surprise_round=seq.surprise_round, taken={})
+        combat.surprise = seq.surprise_round  # the core shows it as the surprise round, round 0
         for fighter in combat.data.get("fighters", {}).values():
             fighter.update(stunned_round=None, stunned_since=None)
         caught = [p.name for p in people if not p.aware] if seq.surprise_round else []

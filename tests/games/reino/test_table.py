@@ -293,14 +293,14 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
     init = t.texts(line + 3)
     assert "Asalto sorpresa: Orco está desprevenido" in init[0] and "Ana 12 ([10]+2), Bruno 5 ([4]+1)" in init[0]
     assert init[1] == "🎭 PNJ nuevos del máster: Orco. Siguen siendo de sus jugadores: Ana (@ana:local), Bruno (@bob:local)."
-    assert "una sola acción" in init[2] and init[3] == "▶️ Ronda 1: turno de Ana (@ana:local)."
+    assert "una sola acción" in init[2] and init[3] == "▶️ Asalto sorpresa: turno de Ana (@ana:local)."
     assert "ya no te quedan acciones de ese tipo" in t.text(line + 6)
     assert t.redacted(line + 7)
     assert "Solo el máster" in t.text(line + 9)
     assert "(desprevenido: sin esquiva)" in t.text(line + 10) and "vs Defensa 11" in t.gm_text(line + 10)
     after = t.texts(line + 11)
     assert "Acaba el asalto sorpresa. Tiran iniciativa: Orco 15 ([15])" in after[0]
-    assert "Ronda 2. Orden: Orco → Ana → Bruno" in after[1]
+    assert "Ronda 1. Orden: Orco → Ana → Bruno" in after[1]  # issue 22: the first normal round is round 1
     assert "turno de Orco" in after[-1]
     assert room(table).combat.order == ["Orco", "Ana", "Bruno"]
     # The NPC's resistance is its sheet's, the GM's: the room sees none of it.
