@@ -32,6 +32,7 @@ from bot.games.reino.state import (
     replay_text,
     save,
     sheet_bonus,
+    sheet_grip,
     surprised,
     unconscious_minutes,
     wound_penalty,
@@ -39,7 +40,7 @@ from bot.games.reino.state import (
 from systems.dice import parse
 from systems.refusal import Refusal
 from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoDamage, ReinoWoundSave
-from systems.reino.resolver import MAX_NUMBER, grip_named, weapon_damage
+from systems.reino.resolver import MAX_NUMBER, weapon_damage
 from systems.reino.rules import (
     DEFAULT_DC,
     RECOVERY_DC,
@@ -233,7 +234,7 @@ def _roll_blow(ctx: Context, halve: bool) -> None:
     dice = attacker.sheet.get("arma_dano")
     if not isinstance(dice, str):
         raise Refusal("reino/table_no_weapon", name=attacker.name)
-    grip = grip_named(str(attacker.sheet.get("arma_tipo", ""))) or Grip.ONE_HAND
+    grip = sheet_grip(attacker.sheet.get("arma_tipo", "")) or Grip.ONE_HAND
     strength = attacker.sheet.get("fuerza", 0)
     damage = weapon_damage(parse(dice), strength if isinstance(strength, int) else 0, grip,
                            int(blow["multiplier"]), ctx.rng)
@@ -253,9 +254,10 @@ def _hurt(ctx: Context, target: Character, points: int, halve: bool, blow: Reino
         wound = ReinoWoundSave(roll_test(ctx.rng, after.fortitude, report.fortitude_dc), report.damage)
         _remember(ctx, target, wound.as_json(), replay_text("herida", wound.test.modifier, wound.test.dc), None)
     save(target, combat, after)
-    ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after, roll=blow,
-              attacker=attacker, labels=labels(ctx, target, combat),
-              room_labels=labels(ctx, target, combat, gms_sheet=True))
+    if blow is not None:
+        ctx.reply("reino/table_blow", attacker=attacker, name=target.name, roll=blow)
+    ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after,
+              labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
 @COMMANDS.command("herida", "wound", usage="NOMBRE aturdido|malherido|incapacitado|moribundo", gm_only=True,

@@ -27,6 +27,7 @@ from systems.dice import DiceError, parse
 from systems.reino.resolver import MAX_MULTIPLIER, grip_named
 from systems.reino.rules import (
     ACTION_PENALTY,
+    Grip,
     ROUNDS_PER_MINUTE,
     Action,
     ActionBudget,
@@ -57,9 +58,14 @@ class WeaponGrip(str):
     __slots__ = ()
 
     def __new__(cls, value: str) -> WeaponGrip:
-        if grip_named(value) is None:
+        if sheet_grip(value) is None:
             raise ValueError(value)
         return super().__new__(cls, value)
+
+
+def sheet_grip(value: object) -> Grip | None:
+    """The grip a sheet's Tipo de arma names (``dos manos`` or ``dos_manos``), or None."""
+    return grip_named(str(value).replace("_", " "))
 
 
 class CriticalMultiplier(int):

@@ -172,7 +172,7 @@ def test_a_hit_leaves_its_damage_pending_from_the_sheets_weapon() -> None:
 """, table=table)
     line = CAST_LINES + 1
     assert "impacta" in t.text(line + 4) and "!daño" in t.text(line + 4)
-    blow = t.text(line + 5)
+    blow = "\n".join(t.texts(line + 5))
     assert "1d8" in blow and "= 7" in blow and "Orco recibe 7 de daño" in blow, blow
     assert sheet(table, "Orco")["pr"] == 3 and "moribundo" in sheet(table, "Orco")["estados"]
     assert "no tiene ningún golpe pendiente" in t.text(line + 6)
@@ -196,7 +196,7 @@ def test_a_critical_multiplies_the_weapon_and_a_miss_leaves_nothing_to_apply() -
 """, table=table)
     line = CAST_LINES + 1
     assert "¡golpe crítico!" in t.text(line + 3)
-    blow = t.text(line + 4)
+    blow = "\n".join(t.texts(line + 4))
     assert "crítico ×3" in blow and "= 18" in blow and "PR 15 → -3" in blow, blow
     assert "falla" in t.text(line + 7) or "impacta" not in t.text(line + 7)
     assert "no tiene ningún golpe pendiente" in t.text(line + 8)
@@ -312,3 +312,61 @@ def test_an_npc_minion_scores_no_critical() -> None:
     t = play(CAST + "@gm:local: !combate\n@gm:local: !turnos Orco, Ana\n@gm:local: !ataque Ana", table=table)
     line = CAST_LINES + 3
     assert "impacta" in t.text(line) and "crítico" not in t.text(line).replace("no hace críticos", "")
+
+
+def test_an_npcs_blow_keeps_its_strength_the_gms() -> None:
+    """The room sees the NPC's damage dice and total, not its sheet's Fuerza (issue 19's rule): 1d6 shows 4,
+    + FUE 3 = 7 on Ana (d20 14 + 2 = 16 >= Defensa 15)."""
+    table = table_with((14, 20), (4, 6))
+    t = play(CAST + """
+@gm:local: !ficha Orco fuerza 3 arma_dano 1d6
+@gm:local: !combate
+@gm:local: !turnos Orco, Ana
+@gm:local: !ataque Ana
+@gm:local: !daño
+""", table=table)
+    line = CAST_LINES + 5
+    room_copy = t.texts(line)[0]
+    assert "= 7" in room_copy and "FUE" not in room_copy and "+ 3" not in room_copy, room_copy
+    assert "FUE +3" in t.texts(line, gm_copies=True)[1]
+    assert "strength" not in roll_of(t, line)
+    assert sheet(table, "Ana")["pr"] == 13
+
+
+# --- new probabilities, by exact enumeration -----------------------------------------------
+
+
+def test_stabilising_with_medicina_succeeds_on_exactly_the_faces_the_rule_gives() -> None:
+    """Medicina 6 vs CD 15: faces 9-20 succeed (9 + 6 = 15), 1-8 fail: 12 of 20, through the table."""
+    won = []
+    for face in range(1, 21):
+        table = d20s(face)
+        play(CAST + "@gm:local: !ficha Bruno medicina 6\n@gm:local: !herida Ana moribundo\n"
+             "@bob:local: !estabilizar Ana", table=table)
+        if "moribundo" not in sheet(table, "Ana")["estados"]:
+            won.append(face)
+    assert won == list(range(9, 21))
+
+
+def test_the_wake_up_roll_each_minute_by_enumeration() -> None:
+    """Fortaleza +f vs CD 10, +1 per minute past the first: successes are the faces n with n = 20, or n > 1
+    and n + f + (minute - 1) >= 10."""
+    from systems.reino.rules import recovery_due, recovery_test
+    for fortitude in range(-2, 6):
+        for minute in range(1, 6):
+            won = sum(recovery_test(n, fortitude, minute).success for n in range(1, 21))
+            expected = sum(1 for n in range(1, 21) if n == 20 or (n > 1 and n + fortitude + minute - 1 >= 10))
+            assert won == expected
+    assert [r for r in range(0, 45) if recovery_due(3, r)] == [13, 23, 33, 43]
+    assert [recovery_due(3, r) for r in (13, 23, 33)] == [1, 2, 3]
+
+
+def test_a_blows_damage_by_enumeration_of_the_weapon_die() -> None:
+    """(1d8 + FUE 3 a dos manos → +4) × 3: every face gives (face + 4) × 3; a projectile adds no FUE."""
+    from systems.dice import parse
+    from systems.reino.resolver import weapon_damage
+    from systems.reino.rules import Grip
+    for face in range(1, 9):
+        rng = faces(8, face)
+        assert weapon_damage(parse("1d8"), 3, Grip.TWO_HANDS, 3, rng).total == (face + 4) * 3
+        assert weapon_damage(parse("1d8"), 3, Grip.PROJECTILE, 1, faces(8, face)).total == face
