@@ -27,11 +27,11 @@ from systems.dice import DiceError, parse
 from systems.reino.resolver import MAX_MULTIPLIER, grip_named
 from systems.reino.rules import (
     ACTION_PENALTY,
-    Grip,
     ROUNDS_PER_MINUTE,
     Action,
     ActionBudget,
     Condition,
+    Grip,
     ReinoCharacter,
     ReinoRuleError,
     budget_for,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from bot.core.state import RoomState
 from bot.core.table import Table
+from systems.dice import parse
+from systems.reino.resolver import weapon_damage
+from systems.reino.rules import Grip, recovery_due, recovery_test
 from tests.scripted import FaceRng, faces
 from tests.transcript import Transcript, make_table, play
 
@@ -351,21 +354,17 @@ def test_stabilising_with_medicina_succeeds_on_exactly_the_faces_the_rule_gives(
 def test_the_wake_up_roll_each_minute_by_enumeration() -> None:
     """Fortaleza +f vs CD 10, +1 per minute past the first: successes are the faces n with n = 20, or n > 1
     and n + f + (minute - 1) >= 10."""
-    from systems.reino.rules import recovery_due, recovery_test
     for fortitude in range(-2, 6):
         for minute in range(1, 6):
             won = sum(recovery_test(n, fortitude, minute).success for n in range(1, 21))
             expected = sum(1 for n in range(1, 21) if n == 20 or (n > 1 and n + fortitude + minute - 1 >= 10))
             assert won == expected
-    assert [r for r in range(0, 45) if recovery_due(3, r)] == [13, 23, 33, 43]
+    assert [r for r in range(45) if recovery_due(3, r)] == [13, 23, 33, 43]
     assert [recovery_due(3, r) for r in (13, 23, 33)] == [1, 2, 3]
 
 
 def test_a_blows_damage_by_enumeration_of_the_weapon_die() -> None:
     """(1d8 + FUE 3 a dos manos → +4) × 3: every face gives (face + 4) × 3; a projectile adds no FUE."""
-    from systems.dice import parse
-    from systems.reino.resolver import weapon_damage
-    from systems.reino.rules import Grip
     for face in range(1, 9):
         rng = faces(8, face)
         assert weapon_damage(parse("1d8"), 3, Grip.TWO_HANDS, 3, rng).total == (face + 4) * 3
