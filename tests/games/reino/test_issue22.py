@@ -8,7 +8,7 @@ from systems.dice import parse
 from systems.reino.resolver import weapon_damage
 from systems.reino.rules import Grip, recovery_due, recovery_test
 from tests.scripted import FaceRng, faces
-from tests.transcript import Transcript, make_table, play
+from tests.transcript import Transcript, assert_refused, make_table, play
 
 ROOM = "!console:local"
 CAST = """
@@ -369,3 +369,50 @@ def test_a_blows_damage_by_enumeration_of_the_weapon_die() -> None:
         rng = faces(8, face)
         assert weapon_damage(parse("1d8"), 3, Grip.TWO_HANDS, 3, rng).total == (face + 4) * 3
         assert weapon_damage(parse("1d8"), 3, Grip.PROJECTILE, 1, faces(8, face)).total == face
+
+
+# --- bad input: a clear Spanish answer that changes nothing ----------------------------------
+
+
+def test_bad_weapon_fields_and_wake_ups_are_refused_and_change_nothing() -> None:
+    for line, answer in [
+        ("@gm:local: !ficha Ana arma_dano espada", "espada"),
+        ("@gm:local: !ficha Ana arma_tipo rara", "rara"),
+        ("@gm:local: !ficha Ana arma_critico x11", "x11"),
+        ("@bob:local: !despertar Ana", "Ana no está inconsciente"),
+        ("@bob:local: !despertar Ana +1 +2", "ℹ️ Uso: !despertar"),
+        ("@ana:local: !daño", "Ana no tiene ningún golpe pendiente"),
+        ("@ana:local: !daño Bruno 3", "⛔ Solo el máster"),
+    ]:
+        assert_refused(CAST, line, answer, system="reino")
+    assert_refused(CAST + "@gm:local: !herida Ana moribundo", "@bob:local: !despertar Ana",
+                   "está Moribundo: primero hay que estabilizarlo", system="reino")
+
+
+def test_a_weapon_critical_reads_x3_and_a_wounded_helper_takes_the_penalty() -> None:
+    """003, Malherido: «El personaje recibe una penalización de –2 a todas sus acciones»: first aid too.
+    Medicina 6 - 2 = +4; face 11: 15, just stabilised."""
+    table = d20s(11)
+    t = play(CAST + """
+@gm:local: !ficha Ana arma_critico x3
+@gm:local: !ficha Bruno medicina 6
+@gm:local: !herida Bruno malherido
+@gm:local: !herida Ana moribundo
+@bob:local: !estabilizar Ana
+""", table=table)
+    assert sheet(table, "Ana")["arma_critico"] == 3
+    line = CAST_LINES + 5
+    assert roll_of(t, line)["modifiers"] == [{"reason": "medicina", "value": 6}, {"reason": "malherido", "value": -2}]
+    assert "estabilizado" in t.text(line)
+
+
+def test_the_gm_spends_a_characters_action_point_on_its_failed_wound_save() -> None:
+    """003: an Action Point turns a failed roll into a success, the save inside ``!daño`` too: the GM's
+    ``!pa éxito Ana`` in the same turn. Ana's Fortaleza 1 + 4 = 5 < CD 10 + 9."""
+    table = d20s(4)
+    t = play(CAST + "@gm:local: !daño Ana 9\n@gm:local: !pa éxito Ana\n@bob:local: !pa éxito Ana", table=table)
+    line = CAST_LINES + 1
+    assert "fallada" in t.text(line)
+    assert "su salvación por la herida grave tiene éxito por lo justo (total 19)" in t.text(line + 1)
+    assert sheet(table, "Ana")["pa"] == 1
+    assert "Solo el máster o el jugador de Ana" in t.text(line + 2)
