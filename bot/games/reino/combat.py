@@ -8,7 +8,8 @@ Round timing, all through the hooks:
   reset; a table Aturdido ends after the round following the one it came in; every Moribundo
   combatant makes a dying save (DC 10 + 1 per previous save); every unconscious one not dying rolls
   to wake up each 10 rounds after it fell (Fortaleza DC 10, +1 per minute past the first).
-- ``turn_start``: a note when the actor cannot act fully (surprise round, stunned, helpless).
+- ``turn_start``: a note when the actor cannot act fully (surprise round, stunned); the helpless get
+  no turn (``bot/core/combat.py`` skips whoever is down).
 """
 
 from __future__ import annotations
@@ -74,10 +75,9 @@ class ReinoCombat:
             _wake_up(ctx, combat, character)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        rc = load(ctx, actor)
-        stunned = rc.stunned(combat.round)
-        if rc.helpless or stunned or combat.data.get("surprise_round"):
-            ctx.announce("reino/table_turn_note", name=actor.name, rc=rc, stunned=stunned,
+        stunned = load(ctx, actor).stunned(combat.round)
+        if stunned or combat.data.get("surprise_round"):
+            ctx.announce("reino/table_turn_note", name=actor.name, stunned=stunned,
                          surprise_round=bool(combat.data.get("surprise_round")))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:

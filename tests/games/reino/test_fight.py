@@ -1,9 +1,10 @@
 """One whole seeded fight of El Reino de la Sombra (issue 22), every number checked by hand.
 
 Ana and Bruno (players) against Jefe (the GM's, «Secuaz no») and Orco (the GM's: a minion by default),
-Orco caught unaware. Seed 10 of the table's RNG; the arithmetic of each roll is in the comments. The
-checks read the GMs' view (the room's copy plus the GMs' private copies); the room's copies of the
-NPCs' rolls are checked to leave their sheets' numbers out.
+Orco caught unaware, to the end: Orco dead, Ana stabilised, Bruno dead. Seed 10 of the table's RNG;
+the arithmetic of each roll is in the comments. The checks read the GMs' view (the room's copy plus
+the GMs' private copies); the room's copies of the NPCs' rolls are checked to leave their sheets'
+numbers out.
 """
 
 from __future__ import annotations
@@ -99,7 +100,6 @@ FIGHT = """
 @gm:local: !siguiente
 @bob:local: !estabilizar Ana
 @bob:local: !siguiente
-@ana:local: !siguiente
 @gm:local: !ataque Bruno
 @gm:local: !daño
 @gm:local: !siguiente
@@ -184,10 +184,13 @@ EXPECTED = [
     (84, "Daño 1d10: [9] = 9"),
     (84, "PR 7 → -2. Cae Inconsciente y Moribundo."),  # 7 - 9 = -2 <= 0
     (86, "Estabilizar d20+2 vs CD 15: [14] + 2 = 16 → estabilizado"),  # Bruno's Sabiduría 2 (no Medicina)
-    (87, "Ana está inconsciente e indefenso"),  # stabilised: no dying save in round 9
-    (89, "[11] + 5 = 16 → impacta"),  # 16 >= 14
-    (90, "PR 3 → -6. Cae Inconsciente y Moribundo."),  # 3 - 9 = -6
-    (92, "Fin del combate tras 9 rondas."),  # the surprise round is not one of the nine
+    (87, "▶️ Ronda 9: turno de Jefe. Ana no puede actuar."),  # stabilised but unconscious: no turn
+    (88, "[11] + 5 = 16 → impacta"),  # 16 >= 14
+    (89, "PR 3 → -6. Cae Inconsciente y Moribundo."),  # 3 - 9 = -6
+    # Bruno, down, has no turn: round 10 starts, and his dying save: 3 + Fortaleza 2 = 5 < CD 10.
+    (90, "Moribundo: Fortaleza d20+2 vs CD 10 (0 previas): [3] + 2 = 5 → muere"),
+    (90, "💀 Bruno ha muerto y sale del orden de turnos."),
+    (91, "Fin del combate tras 10 rondas."),  # the surprise round is not one of the ten
 ]
 
 
@@ -206,6 +209,7 @@ def test_a_whole_seeded_fight_every_number_checked() -> None:
     # Ana: PR 7 - 9 = -2, PA 2 - 1 (the poison save), Malherido kept, stabilised: Incapacitado, unconscious.
     assert (sheets["ana"]["pr"], sheets["ana"]["pa"], sheets["ana"]["estados"]) == \
         (-2, 1, "malherido, incapacitado, inconsciente")
-    assert (sheets["bruno"]["pr"], sheets["bruno"]["pa"], sheets["bruno"]["estados"]) == (-6, 2, "moribundo, inconsciente")
+    assert (sheets["bruno"]["pr"], sheets["bruno"]["pa"], sheets["bruno"]["estados"]) == \
+        (-6, 2, "moribundo, inconsciente, muerto")
     assert (sheets["orco"]["pr"], sheets["orco"]["estados"]) == (-6, "moribundo, inconsciente, muerto")
     assert sheets["jefe"]["pr"] == 3 and "estados" not in sheets["jefe"]  # 25 - 7 - 8 - 3 - 4 = 3

@@ -230,8 +230,9 @@ def test_a_pending_blow_must_be_rolled_before_the_next_attack() -> None:
 def test_the_bot_rolls_the_wake_up_every_ten_rounds_and_a_success_wakes() -> None:
     """003: «Un personaje inconsciente puede recuperarse de la inconsciencia por medio de una prueba
     exitosa de Fortaleza (CD10) cada minuto (10 asaltos de combate) tras caer inconsciente.» Ana falls in
-    round 1 and Bruno stabilises her with his Action Point; round 11 begins on the 19th !siguiente after
-    that, and the bot rolls Fortaleza d20+1 vs 10: 12 + 1 = 13, she wakes."""
+    round 1 and Bruno stabilises her with his Action Point; she has no turns while unconscious, so each
+    !siguiente of Bruno's starts a round: round 11 begins on the 10th, and the bot rolls Fortaleza d20+1
+    vs 10: 12 + 1 = 13, she wakes and has her turn."""
     table = d20s(15, 2, 12)
     script = CAST + """
 @gm:local: !combate
@@ -239,11 +240,12 @@ def test_the_bot_rolls_the_wake_up_every_ten_rounds_and_a_success_wakes() -> Non
 @gm:local: !siguiente
 @gm:local: !daño Ana 20
 @bob:local: !estabilizar Ana pa
-""" + "@gm:local: !siguiente\n" * 19
+""" + "@gm:local: !siguiente\n" * 10
     t = play(script, table=table)
     line = CAST_LINES + 5
-    assert "Ronda 10" in t.texts(line + 17)[0] and not any("consciencia" in m for m in t.texts(line + 17))
-    woken = t.texts(line + 19)
+    assert "Ronda 10" in t.texts(line + 9)[0] and not any("consciencia" in m for m in t.texts(line + 9))
+    woken = t.texts(line + 10)
+    assert woken[-1] == "▶️ Ronda 11: turno de Ana (@ana:local)."
     assert any("Recuperar la consciencia" in m and "recupera la consciencia" in m for m in woken), woken
     assert sheet(table, "Ana")["estados"] == "incapacitado"
     assert table.rng.exhausted()  # type: ignore[attr-defined]
