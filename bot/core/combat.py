@@ -72,10 +72,13 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
 
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
-    """The first order of a combat starts round 1. An order set again mid-combat stays in the round it
-    was in while its first turn runs (the GM fixing the order), else starts the next one: the round
-    count (``!combate fin``) and the acta's round headings never go back."""
-    if combat.round == 0 or combat.turn > 0:
+    """The first order of a combat starts round 1, or round 0 when the game gives a surprise round. An
+    order set again mid-combat stays in the round it was in while its first turn runs (the GM fixing
+    the order), else starts the next one: the round count (``!combate fin``) and the acta's round
+    headings never go back."""
+    if combat.surprise and combat.round == 0 and combat.turn == 0:
+        acta.record(ctx, "round", round=0)
+    elif combat.round == 0 or combat.turn > 0:
         combat.round += 1
         acta.record(ctx, "round", round=combat.round)
     combat.turn = 0
@@ -105,6 +108,7 @@ def _begin_turn(ctx: Context, combat: Combat) -> None:
         return
     combat.round += 1
     combat.turn = 0
+    combat.surprise = False
     acta.record(ctx, "round", round=combat.round)
     ctx.game.combat.new_round(ctx, combat)
     drop_dead(ctx, combat)

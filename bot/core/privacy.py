@@ -26,9 +26,10 @@ if TYPE_CHECKING:
 PRIVATE_ROLL_KEYS = frozenset({
     "tn", "dc", "target", "defense", "toughness", "skill", "margin", "damage_reduction", "threshold",
     "fortitude_dc", "critical_max", "critical_threshold", "effective", "parry", "armor", "armour",
+    "modifier", "modifiers", "strength", "strength_bonus",
 })
-"""What a roll object holds of the numbers it is judged against (or of a sheet): left out of the
-room's copy of a roll that names a GM-owned sheet."""
+"""What a roll object holds of the numbers it is judged against (or of a sheet: a d20 game's modifier is
+the sheet's skill or save, its damage the sheet's Strength): left out of the room's copy of a roll that names a GM-owned sheet."""
 NAMED_DEPTH = 2
 """How deep into lists and tuples of a message's context names are looked for (``rows`` of pairs)."""
 

@@ -103,10 +103,13 @@ class Combat:
     """The game whose state ``data`` is (None: not placed in one yet)."""
     other_data: dict[str, dict[str, Any]] = field(default_factory=dict)
     """What the room's other games keep in this combat, by game key, kept apart (a ``!sistema`` mid-fight)."""
+    surprise: bool = False
+    """The first round is a surprise round before the normal ones (a game's initiative hook sets it): it is
+    round 0, shown as such, and the first normal round is round 1."""
 
     @property
     def started(self) -> bool:
-        return self.round > 0 and bool(self.order)
+        return (self.round > 0 or self.surprise) and bool(self.order)
 
     @property
     def current(self) -> str | None:

@@ -238,6 +238,21 @@ def _damage_option(scan: _Scanner, options: _DamageOptions) -> bool:
     return True
 
 
+def grip_named(text: str) -> Grip | None:
+    """The grip a whole text names (``dos manos``, ``arrojadiza``...), as the damage syntax reads it."""
+    scan = _Scanner(text)
+    grip = _grip(scan)
+    return grip if grip is not None and not scan.rest.strip() else None
+
+
+def weapon_damage(expr: DiceExpr, strength: int, grip: Grip, multiplier: int, rng: Rng) -> ReinoDamage:
+    """A landed blow's damage: the weapon's dice, the Strength share for its grip, times the critical
+    multiplier (1 on a plain hit)."""
+    if not 1 <= multiplier <= MAX_MULTIPLIER:
+        raise DiceError("reino.bad_multiplier", limit=MAX_MULTIPLIER)
+    return ReinoDamage(expr.roll(rng), _bounded(strength), grip, multiplier)
+
+
 def _damage(scan: _Scanner, rng: Rng) -> ReinoDamage:
     expr, rest = parse_prefix(scan.rest)
     scan = _Scanner(rest)

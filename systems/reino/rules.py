@@ -23,6 +23,7 @@ STABLE_MARGIN = 10
 SERIOUS_WOUND_BASE_DC = 10
 DYING_BASE_DC = 10
 RECOVERY_DC = 10
+ROUNDS_PER_MINUTE = 10
 STUN_DEFENSE_PENALTY = 2
 WOUND_TABLE = "GDJ15"
 MODIFIER_TABLE = "GDJ12"
@@ -431,6 +432,15 @@ def apply_dying_save(
 def recovery_test(natural: int, fortitude: int, minutes: int) -> CheckResult:
     """Waking up: Fortitude DC 10 once a minute, +1 for every minute past the first."""
     return CheckResult(natural, fortitude + max(minutes - 1, 0), RECOVERY_DC)
+
+
+def recovery_due(fell: int, round_number: int) -> int | None:
+    """The minute whose wake-up test is due at the start of ``round_number`` for a character who fell
+    unconscious in round ``fell`` (one every 10 rounds after it), or None."""
+    elapsed = round_number - fell
+    if elapsed <= 0 or elapsed % ROUNDS_PER_MINUTE:
+        return None
+    return elapsed // ROUNDS_PER_MINUTE
 
 
 def apply_recovery(char: ReinoCharacter, test: CheckResult) -> ReinoCharacter:

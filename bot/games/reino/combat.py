@@ -2,10 +2,12 @@
 
 Round timing, all through the hooks:
 - ``initiative``: 1d20 + ``iniciativa`` by the rules' ``start_combat``; with unaware combatants
-  (``!sorpresa``) only the aware roll and the first round is the surprise round.
+  (``!sorpresa``) only the aware roll and the first round is the surprise round (the core's round 0;
+  the first normal round is round 1).
 - ``new_round``: leaving the surprise round the others roll and join the order; spent actions
   reset; a table Aturdido ends after the round following the one it came in; every Moribundo
-  combatant makes a dying save (DC 10 + 1 per previous save).
+  combatant makes a dying save (DC 10 + 1 per previous save); every unconscious one not dying rolls
+  to wake up each 10 rounds after it fell (Fortaleza DC 10, +1 per minute past the first).
 - ``turn_start``: a note when the actor cannot act fully (surprise round, stunned); the helpless get
   no turn (``bot/core/combat.py`` skips whoever is down).
 """
@@ -25,16 +27,20 @@ from bot.games.reino.state import (
     load,
     save,
 )
-from systems.reino.outcomes import ReinoDyingSave
+from systems.reino.outcomes import ReinoCheck, ReinoDyingSave
 from systems.reino.rules import (
     Combatant,
     CombatSequence,
     Condition,
     apply_dying_save,
+    apply_recovery,
     clear_condition,
     join_combat,
     leave_combat,
     next_turn,
+    recovery_due,
+    recovery_test,
+    roll_d20,
     roll_dying_save,
     start_combat,
 )
@@ -45,13 +51,14 @@ class ReinoCombat:
     def initiative(self, ctx: Context, combat: Combat) -> None:
         unaware = set(combat.data.get("unaware", []))
         people = [
-            Combatant(name, load(c, combat).initiative if (c := ctx.room.find_character(name)) else 0,
+            Combatant(name, load(ctx, c).initiative if (c := ctx.room.find_character(name)) else 0,
                       aware=name_key(name) not in unaware)
             for name in combat.order
         ]
         seq = start_combat(ctx.rng, people)
         combat.order = [r.name for r in seq.order]
-        combat.data.update(sequence=seq.to_dict(), surprise_round=seq.surprise_round, taken={}, last_attack={})
+        combat.data.update(sequence=seq.to_dict(), surprise_round=seq.surprise_round, taken={})
+        combat.surprise = seq.surprise_round  # the core shows it as the surprise round, round 0
         for fighter in combat.data.get("fighters", {}).values():
             fighter.update(stunned_round=None, stunned_since=None)
         caught = [p.name for p in people if not p.aware] if seq.surprise_round else []
@@ -61,14 +68,14 @@ class ReinoCombat:
         if combat.data.get("surprise_round"):
             self._end_surprise_round(ctx, combat)
         combat.data["taken"] = {}
-        combat.data["last_attack"] = {}
         _by_initiative(combat)
         for character in combatants(ctx.room, combat):
-            _end_table_stun(combat, character)
+            _end_table_stun(ctx, combat, character)
             _dying_save(ctx, combat, character)
+            _wake_up(ctx, combat, character)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        stunned = load(actor, combat).stunned(combat.round)
+        stunned = load(ctx, actor).stunned(combat.round)
         if stunned or combat.data.get("surprise_round"):
             ctx.announce("reino/table_turn_note", name=actor.name, stunned=stunned,
                          surprise_round=bool(combat.data.get("surprise_round")))
@@ -77,7 +84,7 @@ class ReinoCombat:
         return labels(ctx, actor, combat, gms_sheet=ctx.sheet_is_gms(actor))
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
-        rc = load(character, ctx.room.combat)
+        rc = load(ctx, character)
         return "dead" if rc.dead else "down" if rc.helpless else "up"
 
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
@@ -87,7 +94,7 @@ class ReinoCombat:
             rounds.place_late(combat, character.name, [*combat.order, character.name])
             return None
         seq = join_combat(ctx.rng, CombatSequence.from_dict(combat.data["sequence"]),
-                          Combatant(character.name, load(character, combat).initiative))
+                          Combatant(character.name, load(ctx, character).initiative))
         combat.data["sequence"] = seq.to_dict()
         rounds.place_late(combat, character.name, [r.name for r in seq.order])
         roll = next(r for r in seq.rolls if r.name == character.name)
@@ -120,19 +127,34 @@ def _by_initiative(combat: Combat) -> None:
         combat.order.sort(key=lambda n: rank[name_key(n)])
 
 
-def _end_table_stun(combat: Combat, character: Character) -> None:
+def _end_table_stun(ctx: Context, combat: Combat, character: Character) -> None:
     fighter = fighter_data(combat, character)
     since = fighter.get("stunned_since")
     if since is not None and combat.round > since + 1:
         fighter["stunned_since"] = None
-        save(character, combat, clear_condition(load(character, combat), Condition.ATURDIDO))
+        save(character, combat, clear_condition(load(ctx, character), Condition.ATURDIDO))
 
 
 def _dying_save(ctx: Context, combat: Combat, character: Character) -> None:
-    rc = load(character, combat)
+    rc = load(ctx, character)
     if not rc.dying or rc.dead:
         return
     result = roll_dying_save(ctx.rng, rc.fortitude, rc.dying_saves)
     after = apply_dying_save(rc, result, combat.round)
     save(character, combat, after)
     ctx.announce("reino/table_dying", name=character.name, roll=ReinoDyingSave(result))
+
+
+def _wake_up(ctx: Context, combat: Combat, character: Character) -> None:
+    """003: «Un personaje inconsciente puede recuperarse de la inconsciencia por medio de una prueba exitosa
+    de Fortaleza (CD10) cada minuto (10 asaltos de combate) tras caer inconsciente»: the bot rolls it."""
+    rc = load(ctx, character)
+    fell = fighter_data(combat, character).get("unconscious_since")
+    minutes = recovery_due(fell, combat.round) if fell is not None else None
+    if not rc.unconscious or rc.dying or rc.dead or minutes is None:
+        return
+    test = recovery_test(roll_d20(ctx.rng), rc.fortitude, minutes)
+    save(character, combat, apply_recovery(rc, test))
+    named = (("fortaleza", rc.fortitude), *([("minutos", minutes - 1)] if minutes > 1 else []))
+    ctx.announce("reino/table_wake", name=character.name, helper=None,
+                 roll=ReinoCheck(test, "consciencia", minutes=minutes, named=named))

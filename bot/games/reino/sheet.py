@@ -2,10 +2,13 @@
 
 ``/tiro Sigilo vs 15`` rolls 1d20 plus the sheet's Sigilo (a skill the character lacks adds its
 attribute's modifier, or nothing); ``/tiro Atletismo contra Orco`` uses the Orco's Defense now as the
-DC. Unless the roll says ``sin estado``, the worst wound state's penalty (Malherido -2, Incapacitado -5)
-is added to checks and attacks, named in the reply. A stunned character takes no standard action (no
-skill or attack roll in a combat round); a dead or unconscious one rolls nothing but what its state
-requires (dying saves, which the table rolls).
+DC; ``/tiro fortaleza vs 12`` adds the sheet's Fortaleza (Reflejos, Voluntad; without it, Constitución,
+Destreza, Sabiduría). Unless the roll says ``sin estado``, the worst wound state's penalty (Malherido -2,
+Incapacitado -5) is added to checks and attacks, named in the reply; a save is no action and takes none.
+On the actor's own turn of a round a skill or attack roll spends the standard action. A stunned
+character takes no standard action (no skill or attack roll in a combat round); a dead or unconscious
+one rolls nothing but what its state requires (dying saves, which the table rolls). Every d20 test
+leaves what ``!pa éxito`` needs to turn it into a bare success.
 """
 
 from __future__ import annotations
@@ -16,10 +19,22 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.rolls import SheetRoll, opponent
 from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character
-from bot.games.reino.state import in_round, load, surprised
+from bot.core.state import Character, name_key
+from bot.games.reino.state import (
+    SAVES,
+    check_action,
+    commit_action,
+    in_round,
+    load,
+    replay_text,
+    sheet_bonus,
+    surprised,
+    wound_penalty,
+)
+from systems.base import Outcome
+from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
 from systems.reino.resolver import ReinoSystem
-from systems.reino.rules import ACTION_PENALTY, Condition, ReinoRuleError
+from systems.reino.rules import Action, ReinoCharacter, ReinoRuleError
 
 ATTRIBUTES = ("fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma")
 SKILLS = {
@@ -28,6 +43,8 @@ SKILLS = {
     "sigilo": "destreza", "supervivencia": "sabiduria", "montar": "destreza", "juego_de_manos": "destreza",
     "trato_con_animales": "sabiduria", "concentracion": "constitucion", "buscar": "inteligencia",
 }
+FALLBACK = {**SKILLS, **SAVES}
+"""What a roll named by a skill or save the sheet lacks adds instead: its attribute."""
 NAMES = {
     "fuerza": "Fuerza", "destreza": "Destreza", "constitucion": "Constitución", "inteligencia": "Inteligencia",
     "sabiduria": "Sabiduría", "carisma": "Carisma", "acrobacias": "Acrobacias", "atletismo": "Atletismo",
@@ -36,19 +53,22 @@ NAMES = {
     "montar": "Montar", "juego_de_manos": "Juego de manos", "trato_con_animales": "Trato con animales",
     "concentracion": "Concentración", "buscar": "Buscar", "defensa": "Defensa", "esquiva": "Esquiva",
     "rd": "RD", "pr": "PR", "rp": "RP", "pr_max": "PR máx", "umbral": "Umbral", "iniciativa": "Iniciativa",
-    "fortaleza": "Fortaleza", "pa": "PA", "ataque": "Ataque", "secuaz": "Secuaz",
+    "fortaleza": "Fortaleza", "reflejos": "Reflejos", "voluntad": "Voluntad", "pa": "PA", "ataque": "Ataque",
+    "secuaz": "Secuaz", "arma": "Arma", "arma_dano": "Daño del arma", "arma_tipo": "Tipo de arma",
+    "arma_critico": "Crítico del arma",
 }
 ALIASES = {
     "fue": "fuerza", "des": "destreza", "con": "constitucion", "int": "inteligencia", "sab": "sabiduria",
     "car": "carisma", "engano": "enganar", "percibir": "percepcion", "observar": "percepcion",
     "curar": "medicina", "defensa_total": "defensa", "reduccion_de_dano": "rd", "pv": "pr",
     "puntos_de_resistencia": "pr", "puntos_de_accion": "pa", "umbral_de_herida": "umbral",
+    "ref": "reflejos", "vol": "voluntad", "fort": "fortaleza", "dano_del_arma": "arma_dano",
+    "critico_del_arma": "arma_critico", "critico": "arma_critico", "tipo_de_arma": "arma_tipo",
 }
 _AGAINST = ("contra", "vs")
 _PLAIN_D20 = re.compile(r"^1?d20\s")
 _D20_WITH_MODIFIER = re.compile(r"^1?d20[+-]\d")
 _CHECK_WORDS = ("prueba", "ataque")
-_WORST = (Condition.INCAPACITADO, Condition.MALHERIDO)
 
 
 class ReinoSheetRules:
@@ -60,47 +80,58 @@ class ReinoSheetRules:
         named: list[tuple[str, int]] = []
         label = ""
         if key is not None:
-            bonus, source = _bonus(actor, key)
+            bonus, source = sheet_bonus(actor.sheet, key, FALLBACK)
             named.append((source, bonus))
             label = f"{shown_name(ctx.game, key)} {bonus:+d}"
             words = _against(ctx, words[used:])
-            text = " ".join(["prueba", f"{bonus:+d}", *words])
+            text = " ".join([key if key in SAVES else "prueba", f"{bonus:+d}", *words])
         elif not _is_check(text):
             return None
         rounds.require_up(ctx, actor)
         combat = ctx.room.combat
-        rc = load(actor, combat)
-        if in_round(combat) and combat is not None and (rc.stunned(combat.round) or surprised(combat, actor)):
-            reason = "surprised" if surprised(combat, actor) else "stunned"
-            raise ReinoRuleError("reino.action_not_allowed", action="estandar", reason=reason)
+        rc = load(ctx, actor)
         applied: list[tuple[str, int]] = []
-        worst = next((c for c in _WORST if c.value in rc.conditions), None)
-        if auto and worst is not None:
-            applied.append((worst.value, ACTION_PENALTY[worst]))
-            text = _with_penalty(text, ACTION_PENALTY[worst])
+        if key not in SAVES:  # a save is no action: stunned or surprised, it is still rolled, unpenalised
+            if in_round(combat) and combat is not None and (rc.stunned(combat.round) or surprised(combat, actor)):
+                reason = "surprised" if surprised(combat, actor) else "stunned"
+                raise ReinoRuleError("reino.action_not_allowed", action="estandar", reason=reason)
+            penalty = wound_penalty(rc) if auto else ()
+            if penalty:
+                applied += penalty
+                text = _with_penalty(text, penalty[0][1])
+            if key in SKILLS or (key is None and name_key(words[0]) == "ataque"):
+                _spend_standard_action(ctx, actor, rc)
         system = ctx.system
         assert isinstance(system, ReinoSystem)
         outcome = system.roll_with(text, ctx.rng, (*named, *applied))
-        return SheetRoll(outcome, applied, label, text)
+        return SheetRoll(outcome, applied, label, _replay(outcome))
+
+
+def _spend_standard_action(ctx: Context, actor: Character, rc: ReinoCharacter) -> None:
+    """003: «ACCIÓN ESTÁNDAR • Realizar un ataque. • Usar una Habilidad»: on the actor's own turn of a
+    round, a skill or attack roll spends it (out of turn, a granted roll is a reaction)."""
+    combat = ctx.room.combat
+    if in_round(combat) and combat is not None and name_key(combat.current or "") == name_key(actor.name):
+        commit_action(combat, actor, check_action(combat, actor, rc, Action.STANDARD))
+
+
+def _replay(outcome: Outcome) -> str:
+    """What ``!pa éxito`` reads of a d20 test (``reino/state.replay_text``); empty for other rolls."""
+    if isinstance(outcome, ReinoAttack):
+        return replay_text("ataque", outcome.result.bonus, outcome.result.defense)
+    if isinstance(outcome, ReinoWoundSave):
+        return replay_text("herida", outcome.test.modifier, outcome.test.dc)
+    if isinstance(outcome, ReinoCheck):
+        return replay_text(outcome.purpose, outcome.test.modifier, outcome.test.dc)
+    return ""
 
 
 def _leading(ctx: Context, words: list[str]) -> tuple[str | None, int]:
     for cut in range(min(len(words), 4), 0, -1):
         key = find_field(ctx.game, " ".join(words[:cut]))
-        if key in ATTRIBUTES or key in SKILLS:
+        if key in ATTRIBUTES or key in SKILLS or key in SAVES:
             return key, cut
     return None, 0
-
-
-def _bonus(actor: Character, key: str) -> tuple[int, str]:
-    """The sheet's bonus for ``key``; a missing skill uses its attribute's modifier (or +0)."""
-    value = actor.sheet.get(key)
-    if isinstance(value, int):
-        return value, key
-    attribute = SKILLS.get(key)
-    if attribute is not None and isinstance(actor.sheet.get(attribute), int):
-        return int(actor.sheet[attribute]), attribute
-    return 0, key
 
 
 def _against(ctx: Context, words: list[str]) -> list[str]:
@@ -110,7 +141,7 @@ def _against(ctx: Context, words: list[str]) -> list[str]:
             target, used = opponent(ctx, words[i + 1:])
             if target is not None:
                 combat = ctx.room.combat
-                defense = load(target, combat).defense_now(combat.round if combat else 0,
+                defense = load(ctx, target).defense_now(combat.round if combat else 0,
                                                            surprised=surprised(combat, target))
                 return [*words[:i], "vs", str(defense), *words[i + 1 + used:]]
     return words

@@ -6,20 +6,78 @@ Where each piece lives (all JSON-able, so a restart keeps it):
   ``pa`` and the lasting wound states as one readable string (``estados``), since wounds outlast
   a fight.
 - ``combat.data``: what only a fight means. ``fighters`` (per name key: ``stunned_round`` from
-  Malherido/Incapacitado, ``stunned_since`` of a table Aturdido, ``dying_saves``), ``taken`` (per
-  name key: the actions spent this round), ``unaware`` (name keys surprised), ``surprise_round``,
-  ``sequence`` (the rules' ``CombatSequence``) and ``last_attack`` (per name key, for ``!pa éxito``).
+  Malherido/Incapacitado, ``stunned_since`` of a table Aturdido, ``dying_saves``, ``unconscious_since``:
+  the round it fell unconscious, for the wake-up roll every 10 rounds), ``taken`` (per name key: the
+  actions spent this round), ``unaware`` (name keys surprised), ``surprise_round``, ``sequence`` (the
+  rules' ``CombatSequence``) and ``pending`` (per attacker's name key: the landed blow whose damage
+  ``!daño`` rolls, its ``target`` and ``multiplier``).
+- ``room.rerolls`` (the core's record of each character's last roll): what ``!pa éxito`` turns into a
+  bare success, its ``text`` in the form ``replay_text`` writes.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.context import Context
 from bot.core.sheets import YesNo
 from bot.core.state import Character, Combat, RoomState, name_key
-from systems.reino.rules import Action, ActionBudget, Condition, ReinoCharacter, ReinoRuleError, budget_for
+from systems.dice import DiceError, parse
+from systems.reino.resolver import MAX_MULTIPLIER, grip_named
+from systems.reino.rules import (
+    ACTION_PENALTY,
+    ROUNDS_PER_MINUTE,
+    Action,
+    ActionBudget,
+    Condition,
+    Grip,
+    ReinoCharacter,
+    ReinoRuleError,
+    budget_for,
+)
+
+
+class DamageDice(str):
+    """A weapon's damage on the sheet (``Daño del arma 1d8+1``): a dice expression, checked when set."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> DamageDice:
+        try:
+            parse(value)
+        except DiceError:
+            raise ValueError(value) from None
+        return super().__new__(cls, value)
+
+
+class WeaponGrip(str):
+    """How the sheet's weapon is used (``una mano``, ``dos manos``, ``secundaria``, ``arrojadiza``,
+    ``proyectil``, ``proyectil preparado``): the share of Strength its damage adds."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> WeaponGrip:
+        if sheet_grip(value) is None:
+            raise ValueError(value)
+        return super().__new__(cls, value)
+
+
+def sheet_grip(value: object) -> Grip | None:
+    """The grip a sheet's Tipo de arma names (``dos manos`` or ``dos_manos``), or None."""
+    return grip_named(str(value).replace("_", " "))
+
+
+class CriticalMultiplier(int):
+    """The weapon's critical multiplier (``Crítico x3``, ``×3`` or ``3``), from 1 to the system's limit."""
+
+    def __new__(cls, value: str | int) -> CriticalMultiplier:
+        number = int(str(value).strip().lstrip("x×"))
+        if not 1 <= number <= MAX_MULTIPLIER:
+            raise ValueError(value)
+        return super().__new__(cls, number)
+
 
 SHEET_FIELDS: dict[str, type] = {
     "fuerza": int, "destreza": int, "constitucion": int, "inteligencia": int, "sabiduria": int, "carisma": int,
@@ -27,8 +85,13 @@ SHEET_FIELDS: dict[str, type] = {
     "percepcion": int, "persuadir": int, "sigilo": int, "supervivencia": int, "montar": int, "juego_de_manos": int,
     "trato_con_animales": int, "concentracion": int, "buscar": int,
     "defensa": int, "esquiva": int, "rd": int, "pr": int, "rp": int, "pr_max": int, "umbral": int,
-    "iniciativa": int, "fortaleza": int, "pa": int, "ataque": int, "secuaz": YesNo,
+    "iniciativa": int, "fortaleza": int, "reflejos": int, "voluntad": int, "pa": int, "ataque": int, "secuaz": YesNo,
+    "arma": str, "arma_dano": DamageDice, "arma_tipo": WeaponGrip, "arma_critico": CriticalMultiplier,
 }
+SAVES = {"fortaleza": "constitucion", "reflejos": "destreza", "voluntad": "sabiduria"}
+"""The three saves and the attribute a sheet without the save uses."""
+DEFAULT_CRITICAL = 2
+"""A weapon's critical multiplier when the sheet gives none (003 leaves it to the weapon's stats)."""
 STATES = "estados"
 UNCONSCIOUS = "inconsciente"
 DEAD = "muerto"
@@ -42,8 +105,24 @@ def normalise_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     return sheet
 
 
-def is_minion(sheet: dict[str, Any]) -> bool:
-    return name_key(str(sheet.get("secuaz", ""))) in _YES
+def is_minion(sheet: dict[str, Any], gms: bool) -> bool:
+    """003: «A no ser que el Director de Juego lo especifique, los enemigos en combate ... siguen la regla
+    de Secuaces»: a GM-owned sheet (``gms``) is a minion unless its Secuaz says no; a player's only
+    when the GM says so."""
+    given = sheet.get("secuaz")
+    return gms if given is None else name_key(str(given)) in _YES
+
+
+def sheet_bonus(sheet: dict[str, Any], key: str, fallback: dict[str, str]) -> tuple[int, str]:
+    """The sheet's bonus for ``key`` and the field it came from: a missing one uses its attribute's
+    modifier (``fallback``), or +0."""
+    value = sheet.get(key)
+    if isinstance(value, int):
+        return value, key
+    attribute = fallback.get(key)
+    if attribute is not None and isinstance(sheet.get(attribute), int):
+        return int(sheet[attribute]), attribute
+    return 0, key
 
 
 def fighter_data(combat: Combat | None, character: Character) -> dict[str, Any]:
@@ -52,7 +131,9 @@ def fighter_data(combat: Combat | None, character: Character) -> dict[str, Any]:
     return combat.data.setdefault("fighters", {}).setdefault(name_key(character.name), {})
 
 
-def load(character: Character, combat: Combat | None) -> ReinoCharacter:
+def load(ctx: Context, character: Character) -> ReinoCharacter:
+    """The rules' view of ``character`` now: its sheet and what the room's combat keeps of it."""
+    combat = ctx.room.combat
     sheet = normalise_sheet(character.sheet)
     labels = [label.strip() for label in str(sheet.get(STATES, "")).split(",") if label.strip()]
     fighter = fighter_data(combat, character)
@@ -66,9 +147,9 @@ def load(character: Character, combat: Combat | None) -> ReinoCharacter:
         dodge=int(sheet.get("esquiva", 0)),
         damage_reduction=int(sheet.get("rd", 0)),
         initiative=int(sheet.get("iniciativa", 0)),
-        fortitude=int(sheet.get("fortaleza", 0)),
+        fortitude=sheet_bonus(sheet, "fortaleza", SAVES)[0],
         action_points=int(sheet.get("pa", 0)),
-        minion=is_minion(sheet),
+        minion=is_minion(sheet, ctx.sheet_is_gms(character)),
         conditions=tuple(c.value for c in Condition if c.value in labels),
         stunned_round=fighter.get("stunned_round"),
         unconscious=UNCONSCIOUS in labels,
@@ -91,6 +172,10 @@ def save(character: Character, combat: Combat | None, rc: ReinoCharacter) -> Non
         sheet.pop(STATES, None)
     if combat is not None:
         fighter = fighter_data(combat, character)
+        if not rc.unconscious:
+            fighter.pop("unconscious_since", None)
+        elif fighter.get("unconscious_since") is None:
+            fighter["unconscious_since"] = combat.round
         fighter.update(stunned_round=rc.stunned_round, dying_saves=rc.dying_saves)
 
 
@@ -135,10 +220,50 @@ def combatants(room: RoomState, combat: Combat) -> list[Character]:
 
 def labels(ctx: Context, character: Character, combat: Combat | None, gms_sheet: bool = False) -> list[str]:
     """Short labels for the status board and ``!salud`` (rendered from a template); ``gms_sheet``: the
-    GM's character seen by the room, without its sheet's numbers (resistance, action points)."""
-    rc = load(character, combat)
+    GM's character seen by the room, without its sheet's numbers (resistance, action points) nor its
+    role (a minion or not is the GM's to know)."""
+    rc = load(ctx, character)
     text = ctx.renderer.text(
-        "reino/table_labels", rc=rc, sheet={} if gms_sheet else character.sheet, surprised=surprised(combat, character),
+        "reino/table_labels", rc=rc, sheet={} if gms_sheet else character.sheet, gms_sheet=gms_sheet,
+        surprised=surprised(combat, character),
         stunned=bool(combat and combat.started and rc.stunned_round == combat.round),
     )
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+@dataclass(frozen=True)
+class Rescue:
+    """A failed d20 test as ``!pa éxito`` reads it back from the roller's last roll."""
+
+    purpose: str
+    modifier: int
+    dc: int
+
+
+_REPLAY = re.compile(r"^([a-z]{1,12}) ([+-]\d{1,4}) vs (\d{1,4})$")
+
+
+def replay_text(purpose: str, modifier: int, dc: int) -> str:
+    """A failed test kept for ``!pa éxito``: ``prueba +5 vs 15`` (for checks, saves and attacks also the
+    system text that rolls it again)."""
+    return f"{purpose} {modifier:+d} vs {dc}"
+
+
+def read_replay(text: object) -> Rescue | None:
+    """What ``replay_text`` wrote, or None for anything else."""
+    m = _REPLAY.match(text) if isinstance(text, str) else None
+    return Rescue(m[1], int(m[2]), int(m[3])) if m else None
+
+
+def wound_penalty(rc: ReinoCharacter) -> tuple[tuple[str, int], ...]:
+    """The worst wound state's penalty to every action (Malherido -2, Incapacitado -5), named, or none."""
+    worst = next((c for c in (Condition.INCAPACITADO, Condition.MALHERIDO) if rc.has(c)), None)
+    return ((worst.value, ACTION_PENALTY[worst]),) if worst is not None else ()
+
+
+def unconscious_minutes(combat: Combat | None, character: Character) -> int:
+    """The minute (10 rounds) of unconsciousness under way: 1 out of combat or in the first 10 rounds."""
+    since = fighter_data(combat, character).get("unconscious_since")
+    if combat is None or since is None:
+        return 1
+    return max(1, (combat.round - since) // ROUNDS_PER_MINUTE)

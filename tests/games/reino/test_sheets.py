@@ -84,9 +84,9 @@ def test_a_stunned_character_takes_no_standard_action_and_the_dying_roll_nothing
     assert_refused(CAST + "@gm:local: !herida Ana moribundo", "@ana:local: !tiro Sigilo", "Ana", system="reino")
 
 
-def test_reroll_is_the_action_point_of_the_last_failed_attack() -> None:
-    assert_refused(CAST, "@ana:local: !repetir", "Ana no tiene un ataque fallido este asalto que salvar con un Punto "
-                   "de Acción", system="reino")
+def test_reroll_is_the_action_point_of_the_last_failed_roll() -> None:
+    assert_refused(CAST, "@ana:local: !repetir", "Ana no tiene una tirada fallida de este turno que salvar con un "
+                   "Punto de Acción", system="reino")
 
 
 def test_contra_an_unknown_name_is_refused_not_rolled_against_a_default() -> None:

@@ -64,7 +64,7 @@ def test_commands_exist_only_in_reino_rooms() -> None:
 
 
 BAD = [
-    ("!daño Ana cinco", "ℹ️ Uso: !daño NOMBRE PUNTOS [pa]"),
+    ("!daño Ana cinco", "ℹ️ Uso: !daño [pa] | NOMBRE PUNTOS [pa]"),
     ("!daño Ana -3", "ℹ️ Uso: !daño"),
     ("!daño Ana 3 4", "ℹ️ Uso: !daño"),
     ("!daño Nadie 3", "No hay ningún personaje llamado «Nadie»"),
@@ -75,7 +75,7 @@ BAD = [
     ("!estabilizar Ana mucho", "ℹ️ Uso: !estabilizar"),
     ("!estabilizar Ana", "Ana no está Moribundo"),
     ("!pa Ana extra", "ℹ️ Uso: !pa"),
-    ("!pa éxito", "no tiene un ataque fallido"),
+    ("!pa éxito", "no tiene una tirada fallida"),
     ("!accion", "solo se cuentan en un asalto"),
     ("!sorpresa Ana", "No hay ningún combate"),
     ("!daño Carla 3", "le falta pr y umbral"),
@@ -173,7 +173,7 @@ FULL_COMBAT = CAST + """
 @gm:local: !combate
 @gm:local: !iniciativa Ana, Bruno, Orco, Jefe
 @gm:local: !ficha Orco defensa 12 pr 6 umbral 5 secuaz sí ataque 2
-@gm:local: !ficha Jefe defensa 16 rd 1 pr 30 pr_max 30 umbral 12 fortaleza 3 ataque 6
+@gm:local: !ficha Jefe defensa 16 rd 1 pr 30 pr_max 30 umbral 12 fortaleza 3 ataque 6 secuaz no
 @gm:local: !ataque Ana
 @gm:local: !daño Ana 9
 @gm:local: !herida Ana incapacitado
@@ -294,14 +294,14 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
     init = t.texts(line + 3)
     assert "Asalto sorpresa: la sorpresa pilla a Orco, que no actúa" in init[0] and "Ana 12 ([10]+2), Bruno 5 ([4]+1)" in init[0]
     assert init[1] == "🎭 PNJ nuevos del máster: Orco. Siguen siendo de sus jugadores: Ana (@ana:local), Bruno (@bob:local)."
-    assert "una sola acción" in init[2] and init[3] == "▶️ Ronda 1: turno de Ana (@ana:local)."
+    assert "una sola acción" in init[2] and init[3] == "▶️ Asalto sorpresa: turno de Ana (@ana:local)."
     assert "ya no te quedan acciones de ese tipo" in t.text(line + 6)
     assert t.redacted(line + 7)
     assert "Solo el máster" in t.text(line + 9)
     assert "(desprevenido: sin esquiva)" in t.text(line + 10) and "vs Defensa 11" in t.gm_text(line + 10)
     after = t.texts(line + 11)
     assert "Acaba el asalto sorpresa. Tiran iniciativa: Orco 15 ([15])" in after[0]
-    assert "Ronda 2. Orden: Orco → Ana → Bruno" in after[1]
+    assert "Ronda 1. Orden: Orco → Ana → Bruno" in after[1]  # issue 22: the first normal round is round 1
     assert "turno de Orco" in after[-1]
     assert room(table).combat.order == ["Orco", "Ana", "Bruno"]
     # The NPC's resistance is its sheet's, the GM's: the room sees none of it.
