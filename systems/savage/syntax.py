@@ -228,14 +228,28 @@ def _take_word(rest: str, folded: str, pos: int, kind: str, found: dict, comment
             raise DiceError("savage.missing_tn")
         if name not in ALLOWED[kind]:
             raise DiceError("savage.keyword_not_here", word=rest[m.start():m.end()].strip()[:20], kind=kind)
-        groups = m.groups() if name != "targets" else (rest[m.start(1):m.end(1)],)
+        end = m.end() if name != "targets" else _targets_end(folded, m.start(1))
+        groups = m.groups() if name != "targets" else (rest[m.start(1):end].rstrip(),)
         found.setdefault(name, []).append(groups)
-        return m.end()
+        return end
     end = pos
     while end < len(rest) and not rest[end].isspace():
         end += 1
     comment.append(rest[pos:end])
     return end
+
+
+_WORD_START = re.compile(r"(?<![^\s,])\S")
+
+
+def _targets_end(folded: str, start: int) -> int:
+    """Where a target list ends: at the first word after it that is a keyword (``cobertura media``,
+    ``heridas 1``, ``+1``), so no modifier becomes part of a name. Each word start is tried once."""
+    for word in _WORD_START.finditer(folded, start):
+        pos = word.start()
+        if any(name != "targets" and pattern.match(folded, pos) for name, pattern in KEYWORDS):
+            return pos
+    return len(folded)
 
 
 def _last(found: dict, name: str) -> tuple | None:

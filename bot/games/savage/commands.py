@@ -20,8 +20,8 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import recover, weapon_damage, weapon_is_ranged
-from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
+from bot.games.savage.sheet import recover, take_hit, weapon_damage, weapon_is_ranged
+from bot.games.savage.state import SavageCombat, normal_die, savage_of, sheet_die, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
@@ -107,6 +107,8 @@ def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, c
 
 @COMMANDS.command("daño", "damage", usage="NOMBRE TOTAL | NOMBRE DADOS [aumento]", in_character=True, needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
+    """The GM applies any damage; a player only the damage of their own hit this turn (000: «Tras una
+    tirada exitosa ... el atacante debe determinar el daño ocasionado»), with its raise die."""
     target, rest = _named(ctx, args)
     if target is None:
         raise ctx.unknown_character(args)
@@ -114,15 +116,29 @@ def damage_command(ctx: Context, args: str) -> None:
         raise ctx.usage("dano")
     if "dureza" not in target.sheet:
         raise refuse("no_toughness", name=target.name)
-    savage = savage_of(target)
     if rest.isdigit():
         if not ctx.is_gm():
             raise Refusal("gm_only", command="daño NOMBRE TOTAL")
         if int(rest) > MAX_DAMAGE:
             raise refuse("bad_total", limit=MAX_DAMAGE)
+        savage = savage_of(target)
         _apply_hit(ctx, target, savage, damage_effect(int(rest), savage.toughness, savage.shaken), None)
         return
-    attacker = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
+    attacker = ctx.acting_character()
+    if not ctx.is_gm():
+        raised = take_hit(ctx, attacker, target)
+        if raised is None:
+            raise refuse("no_own_hit", name=target.name)
+        said = "aumento" in map(fold, rest.split())
+        if said and not raised:
+            raise refuse("no_raise", name=target.name)
+        rest = f"{rest} aumento" if raised and not said else rest
+    roll_damage(ctx, target, rest, attacker)
+
+
+def roll_damage(ctx: Context, target: Character, rest: str, attacker: Character | None) -> None:
+    """Roll ``rest`` as damage against the target's Toughness and apply it."""
+    savage = savage_of(target)
     joker = attacker is not None and has_joker(ctx, attacker)
     text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
     try:
@@ -393,30 +409,50 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     ctx.reply("savage/table_task", title=title, task=task, event="roll", roll=roll, who=ctx.speaker_name)
 
 
-@COMMANDS.command("ataque", "attack", usage="OBJETIVO [modificadores] [sin estado]", in_character=True, needs_args=True)
+@COMMANDS.command("ataque", "attack", usage="[ATACANTE contra] OBJETIVO [modificadores] [sin estado]", in_character=True,
+                  needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
-    """An attack with the sheet's weapon: Pelear against the target's Parry, or Disparar (TN 4 or the
-    ``vs N`` given); a hit rolls the weapon's damage against the target's Toughness."""
+    """An attack with the sheet's weapon (``Tipo de arma cuerpo``: Pelear against the target's Parry;
+    ``distancia``: Disparar against 4); a hit rolls the weapon's damage (without a weapon, the Strength
+    die) against the target's Toughness, with the called shot's bonus."""
     request = rolls.read_request(args)
     if request.secret:
         raise refuse("attack_not_secret")
-    target, rest = _named(ctx, request.text)
+    attacker, text = _attacker(ctx, request.text)
+    target, rest = _named(ctx, text)
     if target is None:
-        raise ctx.unknown_character(request.text)
-    attacker = ctx.acting_character()
+        raise ctx.unknown_character(text)
     if attacker is None:
         raise Refusal("no_character")
     ctx.may_manage(attacker)
-    ranged = weapon_is_ranged(attacker)
-    text = f"disparar {rest}" if ranged else f"pelear contra {target.name} {rest}"
-    made = rolls.resolve(ctx, attacker, text, request.auto)
+    if name_key(target.name) == name_key(attacker.name):
+        raise refuse("attack_self", name=attacker.name)
+    if not savage_of(target).can_act:
+        raise refuse("target_down", name=target.name)
+    skill = "disparar" if weapon_is_ranged(attacker) else "pelear"
+    made = rolls.resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", request.auto)
     rolls.answer(ctx, attacker, made, target=target)
     floor.consume_grant(ctx)
-    damage = weapon_damage(attacker)
+    take_hit(ctx, attacker, target)  # the attack rolls its own damage
+    damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
+    called = getattr(made.outcome, "called_shot", None)
+    if called is not None:
+        damage += f" apuntado {called.target} {called.penalty}"
     outcome = made.outcome.as_json().get("outcome")
-    if outcome in ("success", "raise") and damage and "dureza" in target.sheet:
-        raised = " aumento" if outcome == "raise" else ""
-        damage_command(ctx, f"{target.name} {damage}{raised}")
+    if outcome in ("success", "raise") and "dureza" in target.sheet:
+        roll_damage(ctx, target, damage + (" aumento" if outcome == "raise" else ""), attacker)
+
+
+def _attacker(ctx: Context, text: str) -> tuple[Character | None, str]:
+    """``ATACANTE contra OBJETIVO ...`` (as in ``!tiro``) or just ``OBJETIVO ...`` for the one acting."""
+    words = text.split()
+    folded = [fold(w) for w in words]
+    if "contra" in folded[1:]:
+        cut = folded.index("contra", 1)
+        named, rest = ctx.split_name(" ".join(words[:cut]))
+        if named is not None and not rest:
+            return named, " ".join(words[cut + 1:])
+    return ctx.acting_character(), text
 
 
 @COMMANDS.command("repetir", "reroll", usage="[NOMBRE]", in_character=True)

@@ -16,7 +16,7 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.rolls import SheetRoll, opponent, stamp
 from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character
+from bot.core.state import Character, name_key
 from bot.games.savage.flow import has_joker
 from bot.games.savage.state import ATTRIBUTES, SKILLS, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
@@ -58,6 +58,11 @@ SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
 _ACTIONS = re.compile(r"^acciones?$")
 _AGAINST = ("contra", "vs")
+_ROF_VERBS = ("rof", "cdf", "cadencia")
+ATTACK_SKILLS = frozenset({"pelear", "disparar", "atletismo"})
+RANGED_SKILLS = frozenset({"disparar", "atletismo"})
+HIT_KEY = "_impacto"
+"""Sheet key of the character's last attack that hit this turn: ``{"stamp", "target", "raise"}``."""
 
 
 class SavageSheetRules:
@@ -75,6 +80,8 @@ class SavageSheetRules:
             if damage is None:
                 raise Refusal("savage/table_error", code="no_weapon", name=actor.name)
             words = [words[0], damage, *words[1:]]
+        prefix = words[:2] if len(words) > 2 and fold(words[0]) in _ROF_VERBS and words[1].isdigit() else []
+        words = words[len(prefix):]
         key, used = _leading_trait(ctx, words)
         if key is not None and len(words) > used and normal_die(words[used]):
             key, used = None, 0  # a verb with its die (``espiritu d6``): the system's own syntax
@@ -89,9 +96,9 @@ class SavageSheetRules:
                 if key in SKILLS:
                     added.append("sin entrenar")
             label = f"{shown_name(ctx.game, key)} {die}"
-            recovering = key == "espiritu" and actor is not None and savage_of(actor).shaken
+            recovering = not prefix and key == "espiritu" and actor is not None and savage_of(actor).shaken
             words = [*(["espiritu"] if recovering else []), die, *words[used:]]
-        words = _against(ctx, words)
+        words, target = _against(ctx, key, [*prefix, *words])
         words, declared = _declared_actions(ctx, actor, words)
         text = " ".join(words)
         if actor is None or (key is None and not auto):
@@ -116,6 +123,8 @@ class SavageSheetRules:
         applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", []) if m["reason"] in reasons]
         if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
             applied.append(("sin_entrenar", -2))
+        if key in ATTACK_SKILLS and target is not None and kind == "trait":
+            note_hit(ctx, actor, target, outcome.as_json())
         return SheetRoll(outcome, applied, label, full)
 
 
@@ -148,18 +157,55 @@ def _leading_trait(ctx: Context, words: list[str]) -> tuple[str | None, int]:
     return None, 0
 
 
-def _against(ctx: Context, words: list[str]) -> list[str]:
-    """``contra NOMBRE``: the TN of a trait roll is that character's Parry (a number after ``contra``
-    stays a TN; any other roll keeps the name, so no message echoes the Parry)."""
-    if not (words and normal_die(words[0])):
-        return words
+def _against(ctx: Context, key: str | None, words: list[str]) -> tuple[list[str], Character | None]:
+    """``contra NOMBRE``: what the rules judge the roll against. Fighting: the Parry; Shooting, Throwing
+    (Atletismo) and a rate of fire: 4 (range, cover and light are modifiers); a damage roll: the
+    Toughness (and whether the target is Shaken); a bare die: the Parry, as an attack; any other skill
+    has no target number against a character and is refused. A number after ``contra`` stays a TN."""
+    if not words:
+        return words, None
+    verb = fold(words[0])
+    if not (normal_die(words[0]) or verb in _ROF_VERBS or verb in _DAMAGE_VERBS):
+        return words, None
     for i, word in enumerate(words):
         if fold(word) in _AGAINST and i + 1 < len(words):
             target, used = opponent(ctx, words[i + 1:])
             if target is not None:
-                parry = target.sheet.get("parada", DEFAULT_PARRY)
-                return [*words[:i], "vs", str(parry), *words[i + 1 + used:]]
-    return words
+                return [*words[:i], *_judged_against(ctx, key, verb, target), *words[i + 1 + used:]], target
+    return words, None
+
+
+def _judged_against(ctx: Context, key: str | None, verb: str, target: Character) -> list[str]:
+    if verb in _DAMAGE_VERBS:
+        if "dureza" not in target.sheet:
+            raise Refusal("savage/table_error", code="no_toughness", name=target.name)
+        toughness = savage_of(target).toughness
+        return ["vs", str(toughness), *(["aturdido"] if savage_of(target).shaken else [])]
+    if verb in _ROF_VERBS or key in RANGED_SKILLS:
+        return ["vs", str(DEFAULT_RANGED_TN)]
+    if key is None or key == "pelear":
+        return ["vs", str(target.sheet.get("parada", DEFAULT_PARRY))]
+    raise Refusal("savage/table_error", code="no_tn_against", skill=shown_name(ctx.game, key), name=target.name)
+
+
+def note_hit(ctx: Context, actor: Character, target: Character, roll: dict[str, object]) -> None:
+    """An attack that hit ``target`` this turn: its damage is the actor's player's to roll (``!daño``)."""
+    if roll.get("outcome") in ("success", "raise"):
+        actor.sheet[HIT_KEY] = {"stamp": stamp(ctx), "target": target.name, "raise": roll.get("outcome") == "raise"}
+    else:
+        actor.sheet.pop(HIT_KEY, None)
+
+
+def take_hit(ctx: Context, actor: Character | None, target: Character) -> bool | None:
+    """The actor's hit on ``target`` this turn, spent by its damage roll: whether it was a raise, or None
+    when there is none."""
+    hit = actor.sheet.get(HIT_KEY) if actor is not None else None
+    if actor is None or not isinstance(hit, dict) or hit.get("stamp") != stamp(ctx):
+        return None
+    if name_key(str(hit.get("target", ""))) != name_key(target.name):
+        return None
+    del actor.sheet[HIT_KEY]
+    return bool(hit.get("raise"))
 
 
 def _declared_actions(ctx: Context, actor: Character | None, words: list[str]) -> tuple[list[str], int]:

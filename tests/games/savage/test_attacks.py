@@ -1,0 +1,130 @@
+"""Issue 21 (Savage Worlds by the book), the attack half: ``!ataque`` and ``contra NOMBRE`` as 000/001 say.
+
+Each test quotes the sentence of the house rules (``../shared/rules/000_*``, ``001_*``) it implements.
+"""
+
+from __future__ import annotations
+
+from bot.console import ROOM_ID
+from tests.games.savage.test_sheets import CAST, FIRST, roll
+from tests.transcript import assert_refused, make_table, play
+
+MELEE = "@gm:local: !ficha Kira Arma Espada, Tipo de arma cuerpo, Daño fue+d8\n"
+
+
+def _sends_with_roll(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Every message answering ``number`` that shows a roll, as the GM sees it."""
+    return [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a and not a.get("gm_copy")
+            or a.get("gm_copy") and "roll" in a]
+
+
+def _first_seed(script: str, number: int, wanted, limit: int = 300):  # type: ignore[no-untyped-def]
+    """The first seed whose roll answering ``number`` satisfies ``wanted`` (a deterministic search)."""
+    for seed in range(1, limit):
+        table = make_table(system="savage", seed=seed)
+        t = play(script, table)
+        if wanted(roll(t, number)["roll"]):
+            return table, t
+    raise AssertionError("no seed found")
+
+
+def _damage(t, number: int) -> dict:  # type: ignore[no-untyped-def]
+    shown = [a for a in t.for_line(number) if a["action"] == "send" and a.get("roll", {}).get("kind") == "damage"]
+    assert shown, [a["text"] for a in t.for_line(number)]
+    return shown[-1]
+
+
+def _hits(r: dict) -> bool:
+    return r["outcome"] in ("success", "raise")
+
+
+def test_a_called_shot_to_the_head_in_ataque_adds_four_to_the_damage() -> None:
+    """001: «Cabeza o puntos vitales (-4): Al golpear en la cabeza o los órganos vitales de una criatura
+    viva, el atacante puede añadir +4 a su total de daño.»"""
+    script = CAST + "@bob:local: !ataque Orco apuntado cabeza"
+    _, t = _first_seed(script, FIRST, _hits)
+    attack = roll(t, FIRST)["roll"]
+    assert {"reason": "apuntado", "value": -4} in attack["modifiers"]
+    damage = _damage(t, FIRST)
+    assert {"reason": "apuntado", "value": 4} in damage["roll"]["modifiers"]
+    assert "apuntado +4" in damage["text"]
+
+
+def test_shooting_contra_an_npc_is_against_four_not_its_parry() -> None:
+    """000: «El VO base para golpear con un ataque a distancia a un blanco situado a distancia corta es 4,
+    como siempre.» Parry is only for «Ataques cuerpo a cuerpo»."""
+    t = play(CAST + "@bob:local: !tiro Disparar contra Orco distancia media\n@bob:local: !tiro Pelear contra Orco\n"
+             "@bob:local: !tiro Atletismo contra Orco", system="savage", seed=3)
+    shot = roll(t, FIRST)["roll"]
+    assert shot["tn"] == 4 and {"reason": "distancia", "value": -2} in shot["modifiers"]
+    assert roll(t, FIRST + 1)["roll"]["tn"] == 7, "Fighting is against the Parry"
+    assert roll(t, FIRST + 2)["roll"]["tn"] == 4, "Throwing (Atletismo) is a ranged attack: TN 4"
+
+
+def test_a_skill_with_no_target_number_against_a_character_is_refused_with_the_reason() -> None:
+    """000: the target number against a character is the Parry for «Ataques cuerpo a cuerpo» and 4 for
+    «Ataques a distancia»; no other skill has one, so Persuadir contra Orco is not rolled against a Parry."""
+    assert_refused(CAST, "@bob:local: !tiro Persuadir contra Orco", "Persuadir", system="savage")
+
+
+def test_a_damage_roll_contra_a_character_is_against_its_toughness() -> None:
+    """000: «El daño que realiza un ataque se compara con la Dureza de la víctima»."""
+    t = play(CAST + "@bob:local: !tiro daño 2d6 contra Orco", system="savage", seed=3)
+    damage = roll(t, FIRST)
+    assert damage["roll"]["kind"] == "damage" and damage["roll"]["toughness"] == 7
+    room = [a for a in t.for_line(FIRST) if a["action"] == "send" and not a.get("gm_copy")][0]
+    assert "7" not in room["text"].split("=")[-1], "the room's copy keeps the NPC's Toughness out"
+
+
+def test_rate_of_fire_with_targets_keeps_the_wounds_and_the_joker() -> None:
+    """000: «Cada herida que un personaje Comodín reciba impone una penalización acumulativa de -1 ... a
+    todas sus tiradas de rasgo»; the target list «en orden a los enemigos que hayas declarado»."""
+    t = play(CAST + "@gm:local: !ficha Kira heridas 1\n@bob:local: !tiro rof 3 d8 objetivos Orco, Lobo\n"
+             "@bob:local: !tiro rof 2 d8 objetivos Orco, Lobo cobertura media\n"
+             "@bob:local: !tiro cdf 3 Disparar objetivos Orco, Lobo", system="savage", seed=3)
+    first = roll(t, FIRST + 1)["roll"]
+    assert first["targets"] == ["Orco", "Lobo"] and {"reason": "heridas", "value": -1} in first["modifiers"]
+    second = roll(t, FIRST + 2)["roll"]
+    assert second["targets"] == ["Orco", "Lobo"], "a modifier word never becomes part of a name"
+    assert {"reason": "cobertura", "value": -2} in second["modifiers"]
+    named = roll(t, FIRST + 3)["roll"]
+    assert named["kind"] == "rof" and named["expr"] == "1d8" and named["targets"] == ["Orco", "Lobo"]
+    assert {"reason": "heridas", "value": -1} in named["modifiers"]
+
+
+def test_the_weapon_kind_picks_fighting_or_shooting_and_no_weapon_is_strength_damage() -> None:
+    """000: «Ataques cuerpo a cuerpo ... Pelear»; «La habilidad de Disparar se emplea con todo tipo de armas
+    de proyectil»; «Daño desarmado: Un combatiente desarmado solamente causa su propia Fuerza como daño.»"""
+    unarmed = "@gm:local: !pj Bruno @cid:local\n@gm:local: !ficha Bruno Fuerza d8, Pelear d6\n"
+    script = CAST + unarmed + "@cid:local: !ataque Orco"
+    _, t = _first_seed(script, FIRST + 2, lambda r: r["outcome"] == "success")
+    assert roll(t, FIRST + 2)["roll"]["tn"] == 7 and "Pelear d6" in roll(t, FIRST + 2)["text"]
+    assert _damage(t, FIRST + 2)["roll"]["expr"] == "1d8!", "unarmed: the Strength die (Fuerza d8)"
+    t = play(CAST + "@bob:local: !ataque Orco", system="savage", seed=3)
+    assert roll(t, FIRST)["roll"]["tn"] == 4 and "Disparar d8" in roll(t, FIRST)["text"]
+
+
+def test_a_players_damage_applies_only_as_the_damage_of_their_own_hit_this_turn() -> None:
+    """000: «Tras una tirada exitosa cuerpo a cuerpo o a distancia, el atacante debe determinar el daño
+    ocasionado.» Any other damage is the GM's to apply."""
+    setup = CAST + "@gm:local: !combate\n@gm:local: !turnos Kira, Orco\n"
+    assert_refused(setup, "@bob:local: !daño Orco 2d8", "impacto", system="savage")
+    script = setup + "@bob:local: !tiro Disparar contra Orco\n@bob:local: !daño Orco 2d8\n@bob:local: !daño Orco 2d8"
+    table, t = _first_seed(script, FIRST + 2, _hits)
+    assert _damage(t, FIRST + 3)["roll"]["toughness"] == 7
+    assert "impacto" in t.text(FIRST + 4), "one hit, one damage roll"
+
+
+def test_ataque_refuses_a_target_out_of_the_fight_and_oneself() -> None:
+    """000: «Los Extras heridos quedan fuera de juego... están fuera de combate»; a character does not
+    attack itself."""
+    assert_refused(CAST + "@gm:local: !ficha Orco fuera 1", "@bob:local: !ataque Orco", "fuera", system="savage")
+    assert_refused(CAST, "@bob:local: !ataque Kira", "sí mism", system="savage")
+
+
+def test_the_gm_names_the_attacker_of_ataque_as_in_tiro() -> None:
+    """000: the GM plays the NPCs' attacks; ``!ataque Orco contra Kira`` is the Orco's Fighting against
+    Kira's Parry («El Valor Objetivo ... es igual a su valor de Parada»)."""
+    t = play(CAST + "@gm:local: !ataque Orco contra Kira", system="savage", seed=3)
+    attack = roll(t, FIRST)
+    assert attack["roll"]["tn"] == 5 and attack["roll"]["wild"] is None and "Orco" in attack["text"]
