@@ -5,17 +5,10 @@ Each test quotes the sentence of the house rules (``../shared/rules/000_*``, ``0
 
 from __future__ import annotations
 
-from bot.console import ROOM_ID
 from tests.games.savage.test_sheets import CAST, FIRST, roll
 from tests.transcript import assert_refused, make_table, play
 
 MELEE = "@gm:local: !ficha Kira Arma Espada, Tipo de arma cuerpo, Daño fue+d8\n"
-
-
-def _sends_with_roll(t, number: int) -> list[dict]:  # type: ignore[no-untyped-def]
-    """Every message answering ``number`` that shows a roll, as the GM sees it."""
-    return [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a and not a.get("gm_copy")
-            or a.get("gm_copy") and "roll" in a]
 
 
 def _first_seed(script: str, number: int, wanted, limit: int = 300):  # type: ignore[no-untyped-def]
@@ -72,7 +65,7 @@ def test_a_damage_roll_contra_a_character_is_against_its_toughness() -> None:
     t = play(CAST + "@bob:local: !tiro daño 2d6 contra Orco", system="savage", seed=3)
     damage = roll(t, FIRST)
     assert damage["roll"]["kind"] == "damage" and damage["roll"]["toughness"] == 7
-    room = [a for a in t.for_line(FIRST) if a["action"] == "send" and not a.get("gm_copy")][0]
+    room = next(a for a in t.for_line(FIRST) if a["action"] == "send" and not a.get("gm_copy"))
     assert "7" not in room["text"].split("=")[-1], "the room's copy keeps the NPC's Toughness out"
 
 
@@ -110,7 +103,7 @@ def test_a_players_damage_applies_only_as_the_damage_of_their_own_hit_this_turn(
     setup = CAST + "@gm:local: !combate\n@gm:local: !turnos Kira, Orco\n"
     assert_refused(setup, "@bob:local: !daño Orco 2d8", "impacto", system="savage")
     script = setup + "@bob:local: !tiro Disparar contra Orco\n@bob:local: !daño Orco 2d8\n@bob:local: !daño Orco 2d8"
-    table, t = _first_seed(script, FIRST + 2, _hits)
+    _, t = _first_seed(script, FIRST + 2, _hits)
     assert _damage(t, FIRST + 3)["roll"]["toughness"] == 7
     assert "impacto" in t.text(FIRST + 4), "one hit, one damage roll"
 
