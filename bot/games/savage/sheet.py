@@ -18,7 +18,7 @@ from bot.core.rolls import SheetRoll, opponent, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, name_key
 from bot.games.savage.flow import has_joker
-from bot.games.savage.state import ATTRIBUTES, SKILLS, normal_die, savage_of, sheet_die, store
+from bot.games.savage.state import ATTRIBUTES, SKILLS, group_of, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
 from systems.savage.state import recover_at_turn_start
 from systems.savage.syntax import fold, parse_savage
@@ -52,8 +52,10 @@ DEFAULT_RANGED_TN = 4
 DEFAULT_PARRY = 2
 MAX_ACTIONS = 3
 ACTIONS_KEY = "_acciones"
-"""Sheet key of the actions the character declared for one combat turn: ``[round, turn, N]`` (out of
+"""Sheet key of the actions of the character's combat turn: ``{"stamp", "declared", "used"}`` (out of
 combat, ``acciones N`` counts for that roll only)."""
+ACTION_KINDS = frozenset({"trait", "rof", "support"})
+"""Rolls that are an action of the turn (a soak, the recovery roll, Vigor and damage are not)."""
 SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
 _ACTIONS = re.compile(r"^acciones?$")
@@ -99,7 +101,7 @@ class SavageSheetRules:
             recovering = not prefix and key == "espiritu" and actor is not None and savage_of(actor).shaken
             words = [*(["espiritu"] if recovering else []), die, *words[used:]]
         words, target = _against(ctx, key, [*prefix, *words])
-        words, declared = _declared_actions(ctx, actor, words)
+        words, declaring = _declared_actions(words)
         text = " ".join(words)
         if actor is None or (key is None and not auto):
             return None if key is None else SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
@@ -111,6 +113,7 @@ class SavageSheetRules:
             rounds.require_up(ctx, actor)
             if savage_of(actor).shaken:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name)
+        declared = count_action(ctx, actor, declaring) if kind in ACTION_KINDS else declaring or 1
         if request is None:
             return SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
         if not savage_of(actor).wild_card and kind != "damage" and "extra" not in request.keywords:
@@ -208,22 +211,41 @@ def take_hit(ctx: Context, actor: Character | None, target: Character) -> bool |
     return bool(hit.get("raise"))
 
 
-def _declared_actions(ctx: Context, actor: Character | None, words: list[str]) -> tuple[list[str], int]:
-    """``acciones N`` declares a multi-action turn; without it, what the actor declared this turn."""
+def _declared_actions(words: list[str]) -> tuple[list[str], int | None]:
+    """``acciones N`` (1 to 3) taken out of the roll's words, and N (None when not given)."""
     for i, word in enumerate(words[:-1]):
         if _ACTIONS.match(fold(word)) and words[i + 1].isdigit():
             count = int(words[i + 1]) if len(words[i + 1]) <= 2 else MAX_ACTIONS + 1
             if not 1 <= count <= MAX_ACTIONS:
                 raise Refusal("savage/table_error", code="bad_actions", limit=MAX_ACTIONS)
-            now = stamp(ctx)
-            if actor is not None and now is not None:
-                actor.sheet[ACTIONS_KEY] = [*now, count]
             return [*words[:i], *words[i + 2:]], count
-    declared = actor.sheet.get(ACTIONS_KEY) if actor is not None else None
+    return words, None
+
+
+def count_action(ctx: Context, actor: Character, declaring: int | None) -> int:
+    """One more action of the actor's turn; the actions it declared (001: «Es necesario declarar todas
+    las acciones ... antes de que empiecen a rodar los dados»). ``acciones N`` goes with the turn's first
+    roll; an action beyond those declared is refused. Out of combat, or out of the actor's turn (an
+    opposed roll, a free action), nothing is counted and ``acciones N`` counts for that roll only."""
     now = stamp(ctx)
-    if now is not None and isinstance(declared, list) and len(declared) == 3 and declared[:2] == now:
-        return words, int(declared[2])
-    return words, 1
+    if now is None or not in_turn(ctx, actor):
+        return declaring or 1
+    kept = actor.sheet.get(ACTIONS_KEY)
+    turn = kept if isinstance(kept, dict) and kept.get("stamp") == now else None
+    if turn is not None and declaring is not None and declaring != turn["declared"]:
+        raise Refusal("savage/table_error", code="late_actions", name=actor.name, declared=turn["declared"])
+    turn = turn or {"stamp": now, "declared": declaring or 1, "used": 0}
+    if turn["used"] >= turn["declared"]:
+        raise Refusal("savage/table_error", code="undeclared_action", name=actor.name, declared=turn["declared"],
+                      limit=MAX_ACTIONS)
+    actor.sheet[ACTIONS_KEY] = {**turn, "used": turn["used"] + 1}
+    return int(turn["declared"])
+
+
+def in_turn(ctx: Context, actor: Character) -> bool:
+    """The actor acts on the current card: its own turn, or its group's."""
+    current = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
+    return current is not None and group_of(current) == group_of(actor)
 
 
 def _state_words(ctx: Context, actor: Character, kind: str, given: frozenset[str], declared: int) -> list[str]:
