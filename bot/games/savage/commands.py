@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from copy import deepcopy
 from dataclasses import replace
+from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor, rolls
@@ -438,9 +440,35 @@ def attack_command(ctx: Context, args: str) -> None:
     called = getattr(made.outcome, "called_shot", None)
     if called is not None:
         damage += f" apuntado {called.target} {called.penalty}"
-    outcome = made.outcome.as_json().get("outcome")
+    attack = {"target": target.name, "damage": damage, "sheet": dict(target.sheet), "combat": _combat_snapshot(ctx)}
+    ctx.room.rerolls[name_key(attacker.name)]["attack"] = attack
+    _attack_damage(ctx, attacker, target, attack, made.outcome.as_json())
+
+
+def _attack_damage(ctx: Context, attacker: Character, target: Character, attack: dict[str, Any],
+                   result: dict[str, Any]) -> None:
+    """The damage of an attack's result: the weapon's, with the raise die on a raise."""
+    outcome = result.get("outcome")
     if outcome in ("success", "raise") and "dureza" in target.sheet:
-        roll_damage(ctx, target, damage + (" aumento" if outcome == "raise" else ""), attacker)
+        roll_damage(ctx, target, str(attack["damage"]) + (" aumento" if outcome == "raise" else ""), attacker)
+
+
+def _combat_snapshot(ctx: Context) -> dict[str, Any] | None:
+    combat = ctx.room.combat
+    return {"order": list(combat.order), "turn": combat.turn, "data": deepcopy(combat.data)} if combat else None
+
+
+def _take_back(ctx: Context, attack: dict[str, Any]) -> Character | None:
+    """Undo an attack's damage: the target's sheet and the combat's order and hits as before it."""
+    target = ctx.room.find_character(str(attack["target"]))
+    if target is None:
+        return None
+    target.sheet.clear()
+    target.sheet.update(attack["sheet"])
+    combat, before = ctx.room.combat, attack["combat"]
+    if combat is not None and before is not None:
+        combat.order, combat.turn, combat.data = list(before["order"]), int(before["turn"]), deepcopy(before["data"])
+    return target
 
 
 def _attacker(ctx: Context, text: str) -> tuple[Character | None, str]:
@@ -484,9 +512,16 @@ def reroll_command(ctx: Context, args: str) -> None:
     made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
     rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(
         str(previous.get("target") or "")), previous=previous, better=better, bennies=after.bennies)
+    kept = ctx.room.rerolls[name_key(actor.name)]
     if not better:
-        ctx.room.rerolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])
+        kept.update(total=previous["total"], outcome=previous["outcome"])
     floor.consume_grant(ctx)
+    attack = previous.get("attack")
+    if isinstance(attack, dict):
+        kept["attack"] = attack
+        target = _take_back(ctx, attack) if better else None
+        if target is not None:
+            _attack_damage(ctx, actor, target, attack, outcome.as_json())
 
 
 _REROLLABLE = ("trait", "support", "rof", "recovery")

@@ -5,10 +5,9 @@ Each test quotes the sentence of the house rules (``../shared/rules/000_*``, ``0
 
 from __future__ import annotations
 
+from bot.console import ROOM_ID
 from tests.games.savage.test_sheets import CAST, FIRST, roll
 from tests.transcript import assert_refused, make_table, play
-
-MELEE = "@gm:local: !ficha Kira Arma Espada, Tipo de arma cuerpo, Daño fue+d8\n"
 
 
 def _first_seed(script: str, number: int, wanted, limit: int = 300):  # type: ignore[no-untyped-def]
@@ -121,3 +120,28 @@ def test_the_gm_names_the_attacker_of_ataque_as_in_tiro() -> None:
     t = play(CAST + "@gm:local: !ataque Orco contra Kira", system="savage", seed=3)
     attack = roll(t, FIRST)
     assert attack["roll"]["tn"] == 5 and attack["roll"]["wild"] is None and "Orco" in attack["text"]
+
+
+def _orc_state(table) -> tuple[bool, bool]:  # type: ignore[no-untyped-def]
+    sheet = table.room(ROOM_ID).find_character("Orco").sheet
+    return bool(sheet.get("fuera")), bool(sheet.get("aturdido"))
+
+
+def test_rerolling_an_attack_takes_its_damage_back_and_rolls_the_new_results() -> None:
+    """000: «Tras una tirada exitosa cuerpo a cuerpo o a distancia, el atacante debe determinar el daño
+    ocasionado» and «Cuando un ataque impacta con uno o más aumentos, añade al daño total ... +1d6»: the
+    damage is the rerolled attack's, not the first result's."""
+    seen = set()
+    for seed in range(1, 400):
+        table = make_table(system="savage", seed=seed)
+        t = play(CAST + "@bob:local: !ataque Orco\n@bob:local: !repetir", table)
+        first, second = roll(t, FIRST)["roll"], roll(t, FIRST + 1)["roll"]
+        if second["total"] <= first["total"] or not _hits(second):
+            continue
+        damage = _damage(t, FIRST + 1)["roll"]
+        assert damage["toughness"] == 7 and ("+1d6!" in damage["expr"]) == (second["outcome"] == "raise")
+        assert _orc_state(table) == (bool(damage["wounds"]), bool(damage["shaken"])), "only the new damage"
+        seen.add(_hits(first))
+        if seen == {True, False}:
+            return
+    raise AssertionError(f"cases seen: {seen}")
