@@ -12,6 +12,7 @@ from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
+from bot.games.savage.sheet import end_supports
 from bot.games.savage.state import SavageCombat, group_of, savage_of, sheet_die, store, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
@@ -40,6 +41,8 @@ class SavageCombatRules:
         state.save(combat)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        for character in ctx.room.characters.values():
+            end_supports(character, acting=name_key(character.name) == name_key(actor.name))
         state = SavageCombat.load(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return

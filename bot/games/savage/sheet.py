@@ -63,6 +63,9 @@ _AGAINST = ("contra", "vs")
 _ROF_VERBS = ("rof", "cdf", "cadencia")
 ATTACK_SKILLS = frozenset({"pelear", "disparar", "atletismo"})
 RANGED_SKILLS = frozenset({"disparar", "atletismo"})
+_SUPPORT_VERBS = ("apoyar", "apoyo", "support")
+SUPPORT_KEY = "_apoyos"
+"""Sheet key of the supports waiting for the character's roll: ``[{"trait", "bonus", "started"}]``."""
 HIT_KEY = "_impacto"
 """Sheet key of the character's last attack that hit this turn: ``{"stamp", "target", "raise"}``."""
 
@@ -83,8 +86,10 @@ class SavageSheetRules:
                 raise Refusal("savage/table_error", code="no_weapon", name=actor.name)
             words = [words[0], damage, *words[1:]]
         prefix = words[:2] if len(words) > 2 and fold(words[0]) in _ROF_VERBS and words[1].isdigit() else []
+        prefix = words[:1] if len(words) > 1 and fold(words[0]) in _SUPPORT_VERBS else prefix
         words = words[len(prefix):]
         key, used = _leading_trait(ctx, words)
+        words, helped = _helped(ctx, words, used) if prefix[:1] and fold(prefix[0]) in _SUPPORT_VERBS else (words, None)
         if key is not None and len(words) > used and normal_die(words[used]):
             key, used = None, 0  # a verb with its die (``espiritu d6``): the system's own syntax
         label = ""
@@ -120,8 +125,11 @@ class SavageSheetRules:
             added.append("extra")
         if auto:
             added += _state_words(ctx, actor, kind, request.keywords, declared)
+            added += _carried_support(actor, key) if kind == "trait" else []
         full = " ".join([text, *added])
         outcome = ctx.system.roll(full, ctx.rng)
+        if helped is not None:
+            _give_support(ctx, helped, outcome.as_json())
         reasons = {_reason(word) for word in added}
         applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", []) if m["reason"] in reasons]
         if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
@@ -189,6 +197,57 @@ def _judged_against(ctx: Context, key: str | None, verb: str, target: Character)
     if key is None or key == "pelear":
         return ["vs", str(target.sheet.get("parada", DEFAULT_PARRY))]
     raise Refusal("savage/table_error", code="no_tn_against", skill=shown_name(ctx.game, key), name=target.name)
+
+
+def _helped(ctx: Context, words: list[str], used: int) -> tuple[list[str], tuple[Character, str] | None]:
+    """``apoyar Persuadir a Kira Pelear``: after the helper's skill, the ally and the ally's trait
+    (001: «debe especificar qué rasgo del aliado desea apoyar»); the words left are the roll's."""
+    rest = words[used:]
+    skip = 1 if rest and fold(rest[0]) in ("a", "al") else 0
+    ally, named = ctx.room.leading_character(rest[skip:])
+    if ally is None:
+        return words, None
+    trait, took = _leading_trait(ctx, rest[skip + named:])
+    if trait is None:
+        raise Refusal("savage/table_error", code="support_needs_trait", name=ally.name)
+    said = " ".join(rest[:skip + named + took])
+    return [*words[:used], *rest[skip + named + took:], f"({said})"], (ally, trait)
+
+
+def _give_support(ctx: Context, helped: tuple[Character, str], roll: dict[str, object]) -> None:
+    """The support's bonus waits on the ally's sheet for its next roll of that trait, until the end of
+    the ally's turn (001: «desaparecen al final del turno del personaje ayudado»)."""
+    ally, trait = helped
+    bonus = int(str(roll.get("bonus", 0)))
+    if bonus:
+        started = stamp(ctx) is not None and in_turn(ctx, ally)
+        ally.sheet[SUPPORT_KEY] = [*supports_of(ally), {"trait": trait, "bonus": bonus, "started": started}]
+
+
+def supports_of(character: Character) -> list[dict[str, object]]:
+    kept = character.sheet.get(SUPPORT_KEY)
+    return [s for s in kept if isinstance(s, dict)] if isinstance(kept, list) else []
+
+
+def _carried_support(actor: Character, key: str | None) -> list[str]:
+    """The supports waiting for this trait, spent by this roll (the resolver caps them at +4 but for
+    Strength)."""
+    mine = [s for s in supports_of(actor) if key is not None and s.get("trait") == key]
+    if not mine:
+        return []
+    actor.sheet[SUPPORT_KEY] = [s for s in supports_of(actor) if s not in mine]
+    words = [f"apoyo {int(str(s['bonus'])):+d}" for s in mine]
+    return [*words, "fuerza"] if key == "fuerza" else words
+
+
+def end_supports(character: Character, acting: bool) -> None:
+    """At a turn's start: the acting character's supports now last to the end of this turn; anyone else's
+    that had their turn are gone."""
+    kept = [{**s, "started": True} if acting else s for s in supports_of(character) if acting or not s.get("started")]
+    if kept:
+        character.sheet[SUPPORT_KEY] = kept
+    else:
+        character.sheet.pop(SUPPORT_KEY, None)
 
 
 def note_hit(ctx: Context, actor: Character, target: Character, roll: dict[str, object]) -> None:

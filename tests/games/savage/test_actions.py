@@ -6,6 +6,7 @@ Each test quotes the sentence of the house rules (``../shared/rules/000_*``, ``0
 from __future__ import annotations
 
 from bot.console import ROOM_ID
+from tests.games.savage.test_resolver import enumerate_outcomes, p_below
 from tests.games.savage.test_sheets import CAST, FIRST, applied, roll
 from tests.transcript import make_table, play
 
@@ -77,3 +78,78 @@ def test_the_count_and_the_last_roll_survive_another_combatant_leaving() -> None
     assert roll(t, AFTER + 3)["roll"]["kind"] == "trait", t.texts(AFTER + 3)
     assert "acciones" in t.text(AFTER + 5)
     assert table.room(ROOM_ID).combat.current == "Kira"
+
+
+def _support_seed(script: str, line: int, bonus: int):  # type: ignore[no-untyped-def]
+    for seed in range(1, 300):
+        table = make_table(system="savage", seed=seed)
+        t = play(script, table)
+        if roll(t, line)["roll"].get("bonus") == bonus:
+            return table, t
+    raise AssertionError(f"no support of {bonus:+d}")
+
+
+def test_support_names_the_ally_and_the_trait_and_goes_to_its_next_roll_of_it() -> None:
+    """001: «También debe especificar qué rasgo del aliado desea apoyar. El éxito otorga una bonificación de
+    +1 a un total de ese rasgo durante una tirada del personaje apoyado (+2 con un aumento).» It is «como
+    acción durante el turno»."""
+    script = TURNS + """
+@bob:local: !tiro apoyar Notar a Bruno Pelear
+@gm:local: !siguiente
+@cid:local: !tiro Persuadir acciones 3
+@cid:local: !tiro Pelear
+@cid:local: !tiro Pelear
+"""
+    for bonus in (1, 2, -2):
+        _, t = _support_seed(script, AFTER, bonus)
+        support = roll(t, AFTER)["roll"]
+        assert support["kind"] == "support" and support["expr"] == "1d6", "Kira's own Notar d6"
+        assert "Bruno" in roll(t, AFTER)["text"] and "Pelear" in roll(t, AFTER)["text"]
+        assert applied(roll(t, AFTER + 2)) == {"multi": -4}, "only the supported trait"
+        assert applied(roll(t, AFTER + 3)) == {"apoyo": bonus, "multi": -4}
+        assert "apoyo" not in applied(roll(t, AFTER + 4)), "one roll of that trait"
+
+
+def test_support_is_capped_at_four_except_strength_and_ends_with_the_allys_turn() -> None:
+    """001: «La bonificación máxima que un personaje puede recibir mediante apoyos es de +4. Las tiradas de
+    Fuerza son una excepción» and «Todos los modificadores por apoyo desaparecen al final del turno del
+    personaje ayudado, los haya usado o no»."""
+    table = make_table(system="savage", seed=1)
+    room = table.room(ROOM_ID)
+    play(TURNS + "@gm:local: !siguiente", table)
+    bruno = room.find_character("Bruno")
+    line = AFTER
+
+    def then(text: str) -> dict:
+        nonlocal line
+        t = play("# earlier\n" * line + text, table)
+        line += 1
+        return roll(t, line) if "tiro" in text else {}
+
+    bruno.sheet["_apoyos"] = [{"trait": "pelear", "bonus": 2, "started": True}] * 3
+    assert applied(then("@cid:local: !tiro Pelear acciones 2")) == {"apoyo": 4, "multi": -2}
+    bruno.sheet["_apoyos"] = [{"trait": "fuerza", "bonus": 2, "started": True}] * 3
+    assert applied(then("@cid:local: !tiro Fuerza")) == {"apoyo": 6, "multi": -2}
+    bruno.sheet["_apoyos"] = [{"trait": "pelear", "bonus": 1, "started": True}]
+    then("@gm:local: !siguiente")
+    assert room.find_character("Bruno").sheet.get("_apoyos", []) == [], "gone at the end of Bruno's turn"
+
+
+def test_a_support_is_an_action_of_the_helpers_turn() -> None:
+    """001: «el personaje que apoya debe realizar una tirada ... (como acción durante el turno si se está a
+    escala de combate)»."""
+    t = play(TURNS + "@bob:local: !tiro apoyar Notar a Bruno Pelear\n@bob:local: !tiro Disparar", system="savage")
+    assert "acciones 2" in t.text(AFTER + 1)
+
+
+def test_carried_support_and_multi_action_change_the_odds_exactly_as_their_modifiers() -> None:
+    """001: «El éxito otorga una bonificación de +1 ... (+2 con un aumento)», capped at +4, and «realizar
+    dos acciones normales impone una penalización de -2 a ambas»: by exact enumeration, a d8 Wild Card
+    with three +2 supports and two actions hits Parry 6 exactly as ``d8+2 vs 6`` does."""
+    carried = enumerate_outcomes("d8 apoyo +2 apoyo +2 apoyo +2 multi 2 vs 6", 8, wild=True)
+    plain = enumerate_outcomes("d8+2 vs 6", 8, wild=True)
+    assert carried == plain
+    hit = carried.get("success", 0) + carried.get("raise", 0)
+    assert hit == 1 - p_below(8, 4) * p_below(6, 4)
+    strength = enumerate_outcomes("d8 apoyo +2 apoyo +2 apoyo +2 fuerza vs 6", 8, wild=True)
+    assert strength == enumerate_outcomes("d8+6 vs 6", 8, wild=True), "no cap on Strength"
