@@ -32,6 +32,8 @@ class SavageCombatRules:
     def new_round(self, ctx: Context, combat: Combat) -> None:
         state = SavageCombat.load(combat)
         if not state.dealt:
+            _tick_task(ctx, state)  # turns set by hand: the task's rounds are still the bot's to keep
+            state.save(combat)
             return
         for character in roster(ctx, state):
             _bleed(ctx, character)

@@ -359,8 +359,8 @@ def task_command(ctx: Context, args: str) -> None:
     state = SavageCombat.load(combat)
     word, _, rest = args.strip().partition(" ")
     word = fold(word)
-    if normal_die(word):
-        _task_roll(ctx, combat, state, word, rest)
+    if word and word not in (*_END, *DRAMATIC_TASKS, "grupo"):
+        _task_roll(ctx, combat, state, args)
     elif not word:
         _show_task(ctx, state)
     elif not ctx.is_gm():
@@ -393,22 +393,29 @@ def _show_task(ctx: Context, state: SavageCombat) -> None:
     ctx.reply("savage/table_task", title=state.task["title"], task=task, event="status")
 
 
-def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest: str) -> None:
+def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, args: str) -> None:
+    """A task roll is the character's own skill roll from its sheet (001: «Los héroes deben ir haciendo
+    tiradas de habilidad»), an action of its turn (one per turn unless ``acciones 2``)."""
     task = state.dramatic_task()
     if task is None or state.task is None:
         raise refuse("no_task")
     if not floor.may_act(ctx):
         return
-    character = ctx.character
+    character, text = rolls.roller(ctx, args)
+    if character is None:
+        raise Refusal("no_character")
     rounds.require_up(ctx, character)
-    savage = savage_of(character) if character else SavageCharacter(ctx.speaker_name)
-    roll = trait_roll(ctx, "", die, savage, character is not None and has_joker(ctx, character), rest)
-    task = task.add_roll(roll.outcome, roll.raises)
+    request = rolls.read_request(text)
+    made = rolls.resolve(ctx, character, request.text, request.auto)
+    result = made.outcome.as_json()
+    if result.get("kind") != "trait":
+        raise refuse("task_needs_skill")
+    task = task.add_roll(str(result["outcome"]), int(result["raises"]))
     title = state.task["title"]
     state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
     state.save(combat)
     floor.consume_grant(ctx)
-    ctx.reply("savage/table_task", title=title, task=task, event="roll", roll=roll, who=ctx.speaker_name)
+    rolls.answer(ctx, character, made, kind="savage/table_task", title=title, task=task, event="roll")
 
 
 @COMMANDS.command("ataque", "attack", usage="[ATACANTE contra] OBJETIVO [modificadores] [sin estado]", in_character=True,

@@ -153,3 +153,34 @@ def test_carried_support_and_multi_action_change_the_odds_exactly_as_their_modif
     assert hit == 1 - p_below(8, 4) * p_below(6, 4)
     strength = enumerate_outcomes("d8 apoyo +2 apoyo +2 apoyo +2 fuerza vs 6", 8, wild=True)
     assert strength == enumerate_outcomes("d8+6 vs 6", 8, wild=True), "no cap on Strength"
+
+
+def test_dramatic_task_rolls_are_the_players_own_one_per_turn_and_counted_from_round_one() -> None:
+    """001: «Los héroes deben ir haciendo tiradas de habilidad y acumular "contadores de tarea" en una
+    cantidad limitada de tiempo» («Arduo: Acumula cuatro contadores de tarea en tres rondas»); each roll is
+    an action of the turn, so a second one is a multi-action («acciones 2» declares and penalises it)."""
+    t = play(TURNS + """
+@gm:local: !tarea arduo Desactivar la bomba
+@bob:local: !tarea Disparar
+@bob:local: !tarea Disparar
+@cid:local: !tarea Pelear
+@gm:local: !siguiente
+@cid:local: !tarea Pelear acciones 2
+@cid:local: !tarea Pelear
+""", system="savage", seed=5)
+    assert "0/4 contadores, ronda 1 de 3" in t.text(AFTER)
+    first = roll(t, AFTER + 1)
+    assert first["roll"]["expr"] == "1d8" and first["text"].startswith("Kira")
+    assert "acciones 2" in t.text(AFTER + 2), "one task roll per turn"
+    assert not any("roll" in a for a in t.for_line(AFTER + 3)), "not Bruno's turn"
+    assert [applied(roll(t, AFTER + n)) for n in (5, 6)] == [{"multi": -2}] * 2
+    assert "ronda 1 de 3" in roll(t, AFTER + 6)["text"]
+
+
+def test_a_dramatic_task_fails_when_its_rounds_run_out() -> None:
+    """001: «Si los personajes acumulan suficientes contadores de tarea antes de finalizar el margen de
+    tiempo, han tenido éxito. Si no, deberán hacer frente a las consecuencias»."""
+    t = play(TURNS + "@gm:local: !tarea arduo\n" + "@gm:local: !siguiente\n" * 2 + "@gm:local: !tarea\n"
+             + "@gm:local: !siguiente\n" * 6, system="savage", seed=5)
+    assert "ronda 2 de 3" in t.text(AFTER + 3)
+    assert any("Se acabó el tiempo" in x for x in t.texts(AFTER + 9))

@@ -273,15 +273,15 @@ def test_dramatic_task_counts_tokens_and_rounds() -> None:
 @gm:local: !tarea fin
 @ana:local: !tarea
 """, system="savage", seed=8)
-    assert "«Desactivar la bomba»: 0/4 contadores, ronda 0 de 3" in t.text(7)
+    assert "«Desactivar la bomba»: 0/4 contadores, ronda 1 de 3" in t.text(7), "counted from round 1 (issue 21)"
     rolled = t.text(8)
     assert rolled.startswith("McAvoy · 🎲 1d10+2")
     tokens = int(rolled.split("»: ")[1].split("/")[0])
     outcome = rolled.splitlines()[0].rsplit("→ ", 1)[1]
     assert tokens == {"fallo": 0, "éxito": 1, "aumento": 2}.get(outcome, tokens)
     assert "turno de McAvoy" in t.text(9)  # not Kira's turn: refused
-    assert any("ronda 1 de 3" in x for x in t.texts(11))
-    assert "ronda 1 de 3" in t.text(12)
+    assert any("ronda 2 de 3" in x for x in t.texts(11))
+    assert "ronda 2 de 3" in t.text(12)
     assert "cancelada" in t.text(13) and "No hay ninguna tarea" in t.text(14)
 
 
