@@ -213,8 +213,11 @@ def dispatch(ctx: Context) -> None:
         return
     if line.kind == "action":
         if floor.may_explore(ctx):
+            floor.explored(ctx)
             acta.said(ctx, line)
     elif command is not None:
+        if command.in_character and not command.free and not floor.may_explore(ctx):
+            return
         _run(ctx, line, command)
     elif line.kind == "command":
         ctx.reply("unknown_command", name=line.name[:40])
@@ -262,6 +265,8 @@ def run(ctx: Context, command: Command, args: str) -> None:
     rolled, revealed, undone = len(ctx.rolls), len(ctx.reveals), len(ctx.undone)
     try:
         command.run(ctx, args)
+        if command.in_character and not command.free:
+            floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one
         rounds.sweep_dead(ctx)
         undo.keep(ctx, command, args, snapshot, play)
     except Refusal as refusal:

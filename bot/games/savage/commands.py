@@ -183,7 +183,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     state.save(combat)
 
 
-@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]", in_character=True)
+@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]", in_character=True, free=True)
 def soak_command(ctx: Context, args: str) -> None:
     target, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(target)
@@ -222,7 +222,7 @@ def soak_command(ctx: Context, args: str) -> None:
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
-@COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
+@COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True, free=True)
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(character)
@@ -490,7 +490,7 @@ def _attacker(ctx: Context, text: str) -> tuple[Character | None, str]:
     return ctx.acting_character(), text
 
 
-@COMMANDS.command("repetir", "reroll", usage="[NOMBRE]", in_character=True)
+@COMMANDS.command("repetir", "reroll", usage="[NOMBRE]", in_character=True, free=True)
 def reroll_command(ctx: Context, args: str) -> None:
     """A benny rerolls the actor's last trait roll of this turn; the better result counts. After a
     soak, it is the soak's reroll (a second benny)."""

@@ -184,3 +184,25 @@ def test_a_dramatic_task_fails_when_its_rounds_run_out() -> None:
              + "@gm:local: !siguiente\n" * 6, system="savage", seed=5)
     assert "ronda 2 de 3" in t.text(AFTER + 3)
     assert any("Se acabó el tiempo" in x for x in t.texts(AFTER + 9))
+
+
+def test_in_exploration_a_roll_spends_the_characters_one_action_too() -> None:
+    """000 (XCOM): «Durante los "Turnos" en que no haya combate, podréis actuar todos una vez. Da igual el
+    orden.» A roll is an action; rerolling it with a benny is the same action; a refused roll spends
+    nothing."""
+    table = make_table(system="savage", seed=5)
+    t = play(CAST + """
+@gm:local: !pj Bruno @cid:local
+@gm:local: !exploracion
+@bob:local: !tiro Banana
+@bob:local: !tiro Sigilo
+@bob:local: !repetir
+@bob:local: /me avanza hacia la puerta
+@bob:local: !tiro Notar
+@cid:local: !tiro Notar
+""", table)
+    assert "roll" in roll(t, FIRST + 3) and roll(t, FIRST + 4)["roll"]["kind"] == "trait"
+    assert t.redacted(FIRST + 5) and "Ya has actuado" in t.text(FIRST + 5)
+    assert t.redacted(FIRST + 6) and not any("roll" in a for a in t.for_line(FIRST + 6))
+    assert any("Todos los jugadores" in x for x in t.texts(FIRST + 7))
+    assert table.room(ROOM_ID).exploration.acted == ["@bob:local", "@cid:local"]
