@@ -265,10 +265,10 @@ def run(ctx: Context, command: Command, args: str) -> None:
     rolled, revealed, undone = len(ctx.rolls), len(ctx.reveals), len(ctx.undone)
     try:
         command.run(ctx, args)
-        if command.in_character and not command.free:
-            floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one
         rounds.sweep_dead(ctx)
         undo.keep(ctx, command, args, snapshot, play)
+        if command.in_character and not command.free:
+            floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one
     except Refusal as refusal:
         ctx.room.restore(snapshot)
         del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
