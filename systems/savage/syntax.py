@@ -67,6 +67,7 @@ KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("called", rf"apuntado\s+(\w+)(?:\s*{_NUM}\b)?"),
         ("raise", r"(?:aumento|con aumento)\b"),
         ("shaken", r"aturdido\b"),
+        ("armor", r"armadura\s*(\d+)\b"),
         ("incoming", r"recibe\s*(\d+)\b"),
         ("targets", r"(?:objetivos|objetivo|blancos)\s*:?\s*(.+)$"),
         ("modifier", r"([+-])\s*(\d+)\b"),
@@ -84,7 +85,7 @@ ALLOWED = {
     "bleeding": TRAIT_KEYS,
     "soak": TRAIT_KEYS | {"incoming"},
     "rof": TRAIT_KEYS | {"bipod", "targets"},
-    "damage": frozenset({"tn", "joker", "called", "raise", "shaken", "modifier"}),
+    "damage": frozenset({"tn", "joker", "called", "raise", "shaken", "armor", "modifier"}),
 }
 
 
@@ -116,6 +117,9 @@ class SavageRequest:
     with_raise: bool = False
     target_shaken: bool = False
     toughness: int | None = None
+    armor: int = 0
+    """The part of the Toughness that is armour (``Dureza 7 (2)``): a called shot to an unarmoured spot
+    ignores it."""
     keywords: frozenset[str] = frozenset()
     """The keywords the roll gives (``wounds``, ``fatigue``, ...), not counting its comment."""
 
@@ -271,6 +275,8 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
     request.bipod = "bipod" in found
     request.with_raise = "raise" in found
     request.target_shaken = "shaken" in found
+    if armor := _last(found, "armor"):
+        request.armor = _bounded(armor[0], 0, MAX_TN, "savage.bad_armor")
     if incoming := _last(found, "incoming"):
         request.incoming = _bounded(incoming[0], 1, 20, "savage.bad_incoming")
     if targets := _last(found, "targets"):

@@ -17,6 +17,8 @@ from bot.games.savage.state import SavageCombat, group_of, savage_of, sheet_die,
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 
+DEFAULT_PACE = 6
+
 
 class SavageCombatRules:
     def initiative(self, ctx: Context, combat: Combat) -> None:
@@ -73,6 +75,7 @@ class SavageCombatRules:
             ("overwatch", name_key(actor.name) in map(name_key, state.overwatch)),
             ("shaken", savage.shaken),
             ("wounds", savage.wounds),
+            ("pace", pace_with_wounds(actor, savage.wounds) if savage.wounds and not ctx.sheet_is_gms(actor) else 0),
             ("fatigue", savage.fatigue),
             ("incapacitated", savage.incapacitated and not savage.dead),
             ("bleeding", savage.bleeding),
@@ -117,6 +120,15 @@ class SavageCombatRules:
         if all(group_of(c) != group for c in roster(ctx, state)):
             state.deck = state.deck.drop(group)
         state.save(combat)
+
+
+def pace_with_wounds(character: Character, wounds: int) -> int:
+    """000: each wound is «-1 a su Paso (hasta un mínimo de 1)»."""
+    try:
+        pace = int(character.sheet.get("paso", DEFAULT_PACE))
+    except (TypeError, ValueError):
+        pace = DEFAULT_PACE
+    return max(1, pace - wounds)
 
 
 def _bleed(ctx: Context, character: Character) -> None:

@@ -22,7 +22,7 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import recover, take_hit, weapon_damage, weapon_is_ranged
+from bot.games.savage.sheet import recover, take_hit, toughness_words, weapon_damage, weapon_is_ranged
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, sheet_die, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
@@ -142,7 +142,7 @@ def roll_damage(ctx: Context, target: Character, rest: str, attacker: Character 
     """Roll ``rest`` as damage against the target's Toughness and apply it."""
     savage = savage_of(target)
     joker = attacker is not None and has_joker(ctx, attacker)
-    text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
+    text = " ".join(["daño", rest, *toughness_words(target), *(["comodin"] if joker else [])])
     try:
         roll = ctx.system.roll(text, ctx.rng)
     except DiceError as error:  # it names what the player typed, not the Toughness the bot added

@@ -33,7 +33,8 @@ NAMES = {
     "latrocinio": "Latrocinio", "navegar": "Navegar", "ocultismo": "Ocultismo", "pelear": "Pelear",
     "pilotar": "Pilotar", "provocar": "Provocar", "psionica": "Psiónica", "reparar": "Reparar", "sanar": "Sanar",
     "supervivencia": "Supervivencia", "concentracion": "Concentración", "ciencia_extrana": "Ciencia Extraña",
-    "informatica": "Informática", "parada": "Parada", "dureza": "Dureza", "paso": "Paso", "bennies": "Bennies",
+    "informatica": "Informática", "parada": "Parada", "dureza": "Dureza", "armadura": "Armadura",
+    "paso": "Paso", "bennies": "Bennies",
     "heridas": "Heridas", "fatiga": "Fatiga", "comodin": "Comodín", "grupo": "Grupo",
     "nervios_de_acero": "Nervios de acero", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma_dano": "Daño",
 }
@@ -190,8 +191,7 @@ def _judged_against(ctx: Context, key: str | None, verb: str, target: Character)
     if verb in _DAMAGE_VERBS:
         if "dureza" not in target.sheet:
             raise Refusal("savage/table_error", code="no_toughness", name=target.name)
-        toughness = savage_of(target).toughness
-        return ["vs", str(toughness), *(["aturdido"] if savage_of(target).shaken else [])]
+        return toughness_words(target)
     if verb in _ROF_VERBS or key in RANGED_SKILLS:
         return ["vs", str(DEFAULT_RANGED_TN)]
     if key is None or key == "pelear":
@@ -248,6 +248,14 @@ def end_supports(character: Character, acting: bool) -> None:
         character.sheet[SUPPORT_KEY] = kept
     else:
         character.sheet.pop(SUPPORT_KEY, None)
+
+
+def toughness_words(target: Character) -> list[str]:
+    """What a damage roll against ``target`` is judged by: its Toughness, the armour in it, Shaken."""
+    savage = savage_of(target)
+    armour = _int(target.sheet.get("armadura"))
+    return ["vs", str(savage.toughness), *([f"armadura {armour}"] if armour else []),
+            *(["aturdido"] if savage.shaken else [])]
 
 
 def note_hit(ctx: Context, actor: Character, target: Character, roll: dict[str, object]) -> None:

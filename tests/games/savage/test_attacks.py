@@ -5,8 +5,14 @@ Each test quotes the sentence of the house rules (``../shared/rules/000_*``, ``0
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import product
+
 from bot.console import ROOM_ID
+from systems.savage import SYSTEM
+from tests.games.savage.test_resolver import chains
 from tests.games.savage.test_sheets import CAST, FIRST, roll
+from tests.scripted import FaceRng
 from tests.transcript import assert_refused, make_table, play
 
 
@@ -145,3 +151,37 @@ def test_rerolling_an_attack_takes_its_damage_back_and_rolls_the_new_results() -
         if seen == {True, False}:
             return
     raise AssertionError(f"cases seen: {seen}")
+
+
+def _damage_effects(text: str) -> dict[tuple[bool, int], Fraction]:
+    """Exact distribution of (Shaken, wounds) of a 2d6 damage roll, every face chain enumerated."""
+    out: dict[tuple[bool, int], Fraction] = {}
+    for (a, pa), (b, pb) in product(chains(6), chains(6)):
+        rng = FaceRng([(f, 6) for f in a] + [(f, 6) for f in b])
+        effect = SYSTEM.roll(text, rng).effect
+        assert rng.exhausted()
+        key = (effect.shaken, effect.wounds)
+        out[key] = out.get(key, Fraction(0)) + pa * pb
+    return out
+
+
+def test_armour_counts_in_toughness_and_a_called_shot_to_an_unarmoured_spot_ignores_it() -> None:
+    """001: «Zona sin protección (¿?): El ataque golpea una zona desprotegida e ignora la bonificación que
+    otorga la Armadura a la Dureza del objetivo.» By exact enumeration: against Dureza 7 (2), such a shot
+    does what a hit against Dureza 5 does, and any other hit what one against 7 does."""
+    assert _damage_effects("daño 2d6 vs 7 armadura 2 apuntado zona -4") == _damage_effects("daño 2d6 vs 5")
+    assert _damage_effects("daño 2d6 vs 7 armadura 2") == _damage_effects("daño 2d6 vs 7")
+    assert _damage_effects("daño 2d6 vs 7 armadura 2 apuntado cabeza") == _damage_effects("daño 2d6+4 vs 7")
+    t = play(CAST + "@gm:local: !ficha Orco armadura 2\n@gm:local: !daño Orco 2d6 apuntado zona -4\n"
+             "@gm:local: !daño Orco 2d6", system="savage", seed=3)
+    ignored, worn = t.gm_text(FIRST + 1), t.gm_text(FIRST + 2)
+    assert "Dureza 7 (2)" in worn and "sin armadura: 5" in ignored, (worn, ignored)
+    assert "Dureza" not in t.texts(FIRST + 2)[0], "the room's copy keeps the NPC's numbers out"
+
+
+def test_estado_shows_the_wound_penalty_on_pace() -> None:
+    """000: «Cada herida que un personaje Comodín reciba impone una penalización acumulativa de -1 a su
+    Paso (hasta un mínimo de 1)»."""
+    t = play(CAST + "@gm:local: !ficha Kira heridas 2\n@gm:local: !combate\n@gm:local: !turnos Kira, Orco\n"
+             "@gm:local: !estado", system="savage", seed=3)
+    assert "Paso 4" in t.text(FIRST + 3)

@@ -79,7 +79,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "McAvoy termina antes; Kira actúa justo después" in t.text(16)
     assert t.text(17).splitlines()[1:] == [
         "· Orco 1 [🂠 🃏2, comodín +2]", "· Orco 2 [🂠 🃏2, comodín +2]",
-        "▶ McAvoy [🂠 7♦, 2 benis]", "· Kira [🂠 9♦, 1 herida, 2 benis]",
+        "▶ McAvoy [🂠 7♦, 2 benis]", "· Kira [🂠 9♦, 1 herida, Paso 5, 2 benis]",
     ]
     assert t.text(18) == "▶️ Ronda 1: turno de Kira (@bob:local)."
     round_2 = t.texts(19)
@@ -94,7 +94,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     round_3 = t.texts(27)
     assert "Kira 6♣ (en espera)" in round_3[0] and "se baraja" in round_3[0]
     assert round_3[1] == "🔔 Ronda 3. Orden: McAvoy → Orco 1 → Orco 2 → Kira."
-    assert "· Kira [🂠 6♣, en espera, 1 herida, 2 benis]" in t.text(28)
+    assert "· Kira [🂠 6♣, en espera, 1 herida, Paso 5, 2 benis]" in t.text(28)
     assert "3 rondas" in t.text(29)
     room = table.room(ROOM_ID)
     assert room.combat is None
