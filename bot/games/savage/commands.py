@@ -22,7 +22,7 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import recover, take_hit, toughness_words, weapon_damage, weapon_is_ranged
+from bot.games.savage.sheet import count_action, recover, take_hit, toughness_words, weapon_damage, weapon_is_ranged
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, sheet_die, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
@@ -45,6 +45,7 @@ from systems.savage.syntax import fold
 COMMANDS = CommandGroup()
 MAX_DAMAGE = 999
 MAX_BENNY_STEP = 20
+MAX_AREA_TARGETS = 12
 _COUNT = re.compile(r"^[+-]\d{1,2}$")
 _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
@@ -138,6 +139,27 @@ def damage_command(ctx: Context, args: str) -> None:
     roll_damage(ctx, target, rest, attacker)
 
 
+@COMMANDS.command("area", "blast", usage="DADOS [aumento] contra NOMBRE, NOMBRE...", in_character=True, needs_args=True)
+def area_command(ctx: Context, args: str) -> None:
+    """An area attack (000: «Hay que hacer una tirada de daño independiente por enemigo... No vale tirar y
+    repetir daño con benni para todos»): one damage roll per target, each resolved (soak included) apart.
+    The GM's, or the player's whose attack hit this turn."""
+    dice, _, names = args.partition(" contra ")
+    named = [ctx.character_named(n.strip()) for n in names.split(",") if n.strip()]
+    targets = list({name_key(t.name): t for t in named}.values())
+    if not dice.strip() or not targets or len(targets) > MAX_AREA_TARGETS:
+        raise ctx.usage("area")
+    missing = [t.name for t in targets if "dureza" not in t.sheet]
+    if missing:
+        raise refuse("no_toughness", name=missing[0])
+    attacker = ctx.acting_character()
+    if not ctx.is_gm() and take_hit(ctx, attacker, None) is None:
+        raise refuse("no_own_hit", name=targets[0].name)
+    ctx.reply("savage/table_area", names=[t.name for t in targets])
+    for target in targets:
+        roll_damage(ctx, target, dice.strip(), attacker)
+
+
 def roll_damage(ctx: Context, target: Character, rest: str, attacker: Character | None) -> None:
     """Roll ``rest`` as damage against the target's Toughness and apply it."""
     savage = savage_of(target)
@@ -220,6 +242,21 @@ def soak_command(ctx: Context, args: str) -> None:
         floor.keep_grant_for(ctx, "absorber", "repetir")  # a second benny may re-roll this soak on the same grant
     ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best)
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
+
+
+@COMMANDS.command("recargar", "reload", usage="[NOMBRE]", in_character=True)
+def reload_command(ctx: Context, args: str) -> None:
+    """000: «Recargar un arma con un cargador o similar es una acción»: the weapon's Munición back to its
+    Cargador, one action of the turn."""
+    character, _ = _actor_and_rest(ctx, args)
+    ctx.may_manage(character)
+    rounds.require_up(ctx, character)
+    if "cargador" not in character.sheet:
+        raise refuse("no_magazine", name=character.name)
+    count_action(ctx, character, None)
+    character.sheet["municion"] = int(character.sheet["cargador"])
+    floor.consume_grant(ctx)
+    ctx.reply("savage/table_reload", name=character.name, ammo=character.sheet["municion"])
 
 
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True, free=True)

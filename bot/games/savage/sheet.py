@@ -20,6 +20,7 @@ from bot.core.state import Character, name_key
 from bot.games.savage.flow import has_joker
 from bot.games.savage.state import ATTRIBUTES, SKILLS, group_of, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
+from systems.savage.rules import ammo_for_rof
 from systems.savage.state import recover_at_turn_start
 from systems.savage.syntax import fold, parse_savage
 
@@ -34,7 +35,7 @@ NAMES = {
     "pilotar": "Pilotar", "provocar": "Provocar", "psionica": "Psiónica", "reparar": "Reparar", "sanar": "Sanar",
     "supervivencia": "Supervivencia", "concentracion": "Concentración", "ciencia_extrana": "Ciencia Extraña",
     "informatica": "Informática", "parada": "Parada", "dureza": "Dureza", "armadura": "Armadura",
-    "paso": "Paso", "bennies": "Bennies",
+    "paso": "Paso", "municion": "Munición", "cargador": "Cargador", "bennies": "Bennies",
     "heridas": "Heridas", "fatiga": "Fatiga", "comodin": "Comodín", "grupo": "Grupo",
     "nervios_de_acero": "Nervios de acero", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma_dano": "Daño",
 }
@@ -45,7 +46,7 @@ ALIASES = {
     "conocimiento_general": "conocimientos_generales", "saber": "academicas", "sanacion": "sanar",
     "curar": "sanar", "montar": "cabalgar", "robar": "latrocinio", "hackear": "informatica", "hacker": "informatica",
     "tacticas": "batalla", "nervios": "nervios_de_acero", "dano": "arma_dano", "danio": "arma_dano",
-    "tipo": "arma_tipo", "pa": "paso",
+    "tipo": "arma_tipo", "pa": "paso", "balas": "municion",
 }
 UNTRAINED = "d4"
 RANGED_WORDS = ("distancia", "disparo", "proyectil", "ranged")
@@ -120,6 +121,8 @@ class SavageSheetRules:
             if savage_of(actor).shaken:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name)
         declared = count_action(ctx, actor, declaring) if kind in ACTION_KINDS else declaring or 1
+        if request is not None and (kind == "rof" or (kind == "trait" and key == "disparar")):
+            spend_ammo(actor, ammo_for_rof(request.rof))
         if request is None:
             return SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
         if not savage_of(actor).wild_card and kind != "damage" and "extra" not in request.keywords:
@@ -135,7 +138,7 @@ class SavageSheetRules:
         applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", []) if m["reason"] in reasons]
         if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
             applied.append(("sin_entrenar", -2))
-        if key in ATTACK_SKILLS and target is not None and kind == "trait":
+        if key in ATTACK_SKILLS and kind == "trait":
             note_hit(ctx, actor, target, outcome.as_json())
         return SheetRoll(outcome, applied, label, full)
 
@@ -250,6 +253,17 @@ def end_supports(character: Character, acting: bool) -> None:
         character.sheet.pop(SUPPORT_KEY, None)
 
 
+def spend_ammo(actor: Character, bullets: int) -> None:
+    """A shot spends the weapon's ammunition when the sheet counts it (000: «Dependiendo de la cadencia de
+    fuego del arma, se gasta un número determinado de balas»)."""
+    if "municion" not in actor.sheet:
+        return
+    left = _int(actor.sheet["municion"])
+    if left < bullets:
+        raise Refusal("savage/table_error", code="no_ammo", name=actor.name, left=left, needed=bullets)
+    actor.sheet["municion"] = left - bullets
+
+
 def toughness_words(target: Character) -> list[str]:
     """What a damage roll against ``target`` is judged by: its Toughness, the armour in it, Shaken."""
     savage = savage_of(target)
@@ -258,21 +272,24 @@ def toughness_words(target: Character) -> list[str]:
             *(["aturdido"] if savage.shaken else [])]
 
 
-def note_hit(ctx: Context, actor: Character, target: Character, roll: dict[str, object]) -> None:
-    """An attack that hit ``target`` this turn: its damage is the actor's player's to roll (``!daño``)."""
+def note_hit(ctx: Context, actor: Character, target: Character | None, roll: dict[str, object]) -> None:
+    """An attack that hit this turn (``target``, or None when it named none: an area, a TN given): its
+    damage is the actor's player's to roll (``!daño``, ``!area``)."""
     if roll.get("outcome") in ("success", "raise"):
-        actor.sheet[HIT_KEY] = {"stamp": stamp(ctx), "target": target.name, "raise": roll.get("outcome") == "raise"}
+        actor.sheet[HIT_KEY] = {"stamp": stamp(ctx), "target": target.name if target else None,
+                                "raise": roll.get("outcome") == "raise"}
     else:
         actor.sheet.pop(HIT_KEY, None)
 
 
-def take_hit(ctx: Context, actor: Character | None, target: Character) -> bool | None:
-    """The actor's hit on ``target`` this turn, spent by its damage roll: whether it was a raise, or None
-    when there is none."""
+def take_hit(ctx: Context, actor: Character | None, target: Character | None) -> bool | None:
+    """The actor's hit this turn on ``target`` (a hit that named nobody serves any target, and an area
+    attack: ``target`` None), spent by its damage: whether it was a raise, or None when there is none."""
     hit = actor.sheet.get(HIT_KEY) if actor is not None else None
     if actor is None or not isinstance(hit, dict) or hit.get("stamp") != stamp(ctx):
         return None
-    if name_key(str(hit.get("target", ""))) != name_key(target.name):
+    aimed = hit.get("target")
+    if aimed is not None and (target is None or name_key(str(aimed)) != name_key(target.name)):
         return None
     del actor.sheet[HIT_KEY]
     return bool(hit.get("raise"))

@@ -38,7 +38,8 @@ SKILLS = (
 )
 SHEET_FIELDS: dict[str, type] = {
     **dict.fromkeys(ATTRIBUTES, TraitDie), **dict.fromkeys(SKILLS, TraitDie),
-    "parada": int, "dureza": int, "armadura": int, "paso": int, "bennies": int, "heridas": int, "fatiga": int,
+    "parada": int, "dureza": int, "armadura": int, "paso": int, "municion": int, "cargador": int,
+    "bennies": int, "heridas": int, "fatiga": int,
     "nervios_de_acero": int, "arma": str, "arma_tipo": str, "arma_dano": str,
     "comodin": str, "grupo": str,
     "aturdido": int, "incapacitado": int, "desangrando": int, "muerto": int, "fuera": int,

@@ -185,3 +185,30 @@ def test_estado_shows_the_wound_penalty_on_pace() -> None:
     t = play(CAST + "@gm:local: !ficha Kira heridas 2\n@gm:local: !combate\n@gm:local: !turnos Kira, Orco\n"
              "@gm:local: !estado", system="savage", seed=3)
     assert "Paso 4" in t.text(FIRST + 3)
+
+
+def test_an_area_attack_rolls_damage_once_per_target() -> None:
+    """000: «¡Hay que hacer una tirada de daño independiente por enemigo, tras ver si evitan o no! No vale
+    tirar y repetir daño con benni para todos.»"""
+    cast = CAST + "@gm:local: !pnj Lobo\n@gm:local: !ficha Lobo Dureza 5, Comodín no\n"
+    t = play(cast + "@gm:local: !area 3d6 contra Orco, Lobo, Kira\n@bob:local: !repetir", system="savage", seed=3)
+    rolls = [a["roll"] for a in t.for_line(FIRST + 2) if a.get("roll", {}).get("kind") == "damage"
+             and a["private_to"] in (None, "@gm:local")]
+    assert len({a["roll_id"] for a in t.for_line(FIRST + 2) if "roll_id" in a}) == 3, t.texts(FIRST + 2)
+    assert {r["expr"] for r in rolls} == {"3d6!"}
+    assert "tirada" in t.text(FIRST + 3), "no benny reroll of damage"
+    assert_refused(cast, "@bob:local: !area 3d6 contra Orco, Lobo", "impacto", system="savage")
+
+
+def test_ammunition_per_weapon_is_spent_by_shots_and_refilled_by_recargar() -> None:
+    """000: «Dependiendo de la cadencia de fuego del arma, se gasta un número determinado de balas» (CdF 3:
+    10) and «Recargar un arma con un cargador o similar es una acción»."""
+    table = make_table(system="savage", seed=3)
+    t = play(CAST + "@gm:local: !ficha Kira Munición 12, Cargador 30\n@bob:local: !tiro cdf 3 Disparar\n"
+             "@bob:local: !tiro Disparar\n@bob:local: !tiro cdf 3 Disparar\n@bob:local: !recargar\n"
+             "@bob:local: !ataque Orco", table)
+    kira = table.room(ROOM_ID).find_character("Kira").sheet
+    assert roll(t, FIRST + 1)["roll"]["ammo"] == 10
+    assert "munición" in t.text(FIRST + 3).lower() and "1" in t.text(FIRST + 3)
+    assert "30" in t.text(FIRST + 4)
+    assert kira["municion"] == 29
