@@ -13,7 +13,7 @@ from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
 from bot.games.savage.sheet import end_supports
-from bot.games.savage.state import SavageCombat, group_of, savage_of, sheet_die, store, turn_key
+from bot.games.savage.state import SavageCombat, edges_of, group_of, savage_of, sheet_die, store, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 
@@ -100,7 +100,7 @@ class SavageCombatRules:
         if savage_of(character).can_act:
             group = group_of(character)
             if group not in state.deck.in_play:
-                state.deck = state.deck.deal_late(group, ctx.rng)
+                state.deck = state.deck.deal_late(group, ctx.rng, edges_of(character))
             everyone = roster(ctx, state)
             ideal = sorted(range(len(everyone)), key=lambda i: turn_key(state, everyone[i], i))
             rounds.place_late(combat, character.name, [everyone[i].name for i in ideal])

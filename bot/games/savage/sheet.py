@@ -36,7 +36,7 @@ NAMES = {
     "supervivencia": "Supervivencia", "concentracion": "Concentración", "ciencia_extrana": "Ciencia Extraña",
     "informatica": "Informática", "parada": "Parada", "dureza": "Dureza", "armadura": "Armadura",
     "paso": "Paso", "municion": "Munición", "cargador": "Cargador", "bennies": "Bennies",
-    "heridas": "Heridas", "fatiga": "Fatiga", "comodin": "Comodín", "grupo": "Grupo",
+    "heridas": "Heridas", "fatiga": "Fatiga", "comodin": "Comodín", "grupo": "Grupo", "rapido": "Rápido", "temple": "Temple",
     "nervios_de_acero": "Nervios de acero", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma_dano": "Daño",
 }
 ALIASES = {

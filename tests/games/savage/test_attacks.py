@@ -10,6 +10,7 @@ from itertools import product
 
 from bot.console import ROOM_ID
 from systems.savage import SYSTEM
+from systems.savage.deck import ActionDeck, Card
 from tests.games.savage.test_resolver import chains
 from tests.games.savage.test_sheets import CAST, FIRST, roll
 from tests.scripted import FaceRng
@@ -212,3 +213,33 @@ def test_ammunition_per_weapon_is_spent_by_shots_and_refilled_by_recargar() -> N
     assert "munición" in t.text(FIRST + 3).lower() and "1" in t.text(FIRST + 3)
     assert "30" in t.text(FIRST + 4)
     assert kira["municion"] == 29
+
+
+def test_quick_redraws_five_or_lower_and_level_headed_keeps_the_best_of_two() -> None:
+    """000: «Cuando uno de los personajes tenga ventajas como Rápido o Temple, déjale que las aplique sobre
+    la carta recibida (pero solo una vez).» As Savage Worlds says: Rápido draws again a card of 5 or lower;
+    Temple draws one more card and keeps the best (Temple mejorado, two more)."""
+    deck = ActionDeck(pile=["K♠", "3♥", "4♦"])
+    quick = deck.deal(["Kira"], edges={"Kira": (0, True)})
+    assert quick.in_play == {"Kira": "K♠"} and sorted(quick.discards) == ["3♥", "4♦"]
+    headed = ActionDeck(pile=["2♣", "Q♦", "5♥"]).deal(["Kira"], edges={"Kira": (1, False)})
+    assert headed.in_play == {"Kira": "Q♦"} and headed.discards == ["5♥"] and headed.pile == ["2♣"]
+    improved = ActionDeck(pile=["A♠", "2♣", "Q♦"]).deal(["Kira"], edges={"Kira": (2, False)})
+    assert improved.in_play == {"Kira": "A♠"}
+    plain = ActionDeck(pile=["K♠", "3♥"]).deal(["Kira"])
+    assert plain.in_play == {"Kira": "3♥"}
+
+
+def test_the_sheets_quick_and_level_headed_reach_the_deal() -> None:
+    """000: Rápido y Temple «sobre la carta recibida»: the sheet's edges are applied by ``!iniciativa``."""
+    deal = "@gm:local: !combate\n@gm:local: !iniciativa Kira, Orco\n"
+    for seed in range(1, 200):
+        plain = make_table(system="savage", seed=seed)
+        play(CAST + deal, plain)
+        if Card(plain.room(ROOM_ID).combat.data["deck"]["in_play"]["Kira"]).rank > 5:
+            continue
+        quick = make_table(system="savage", seed=seed)
+        play(CAST + "@gm:local: !ficha Kira Rápido sí\n" + deal, quick)
+        assert Card(quick.room(ROOM_ID).combat.data["deck"]["in_play"]["Kira"]).rank > 5
+        return
+    raise AssertionError("no low card in 200 seeds")
