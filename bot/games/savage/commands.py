@@ -388,7 +388,7 @@ def deck_command(ctx: Context, args: str) -> None:
               reshuffle=deck.joker_this_round)
 
 
-@COMMANDS.command("tarea", "task", usage="arduo|dificil|compleja [título] | grupo N RONDAS | dN [mods] | fin")
+@COMMANDS.command("tarea", "task", usage="arduo|dificil|compleja [título] | grupo N RONDAS | HABILIDAD|dN [mods] | fin")
 def task_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
