@@ -484,7 +484,7 @@ def attack_command(ctx: Context, args: str) -> None:
     called = getattr(made.outcome, "called_shot", None)
     if called is not None:
         damage += f" apuntado {called.target} {called.penalty}"
-    attack = {"target": target.name, "damage": damage, "sheet": dict(target.sheet), "combat": _combat_snapshot(ctx)}
+    attack = {"target": target.name, "damage": damage, "sheet": deepcopy(target.sheet), "combat": _combat_snapshot(ctx)}
     ctx.room.rerolls[name_key(attacker.name)]["attack"] = attack
     _attack_damage(ctx, attacker, target, attack, made.outcome.as_json())
 

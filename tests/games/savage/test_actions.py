@@ -206,3 +206,21 @@ def test_in_exploration_a_roll_spends_the_characters_one_action_too() -> None:
     assert t.redacted(FIRST + 6) and not any("roll" in a for a in t.for_line(FIRST + 6))
     assert any("Todos los jugadores" in x for x in t.texts(FIRST + 7))
     assert table.room(ROOM_ID).exploration.acted == ["@bob:local", "@cid:local"]
+
+
+def test_each_extra_of_a_group_counts_its_own_actions_on_the_groups_card() -> None:
+    """000: «Cada grupo distinto de Extras ... comparte una carta de acción»; 001: «Los personajes pueden
+    realizar hasta un máximo de tres acciones durante su turno»: each Extra of the group has its own."""
+    t = play(CAST + """
+@gm:local: !pnj Lobo 1
+@gm:local: !pnj Lobo 2
+@gm:local: !ficha Lobo 1 Pelear d6, Comodín no, Grupo lobos
+@gm:local: !ficha Lobo 2 Pelear d6, Comodín no, Grupo lobos
+@gm:local: !combate
+@gm:local: !turnos Lobo 1, Lobo 2, Kira
+@gm:local: !tiro Lobo 1 Pelear contra Kira
+@gm:local: !tiro Lobo 2 Pelear contra Kira
+@gm:local: !tiro Lobo 1 Pelear contra Kira
+""", system="savage", seed=5)
+    assert roll(t, FIRST + 6)["roll"]["tn"] == 5 and roll(t, FIRST + 7)["roll"]["tn"] == 5
+    assert "Lobo 1 ya hizo 1 acción" in t.text(FIRST + 8)
