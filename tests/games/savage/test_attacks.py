@@ -192,13 +192,17 @@ def test_an_area_attack_rolls_damage_once_per_target() -> None:
     """000: «¡Hay que hacer una tirada de daño independiente por enemigo, tras ver si evitan o no! No vale
     tirar y repetir daño con benni para todos.»"""
     cast = CAST + "@gm:local: !pnj Lobo\n@gm:local: !ficha Lobo Dureza 5, Comodín no\n"
-    t = play(cast + "@gm:local: !area 3d6 contra Orco, Lobo, Kira\n@bob:local: !repetir", system="savage", seed=3)
+    t = play(cast + "@gm:local: !area 3d6 contra Orco, Lobo, Kira", system="savage", seed=3)
     rolls = [a["roll"] for a in t.for_line(FIRST + 2) if a.get("roll", {}).get("kind") == "damage"
              and a["private_to"] in (None, "@gm:local")]
     assert len({a["roll_id"] for a in t.for_line(FIRST + 2) if "roll_id" in a}) == 3, t.texts(FIRST + 2)
     assert {r["expr"] for r in rolls} == {"3d6!"}
-    assert "tirada" in t.text(FIRST + 3), "no benny reroll of damage"
     assert_refused(cast, "@bob:local: !area 3d6 contra Orco, Lobo", "impacto", system="savage")
+    script = cast + "@bob:local: !tiro Disparar\n@bob:local: !area 2d8 contra Orco, Lobo\n@bob:local: !repetir"
+    _, t = _first_seed(script, FIRST + 2, _hits)
+    assert len([a for a in t.for_line(FIRST + 3) if a.get("roll", {}).get("kind") == "damage"]) >= 2
+    again = [a.get("roll", {}).get("kind") for a in t.for_line(FIRST + 4) if "roll" in a]
+    assert again and "damage" not in again, "a benny rerolls the attack roll, never the area's damage"
 
 
 def test_ammunition_per_weapon_is_spent_by_shots_and_refilled_by_recargar() -> None:
