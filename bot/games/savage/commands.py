@@ -22,7 +22,15 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import count_action, recover, take_hit, toughness_words, weapon_damage, weapon_is_ranged
+from bot.games.savage.sheet import (
+    count_action,
+    recover,
+    regive_support,
+    take_hit,
+    toughness_words,
+    weapon_damage,
+    weapon_is_ranged,
+)
 from bot.games.savage.state import SavageCombat, normal_die, savage_of, sheet_die, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
@@ -552,6 +560,8 @@ def reroll_command(ctx: Context, args: str) -> None:
         recover(ctx, actor, outcome.as_json())
     previous = dict(last)
     better = outcome.as_json()["total"] > int(previous["total"])
+    if better and outcome.as_json().get("kind") == "support":
+        regive_support(ctx, actor, int(outcome.as_json().get("bonus", 0)))
     applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
     made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
     rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(

@@ -68,6 +68,8 @@ RANGED_SKILLS = frozenset({"disparar", "atletismo"})
 _SUPPORT_VERBS = ("apoyar", "apoyo", "support")
 SUPPORT_KEY = "_apoyos"
 """Sheet key of the supports waiting for the character's roll: ``[{"trait", "bonus", "started"}]``."""
+GIVEN_KEY = "_apoyo_dado"
+"""Sheet key of the helper's last support: ``{"stamp", "ally", "trait", "bonus"}``."""
 HIT_KEY = "_impacto"
 """Sheet key of the character's last attack that hit this turn: ``{"stamp", "target", "raise"}``."""
 
@@ -133,7 +135,7 @@ class SavageSheetRules:
         full = " ".join([text, *added])
         outcome = ctx.system.roll(full, ctx.rng)
         if helped is not None:
-            _give_support(ctx, helped, outcome.as_json())
+            give_support(ctx, actor, helped, int(outcome.as_json().get("bonus", 0)))
         reasons = {_reason(word) for word in added}
         applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", []) if m["reason"] in reasons]
         if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
@@ -217,14 +219,32 @@ def _helped(ctx: Context, words: list[str], used: int) -> tuple[list[str], tuple
     return [*words[:used], *rest[skip + named + took:], f"({said})"], (ally, trait)
 
 
-def _give_support(ctx: Context, helped: tuple[Character, str], roll: dict[str, object]) -> None:
+def give_support(ctx: Context, helper: Character, helped: tuple[Character, str], bonus: int) -> None:
     """The support's bonus waits on the ally's sheet for its next roll of that trait, until the end of
-    the ally's turn (001: «desaparecen al final del turno del personaje ayudado»)."""
+    the ally's turn (001: «desaparecen al final del turno del personaje ayudado»). The helper keeps
+    what it gave, so a reroll of the support gives the better result instead."""
     ally, trait = helped
-    bonus = int(str(roll.get("bonus", 0)))
+    helper.sheet[GIVEN_KEY] = {"stamp": stamp(ctx), "ally": ally.name, "trait": trait, "bonus": bonus}
     if bonus:
         started = stamp(ctx) is not None and in_turn(ctx, ally)
         ally.sheet[SUPPORT_KEY] = [*supports_of(ally), {"trait": trait, "bonus": bonus, "started": started}]
+
+
+def regive_support(ctx: Context, helper: Character, bonus: int) -> None:
+    """A rerolled support (``!repetir``) that came out better: the ally's bonus is the new one."""
+    given = helper.sheet.get(GIVEN_KEY)
+    ally = ctx.room.find_character(str(given.get("ally", ""))) if isinstance(given, dict) else None
+    if ally is None or not isinstance(given, dict) or given.get("stamp") != stamp(ctx):
+        return
+    old = {"trait": given.get("trait"), "bonus": given.get("bonus")}
+    kept = supports_of(ally)
+    match = next((s for s in kept if {"trait": s.get("trait"), "bonus": s.get("bonus")} == old), None)
+    if match is not None:
+        kept.remove(match)
+    ally.sheet[SUPPORT_KEY] = kept
+    if not kept:
+        ally.sheet.pop(SUPPORT_KEY)
+    give_support(ctx, helper, (ally, str(given.get("trait"))), bonus)
 
 
 def supports_of(character: Character) -> list[dict[str, object]]:

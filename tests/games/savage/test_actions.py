@@ -224,3 +224,18 @@ def test_each_extra_of_a_group_counts_its_own_actions_on_the_groups_card() -> No
 """, system="savage", seed=5)
     assert roll(t, FIRST + 6)["roll"]["tn"] == 5 and roll(t, FIRST + 7)["roll"]["tn"] == 5
     assert "Lobo 1 ya hizo 1 acción" in t.text(FIRST + 8)
+
+
+def test_a_rerolled_support_carries_the_better_result() -> None:
+    """001: «El éxito otorga una bonificación de +1 ... (+2 con un aumento)»; a benny rerolls the support
+    roll as any trait roll, and the ally gets what the better roll gives."""
+    script = TURNS + "@bob:local: !tiro apoyar Notar a Bruno Pelear\n@bob:local: !repetir\n"
+    for seed in range(1, 300):
+        table = make_table(system="savage", seed=seed)
+        t = play(script, table)
+        first, second = roll(t, AFTER)["roll"], roll(t, AFTER + 1)["roll"]
+        if second["total"] > first["total"] and second["bonus"] != first["bonus"]:
+            carried = table.room(ROOM_ID).find_character("Bruno").sheet.get("_apoyos", [])
+            assert [s["bonus"] for s in carried] == ([second["bonus"]] if second["bonus"] else [])
+            return
+    raise AssertionError("no better support reroll found")
