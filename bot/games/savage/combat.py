@@ -35,6 +35,7 @@ class SavageCombatRules:
         state = SavageCombat.load(combat)
         if not state.dealt:
             _tick_task(ctx, state)  # turns set by hand: the task's rounds are still the bot's to keep
+            state.started = []  # and each turn of the new round starts again (the Spirit roll, supports)
             state.save(combat)
             return
         for character in roster(ctx, state):

@@ -259,6 +259,8 @@ def reload_command(ctx: Context, args: str) -> None:
     character, _ = _actor_and_rest(ctx, args)
     ctx.may_manage(character)
     rounds.require_up(ctx, character)
+    if savage_of(character).shaken:
+        raise refuse("shaken_cannot_act", name=character.name)
     if "cargador" not in character.sheet:
         raise refuse("no_magazine", name=character.name)
     count_action(ctx, character, None)

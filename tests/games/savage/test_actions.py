@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.console import ROOM_ID
 from tests.games.savage.test_resolver import enumerate_outcomes, p_below
 from tests.games.savage.test_sheets import CAST, FIRST, applied, roll
-from tests.transcript import make_table, play
+from tests.transcript import assert_refused, make_table, play
 
 TURNS = CAST + """
 @gm:local: !pj Bruno @cid:local
@@ -239,3 +239,23 @@ def test_a_rerolled_support_carries_the_better_result() -> None:
             assert [s["bonus"] for s in carried] == ([second["bonus"]] if second["bonus"] else [])
             return
     raise AssertionError("no better support reroll found")
+
+
+def test_with_turns_set_by_hand_each_round_starts_every_turn_again() -> None:
+    """000: «Al comenzar su turno, un personaje aturdido debe intentar recuperarse de este estado realizando
+    una tirada de Espíritu»: every turn, also in round 2 of a combat whose turns the GM set by hand."""
+    t = play(CAST + """
+@gm:local: !combate
+@gm:local: !turnos Kira, Orco
+@gm:local: !siguiente
+@gm:local: !ficha Kira aturdido 1
+@gm:local: !siguiente
+""", system="savage", seed=3)
+    assert any("Espíritu" in x for x in t.texts(FIRST + 4)), t.texts(FIRST + 4)
+
+
+def test_reloading_is_an_action_a_shaken_character_cannot_take() -> None:
+    """000: «Recargar un arma con un cargador o similar es una acción»; Shaken: «solo podrá hacer acciones
+    gratuitas»."""
+    setup = CAST + "@gm:local: !ficha Kira Munición 0, Cargador 30, aturdido 1"
+    assert_refused(setup, "@bob:local: !recargar", "aturdido", system="savage")
