@@ -51,19 +51,23 @@ class SavageCombatRules:
         state = SavageCombat.load(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return
+        group = group_of(actor)
+        mates = [c for c in roster(ctx, state) if group_of(c) == group and savage_of(c).can_act]
+        joker_told = any(name_key(c.name) in map(name_key, state.started) for c in mates)
         state.started.append(actor.name)
         state.stop_holding(actor.name)
         state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(actor.name)]
         state.save(combat)
-        joker = has_joker(ctx, actor)
+        joker = has_joker(ctx, actor) and not joker_told
         savage = savage_of(actor)
         if not (joker or savage.shaken):
             return
         die = sheet_die(actor, "espiritu")
-        roll = trait_roll(ctx, "espiritu", die, savage, joker) if savage.shaken and die else None
+        roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, actor)) if savage.shaken and die else None
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
-        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll)
+        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
+                     joker_names=[c.name for c in mates] or [actor.name])
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.load(combat)

@@ -465,12 +465,14 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, args: str) -> 
     rolls.answer(ctx, character, made, kind="savage/table_task", title=title, task=task, event="roll")
 
 
-@COMMANDS.command("ataque", "attack", usage="[ATACANTE contra] OBJETIVO [modificadores] [sin estado]", in_character=True,
-                  needs_args=True)
+@COMMANDS.command("ataque", "attack", usage="[ATACANTE contra | QUIEN] OBJETIVO [modificadores] [sin estado]",
+                  in_character=True, needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
     """An attack with the sheet's weapon (``Tipo de arma cuerpo``: Pelear against the target's Parry;
     ``distancia``: Disparar against 4); a hit rolls the weapon's damage (without a weapon, the Strength
-    die) against the target's Toughness, with the called shot's bonus."""
+    die) against the target's Toughness, with the called shot's bonus. The attacker is named as in
+    ``!tiro`` (``Lobo 2 contra Kira``) or by two names (``Lobo 2 Kira``: the GM for any member of a
+    group's turn)."""
     request = rolls.read_request(args)
     if request.secret:
         raise refuse("attack_not_secret")
@@ -478,6 +480,9 @@ def attack_command(ctx: Context, args: str) -> None:
     target, rest = _named(ctx, text)
     if target is None:
         raise ctx.unknown_character(text)
+    second, after = _named(ctx, rest)
+    if second is not None:
+        attacker, target, rest = target, second, after
     if attacker is None:
         raise Refusal("no_character")
     ctx.may_manage(attacker)

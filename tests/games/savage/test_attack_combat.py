@@ -41,7 +41,6 @@ SCRIPT = """
 @gm:local: !siguiente
 @gm:local: !area 2d6 contra Kira, Bruno
 @gm:local: !siguiente
-@gm:local: !siguiente
 @bob:local: !recargar
 @bob:local: !beni recuperar
 @bob:local: !recargar
