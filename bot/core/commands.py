@@ -35,6 +35,8 @@ class Command:
     needs_args: bool = False
     question: bool = False
     """A question (help, a rule): asked off the floor (a lock, another's turn), it is answered privately."""
+    free: bool = False
+    """An in-character command that is no new action (a reroll, a soak): it spends no exploration turn."""
 
     @property
     def name(self) -> str:
@@ -49,11 +51,11 @@ class CommandGroup:
         self._commands: list[Command] = []
 
     def command(self, *names: str, usage: str = "", gm_only: bool = False, in_character: bool = False,
-                needs_args: bool = False, question: bool = False) -> Callable[[Handler], Handler]:
+                needs_args: bool = False, question: bool = False, free: bool = False) -> Callable[[Handler], Handler]:
         """Register the decorated function under ``names`` (Spanish first, English alias second)."""
 
         def register(fn: Handler) -> Handler:
-            cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question)
+            cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question, free)
             for name in names:
                 key = name_key(name)
                 if key in self._by_name:

@@ -236,14 +236,21 @@ def players(ctx: Context) -> list[Character]:
 
 
 def may_explore(ctx: Context) -> bool:
-    """The free exploration turn: each player acts once; the GM hears when all have."""
+    """The free exploration turn: each player acts once (a second action is refused)."""
     exploration = ctx.room.exploration
     if exploration is None or ctx.is_gm():
         return True
     if ctx.sender in exploration.acted:
         enforce(ctx, exploration.warned, "exploration_second")
         return False
+    return True
+
+
+def explored(ctx: Context) -> None:
+    """The sender's one action of the exploration turn is spent; the GM hears when all have acted."""
+    exploration = ctx.room.exploration
+    if exploration is None or ctx.is_gm() or ctx.sender in exploration.acted:
+        return
     exploration.acted.append(ctx.sender)
     if all(c.owner in exploration.acted for c in players(ctx)):
         ctx.announce("exploration_all_acted", mentions=tuple(ctx.gms))
-    return True

@@ -169,10 +169,11 @@ def opponent(ctx: Context, words: list[str]) -> tuple[Character | None, int]:
     return target, used
 
 
-def stamp(ctx: Context) -> list[int] | None:
-    """The combat turn now (round and turn), or None out of combat."""
+def stamp(ctx: Context) -> list[int | str] | None:
+    """The combat turn now (round and whose turn it is), or None out of combat. By name, not position:
+    someone leaving the order before the current turn does not start another one."""
     combat = ctx.room.combat
-    return [combat.round, combat.turn] if combat is not None and combat.started else None
+    return [combat.round, name_key(combat.current or "")] if combat is not None and combat.started else None
 
 
 def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool = False,

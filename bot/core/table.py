@@ -215,8 +215,11 @@ def dispatch(ctx: Context) -> None:
         return
     if line.kind == "action":
         if floor.may_explore(ctx):
+            floor.explored(ctx)
             acta.said(ctx, line)
     elif command is not None:
+        if command.in_character and not command.free and not floor.may_explore(ctx):
+            return
         _run(ctx, line, command)
     elif line.kind == "command":
         ctx.reply("unknown_command", name=line.name[:40])
@@ -269,6 +272,8 @@ def run(ctx: Context, command: Command, args: str) -> None:
         command.run(ctx, args)
         rounds.sweep_dead(ctx, acted)
         undo.keep(ctx, command, args, snapshot, play)
+        if command.in_character and not command.free:
+            floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one
     except Refusal as refusal:
         ctx.room.restore(snapshot)
         del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]

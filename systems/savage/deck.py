@@ -17,6 +17,8 @@ SUITS = ("♠", "♥", "♦", "♣")  # tie-break order: spades act first
 RANKS = tuple(range(14, 1, -1))  # ace (14) down to two
 RANK_NAMES = {14: "A", 13: "K", 12: "Q", 11: "J"}
 JOKERS = ("🃏1", "🃏2")
+QUICK_REDRAW = 5
+"""Rápido (Savage Worlds): a card of this rank or lower is drawn again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,20 +92,22 @@ class ActionDeck:
     def new(cls, rng: Rng) -> ActionDeck:
         return cls(pile=_shuffled(full_deck(), rng))
 
-    def deal(self, groups: list[str], held: frozenset[str] | set[str] = frozenset(), rng: Rng | None = None) -> ActionDeck:
+    def deal(self, groups: list[str], held: frozenset[str] | set[str] = frozenset(), rng: Rng | None = None,
+             edges: dict[str, tuple[int, bool]] | None = None) -> ActionDeck:
         """Start a round: discard last round's cards (except held ones), reshuffle if a joker
-        came out last round, then deal one card to each group that is not holding.
+        came out last round, then deal one card to each group that is not holding. ``edges``: a group's
+        Temple (extra cards to keep the best of) and Rápido (draw again a card of 5 or lower).
         """
         deck = self._end_round(set(held), rng)
         for group in groups:
             if group in held and group in deck.in_play:
                 continue
-            deck = deck._draw_for(group, rng)
+            deck = deck._draw_for(group, rng, *(edges or {}).get(group, (0, False)))
         return deck
 
-    def deal_late(self, group: str, rng: Rng | None = None) -> ActionDeck:
+    def deal_late(self, group: str, rng: Rng | None = None, edge: tuple[int, bool] = (0, False)) -> ActionDeck:
         """One card now for a group joining mid-round; the cards in play stay."""
-        return self._draw_for(group, rng)
+        return self._draw_for(group, rng, *edge)
 
     def _end_round(self, held: set[str], rng: Rng | None) -> ActionDeck:
         keep = {g: c for g, c in self.in_play.items() if g in held}
@@ -115,16 +119,32 @@ class ActionDeck:
             discards = []
         return ActionDeck(pile, discards, keep, False)
 
-    def _draw_for(self, group: str, rng: Rng | None) -> ActionDeck:
+    def _take(self, rng: Rng | None) -> tuple[ActionDeck, str]:
         pile, discards = self.pile, self.discards
         if not pile:
             pile, discards = _shuffled(discards, _require(rng)), []
         if not pile:
             raise DiceError("savage.deck_empty")
-        card = pile[-1]
-        return ActionDeck(
-            pile[:-1], discards, {**self.in_play, group: card}, self.joker_this_round or Card(card).joker
-        )
+        return ActionDeck(pile[:-1], discards, self.in_play, self.joker_this_round), pile[-1]
+
+    def _draw_for(self, group: str, rng: Rng | None, extra: int = 0, quick: bool = False) -> ActionDeck:
+        """The group's card: the best of ``1 + extra`` drawn (Temple), drawn again while it is 5 or lower
+        (Rápido); the others go to the discards."""
+        deck, best = self._take(rng)
+        drawn = [best]
+        for _ in range(extra):
+            deck, card = deck._take(rng)
+            drawn.append(card)
+            best = min(best, card, key=lambda c: Card(c).order_key)
+        for _ in range(len(full_deck())):
+            if not quick or Card(best).joker or Card(best).rank > QUICK_REDRAW:
+                break
+            deck, best = deck._take(rng)
+            drawn.append(best)
+        spent = list(drawn)
+        spent.remove(best)
+        return ActionDeck(deck.pile, [*deck.discards, *spent], {**deck.in_play, group: best},
+                          deck.joker_this_round or Card(best).joker)
 
     def drop(self, group: str) -> ActionDeck:
         """A group leaves the fight (or stops holding without a card): its card goes to the discards."""

@@ -230,6 +230,12 @@ class SavageDamageRoll:
     effect: DamageEffect | None
     target_shaken: bool
     called_shot: CalledShot | None = None
+    armor: int = 0
+
+    @property
+    def armor_ignored(self) -> bool:
+        """A called shot to an unarmoured spot (001: «ignora la bonificación que otorga la Armadura»)."""
+        return bool(self.armor) and self.called_shot is not None and self.called_shot.effect == "ignore_armor"
 
     @property
     def outcome(self) -> str:
@@ -374,9 +380,11 @@ def roll_damage(request: SavageRequest, rng: Rng) -> SavageDamageRoll:
     bonuses = (("comodin", 2 if request.modifiers.joker else 0), ("apuntado", called.damage_bonus if called else 0))
     modifiers = [(n, v) for n, v in bonuses if v]
     total = result.total + sum(v for _, v in modifiers)
-    effect = damage_effect(total, request.toughness, request.target_shaken) if request.toughness is not None else None
+    ignored = request.armor if called is not None and called.effect == "ignore_armor" else 0
+    effect = (damage_effect(total, request.toughness - ignored, request.target_shaken)
+              if request.toughness is not None else None)
     return SavageDamageRoll(result, request.with_raise, modifiers, total, request.toughness, effect, request.target_shaken,
-                            called)
+                            called, request.armor)
 
 
 ROLLERS: dict[str, Callable[[SavageRequest, Rng], Outcome]] = {

@@ -69,6 +69,7 @@ KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("called", rf"apuntado\s+(\w+)(?:\s*{_NUM}\b)?"),
         ("raise", r"(?:aumento|con aumento)\b"),
         ("shaken", r"aturdido\b"),
+        ("armor", r"armadura\s*(\d+)\b"),
         ("incoming", r"recibe\s*(\d+)\b"),
         ("targets", r"(?:objetivos|objetivo|blancos)\s*:?\s*(.+)$"),
         ("modifier", r"([+-])\s*(\d+)\b"),
@@ -86,7 +87,7 @@ ALLOWED = {
     "bleeding": TRAIT_KEYS,
     "soak": TRAIT_KEYS | {"incoming"},
     "rof": TRAIT_KEYS | {"bipod", "targets"},
-    "damage": frozenset({"tn", "joker", "called", "raise", "shaken", "modifier"}),
+    "damage": frozenset({"tn", "joker", "called", "raise", "shaken", "armor", "modifier"}),
 }
 
 
@@ -118,6 +119,9 @@ class SavageRequest:
     with_raise: bool = False
     target_shaken: bool = False
     toughness: int | None = None
+    armor: int = 0
+    """The part of the Toughness that is armour (``Dureza 7 (2)``): a called shot to an unarmoured spot
+    ignores it."""
     keywords: frozenset[str] = frozenset()
     """The keywords the roll gives (``wounds``, ``fatigue``, ...), not counting its comment."""
 
@@ -232,14 +236,28 @@ def _take_word(rest: str, folded: str, pos: int, kind: str, found: dict, comment
             raise DiceError("savage.missing_tn")
         if name not in ALLOWED[kind]:
             raise DiceError("savage.keyword_not_here", word=rest[m.start():m.end()].strip()[:20], kind=kind)
-        groups = m.groups() if name != "targets" else (rest[m.start(1):m.end(1)],)
+        end = m.end() if name != "targets" else _targets_end(folded, m.start(1))
+        groups = m.groups() if name != "targets" else (rest[m.start(1):end].rstrip(),)
         found.setdefault(name, []).append(groups)
-        return m.end()
+        return end
     end = pos
     while end < len(rest) and not rest[end].isspace():
         end += 1
     comment.append(rest[pos:end])
     return end
+
+
+_WORD_START = re.compile(r"(?<![^\s,])\S")
+
+
+def _targets_end(folded: str, start: int) -> int:
+    """Where a target list ends: at the first word after it that is a keyword (``cobertura media``,
+    ``heridas 1``, ``+1``), so no modifier becomes part of a name. Each word start is tried once."""
+    for word in _WORD_START.finditer(folded, start):
+        pos = word.start()
+        if any(name != "targets" and pattern.match(folded, pos) for name, pattern in KEYWORDS):
+            return pos
+    return len(folded)
 
 
 def _last(found: dict, name: str) -> tuple | None:
@@ -261,6 +279,8 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
     request.bipod = "bipod" in found
     request.with_raise = "raise" in found
     request.target_shaken = "shaken" in found
+    if armor := _last(found, "armor"):
+        request.armor = _bounded(armor[0], 0, MAX_TN, "savage.bad_armor")
     if incoming := _last(found, "incoming"):
         request.incoming = _bounded(incoming[0], 1, 20, "savage.bad_incoming")
     if targets := _last(found, "targets"):

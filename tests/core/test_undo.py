@@ -313,7 +313,7 @@ def test_the_undo_line_shows_no_macro_of_an_npc_sheet() -> None:
 
 def test_undo_takes_back_only_what_the_command_changed() -> None:
     """What happened since, and is no command to undo (an exploration action, a roll one may still
-    reroll), stays."""
+    reroll), stays. (Issue 21: the roll is Kira's one exploration action, its reroll is not another.)"""
     table = make_table(system="savage", seed=3)
     t = play("""
 @gm:local: !pj Kira @bob:local
@@ -321,7 +321,7 @@ def test_undo_takes_back_only_what_the_command_changed() -> None:
 @gm:local: !ficha Kira agilidad d8 bennies 2
 @gm:local: !exploracion
 @gm:local: !ficha McAvoy dureza 5
-@bob:local: /me abre la puerta
+@bob:local: ((un momento))
 @bob:local: !tiro agilidad
 @gm:local: !deshacer
 @bob:local: !repetir

@@ -12,9 +12,12 @@ from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
-from bot.games.savage.state import SavageCombat, group_of, savage_of, sheet_die, store, turn_key
+from bot.games.savage.sheet import end_supports
+from bot.games.savage.state import SavageCombat, edges_of, group_of, savage_of, sheet_die, store, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
+
+DEFAULT_PACE = 6
 
 
 class SavageCombatRules:
@@ -31,6 +34,9 @@ class SavageCombatRules:
     def new_round(self, ctx: Context, combat: Combat) -> None:
         state = SavageCombat.load(combat)
         if not state.dealt:
+            _tick_task(ctx, state)  # turns set by hand: the task's rounds are still the bot's to keep
+            state.started = []  # and each turn of the new round starts again (the Spirit roll, supports)
+            state.save(combat)
             return
         for character in roster(ctx, state):
             _bleed(ctx, character)
@@ -40,6 +46,8 @@ class SavageCombatRules:
         state.save(combat)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        for character in ctx.room.characters.values():
+            end_supports(character, acting=name_key(character.name) == name_key(actor.name))
         state = SavageCombat.load(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return
@@ -72,6 +80,7 @@ class SavageCombatRules:
             ("overwatch", name_key(actor.name) in map(name_key, state.overwatch)),
             ("shaken", savage.shaken),
             ("wounds", savage.wounds),
+            ("pace", pace_with_wounds(actor, savage.wounds) if savage.wounds and not ctx.sheet_is_gms(actor) else 0),
             ("fatigue", savage.fatigue),
             ("incapacitated", savage.incapacitated and not savage.dead),
             ("bleeding", savage.bleeding),
@@ -96,7 +105,7 @@ class SavageCombatRules:
         if savage_of(character).can_act:
             group = group_of(character)
             if group not in state.deck.in_play:
-                state.deck = state.deck.deal_late(group, ctx.rng)
+                state.deck = state.deck.deal_late(group, ctx.rng, edges_of(character))
             everyone = roster(ctx, state)
             ideal = sorted(range(len(everyone)), key=lambda i: turn_key(state, everyone[i], i))
             rounds.place_late(combat, character.name, [everyone[i].name for i in ideal])
@@ -116,6 +125,15 @@ class SavageCombatRules:
         if all(group_of(c) != group for c in roster(ctx, state)):
             state.deck = state.deck.drop(group)
         state.save(combat)
+
+
+def pace_with_wounds(character: Character, wounds: int) -> int:
+    """000: each wound is «-1 a su Paso (hasta un mínimo de 1)»."""
+    try:
+        pace = int(character.sheet.get("paso", DEFAULT_PACE))
+    except (TypeError, ValueError):
+        pace = DEFAULT_PACE
+    return max(1, pace - wounds)
 
 
 def _bleed(ctx: Context, character: Character) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from copy import deepcopy
 from dataclasses import replace
+from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor, rolls
@@ -20,8 +22,16 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import recover, weapon_damage, weapon_is_ranged
-from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
+from bot.games.savage.sheet import (
+    count_action,
+    recover,
+    regive_support,
+    take_hit,
+    toughness_words,
+    weapon_damage,
+    weapon_is_ranged,
+)
+from bot.games.savage.state import SavageCombat, normal_die, savage_of, sheet_die, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
@@ -43,6 +53,7 @@ from systems.savage.syntax import fold
 COMMANDS = CommandGroup()
 MAX_DAMAGE = 999
 MAX_BENNY_STEP = 20
+MAX_AREA_TARGETS = 12
 _COUNT = re.compile(r"^[+-]\d{1,2}$")
 _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
@@ -107,6 +118,8 @@ def _give_bennies(ctx: Context, character: Character, savage: SavageCharacter, c
 
 @COMMANDS.command("daño", "damage", usage="NOMBRE TOTAL | NOMBRE DADOS [aumento]", in_character=True, needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
+    """The GM applies any damage; a player only the damage of their own hit this turn (000: «Tras una
+    tirada exitosa ... el atacante debe determinar el daño ocasionado»), with its raise die."""
     target, rest = _named(ctx, args)
     if target is None:
         raise ctx.unknown_character(args)
@@ -114,17 +127,52 @@ def damage_command(ctx: Context, args: str) -> None:
         raise ctx.usage("dano")
     if "dureza" not in target.sheet:
         raise refuse("no_toughness", name=target.name)
-    savage = savage_of(target)
     if rest.isdigit():
         if not ctx.is_gm():
             raise Refusal("gm_only", command="daño NOMBRE TOTAL")
         if int(rest) > MAX_DAMAGE:
             raise refuse("bad_total", limit=MAX_DAMAGE)
+        savage = savage_of(target)
         _apply_hit(ctx, target, savage, damage_effect(int(rest), savage.toughness, savage.shaken), None)
         return
-    attacker = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
+    attacker = ctx.acting_character()
+    if not ctx.is_gm():
+        raised = take_hit(ctx, attacker, target)
+        if raised is None:
+            raise refuse("no_own_hit", name=target.name)
+        said = "aumento" in map(fold, rest.split())
+        if said and not raised:
+            raise refuse("no_raise", name=target.name)
+        rest = f"{rest} aumento" if raised and not said else rest
+    roll_damage(ctx, target, rest, attacker)
+
+
+@COMMANDS.command("area", "blast", usage="DADOS [aumento] contra NOMBRE, NOMBRE...", in_character=True, needs_args=True)
+def area_command(ctx: Context, args: str) -> None:
+    """An area attack (000: «Hay que hacer una tirada de daño independiente por enemigo... No vale tirar y
+    repetir daño con benni para todos»): one damage roll per target, each resolved (soak included) apart.
+    The GM's, or the player's whose attack hit this turn."""
+    dice, _, names = args.partition(" contra ")
+    named = [ctx.character_named(n.strip()) for n in names.split(",") if n.strip()]
+    targets = list({name_key(t.name): t for t in named}.values())
+    if not dice.strip() or not targets or len(targets) > MAX_AREA_TARGETS:
+        raise ctx.usage("area")
+    missing = [t.name for t in targets if "dureza" not in t.sheet]
+    if missing:
+        raise refuse("no_toughness", name=missing[0])
+    attacker = ctx.acting_character()
+    if not ctx.is_gm() and take_hit(ctx, attacker, None) is None:
+        raise refuse("no_own_hit", name=targets[0].name)
+    ctx.reply("savage/table_area", names=[t.name for t in targets])
+    for target in targets:
+        roll_damage(ctx, target, dice.strip(), attacker)
+
+
+def roll_damage(ctx: Context, target: Character, rest: str, attacker: Character | None) -> None:
+    """Roll ``rest`` as damage against the target's Toughness and apply it."""
+    savage = savage_of(target)
     joker = attacker is not None and has_joker(ctx, attacker)
-    text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
+    text = " ".join(["daño", rest, *toughness_words(target), *(["comodin"] if joker else [])])
     try:
         roll = ctx.system.roll(text, ctx.rng)
     except DiceError as error:  # it names what the player typed, not the Toughness the bot added
@@ -165,7 +213,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     state.save(combat)
 
 
-@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]", in_character=True)
+@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]", in_character=True, free=True)
 def soak_command(ctx: Context, args: str) -> None:
     target, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(target)
@@ -204,7 +252,24 @@ def soak_command(ctx: Context, args: str) -> None:
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
-@COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
+@COMMANDS.command("recargar", "reload", usage="[NOMBRE]", in_character=True)
+def reload_command(ctx: Context, args: str) -> None:
+    """000: «Recargar un arma con un cargador o similar es una acción»: the weapon's Munición back to its
+    Cargador, one action of the turn."""
+    character, _ = _actor_and_rest(ctx, args)
+    ctx.may_manage(character)
+    rounds.require_up(ctx, character)
+    if savage_of(character).shaken:
+        raise refuse("shaken_cannot_act", name=character.name)
+    if "cargador" not in character.sheet:
+        raise refuse("no_magazine", name=character.name)
+    count_action(ctx, character, None)
+    character.sheet["municion"] = int(character.sheet["cargador"])
+    floor.consume_grant(ctx)
+    ctx.reply("savage/table_reload", name=character.name, ammo=character.sheet["municion"])
+
+
+@COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True, free=True)
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(character)
@@ -333,7 +398,7 @@ def deck_command(ctx: Context, args: str) -> None:
               reshuffle=deck.joker_this_round)
 
 
-@COMMANDS.command("tarea", "task", usage="arduo|dificil|compleja [título] | grupo N RONDAS | dN [mods] | fin")
+@COMMANDS.command("tarea", "task", usage="arduo|dificil|compleja [título] | grupo N RONDAS | HABILIDAD|dN [mods] | fin")
 def task_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
@@ -341,8 +406,8 @@ def task_command(ctx: Context, args: str) -> None:
     state = SavageCombat.load(combat)
     word, _, rest = args.strip().partition(" ")
     word = fold(word)
-    if normal_die(word):
-        _task_roll(ctx, combat, state, word, rest)
+    if word and word not in (*_END, *DRAMATIC_TASKS, "grupo"):
+        _task_roll(ctx, combat, state, args)
     elif not word:
         _show_task(ctx, state)
     elif not ctx.is_gm():
@@ -375,56 +440,109 @@ def _show_task(ctx: Context, state: SavageCombat) -> None:
     ctx.reply("savage/table_task", title=state.task["title"], task=task, event="status")
 
 
-def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest: str) -> None:
+def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, args: str) -> None:
+    """A task roll is the character's own skill roll from its sheet (001: «Los héroes deben ir haciendo
+    tiradas de habilidad»), an action of its turn (one per turn unless ``acciones 2``)."""
     task = state.dramatic_task()
     if task is None or state.task is None:
         raise refuse("no_task")
     if not floor.may_act(ctx):
         return
-    character = ctx.character
+    character, text = rolls.roller(ctx, args)
+    if character is None:
+        raise Refusal("no_character")
     rounds.require_up(ctx, character)
-    savage = savage_of(character) if character else SavageCharacter(ctx.speaker_name)
-    roll = trait_roll(ctx, "", die, savage, character is not None and has_joker(ctx, character), rest)
-    task = task.add_roll(roll.outcome, roll.raises)
+    request = rolls.read_request(text)
+    made = rolls.resolve(ctx, character, request.text, request.auto)
+    result = made.outcome.as_json()
+    if result.get("kind") != "trait":
+        raise refuse("task_needs_skill")
+    task = task.add_roll(str(result["outcome"]), int(result["raises"]))
     title = state.task["title"]
     state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
     state.save(combat)
     floor.consume_grant(ctx)
-    ctx.reply("savage/table_task", title=title, task=task, event="roll", roll=roll, who=ctx.speaker_name)
+    rolls.answer(ctx, character, made, kind="savage/table_task", title=title, task=task, event="roll")
 
 
-@COMMANDS.command("ataque", "attack", usage="[QUIEN] OBJETIVO [modificadores] [sin estado]", in_character=True,
-                  needs_args=True)
+@COMMANDS.command("ataque", "attack", usage="[ATACANTE contra | QUIEN] OBJETIVO [modificadores] [sin estado]",
+                  in_character=True, needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
-    """An attack with the sheet's weapon: Pelear against the target's Parry, or Disparar (TN 4 or the
-    ``vs N`` given); a hit rolls the weapon's damage against the target's Toughness. Two names: the
-    first attacks (the GM for any member of a group's turn)."""
+    """An attack with the sheet's weapon (``Tipo de arma cuerpo``: Pelear against the target's Parry;
+    ``distancia``: Disparar against 4); a hit rolls the weapon's damage (without a weapon, the Strength
+    die) against the target's Toughness, with the called shot's bonus. The attacker is named as in
+    ``!tiro`` (``Lobo 2 contra Kira``) or by two names (``Lobo 2 Kira``: the GM for any member of a
+    group's turn)."""
     request = rolls.read_request(args)
     if request.secret:
         raise refuse("attack_not_secret")
-    target, rest = _named(ctx, request.text)
+    attacker, text = _attacker(ctx, request.text)
+    target, rest = _named(ctx, text)
     if target is None:
-        raise ctx.unknown_character(request.text)
-    attacker = ctx.acting_character()
+        raise ctx.unknown_character(text)
     second, after = _named(ctx, rest)
     if second is not None:
         attacker, target, rest = target, second, after
     if attacker is None:
         raise Refusal("no_character")
     ctx.may_manage(attacker)
-    ranged = weapon_is_ranged(attacker)
-    text = f"disparar {rest}" if ranged else f"pelear contra {target.name} {rest}"
-    made = rolls.resolve(ctx, attacker, text, request.auto)
+    if name_key(target.name) == name_key(attacker.name):
+        raise refuse("attack_self", name=attacker.name)
+    if not savage_of(target).can_act:
+        raise refuse("target_down", name=target.name)
+    skill = "disparar" if weapon_is_ranged(attacker) else "pelear"
+    made = rolls.resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", request.auto)
     rolls.answer(ctx, attacker, made, target=target)
     floor.consume_grant(ctx)
-    damage = weapon_damage(attacker)
-    outcome = made.outcome.as_json().get("outcome")
-    if outcome in ("success", "raise") and damage and "dureza" in target.sheet:
-        raised = " aumento" if outcome == "raise" else ""
-        damage_command(ctx, f"{target.name} {damage}{raised}")
+    take_hit(ctx, attacker, target)  # the attack rolls its own damage
+    damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
+    called = getattr(made.outcome, "called_shot", None)
+    if called is not None:
+        damage += f" apuntado {called.target} {called.penalty}"
+    attack = {"target": target.name, "damage": damage, "sheet": deepcopy(target.sheet), "combat": _combat_snapshot(ctx)}
+    ctx.room.rerolls[name_key(attacker.name)]["attack"] = attack
+    _attack_damage(ctx, attacker, target, attack, made.outcome.as_json())
 
 
-@COMMANDS.command("repetir", "reroll", usage="[NOMBRE]", in_character=True)
+def _attack_damage(ctx: Context, attacker: Character, target: Character, attack: dict[str, Any],
+                   result: dict[str, Any]) -> None:
+    """The damage of an attack's result: the weapon's, with the raise die on a raise."""
+    outcome = result.get("outcome")
+    if outcome in ("success", "raise") and "dureza" in target.sheet:
+        roll_damage(ctx, target, str(attack["damage"]) + (" aumento" if outcome == "raise" else ""), attacker)
+
+
+def _combat_snapshot(ctx: Context) -> dict[str, Any] | None:
+    combat = ctx.room.combat
+    return {"order": list(combat.order), "turn": combat.turn, "data": deepcopy(combat.data)} if combat else None
+
+
+def _take_back(ctx: Context, attack: dict[str, Any]) -> Character | None:
+    """Undo an attack's damage: the target's sheet and the combat's order and hits as before it."""
+    target = ctx.room.find_character(str(attack["target"]))
+    if target is None:
+        return None
+    target.sheet.clear()
+    target.sheet.update(attack["sheet"])
+    combat, before = ctx.room.combat, attack["combat"]
+    if combat is not None and before is not None:
+        combat.order, combat.turn, combat.data = list(before["order"]), int(before["turn"]), deepcopy(before["data"])
+    return target
+
+
+def _attacker(ctx: Context, text: str) -> tuple[Character | None, str]:
+    """``ATACANTE contra OBJETIVO ...`` (as in ``!tiro``) or just ``OBJETIVO ...`` for the one acting."""
+    words = text.split()
+    folded = [fold(w) for w in words]
+    if "contra" in folded[1:]:
+        cut = folded.index("contra", 1)
+        named, rest = ctx.split_name(" ".join(words[:cut]))
+        if named is not None and not rest:
+            return named, " ".join(words[cut + 1:])
+    return ctx.acting_character(), text
+
+
+@COMMANDS.command("repetir", "reroll", usage="[NOMBRE]", in_character=True, free=True)
 def reroll_command(ctx: Context, args: str) -> None:
     """A benny rerolls the actor's last trait roll of this turn; the better result counts. After a
     soak, it is the soak's reroll (a second benny)."""
@@ -449,13 +567,22 @@ def reroll_command(ctx: Context, args: str) -> None:
         recover(ctx, actor, outcome.as_json())
     previous = dict(last)
     better = outcome.as_json()["total"] > int(previous["total"])
+    if better and outcome.as_json().get("kind") == "support":
+        regive_support(ctx, actor, int(outcome.as_json().get("bonus", 0)))
     applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
     made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
     rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(
         str(previous.get("target") or "")), previous=previous, better=better, bennies=after.bennies)
+    kept = ctx.room.rerolls[name_key(actor.name)]
     if not better:
-        ctx.room.rerolls[name_key(actor.name)].update(total=previous["total"], outcome=previous["outcome"])
+        kept.update(total=previous["total"], outcome=previous["outcome"])
     floor.consume_grant(ctx)
+    attack = previous.get("attack")
+    if isinstance(attack, dict):
+        kept["attack"] = attack
+        target = _take_back(ctx, attack) if better else None
+        if target is not None:
+            _attack_damage(ctx, actor, target, attack, outcome.as_json())
 
 
 _REROLLABLE = ("trait", "support", "rof", "recovery")

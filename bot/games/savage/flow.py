@@ -11,7 +11,7 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
-from bot.games.savage.state import SavageCombat, group_of, normal_die, savage_of, sheet_die, turn_key
+from bot.games.savage.state import SavageCombat, edges_of, group_of, normal_die, savage_of, sheet_die, turn_key
 from systems.savage.rules import IncapacitationResult
 from systems.savage.state import SavageCharacter, apply_incapacitation
 
@@ -67,7 +67,8 @@ def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None
     held = {group_of(c) for c in acting if state.is_holding(c.name)}
     groups = list(dict.fromkeys(group_of(c) for c in acting if not (first and group_of(c) in held)))
     reshuffled = state.deck.joker_this_round
-    state.deck = state.deck.deal(groups, held, ctx.rng)
+    edges = {group_of(c): edges_of(c) for c in acting if edges_of(c) != (0, False)}
+    state.deck = state.deck.deal(groups, held, ctx.rng, edges)
     index = {name_key(c.name): i for i, c in enumerate(everyone)}
     acting.sort(key=lambda c: turn_key(state, c, index[name_key(c.name)]))
     if acting:

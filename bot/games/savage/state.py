@@ -47,9 +47,10 @@ SKILLS = (
 )
 SHEET_FIELDS: dict[str, type] = {
     **dict.fromkeys(ATTRIBUTES, TraitDie), **dict.fromkeys(SKILLS, TraitDie),
-    "parada": int, "dureza": Toughness, "armadura": int, "paso": int, "bennies": int, "heridas": int, "fatiga": int,
+    "parada": int, "dureza": Toughness, "armadura": int, "paso": int, "municion": int, "cargador": int,
+    "bennies": int, "heridas": int, "fatiga": int,
     "nervios_de_acero": int, "arma": str, "arma_tipo": str, "arma_dano": str,
-    "comodin": YesNo, "grupo": str,
+    "comodin": YesNo, "grupo": str, "rapido": str, "temple": str,
     **dict.fromkeys(("aturdido", "incapacitado", "desangrando", "muerto", "fuera"), Flag),
 }
 _FLAGS = {"aturdido": "shaken", "incapacitado": "incapacitated", "desangrando": "bleeding", "muerto": "dead", "fuera": "out"}
@@ -91,6 +92,13 @@ def sheet_die(character: Character, key: str) -> str | None:
 def normal_die(text: str) -> str | None:
     die = text.strip().lower()
     return die if _DIE.match(die) else None
+
+
+def edges_of(character: Character) -> tuple[int, bool]:
+    """The initiative edges on the sheet: Temple's extra cards (``sí`` 1, ``mejorado`` 2) and Rápido."""
+    temple = str(character.sheet.get("temple", "no")).strip().lower()
+    extra = 0 if temple in _NO else 2 if temple in ("mejorado", "2") else 1
+    return extra, str(character.sheet.get("rapido", "no")).strip().lower() not in _NO
 
 
 def group_of(character: Character) -> str:

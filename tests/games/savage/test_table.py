@@ -80,7 +80,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "McAvoy termina antes; Kira actúa justo después" in t.text(16)
     assert t.text(17).splitlines()[1:] == [
         "· Orco 1 [🂠 🃏2, comodín +2]", "· Orco 2 [🂠 🃏2, comodín +2]",
-        "▶ McAvoy [🂠 7♦, 2 benis]", "· Kira [🂠 9♦, 1 herida, 2 benis]",
+        "▶ McAvoy [🂠 7♦, 2 benis]", "· Kira [🂠 9♦, 1 herida, Paso 5, 2 benis]",
     ]
     assert t.text(18) == "▶️ Ronda 1: turno de Kira (@bob:local)."
     round_2 = t.texts(19)
@@ -95,7 +95,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     round_3 = t.texts(27)
     assert "Kira 6♣ (en espera)" in round_3[0] and "se baraja" in round_3[0]
     assert round_3[1] == "🔔 Ronda 3. Orden: McAvoy → Orco 1 → Orco 2 → Kira."
-    assert "· Kira [🂠 6♣, en espera, 1 herida, 2 benis]" in t.text(28)
+    assert "· Kira [🂠 6♣, en espera, 1 herida, Paso 5, 2 benis]" in t.text(28)
     assert "3 rondas" in t.text(29)
     room = table.room(ROOM_ID)
     assert room.combat is None
@@ -275,15 +275,15 @@ def test_dramatic_task_counts_tokens_and_rounds() -> None:
 @gm:local: !tarea fin
 @ana:local: !tarea
 """, system="savage", seed=8)
-    assert "«Desactivar la bomba»: 0/4 contadores, ronda 0 de 3" in t.text(7)
+    assert "«Desactivar la bomba»: 0/4 contadores, ronda 1 de 3" in t.text(7), "counted from round 1 (issue 21)"
     rolled = t.text(8)
     assert rolled.startswith("McAvoy · 🎲 1d10+2")
     tokens = int(rolled.split("»: ")[1].split("/")[0])
     outcome = rolled.splitlines()[0].rsplit("→ ", 1)[1]
     assert tokens == {"fallo": 0, "éxito": 1, "aumento": 2}.get(outcome, tokens)
     assert "turno de McAvoy" in t.text(9)  # not Kira's turn: refused
-    assert any("ronda 1 de 3" in x for x in t.texts(11))
-    assert "ronda 1 de 3" in t.text(12)
+    assert any("ronda 2 de 3" in x for x in t.texts(11))
+    assert "ronda 2 de 3" in t.text(12)
     assert "cancelada" in t.text(13) and "No hay ninguna tarea" in t.text(14)
 
 
