@@ -94,6 +94,10 @@ class Game:
     DR, threshold, max PR...): a player may paste them, and a player's later change of one is told
     privately to the GMs with its old and new value."""
 
+    npc_words: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Words after an NPC's name in ``!pnj`` that set a field of its sheet (folded word -> field and
+    value): Savage's ``comodín`` makes a Wild Card of a GM's NPC, an Extra otherwise."""
+
     @property
     def gm_fields(self) -> frozenset[str]:
         """The fields only a GM sets with ``!ficha``: the table's state and the roles."""

@@ -17,4 +17,5 @@ GAME = Game(
     sheet_rules=SavageSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
     sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "paso"}),
+    npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
 )

@@ -60,6 +60,8 @@ class SavageCombatRules:
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.load(combat)
         savage = savage_of(actor)
+        if savage.out and not savage.wild_card and not savage.dead:
+            return [ctx.renderer.text("savage/table_label", key="out", value=True)]
         card = state.card_of(actor)
         flags = [
             ("card", card.code if card else None),
@@ -72,7 +74,6 @@ class SavageCombatRules:
             ("incapacitated", savage.incapacitated and not savage.dead),
             ("bleeding", savage.bleeding),
             ("dead", savage.dead),
-            ("out", savage.out and not savage.wild_card),
             ("bennies", savage.bennies if savage.wild_card and not ctx.sheet_is_gms(actor) else 0),
         ]
         return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]

@@ -13,6 +13,7 @@ from typing import Any
 from bot.core.state import Character, Combat, name_key
 from systems.savage.deck import ActionDeck, Card
 from systems.savage.state import DramaticTask, Overwatch, SavageCharacter
+from systems.savage.syntax import fold
 
 _DIE = re.compile(r"^d(4|6|8|10|12|20)([+-]\d{1,2})?$")
 
@@ -53,7 +54,7 @@ def savage_of(character: Character) -> SavageCharacter:
     base = SavageCharacter(character.name)
     return SavageCharacter(
         character.name,
-        wild_card=str(sheet.get("comodin", "si")).strip().lower() not in _NO,
+        wild_card=is_wild_card(character),
         parry=int(sheet.get("parada", base.parry)),
         toughness=int(sheet.get("dureza", base.toughness)),
         bennies=max(0, int(sheet.get("bennies", 0))),
@@ -61,6 +62,13 @@ def savage_of(character: Character) -> SavageCharacter:
         fatigue=min(max(0, int(sheet.get("fatiga", 0))), 2),
         **{attr: bool(sheet.get(key, 0)) for key, attr in _FLAGS.items()},
     )
+
+
+def is_wild_card(character: Character) -> bool:
+    """``Comodín`` on the sheet decides; without it, a player's character is a Wild Card and an NPC the
+    GM created (``!pnj``, ``!turnos``, ``!iniciativa``, even one lent to a player) an Extra."""
+    default = "no" if character.npc or character.lent else "si"
+    return fold(str(character.sheet.get("comodin") or default).strip()) not in _NO
 
 
 def store(character: Character, savage: SavageCharacter) -> None:
