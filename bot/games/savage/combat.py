@@ -11,8 +11,8 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
-from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
-from bot.games.savage.state import SavageCombat, group_of, savage_of, sheet_die, store, turn_key
+from bot.games.savage.flow import close_soak, deal, has_joker, roster, trait_roll, vigor_of
+from bot.games.savage.state import SavageCombat, group_of, nerves_of, savage_of, sheet_die, store, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 
@@ -30,6 +30,8 @@ class SavageCombatRules:
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
         state = SavageCombat.load(combat)
+        close_soak(ctx, state)
+        state.save(combat)
         if not state.dealt:
             return
         for character in roster(ctx, state):
@@ -41,6 +43,8 @@ class SavageCombatRules:
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
         state = SavageCombat.load(combat)
+        close_soak(ctx, state)
+        state.save(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return
         state.started.append(actor.name)
@@ -52,7 +56,7 @@ class SavageCombatRules:
         if not (joker or savage.shaken):
             return
         die = sheet_die(actor, "espiritu")
-        roll = trait_roll(ctx, "espiritu", die, savage, joker) if savage.shaken and die else None
+        roll = trait_roll(ctx, "espiritu", die, savage, joker, nerves=nerves_of(actor)) if savage.shaken and die else None
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
         ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll)
@@ -121,7 +125,7 @@ def _bleed(ctx: Context, character: Character) -> None:
     if not savage.bleeding or savage.dead:
         return
     die, defaulted = vigor_of(character)
-    roll = trait_roll(ctx, "desangrar", die, savage, False)
+    roll = trait_roll(ctx, "desangrar", die, savage, False, nerves=nerves_of(character))
     store(character, apply_bleeding_roll(savage, roll.outcome))
     ctx.announce("savage/table_vigor", name=character.name, roll=roll, defaulted=defaulted)
 

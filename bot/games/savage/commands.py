@@ -11,17 +11,18 @@ from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
 from bot.games.savage.flow import (
+    close_soak,
     die_from,
     has_joker,
+    incapacitation_due,
     leave_order,
     move_in_order,
-    reapply_incapacitation,
     roll_incapacitation,
     take_turn_now,
     trait_roll,
 )
 from bot.games.savage.sheet import recover, weapon_damage, weapon_is_ranged
-from bot.games.savage.state import SavageCombat, normal_die, savage_of, store
+from bot.games.savage.state import SavageCombat, nerves_of, normal_die, savage_of, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
@@ -49,6 +50,7 @@ _UNSHAKE = ("recuperar", "unshake")
 _END = ("fin", "end")
 _FIRE = ("fuego", "fire")
 _REROLL = ("repetir", "otra", "reroll")
+_DECLINE = ("no", "decline")
 UNTRAINED = "d4"
 
 
@@ -114,15 +116,20 @@ def damage_command(ctx: Context, args: str) -> None:
         raise ctx.usage("dano")
     if "dureza" not in target.sheet:
         raise refuse("no_toughness", name=target.name)
+    if rest.isdigit() and not ctx.is_gm():
+        raise Refusal("gm_only", command="daño NOMBRE TOTAL")
+    if rest.isdigit() and int(rest) > MAX_DAMAGE:
+        raise refuse("bad_total", limit=MAX_DAMAGE)
+    combat = ctx.room.combat
+    if combat is not None:  # a new damage roll: the chance to soak the last one has passed
+        state = SavageCombat.load(combat)
+        close_soak(ctx, state)
+        state.save(combat)
     savage = savage_of(target)
     if rest.isdigit():
-        if not ctx.is_gm():
-            raise Refusal("gm_only", command="daño NOMBRE TOTAL")
-        if int(rest) > MAX_DAMAGE:
-            raise refuse("bad_total", limit=MAX_DAMAGE)
         _apply_hit(ctx, target, savage, damage_effect(int(rest), savage.toughness, savage.shaken), None)
         return
-    attacker = ctx.room.find_character(ctx.room.combat.current or "") if ctx.room.combat else None
+    attacker = ctx.room.find_character(combat.current or "") if combat else None
     joker = attacker is not None and has_joker(ctx, attacker)
     text = f"daño {rest} vs {savage.toughness}" + (" aturdido" if savage.shaken else "") + (" comodin" if joker else "")
     try:
@@ -137,19 +144,19 @@ def damage_command(ctx: Context, args: str) -> None:
 
 def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect,
                roll: SavageDamageRoll | None) -> None:
-    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it."""
+    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until the
+    next damage roll or the next turn. A Wild Card it incapacitates rolls Vigor when that chance has
+    passed, at once when there is none."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
-    can_soak = after.wild_card and effect.wounds > 0 and before.bennies > 0
+    can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
+    incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
     ctx.reply("savage/table_damage", name=target.name, roll=roll, effect=effect, before=before, after=after,
-              hold_broken=hold_broken, can_soak=can_soak)
-    if can_soak and target.owner and combat is not None:
-        floor.grant(ctx, target.owner, "absorber")  # the victim's player may soak out of turn
-    incap = None
-    if after.incapacitated and not before.incapacitated and after.wild_card:
-        after, incap = roll_incapacitation(ctx, target, after)
+              hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
+    if incapacitated and not can_soak:
+        after, _ = roll_incapacitation(ctx, target, after)
     store(target, after)
     if combat is None or state is None:
         return
@@ -158,49 +165,63 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
         move_in_order(combat, target.name, after_current=True)
     if not after.can_act and not after.dead:
         leave_order(combat, target.name)
-    state.hits[name_key(target.name)] = {
-        "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap,
-        "soaked": False,
-    }
+    if can_soak:
+        state.hits = {name_key(target.name): {
+            "name": target.name, "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds],
+            "incap_due": incapacitated, "soaked": False, "best": 0,
+        }}
     state.save(combat)
 
 
-@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]", in_character=True)
+@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir | no]")
 def soak_command(ctx: Context, args: str) -> None:
+    """A soak of the hit just taken, on anyone's turn (the window is the hit's: until the next damage
+    roll or the next turn); ``no`` declines it; a second one after a partial soak is its reroll."""
     target, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(target)
     words = rest.split()
-    reroll = bool(words) and fold(words[-1]) in _REROLL
-    rest = " ".join(words[:-1]) if reroll else rest
+    last = fold(words[-1]) if words else ""
+    rest = " ".join(words[:-1]) if last in (*_REROLL, *_DECLINE) else rest
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     hit = state.hits.get(name_key(target.name)) if state else None
-    if combat is None or state is None or hit is None or not hit["effect"][2] or hit["soaked"] != reroll:
-        raise refuse("no_soak" if reroll else "no_hit", name=target.name)
+    if combat is None or state is None or hit is None:
+        raise refuse("no_soak" if last in _REROLL else "no_hit", name=target.name)
+    effect = DamageEffect(*hit["effect"])
+    if last in _DECLINE:
+        ctx.reply("savage/table_soak_declined", name=target.name)
+        close_soak(ctx, state)
+        state.save(combat)
+        return
+    reroll = bool(hit["soaked"])
+    if reroll and hit["best"] >= effect.wounds:
+        raise refuse("soak_done", name=target.name)
+    if last in _REROLL and not reroll:
+        raise refuse("no_soak", name=target.name)
     _, die = die_from(rest, target, "vigor")
     if die is None:
         raise refuse("no_die", name=target.name, field="vigor")
     bennies = savage_of(target).bennies if reroll else SavageCharacter.from_dict(hit["before"]).bennies
     before = replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies)
     spend_benny(before)
-    effect = DamageEffect(*hit["effect"])
-    roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}")
-    kept = SoakResult(effect.wounds, hit.get("best", 0)) if reroll else roll.result
+    roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}",
+                      nerves=nerves_of(target))
+    kept = SoakResult(effect.wounds, hit["best"]) if reroll else roll.result
     best = best_soak(kept, roll.result)
     paid, left = soak_damage(before, effect, best)
     after = apply_damage(paid, left)
-    if after.incapacitated and not before.incapacitated and hit["incap"]:
-        after = reapply_incapacitation(after, hit["incap"])
     store(target, after)
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
-    state.hits[name_key(target.name)] = {**hit, "soaked": True, "best": best.soaked}
+    hit.update(soaked=True, best=best.soaked)
+    ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and after.bennies > 0)
+    if not after.bennies or not best.remaining:  # no reroll left: the chance to soak is over
+        incapacitation_due(ctx, hit)
     state.save(combat)
-    if reroll:
-        floor.consume_grant(ctx)
-    else:
-        floor.keep_grant_for(ctx, "absorber", "repetir")  # a second benny may re-roll this soak on the same grant
-    ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best)
+    floor.consume_grant(ctx)
+    if best.remaining and after.bennies and not ctx.is_gm():
+        floor.grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
@@ -215,7 +236,7 @@ def recover_command(ctx: Context, args: str) -> None:
     _, die = die_from(rest, character, "espiritu")
     if die is None:
         raise refuse("no_die", name=character.name, field="espiritu")
-    roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character))
+    roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character), nerves=nerves_of(character))
     store(character, recover_at_turn_start(savage, roll.outcome))
     floor.consume_grant(ctx)
     ctx.reply("savage/table_recovery", name=character.name, roll=roll)
@@ -297,7 +318,8 @@ def _athletics(ctx: Context, character: Character) -> SavageTraitRoll:
     """Athletics from the sheet, or an untrained d4 (−2)."""
     die = normal_die(str(character.sheet.get("atletismo", "")))
     extra = "" if die else "sin entrenar"
-    return trait_roll(ctx, "", die or UNTRAINED, savage_of(character), has_joker(ctx, character), extra)
+    return trait_roll(ctx, "", die or UNTRAINED, savage_of(character), has_joker(ctx, character), extra,
+                      nerves=nerves_of(character))
 
 
 @COMMANDS.command("sorpresa", "surprise", usage="ATACANTES / SORPRENDIDOS", gm_only=True, needs_args=True)
@@ -384,7 +406,8 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     character = ctx.character
     rounds.require_up(ctx, character)
     savage = savage_of(character) if character else SavageCharacter(ctx.speaker_name)
-    roll = trait_roll(ctx, "", die, savage, character is not None and has_joker(ctx, character), rest)
+    joker = character is not None and has_joker(ctx, character)
+    roll = trait_roll(ctx, "", die, savage, joker, rest, nerves=nerves_of(character) if character else 0)
     task = task.add_roll(roll.outcome, roll.raises)
     title = state.task["title"]
     state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}

@@ -18,7 +18,7 @@ from bot.core.rolls import SheetRoll, opponent, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.savage.flow import has_joker
-from bot.games.savage.state import ATTRIBUTES, SKILLS, normal_die, savage_of, sheet_die, store
+from bot.games.savage.state import ATTRIBUTES, SKILLS, nerves_of, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
 from systems.savage.state import recover_at_turn_start
 from systems.savage.syntax import fold, parse_savage
@@ -184,8 +184,7 @@ def _state_words(ctx: Context, actor: Character, kind: str, given: frozenset[str
     """The keywords of the actor's state that the roll does not already give (``given``: the parsed
     roll's keywords; a comment gives none)."""
     savage = savage_of(actor)
-    nerves = _int(actor.sheet.get("nervios_de_acero"))
-    wounds = max(0, savage.wounds - nerves)
+    wounds = max(0, savage.wounds - nerves_of(actor))
     words: list[str] = []
     if kind != "damage":
         if wounds and "wounds" not in given:
@@ -197,13 +196,6 @@ def _state_words(ctx: Context, actor: Character, kind: str, given: frozenset[str
     if has_joker(ctx, actor) and "joker" not in given:
         words.append("comodin")
     return words
-
-
-def _int(value: object) -> int:
-    try:
-        return max(0, int(str(value)))
-    except ValueError:
-        return 0
 
 
 def weapon_damage(character: Character) -> str | None:

@@ -71,6 +71,14 @@ def is_wild_card(character: Character) -> bool:
     return fold(str(character.sheet.get("comodin") or default).strip()) not in _NO
 
 
+def nerves_of(character: Character) -> int:
+    """How many wounds Nervios de acero lets the character ignore in its rolls (0 without the edge)."""
+    try:
+        return max(0, int(str(character.sheet.get("nervios_de_acero", 0))))
+    except ValueError:
+        return 0
+
+
 def store(character: Character, savage: SavageCharacter) -> None:
     """Write the resolver's state back: counters always, condition flags only while set."""
     sheet = character.sheet

@@ -43,6 +43,11 @@ def scripted(table: Table, *faces: tuple[int, int]) -> FaceRng:
     return table.rng  # type: ignore[return-value]
 
 
+def then(table: Table, done: int, script: str) -> Transcript:
+    """Play ``script`` on ``table`` after ``done`` events: its lines are numbered from ``done + 1``."""
+    return play("# earlier\n" * done + script, table)
+
+
 def reasons(made: dict) -> dict[str, int]:
     return {m["reason"]: m["value"] for m in made["modifiers"]}
 
@@ -121,3 +126,146 @@ def test_an_ally_a_player_controls_acts_on_that_players_card() -> None:
     deal = t.texts(FIRST + 2)[0]
     card = state["Kira"]
     assert f"Kira {card}" in deal and f"Perro {card}" in deal
+
+
+# Items 2, 3 and 14: the soak at its moment, incapacitation after it, soak rerolls.
+
+FIGHT = CAST + """
+@gm:local: !pnj Orco
+@gm:local: !combate
+@gm:local: !turnos Orco, Kira, McAvoy
+"""
+F = FIRST + 3
+"""The first line after FIGHT (Orco's turn, set by hand: no cards, no dice dealt)."""
+
+
+def test_a_soak_is_only_for_the_damage_just_dealt() -> None:
+    """000: «Resuelve cada tirada de daño por separado, apuntando sus efectos por completo, antes de pasar
+    a la siguiente (incluyendo las tiradas de absorción gastando benis).» McAvoy's chance passes with
+    the next damage roll, Kira's with the next turn."""
+    table = make_table(system="savage", seed=5)
+    t = play(FIGHT + """
+@gm:local: !daño McAvoy 11
+@gm:local: !daño Kira 10
+@ana:local: !absorber
+@gm:local: !siguiente
+@bob:local: !absorber
+""", table)
+    assert "!absorber McAvoy" in t.text(F) and "!absorber Kira" in t.text(F + 1)
+    assert "no tiene heridas que absorber ahora" in t.text(F + 2)
+    assert "no tiene heridas que absorber ahora" in t.text(F + 4)
+    assert (sheet(table, "McAvoy")["bennies"], sheet(table, "Kira")["bennies"]) == (2, 3)
+    assert (sheet(table, "McAvoy")["heridas"], sheet(table, "Kira")["heridas"]) == (1, 1)
+
+
+def test_a_soak_out_of_turn_needs_no_grant_and_no_declines_it() -> None:
+    """000: «Los personajes pueden gastar un beni para realizar una tirada de absorción»: the victim's
+    player soaks on another's turn without !permite; ``!absorber no`` declines and spends nothing."""
+    table = make_table(system="savage")
+    t = play(FIGHT + "@gm:local: !daño Kira 10\n@bob:local: !absorber no\n@bob:local: !absorber", table)
+    assert t.text(F + 1) == "🛡️ Kira no absorbe el daño."
+    assert "no tiene heridas que absorber ahora" in t.text(F + 2)
+    assert sheet(table, "Kira")["bennies"] == 3 and sheet(table, "Kira")["heridas"] == 1
+    scripted(table, (2, 8), (6, 6), (3, 6))  # Vigor d8 2, wild d6 6+3 = 9: a raise, both wounds soaked
+    t = then(table, F + 2, "@gm:local: !daño McAvoy 14\n@ana:local: !absorber")
+    assert "Absorbe 2 de 2" in t.text(F + 4) and sheet(table, "McAvoy")["heridas"] == 0
+    assert sheet(table, "McAvoy")["bennies"] == 1 and "aturdido" not in sheet(table, "McAvoy")
+
+
+def test_incapacitating_damage_offers_the_soak_and_rolls_vigor_only_when_declined() -> None:
+    """000: «el Comodín queda incapacitado, debiendo hacer una tirada de Vigor inmediatamente» and 001:
+    «Después de calcular el daño, pero antes de aplicar las heridas, el personaje puede gastar un beni
+    para realizar una tirada de absorción»: the Vigor roll waits for the chance to soak."""
+    table = make_table(system="savage")
+    play(FIGHT + "@gm:local: !ficha Kira heridas 2", table)
+    scripted(table, (5, 8), (2, 6))  # the incapacitation Vigor: d8 5, wild 2, heridas -3 -> 2, a failure
+    t = then(table, F, "@gm:local: !daño Kira 14\n@bob:local: !absorber no")
+    hit = t.text(F + 1)
+    assert "Kira: 2 heridas (total 3), incapacitado" in hit and "!absorber Kira" in hit and "Incapacitación" not in hit
+    declined, vigor = t.texts(F + 2)
+    assert declined == "🛡️ Kira no absorbe el daño." and "Incapacitación (Vigor)" in vigor
+    assert reasons(roll_of(t, F + 2))["heridas"] == -3 and roll_of(t, F + 2)["total"] == 2
+    assert sheet(table, "Kira")["desangrando"] == 1 and table.rng.exhausted()
+
+
+def test_a_full_soak_of_incapacitating_damage_never_rolls_vigor() -> None:
+    """000: «El éxito en esta tirada reduce la cantidad de heridas sufridas en una, más otra por cada
+    aumento obtenido»: soaked, the hero is not incapacitated and rolls no Vigor for it."""
+    table = make_table(system="savage")
+    play(FIGHT + "@gm:local: !ficha Kira heridas 2", table)
+    scripted(table, (8, 8), (4, 8), (1, 6))  # soak: d8 8+4 = 12, -2 wounds = 10: a raise, 2 soaked
+    t = then(table, F, "@gm:local: !daño Kira 14\n@bob:local: !absorber\n@gm:local: !siguiente")
+    assert "Absorbe 2 de 2" in t.text(F + 2)
+    assert not any("Incapacitación" in x for x in t.texts(F + 2) + t.texts(F + 3))
+    kira = sheet(table, "Kira")
+    assert kira["heridas"] == 2 and "incapacitado" not in kira and table.rng.exhausted()
+    assert "Kira" in table.room(ROOM_ID).combat.order
+
+
+def test_the_next_turn_rolls_the_vigor_a_soak_did_not_prevent() -> None:
+    """000: «debiendo hacer una tirada de Vigor inmediatamente»: once the chance to soak has passed (the
+    next turn here), the Vigor roll comes, never before."""
+    table = make_table(system="savage")
+    play(FIGHT + "@gm:local: !ficha Kira heridas 3 bennies 1", table)
+    scripted(table, (1, 8), (2, 6),  # soak: 2 - 3 = -1, a failure; no benny left: the chance is over
+             (6, 8), (3, 6))  # incapacitation Vigor: 6 - 3 = 3, a failure
+    t = then(table, F, "@gm:local: !daño Kira 9\n@bob:local: !absorber\n@gm:local: !siguiente")
+    assert "incapacitado" in t.text(F + 1) and not any("Incapacitación" in x for x in t.texts(F + 1))
+    soak, vigor = t.texts(F + 2)
+    assert "Absorbe 0 de 1" in soak and "Incapacitación (Vigor)" in vigor and table.rng.exhausted()
+    assert not any("Incapacitación" in x for x in t.texts(F + 3))
+
+
+def test_a_second_soak_is_the_reroll_and_a_full_soak_has_none() -> None:
+    """000: «Lo que sí podría, sin embargo, es emplear un segundo beni en repetir la tirada de Vigor, como
+    en toda tirada de rasgo»; after every wound is soaked there is nothing to reroll and nothing is spent."""
+    table = make_table(system="savage")
+    play(FIGHT, table)
+    scripted(table, (5, 8), (2, 6),  # first soak: 5, a success: 1 of 3
+             (8, 8), (4, 8), (1, 6))  # second benny: 12, two raises: 3 of 3, the better counts
+    t = then(table, F - 1, "@gm:local: !daño Kira 17\n@bob:local: !absorber\n@bob:local: !absorber\n"
+             "@bob:local: !absorber\n@bob:local: !absorber repetir")
+    assert "Absorbe 1 de 3" in t.text(F + 1) and "!absorber Kira repetir" in t.text(F + 1)
+    assert "repite la absorción con otro beni" in t.text(F + 2) and "absorbe 3 de 3" in t.text(F + 2)
+    assert "ya absorbió todas las heridas" in t.text(F + 3) and "ya absorbió todas las heridas" in t.text(F + 4)
+    kira = sheet(table, "Kira")
+    assert (kira["bennies"], kira["heridas"], "aturdido" in kira) == (1, 0, False) and table.rng.exhausted()
+
+
+# Item 7: Nervios de acero everywhere.
+
+def test_nervios_de_acero_lowers_the_wound_penalty_of_every_automatic_roll() -> None:
+    """000: «Cada herida que un personaje Comodín reciba impone una penalización acumulativa de -1 ... a
+    todas sus tiradas de rasgo»; Nervios de acero ignores one of them (two with the improved edge) in
+    every roll the bot makes: the start-of-turn Spirit, the interrupt, the soak, the incapacitation
+    Vigor and the bleeding Vigor, as in ``!tiro``."""
+    table = make_table(system="savage", seed=7)
+    t = play(CAST + """
+@gm:local: !ficha Kira heridas 2 nervios_de_acero 1 aturdido 1
+@gm:local: !ficha McAvoy heridas 3 nervios_de_acero 2 incapacitado 1 desangrando 1
+@gm:local: !combate
+@gm:local: !turnos Kira, Orco
+@bob:local: !beni recuperar
+@bob:local: !esperar
+@bob:local: !interrumpir Orco
+@gm:local: !daño Kira 10
+@bob:local: !absorber
+@gm:local: !combate fin
+@gm:local: !combate
+@gm:local: !iniciativa McAvoy, Orco
+@gm:local: !siguiente
+""", table)
+    assert reasons(roll_of(t, FIRST + 3))["heridas"] == -1, "start-of-turn Spirit"
+    assert "Kira · 🎲 1d6 (heridas -1)" in t.texts(FIRST + 6)[0], "interrupt"
+    assert reasons(roll_of(t, FIRST + 8))["heridas"] == -1, "soak"
+    bleeding = [r for r in rolls_of(t, FIRST + 12) if r["kind"] == "bleeding"]
+    assert len(bleeding) == 1 and reasons(bleeding[0])["heridas"] == -1, "bleeding Vigor: 3 wounds, 2 ignored"
+
+
+def test_nervios_de_acero_lowers_the_incapacitation_vigor_penalty() -> None:
+    """000: «el Comodín queda incapacitado, debiendo hacer una tirada de Vigor inmediatamente», with the
+    wound penalty Nervios de acero leaves."""
+    table = make_table(system="savage", seed=8)
+    t = play(FIGHT + "@gm:local: !ficha Kira heridas 2 nervios_de_acero 1 bennies 0\n@gm:local: !daño Kira 13", table)
+    vigor = [r for r in rolls_of(t, F + 1) if r["kind"] == "incapacitation"]
+    assert len(vigor) == 1 and reasons(vigor[0])["heridas"] == -2
