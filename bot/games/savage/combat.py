@@ -11,7 +11,7 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
-from bot.games.savage.flow import close_soak, deal, has_joker, roster, trait_roll, vigor_of
+from bot.games.savage.flow import close_soak, deal, has_joker, mark_recovery, roster, trait_roll, vigor_of
 from bot.games.savage.state import SavageCombat, group_of, nerves_of, savage_of, sheet_die, store, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
@@ -59,7 +59,9 @@ class SavageCombatRules:
         roll = trait_roll(ctx, "espiritu", die, savage, joker, nerves=nerves_of(actor)) if savage.shaken and die else None
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
-        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll)
+            mark_recovery(ctx, actor)
+        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
+                     bennies=savage.bennies)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.load(combat)

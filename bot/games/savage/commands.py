@@ -16,7 +16,9 @@ from bot.games.savage.flow import (
     has_joker,
     incapacitation_due,
     leave_order,
+    mark_recovery,
     move_in_order,
+    recovery_rolled,
     roll_incapacitation,
     take_turn_now,
     trait_roll,
@@ -37,6 +39,7 @@ from systems.savage.state import (
     recover_at_turn_start,
     soak_damage,
     spend_benny,
+    stop_bleeding,
     unshake_with_benny,
 )
 from systems.savage.syntax import fold
@@ -160,8 +163,9 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     store(target, after)
     if combat is None or state is None:
         return
-    if hold_broken:
+    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll
         state.stop_holding(target.name)
+        state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
         move_in_order(combat, target.name, after_current=True)
     if not after.can_act and not after.dead:
         leave_order(combat, target.name)
@@ -225,6 +229,32 @@ def soak_command(ctx: Context, args: str) -> None:
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
+@COMMANDS.command("sanar", "heal", usage="[QUIEN] NOMBRE", in_character=True, needs_args=True)
+def heal_command(ctx: Context, args: str) -> None:
+    """Healing on another, bleeding character: a success stabilises them and only stops the bleeding
+    (000: «Si tienen éxito, la víctima se estabilizará inmediatamente ... Este uso de Sanar solo detiene
+    el desangramiento»)."""
+    first, rest = _named(ctx, args)
+    second, extra = _named(ctx, rest) if first and rest else (None, rest)
+    healer, patient = (first, second) if second else (ctx.acting_character(), first)
+    if patient is None:
+        raise ctx.unknown_character(args)
+    if healer is None:
+        raise Refusal("no_character")
+    ctx.may_manage(healer)
+    if healer is patient:
+        raise refuse("heal_self", name=healer.name)
+    if not savage_of(patient).bleeding or savage_of(patient).dead:
+        raise refuse("not_bleeding", name=patient.name)
+    made = rolls.resolve(ctx, healer, f"sanar {extra}".strip(), auto=True)
+    rolls.answer(ctx, healer, made, target=patient)
+    floor.consume_grant(ctx)
+    outcome = str(made.outcome.as_json().get("outcome"))
+    after = stop_bleeding(savage_of(patient), outcome)
+    store(patient, after)
+    ctx.reply("savage/table_heal", name=patient.name, stable=not after.bleeding)
+
+
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True)
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _actor_and_rest(ctx, args)
@@ -233,13 +263,16 @@ def recover_command(ctx: Context, args: str) -> None:
     savage = savage_of(character)
     if not savage.shaken:
         raise refuse("not_shaken", name=character.name)
+    if recovery_rolled(ctx, character):
+        raise refuse("recovered_already", name=character.name, bennies=savage.bennies)
     _, die = die_from(rest, character, "espiritu")
     if die is None:
         raise refuse("no_die", name=character.name, field="espiritu")
     roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character), nerves=nerves_of(character))
     store(character, recover_at_turn_start(savage, roll.outcome))
+    mark_recovery(ctx, character)
     floor.consume_grant(ctx)
-    ctx.reply("savage/table_recovery", name=character.name, roll=roll)
+    ctx.reply("savage/table_recovery", name=character.name, roll=roll, bennies=savage.bennies)
 
 
 def _current_actor(ctx: Context, combat: Combat) -> Character | None:
@@ -284,8 +317,27 @@ def _hold(ctx: Context, overwatch: bool) -> None:
         state.overwatch = state.watch().enter(actor.name).watchers
     state.save(combat)
     kind = "savage/table_overwatch" if overwatch else "savage/table_hold"
-    ctx.reply(kind, name=actor.name, shooters=[])
+    ctx.reply(kind, name=actor.name, shooters=[], card=state.card_of(actor))
     rounds.advance(ctx, combat)
+
+
+@COMMANDS.command("actuar", "act", usage="[NOMBRE]")
+def act_command(ctx: Context, args: str) -> None:
+    """A held character acts now, between turns, with no roll (000: «actuar en un momento posterior de
+    la ronda de combate si así lo desea»); cutting into an action is ``!interrumpir``."""
+    combat = ctx.running_combat()
+    holder, rest = _actor_and_rest(ctx, args)
+    if rest:
+        raise ctx.usage("actuar")
+    ctx.may_manage(holder)
+    rounds.require_up(ctx, holder)
+    state = SavageCombat.load(combat)
+    if not state.is_holding(holder.name):
+        raise refuse("not_holding", name=holder.name)
+    state.stop_holding(holder.name)
+    state.save(combat)
+    ctx.reply("savage/table_act", name=holder.name)
+    take_turn_now(ctx, combat, holder.name)
 
 
 @COMMANDS.command("interrumpir", "interrupt", usage="[QUIEN] NOMBRE", needs_args=True)
@@ -303,11 +355,13 @@ def interrupt_command(ctx: Context, args: str) -> None:
         raise refuse("not_holding", name=holder.name)
     if name_key(target.name) != name_key(combat.current or "") or target is holder:
         raise refuse("not_current", name=target.name, current=combat.current)
-    rolls = [_athletics(ctx, holder), _athletics(ctx, target)]
-    verdict = interrupt(rolls[0].total, rolls[1].total)
+    joker = has_joker(ctx, holder)  # 000: a joker «puede actuar en cualquier momento ... incluso interrumpiendo»
+    rolls = [] if joker else [_athletics(ctx, holder), _athletics(ctx, target)]
+    verdict = "holder" if joker else interrupt(rolls[0].total, rolls[1].total)
     state.stop_holding(holder.name)
     state.save(combat)
-    ctx.reply("savage/table_interrupt", holder=holder.name, target=target.name, rolls=rolls, verdict=verdict)
+    ctx.reply("savage/table_interrupt", holder=holder.name, target=target.name, rolls=rolls, verdict=verdict,
+              joker=joker)
     if verdict == "holder":
         take_turn_now(ctx, combat, holder.name)
     else:

@@ -45,6 +45,28 @@ def has_joker(ctx: Context, character: Character) -> bool:
     return card is not None and card.joker
 
 
+def _this_turn(combat: Combat) -> list[Any]:
+    return [combat.round, name_key(combat.current or "")]
+
+
+def recovery_rolled(ctx: Context, character: Character) -> bool:
+    """Whether the character already made this turn's Spirit roll to end Shaken (000: one, «Al comenzar
+    su turno»); out of combat there is no turn to count."""
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        return False
+    return SavageCombat.load(combat).recovered.get(name_key(character.name)) == _this_turn(combat)
+
+
+def mark_recovery(ctx: Context, character: Character) -> None:
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        return
+    state = SavageCombat.load(combat)
+    state.recovered[name_key(character.name)] = _this_turn(combat)
+    state.save(combat)
+
+
 def vigor_of(character: Character) -> tuple[str, bool]:
     """The sheet's Vigor die, or the default d4 (True when defaulted)."""
     die = sheet_die(character, "vigor")

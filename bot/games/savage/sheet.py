@@ -17,7 +17,7 @@ from bot.core.context import Context
 from bot.core.rolls import SheetRoll, opponent, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
-from bot.games.savage.flow import has_joker
+from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
 from bot.games.savage.state import ATTRIBUTES, SKILLS, nerves_of, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
 from systems.savage.state import recover_at_turn_start
@@ -100,10 +100,14 @@ class SavageSheetRules:
         if request is None and key is None:
             return None
         kind = request.kind if request is not None else "dice"
+        if kind == "recovery" and recovery_rolled(ctx, actor):
+            raise Refusal("savage/table_error", code="recovered_already", name=actor.name,
+                          bennies=savage_of(actor).bennies)
         if kind not in SHAKEN_ALLOWS:
             rounds.require_up(ctx, actor)
             if savage_of(actor).shaken:
-                raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name)
+                raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name,
+                              bennies=savage_of(actor).bennies)
         if request is None:
             return SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
         if not savage_of(actor).wild_card and kind != "damage" and "extra" not in request.keywords:
@@ -127,6 +131,7 @@ def recover(ctx: Context, actor: Character, roll: dict[str, object]) -> None:
         after = recover_at_turn_start(savage, str(roll.get("outcome")))
         if after != savage:
             store(actor, after)
+        mark_recovery(ctx, actor)
 
 
 def _starts_with_dice(words: list[str]) -> bool:

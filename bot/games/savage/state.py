@@ -117,6 +117,8 @@ class SavageCombat:
     surprise: dict[str, list[str]] = field(default_factory=dict)
     task: dict[str, Any] | None = None
     overwatch: list[str] = field(default_factory=list)
+    recovered: dict[str, list[Any]] = field(default_factory=dict)
+    """Who made the Spirit roll to end Shaken, by name key: the turn it was made in (round, actor)."""
 
     @classmethod
     def load(cls, combat: Combat) -> SavageCombat:
@@ -125,12 +127,14 @@ class SavageCombat:
         return cls(
             deck, list(data.get("roster", [])), list(data.get("holding", [])), list(data.get("started", [])),
             dict(data.get("hits", {})), dict(data.get("surprise", {})), data.get("task"), list(data.get("overwatch", [])),
+            dict(data.get("recovered", {})),
         )
 
     def save(self, combat: Combat) -> None:
         combat.data = {
             "deck": self.deck.to_dict(), "roster": self.roster, "holding": self.holding, "started": self.started,
             "hits": self.hits, "surprise": self.surprise, "task": self.task, "overwatch": self.overwatch,
+            "recovered": self.recovered,
         }
 
     @property

@@ -269,3 +269,142 @@ def test_nervios_de_acero_lowers_the_incapacitation_vigor_penalty() -> None:
     t = play(FIGHT + "@gm:local: !ficha Kira heridas 2 nervios_de_acero 1 bennies 0\n@gm:local: !daño Kira 13", table)
     vigor = [r for r in rolls_of(t, F + 1) if r["kind"] == "incapacitation"]
     assert len(vigor) == 1 and reasons(vigor[0])["heridas"] == -2
+
+
+# Item 6: one recovery roll.
+
+def test_a_shaken_character_gets_one_spirit_roll_at_the_start_of_its_turn() -> None:
+    """000: «Al comenzar su turno, un personaje aturdido debe intentar recuperarse de este estado
+    realizando una tirada de Espíritu»: one roll; a later ``!recuperar`` or ``!tiro Espíritu`` that turn
+    is refused and rolls nothing, while «Un personaje puede gastar un beni en cualquier momento para
+    eliminar el estado de aturdimiento»."""
+    table = make_table(system="savage")
+    play(CAST + "@gm:local: !ficha Kira aturdido 1\n@gm:local: !combate", table)
+    scripted(table, (2, 8), (3, 6))  # the start-of-turn Spirit: 3, a failure
+    t = then(table, FIRST + 1, """@gm:local: !turnos Kira, McAvoy
+@bob:local: !recuperar
+@bob:local: !tiro Espíritu
+@bob:local: !beni recuperar
+""")
+    assert "Sigue aturdido" in t.texts(FIRST + 2)[0]
+    assert "ya hizo su tirada de Espíritu este turno" in t.text(FIRST + 3)
+    assert "ya hizo su tirada de Espíritu este turno" in t.text(FIRST + 4)
+    assert "deja de estar aturdido" in t.text(FIRST + 5) and table.rng.exhausted()
+    assert "aturdido" not in sheet(table, "Kira") and sheet(table, "Kira")["bennies"] == 2
+
+
+def test_without_a_spirit_die_the_one_recovery_roll_is_recuperar() -> None:
+    """000: «Al comenzar su turno, un personaje aturdido debe intentar recuperarse»: with no Spirit on
+    the sheet, ``!recuperar dN`` is that roll, once."""
+    table = make_table(system="savage")
+    play(CAST + "@gm:local: !pnj Orco\n@gm:local: !ficha Orco aturdido 1\n@gm:local: !combate\n"
+         "@gm:local: !turnos Orco, Kira", table)
+    scripted(table, (1, 6))  # an Extra's d6: 1, a failure
+    t = then(table, FIRST + 3, "@gm:local: !recuperar Orco d6\n@gm:local: !recuperar Orco d6")
+    assert "Sigue aturdido" in t.text(FIRST + 4) and "ya hizo su tirada" in t.text(FIRST + 5)
+    assert table.rng.exhausted()
+
+
+# Item 10: healing stops bleeding.
+
+def test_healing_stabilises_a_bleeding_character_and_only_stops_the_bleeding() -> None:
+    """000: «Otros personajes pueden detener un desangramiento realizando sobre el personaje una tirada
+    de Sanar. Si tienen éxito, la víctima se estabilizará inmediatamente sin necesidad de que tenga que
+    hacer más tiradas. Este uso de Sanar solo detiene el desangramiento.»"""
+    table = make_table(system="savage")
+    play(CAST + """@gm:local: !ficha McAvoy heridas 3 incapacitado 1 desangrando 1
+@gm:local: !pnj Orco
+@gm:local: !combate
+@gm:local: !turnos Kira, Orco, McAvoy
+""", table)
+    scripted(table, (4, 6), (2, 6))  # Sanar d6 4: a success
+    t = then(table, FIRST + 3, """@bob:local: !sanar Kira
+@bob:local: !sanar Orco
+@bob:local: !sanar McAvoy
+@bob:local: !heal McAvoy
+""")
+    assert "otro personaje" in t.text(FIRST + 4)
+    assert "Orco no se está desangrando" in t.text(FIRST + 5)
+    healed = t.texts(FIRST + 6)
+    assert healed[0].startswith("Kira · Sanar d6 contra McAvoy") and "McAvoy se estabiliza" in healed[-1]
+    assert "McAvoy no se está desangrando" in t.text(FIRST + 7) and table.rng.exhausted()
+    mcavoy = sheet(table, "McAvoy")
+    assert "desangrando" not in mcavoy and mcavoy["incapacitado"] == 1 and mcavoy["heridas"] == 3
+
+
+def test_a_failed_healing_roll_leaves_the_bleeding() -> None:
+    """000: «Si tienen éxito, la víctima se estabilizará»: a failure does not."""
+    table = make_table(system="savage")
+    play(CAST + "@gm:local: !ficha McAvoy heridas 3 incapacitado 1 desangrando 1\n@gm:local: !combate\n"
+         "@gm:local: !turnos Kira, McAvoy", table)
+    scripted(table, (2, 6), (3, 6))
+    t = then(table, FIRST + 2, "@bob:local: !sanar McAvoy")
+    assert "sigue desangrándose" in t.texts(FIRST + 3)[-1] and sheet(table, "McAvoy")["desangrando"] == 1
+
+
+# Item 11: hold and the joker.
+
+def test_a_held_character_acts_between_turns_with_actuar_and_no_roll() -> None:
+    """000: «Un héroe podría esperar a ver qué ocurre durante la ronda realizando la acción de espera y
+    actuar en un momento posterior de la ronda de combate si así lo desea.»"""
+    table = make_table(system="savage")
+    play(FIGHT + "@gm:local: !siguiente", table)  # Orco's turn ends; Kira's starts
+    scripted(table)
+    t = then(table, F, "@bob:local: !esperar\n@bob:local: !actuar\n@gm:local: !siguiente\n@ana:local: !act")
+    assert "queda en espera" in t.texts(F + 1)[0] and t.texts(F + 1)[1].startswith("▶️ Ronda 1: turno de McAvoy")
+    assert "Kira deja de esperar y actúa ahora" in t.texts(F + 2)[0] and "turno de Kira" in t.texts(F + 2)[-1]
+    assert "turno de McAvoy" in t.texts(F + 3)[-1]
+    assert "McAvoy no está en espera" in t.text(F + 4) and table.rng.exhausted()
+
+
+def _joker_for_kira() -> tuple[Table, Transcript]:
+    for seed in range(1, 400):
+        table = make_table(system="savage", seed=seed)
+        t = play(CAST + "@gm:local: !pnj Orco\n@gm:local: !combate\n@gm:local: !iniciativa Kira, Orco, McAvoy", table)
+        in_play = table.room(ROOM_ID).combat.data["deck"]["in_play"]
+        if in_play["Kira"].startswith("🃏") and not in_play["McAvoy"].startswith("🃏"):
+            return table, t
+    raise AssertionError("no joker for Kira in 400 seeds")
+
+
+def test_a_joker_holder_interrupts_at_will_and_others_roll_athletics() -> None:
+    """000: «Cuando un jugador recibe una carta de comodín, su personaje puede actuar en cualquier
+    momento de la ronda de combate que desee, incluso interrumpiendo las acciones de otro personaje.»"""
+    table, t = _joker_for_kira()
+    assert "🃏 Kira tiene un comodín: +2 a sus tiradas de rasgo y daño esta ronda." in t.texts(FIRST + 2)
+    assert not any("añade «comodin»" in x for x in t.texts(FIRST + 2))
+    scripted(table)
+    t = then(table, FIRST + 2, "@bob:local: !esperar\n@gm:local: !estado")
+    current = table.room(ROOM_ID).combat.current
+    t = then(table, FIRST + 4, f"@bob:local: !interrumpir {current}")
+    message = t.texts(FIRST + 5)[0]
+    assert "comodín" in message and "🎲" not in message and "Kira actúa primero" in message
+    assert "turno de Kira" in t.texts(FIRST + 5)[-1] and table.rng.exhausted()
+
+
+def test_a_shaken_holder_acts_right_after_and_rolls_spirit_then() -> None:
+    """000: «Un personaje en espera que quede aturdido por cualquier causa al final de la acción de otro
+    personaje deja de estar en espera y debe actuar inmediatamente tras él», and at that turn «un
+    personaje aturdido debe intentar recuperarse de este estado realizando una tirada de Espíritu»."""
+    table = make_table(system="savage")
+    play(FIGHT + "@gm:local: !siguiente", table)  # Kira's turn
+    scripted(table, (6, 8), (1, 6))  # her Spirit roll when she acts: 6, a success
+    t = then(table, F, "@bob:local: !esperar\n@gm:local: !daño Kira 5\n@gm:local: !siguiente")
+    assert "Deja de estar en espera" in t.text(F + 2)
+    spirit, turn = t.texts(F + 3)
+    assert "Espíritu para recuperarse" in spirit and "Deja de estar aturdido" in spirit
+    assert turn == "▶️ Ronda 1: turno de Kira (@bob:local)." and table.rng.exhausted()
+
+
+def test_a_surprise_attacker_without_a_card_is_not_told_it_keeps_one() -> None:
+    """000: «el bando que inició la lucha no recibe cartas de acción, sino que comienza el combate en
+    espera»: holding again, it has no card to keep."""
+    table = make_table(system="savage", seed=5)
+    t = play(CAST + """@gm:local: !pnj Orco
+@gm:local: !combate
+@gm:local: !sorpresa Orco / McAvoy
+@gm:local: !iniciativa Kira, McAvoy, Orco
+@gm:local: !esperar
+""", table)
+    held = t.texts(FIRST + 4)[0]
+    assert "Orco queda en espera" in held and "conserva su carta" not in held
