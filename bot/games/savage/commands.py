@@ -24,12 +24,12 @@ from bot.games.savage.flow import (
     trait_roll,
 )
 from bot.games.savage.sheet import recover, weapon_damage, weapon_is_ranged
-from bot.games.savage.state import SavageCombat, nerves_of, normal_die, savage_of, store
+from bot.games.savage.state import SavageCombat, group_of, nerves_of, normal_die, savage_of, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
 from systems.savage.resolver import SavageDamageRoll, SavageTraitRoll
-from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
+from systems.savage.rules import SUCCESSES, DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import (
     DRAMATIC_TASKS,
     DramaticTask,
@@ -169,12 +169,27 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
         move_in_order(combat, target.name, after_current=True)
     if not after.can_act and not after.dead:
         leave_order(combat, target.name)
+    if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):
+        ctx.tell_gms("savage/table_no_enemies")
     if can_soak:
         state.hits = {name_key(target.name): {
             "name": target.name, "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds],
             "incap_due": incapacitated, "soaked": False, "best": 0,
         }}
     state.save(combat)
+
+
+def _is_enemy(ctx: Context, character: Character) -> bool:
+    """A GM's combatant that is no ally of a player's character (one whose ``grupo`` names it)."""
+    leader = ctx.room.find_character(group_of(character))
+    return ctx.sheet_is_gms(character) and (leader is None or ctx.sheet_is_gms(leader))
+
+
+def _enemies_up(ctx: Context, state: SavageCombat) -> bool:
+    combat = ctx.room.combat
+    names = state.roster or (combat.order if combat else [])
+    found = (ctx.room.find_character(n) for n in names)
+    return any(c is not None and _is_enemy(ctx, c) and savage_of(c).can_act for c in found)
 
 
 @COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir | no]")
@@ -385,11 +400,22 @@ def surprise_command(ctx: Context, args: str) -> None:
     attackers, victims = _names(attackers_text), _names(victims_text)
     if not attackers or victims is None:
         raise ctx.usage("sorpresa")
-    setup = surprise(attackers, dict.fromkeys(victims, False))
+    setup = surprise(attackers, {name: _notices(ctx, name) for name in victims})
     state = SavageCombat.load(combat)
     state.surprise = {"on_hold": list(setup.on_hold), "lose_first_round": list(setup.lose_first_round)}
     state.save(combat)
-    ctx.reply("savage/table_surprise", attackers=setup.on_hold, victims=setup.lose_first_round)
+    ctx.reply("savage/table_surprise", attackers=setup.on_hold, victims=setup.lose_first_round, noticed=setup.dealt)
+
+
+def _notices(ctx: Context, name: str) -> bool:
+    """A surprised character's Notice roll from its sheet (000: «deben hacer tiradas de Notar»); a name
+    with no character has no sheet to roll and stays surprised."""
+    character = ctx.room.find_character(name)
+    if character is None:
+        return False
+    made = rolls.resolve(ctx, character, "notar", auto=True)
+    rolls.answer(ctx, character, made)
+    return made.outcome.as_json().get("outcome") in SUCCESSES
 
 
 def _names(text: str) -> list[str] | None:

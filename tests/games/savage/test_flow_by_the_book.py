@@ -91,7 +91,7 @@ def test_a_wounded_extra_is_out_of_the_fight() -> None:
 @gm:local: !daño Orco 9
 @gm:local: !estado
 """, table)
-    assert "Orco: fuera de combate" in t.text(FIRST + 4)
+    assert "Orco: fuera de combate" in t.texts(FIRST + 4)[0]
     assert sheet(table, "Orco").get("fuera") == 1 and sheet(table, "Orco").get("heridas", 0) == 0
     assert "Orco [fuera de combate]" in t.text(FIRST + 5)
 
@@ -408,3 +408,45 @@ def test_a_surprise_attacker_without_a_card_is_not_told_it_keeps_one() -> None:
 """, table)
     held = t.texts(FIRST + 4)[0]
     assert "Orco queda en espera" in held and "conserva su carta" not in held
+
+
+# Item 19: surprise.
+
+def test_the_bot_rolls_notice_for_the_surprised_and_who_succeeds_is_not_surprised() -> None:
+    """000: «Las víctimas del ataque por sorpresa deben hacer tiradas de Notar. Quienes logren superarlas
+    recibirán carta de acción de la forma normal. Quienes fallen la tirada no recibirán carta de acción
+    y no podrán actuar durante la primera ronda del combate.»"""
+    table = make_table(system="savage")
+    play(CAST + "@gm:local: !pnj Orco\n@gm:local: !combate", table)
+    scripted(table, (6, 8), (2, 6),  # Kira, Notar d8: 6, a success
+             (1, 4), (2, 6))  # McAvoy, Notar d4: 2, a failure
+    t = then(table, FIRST + 1, "@gm:local: !sorpresa Orco / Kira, McAvoy")
+    *notices, summary = t.texts(FIRST + 2)
+    assert notices[0].startswith("Kira · Notar d8") and notices[1].startswith("McAvoy · Notar d4")
+    assert [roll_of(t, FIRST + 2)["outcome"], rolls_of(t, FIRST + 2)[1]["outcome"]] == ["success", "failure"]
+    assert "Orco empieza en espera" in summary and "McAvoy no actúa en la primera ronda" in summary
+    assert "Kira ve venir el ataque" in summary and table.rng.exhausted()
+    surprise = table.room(ROOM_ID).combat.data["surprise"]
+    assert surprise == {"on_hold": ["Orco"], "lose_first_round": ["McAvoy"]}
+
+
+# Item 20: a fight with no enemies left.
+
+def test_the_gm_is_told_when_no_enemy_is_left_standing() -> None:
+    """000: «Los Extras heridos quedan fuera de juego ... están fuera de combate»: with the last enemy
+    down the GM hears it, with ``!combate fin``; an ally of the players is no enemy."""
+    table = make_table(system="savage")
+    t = play(CAST + """@gm:local: !pnj Orco
+@gm:local: !pnj Lobo
+@gm:local: !pnj Perro grupo Kira
+@gm:local: !ficha Orco dureza 5
+@gm:local: !ficha Lobo dureza 5
+@gm:local: !combate
+@gm:local: !turnos Kira, Orco, Lobo, Perro, McAvoy
+@gm:local: !daño Orco 9
+@gm:local: !daño Lobo 9
+""", table)
+    assert len(t.texts(FIRST + 7)) == 1
+    hit, notice = [a for a in t.for_line(FIRST + 8) if a["action"] == "send" and not a.get("gm_copy")]
+    assert "Lobo: fuera de combate" in hit["text"] and notice["private_to"] == GM
+    assert "No queda ningún enemigo en pie" in notice["text"] and "!combate fin" in notice["text"]

@@ -226,7 +226,9 @@ def test_surprise_ambushers_hold_and_victims_miss_the_first_round() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 """, system="savage", seed=5)
-    assert "Orco empieza en espera" in t.text(6) and "Kira no actúa" in t.text(6)
+    notice, summary = t.texts(6)  # issue 21 item 19: the bot rolls Kira's Notice (d4 -2: 3, a failure)
+    assert notice.startswith("Kira · Notar d4") and "fallo" in notice
+    assert "Orco empieza en espera" in summary and "Kira no actúa" in summary
     deal = t.texts(7)[0]
     assert "Orco sin carta (en espera)" in deal and "Sorprendidos, sin carta esta ronda: Kira" in deal
     assert t.texts(7)[-1] == "▶️ Ronda 1: turno de Orco."
@@ -246,7 +248,8 @@ def test_extras_go_out_and_wild_cards_bleed_each_round() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 """, table=table)
-    assert "Orco: fuera de combate" in t.text(9)
+    hit, no_enemies = t.texts(9)  # issue 21 item 20: with Orco out, the GM hears no enemy is left
+    assert "Orco: fuera de combate" in hit and "!combate fin" in no_enemies
     texts = " ".join(t.texts(10) + t.texts(11) + t.texts(12))
     assert "Desangramiento" in texts
     assert "Orco" not in " ".join(x for x in t.texts(10) + t.texts(11) + t.texts(12) if x.startswith("🔔"))
