@@ -172,11 +172,11 @@ class Context:
         self.render_send(kind, private_to=user_id, roll=roll, **context)
 
     def tell_gms(self, kind: str, **context: Any) -> None:
-        """A message for the GMs only: to those the core knows (configured, ``!master``) and those the
-        transport knows (``to_room_gms``: the room's creators and users of power level 50 or more, IRC
-        operators). With none known to the core it is addressed to the sender, who then reads it too."""
-        first, *others = self.gms or [self.sender]
-        self.render_send(kind, private_to=first, private_also=tuple(others), to_room_gms=True, **context)
+        """A message for the GMs only, to those the GMs' copies go to (``privacy.recipients``), and with
+        ``to_room_gms`` to the room's creators and users of power level 50+ the transport knows when no
+        GM is named. With no GM known at all it is addressed to the sender, who then reads it too."""
+        first, *others = privacy.recipients(self) or (self.sender,)
+        self.render_send(kind, private_to=first, private_also=tuple(others), to_room_gms=not self.gms, **context)
 
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
