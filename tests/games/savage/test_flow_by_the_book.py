@@ -450,3 +450,19 @@ def test_the_gm_is_told_when_no_enemy_is_left_standing() -> None:
     hit, notice = [a for a in t.for_line(FIRST + 8) if a["action"] == "send" and not a.get("gm_copy")]
     assert "Lobo: fuera de combate" in hit["text"] and notice["private_to"] == GM
     assert "No queda ningún enemigo en pie" in notice["text"] and "!combate fin" in notice["text"]
+
+
+# Item 22: messages.
+
+def test_an_extra_with_no_bennies_is_not_offered_bennies() -> None:
+    """000: «Un personaje puede gastar un beni en cualquier momento para eliminar el estado de
+    aturdimiento»: only one who has a benny is told so."""
+    table = make_table(system="savage")
+    play(CAST + "@gm:local: !pnj Orco\n@gm:local: !ficha Orco aturdido 1 pelear d6\n@gm:local: !combate", table)
+    scripted(table, (2, 6))
+    t = then(table, FIRST + 2, "@gm:local: !turnos Orco, Kira\n@gm:local: !tiro Orco Pelear\n"
+             "@gm:local: !recuperar Orco d6")
+    turn = t.texts(FIRST + 3)[0]
+    assert "Orco está aturdido: tira Espíritu con !recuperar dN." in turn and "beni" not in turn
+    assert "está aturdido" in t.text(FIRST + 4) and "beni" not in t.text(FIRST + 4)
+    assert "Sigue aturdido" in t.text(FIRST + 5) and "beni" not in t.text(FIRST + 5)
