@@ -466,3 +466,16 @@ def test_an_extra_with_no_bennies_is_not_offered_bennies() -> None:
     assert "Orco está aturdido: tira Espíritu con !recuperar dN." in turn and "beni" not in turn
     assert "está aturdido" in t.text(FIRST + 4) and "beni" not in t.text(FIRST + 4)
     assert "Sigue aturdido" in t.text(FIRST + 5) and "beni" not in t.text(FIRST + 5)
+
+
+def test_the_room_is_not_told_a_gm_wild_card_may_soak() -> None:
+    """Issue 19's rule: a GM's sheet's bennies are the GM's; the offer to soak (which says it has one)
+    goes only in the GMs' copy."""
+    t = play(CAST + "@gm:local: !pnj Capitán comodín\n@gm:local: !ficha Capitán dureza 5 bennies 1\n"
+             "@gm:local: !combate\n@gm:local: !turnos Kira, Capitán\n@gm:local: !daño Capitán 10", system="savage")
+    assert "Capitán: 1 herida" in t.text(FIRST + 4) and "absorber" not in t.text(FIRST + 4)
+    assert "!absorber Capitán" in t.gm_text(FIRST + 4)
+    t = play(CAST + "@gm:local: !pnj Capitán comodín\n@gm:local: !ficha Capitán dureza 5 bennies 2 vigor d6\n"
+             "@gm:local: !combate\n@gm:local: !turnos Kira, Capitán\n@gm:local: !daño Capitán 14\n"
+             "@gm:local: !absorber Capitán", system="savage", seed=2)
+    assert "beni" not in t.text(FIRST + 5).split("Queda:")[1] and "1 beni" in t.gm_text(FIRST + 5).split("Queda:")[1]
