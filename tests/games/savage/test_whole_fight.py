@@ -6,26 +6,33 @@ next to the assertions do the sums by hand."""
 from __future__ import annotations
 
 from bot.console import ROOM_ID
-from tests.transcript import GM, Transcript, make_table, play
+from tests.transcript import Transcript, make_table, play
 
-CAST = """
-@gm:local: !pj Kira @bob:local
-@gm:local: !ficha Kira Agilidad d8, Espíritu d8, Fuerza d6, Vigor d8, Atletismo d6, Notar d8, Disparar d8, Sanar d6, Parada 5, Dureza 6, Bennies 3, Arma Rifle, Tipo de arma distancia, Daño 2d8
-@gm:local: !pj McAvoy @ana:local
-@gm:local: !ficha McAvoy Espíritu d6, Fuerza d8, Vigor d6, Atletismo d8, Pelear d10, Parada 7, Dureza 6, Bennies 2, Arma Espada, Tipo de arma cuerpo, Daño fue+d8
-@gm:local: !pj Dharma @cia:local
-@gm:local: !ficha Dharma Astucia d8, Espíritu d6, Vigor d6, Atletismo d4, Sanar d8, Disparar d6, Parada 2, Dureza 5, Bennies 2, Arma Pistola, Tipo de arma distancia, Daño 2d6
-@gm:local: !pj Brian @dan:local
-@gm:local: !ficha Brian Espíritu d6, Fuerza d10, Vigor d8, Pelear d6, Atletismo d6, Parada 5, Dureza 7, Bennies 1, Nervios de acero 1, Arma Hacha, Tipo de arma cuerpo, Daño fue+d6
-@gm:local: !pnj Capitán comodín
-@gm:local: !ficha Capitán Espíritu d8, Fuerza d8, Vigor d8, Pelear d10, Atletismo d8, Parada 7, Dureza 7, Bennies 2, Arma Sable, Tipo de arma cuerpo, Daño fue+d6
-@gm:local: !pnj Orco x3 grupo orcos
-@gm:local: !ficha Orco 1 Pelear d6, Fuerza d8, Parada 5, Dureza 6, Arma Hacha, Tipo de arma cuerpo, Daño fue+d6
-@gm:local: !ficha Orco 2 Pelear d6, Fuerza d8, Parada 5, Dureza 6, Arma Hacha, Tipo de arma cuerpo, Daño fue+d6
-@gm:local: !ficha Orco 3 Pelear d6, Fuerza d8, Parada 5, Dureza 6, Arma Hacha, Tipo de arma cuerpo, Daño fue+d6
-"""
-FIGHT = """
-@gm:local: !combate
+CAST = "".join(f"{line}\n" for line in (
+    "@gm:local: !pj Kira @bob:local",
+    "@gm:local: !ficha Kira Agilidad d8, Espíritu d8, Fuerza d6, Vigor d8, Atletismo d6, Notar d8, "
+    "Disparar d8, Sanar d6, Parada 5, Dureza 6, Bennies 3, Arma Rifle, Tipo de arma distancia, Daño 2d8",
+    "@gm:local: !pj McAvoy @ana:local",
+    "@gm:local: !ficha McAvoy Espíritu d6, Fuerza d8, Vigor d6, Atletismo d8, Pelear d10, Parada 7, Dureza 6, "
+    "Bennies 2, Arma Espada, Tipo de arma cuerpo, Daño fue+d8",
+    "@gm:local: !pj Dharma @cia:local",
+    "@gm:local: !ficha Dharma Astucia d8, Espíritu d6, Vigor d6, Atletismo d4, Sanar d8, Disparar d6, "
+    "Parada 2, Dureza 5, Bennies 2, Arma Pistola, Tipo de arma distancia, Daño 2d6",
+    "@gm:local: !pj Brian @dan:local",
+    "@gm:local: !ficha Brian Espíritu d6, Fuerza d10, Vigor d8, Pelear d6, Atletismo d6, Parada 5, Dureza 7, "
+    "Bennies 1, Nervios de acero 1, Arma Hacha, Tipo de arma cuerpo, Daño fue+d6",
+    "@gm:local: !pnj Capitán comodín",
+    "@gm:local: !ficha Capitán Espíritu d8, Fuerza d8, Vigor d8, Pelear d10, Atletismo d8, Parada 7, "
+    "Dureza 7, Bennies 2, Arma Sable, Tipo de arma cuerpo, Daño fue+d6",
+    "@gm:local: !pnj Orco x3 grupo orcos",
+    "@gm:local: !ficha Orco 1 Pelear d6, Fuerza d8, Parada 5, Dureza 6, Arma Hacha, Tipo de arma cuerpo, "
+    "Daño fue+d6",
+    "@gm:local: !ficha Orco 2 Pelear d6, Fuerza d8, Parada 5, Dureza 6, Arma Hacha, Tipo de arma cuerpo, "
+    "Daño fue+d6",
+    "@gm:local: !ficha Orco 3 Pelear d6, Fuerza d8, Parada 5, Dureza 6, Arma Hacha, Tipo de arma cuerpo, "
+    "Daño fue+d6",
+))
+FIGHT = """@gm:local: !combate
 @gm:local: !iniciativa
 @gm:local: !ataque Kira
 @gm:local: !siguiente
