@@ -479,3 +479,17 @@ def test_the_room_is_not_told_a_gm_wild_card_may_soak() -> None:
              "@gm:local: !combate\n@gm:local: !turnos Kira, Capitán\n@gm:local: !daño Capitán 14\n"
              "@gm:local: !absorber Capitán", system="savage", seed=2)
     assert "beni" not in t.text(FIRST + 5).split("Queda:")[1] and "1 beni" in t.gm_text(FIRST + 5).split("Queda:")[1]
+
+
+def test_a_holder_keeps_its_card_and_its_hold_into_the_next_round() -> None:
+    """000: «La acción de espera dura hasta que se decide dejarlo. Si un personaje en espera conserva su
+    carta de acción al comienzo de la ronda, no recibe una nueva.»"""
+    table = make_table(system="savage", seed=4)
+    t = play(CAST + "@gm:local: !pnj Orco\n@gm:local: !combate\n@gm:local: !iniciativa Kira, McAvoy, Orco", table)
+    card = table.room(ROOM_ID).combat.data["deck"]["in_play"]["Kira"]
+    order = table.room(ROOM_ID).combat.order
+    before, after = order.index("Kira"), len(order) - order.index("Kira") - 1
+    t = then(table, FIRST + 2, "@gm:local: !siguiente\n" * before + "@bob:local: !esperar\n" + "@gm:local: !siguiente\n" * after)
+    deal = t.texts(FIRST + 3 + before + after)[0]  # the last !siguiente ends round 1
+    assert deal.startswith("🃏 Cartas de acción") and f"Kira {card} (en espera)" in deal
+    assert table.room(ROOM_ID).combat.data["deck"]["in_play"]["Kira"] == card
