@@ -67,6 +67,8 @@ class MatrixConfig:
     """How long a message the bot cannot decrypt waits for its key before its sender is told."""
     allowed_inviters: tuple[str, ...] = ()
     """Who may invite the bot besides the users of its own homeserver: user ids, ``*:server`` patterns."""
+    invites_from_own_server: bool = True
+    """False: only ``allowed_inviters`` may invite (a bot on a public homeserver such as matrix.org)."""
 
 
 IRC_ACCOUNT_DOMAIN = "irc"
@@ -298,6 +300,9 @@ def _matrix_config(matrix: dict, env: Mapping[str, str]) -> MatrixConfig:
     for key in ("sync_timeout_ms", "timeline_limit", "undecryptable_wait_s"):
         if key in matrix and (not isinstance(matrix[key], int) or isinstance(matrix[key], bool) or matrix[key] < 1):
             raise ConfigError("not_positive_int", key=key, where="matrix")
+    own_server = matrix.get("invites_from_own_server", True)
+    if not isinstance(own_server, bool):
+        raise ConfigError("not_a_bool", key="invites_from_own_server", where="matrix")
     return MatrixConfig(
         homeserver=homeserver.rstrip("/"),
         user_id=user_id,
@@ -308,6 +313,7 @@ def _matrix_config(matrix: dict, env: Mapping[str, str]) -> MatrixConfig:
         timeline_limit=matrix.get("timeline_limit", 100),
         undecryptable_wait_s=float(matrix.get("undecryptable_wait_s", 30)),
         allowed_inviters=_inviter_list(matrix, "allowed_inviters", "matrix"),
+        invites_from_own_server=own_server,
     )
 
 

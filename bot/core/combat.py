@@ -19,42 +19,119 @@ def ensure_character(ctx: Context, name: str) -> Character:
     return character
 
 
-def announce_turn(ctx: Context, combat: Combat) -> None:
-    actor = ctx.room.find_character(combat.current or "")
-    if actor is None:
+def turn_key(ctx: Context, name: str) -> str:
+    """Combatants with the same key, side by side in the order, share one turn (``Game.turn_group``)."""
+    character = ctx.room.find_character(name)
+    group = ctx.game.turn_group
+    return group(character) if group is not None and character is not None else name_key(name)
+
+
+def can_act(ctx: Context, name: str) -> bool:
+    """Whether the combatant ``name`` gets a turn: a character who cannot act (down or dead) gets none."""
+    character = ctx.room.find_character(name)
+    return character is None or ctx.game.combat.vitality(ctx, character) == "up"
+
+
+def turn_members(ctx: Context, combat: Combat) -> list[Character]:
+    """Who acts on the current turn: its actor and, beside it, whoever shares its turn and can act."""
+    if combat.current is None:
+        return []
+    key, members = turn_key(ctx, combat.current), []
+    for name in combat.order[combat.turn:]:
+        if turn_key(ctx, name) != key:
+            break
+        character = ctx.room.find_character(name)
+        if character is not None and can_act(ctx, name):
+            members.append(character)
+    return members
+
+
+def gather_groups(ctx: Context, combat: Combat) -> None:
+    """Whoever shares a turn moves next to the first of them in the order (``!turnos`` listing a group's
+    members apart); nobody else moves."""
+    keys = [turn_key(ctx, n) for n in combat.order]
+    first = {key: keys.index(key) for key in keys}
+    ranked = sorted(range(len(combat.order)), key=lambda i: (first[keys[i]], i))
+    combat.order = [combat.order[i] for i in ranked]
+
+
+def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None) -> None:
+    """The turn starts for each of its members (the game's hook), said in one line; ``skipped`` are
+    those just passed over because they cannot act."""
+    members = turn_members(ctx, combat)
+    if not members:
         return
+    actor = members[0]
     combat.warned.clear()
     acta.record(ctx, "turn", actor.name, round=combat.round)
-    ctx.game.combat.turn_start(ctx, combat, actor)
-    mentions = (actor.owner,) if actor.owner else ()
-    ctx.announce("turn_start", mentions=mentions, round=combat.round, actor=actor.name, owner=actor.owner)
+    for member in members:
+        ctx.game.combat.turn_start(ctx, combat, member)
+    owners = tuple(dict.fromkeys(m.owner for m in members if m.owner))
+    ctx.announce("turn_start", mentions=owners, round=combat.round, actor=actor.name, owner=actor.owner,
+                 members=[m.name for m in members], skipped=skipped or [])
 
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
     combat.round, combat.turn = 1, 0
     ctx.room.clear_grants()
     acta.record(ctx, "round", round=1)
+    gather_groups(ctx, combat)
     drop_dead(ctx, combat)
-    announce_turn(ctx, combat)
+    _first_turn(ctx, combat)
 
 
 def advance(ctx: Context, combat: Combat) -> None:
-    """The next turn; out-of-turn permissions last until the turn changes."""
+    """The next turn, past the rest of the group whose turn ends; out-of-turn permissions last until
+    the turn changes."""
     ctx.room.clear_grants()
+    ended = turn_key(ctx, combat.current) if combat.current is not None else None
     combat.turn += 1
+    while combat.turn < len(combat.order) and turn_key(ctx, combat.order[combat.turn]) == ended:
+        combat.turn += 1
     _begin_turn(ctx, combat)
 
 
 def _begin_turn(ctx: Context, combat: Combat) -> None:
-    """Start the turn ``combat.turn`` points at, or a new round past the end of the order."""
-    if combat.turn >= len(combat.order):
-        combat.round += 1
-        combat.turn = 0
-        acta.record(ctx, "round", round=combat.round)
-        ctx.game.combat.new_round(ctx, combat)
-        drop_dead(ctx, combat)
-        ctx.announce("new_round", round=combat.round, order=list(combat.order))
-    announce_turn(ctx, combat)
+    """Start the turn of the first from ``combat.turn`` on who can act, or a new round past the end of
+    the order."""
+    skipped = _pass_unable(ctx, combat)
+    if combat.turn < len(combat.order):
+        announce_turn(ctx, combat, skipped)
+        return
+    combat.round += 1
+    combat.turn = 0
+    acta.record(ctx, "round", round=combat.round)
+    ctx.game.combat.new_round(ctx, combat)
+    drop_dead(ctx, combat)
+    ctx.announce("new_round", round=combat.round, order=list(combat.order))
+    _first_turn(ctx, combat, [n for n in skipped if position_of(combat, n) is not None])
+
+
+def _first_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None) -> None:
+    """The round's first turn (its line also names ``skipped``, passed over at the end of the last
+    round); when nobody in the order can act, the turn rests on the first and the GM hears so (the
+    next ``!siguiente`` plays the next round, with the rolls the states require)."""
+    passed = _pass_unable(ctx, combat)
+    if combat.turn < len(combat.order):
+        announce_turn(ctx, combat, list(dict.fromkeys([*(skipped or []), *passed])))
+        return
+    _rest(ctx, combat)
+
+
+def _rest(ctx: Context, combat: Combat) -> None:
+    """Nobody in the order can act: the turn rests on the first until the GM's ``!siguiente``."""
+    combat.turn = 0
+    combat.warned.clear()
+    ctx.announce("nobody_can_act", round=combat.round, order=list(combat.order))
+
+
+def _pass_unable(ctx: Context, combat: Combat) -> list[str]:
+    """Move ``combat.turn`` past whoever cannot act; returns their names."""
+    skipped = []
+    while combat.turn < len(combat.order) and not can_act(ctx, combat.order[combat.turn]):
+        skipped.append(combat.order[combat.turn])
+        combat.turn += 1
+    return skipped
 
 
 def drop_dead(ctx: Context, combat: Combat) -> bool:
@@ -109,14 +186,31 @@ def leave(ctx: Context, combat: Combat, position: int) -> None:
         _begin_turn(ctx, combat)
 
 
-def sweep_dead(ctx: Context) -> None:
-    """After a command: whoever died leaves the order; if it was their turn, the next one starts."""
+def acting(ctx: Context) -> tuple[int, int] | None:
+    """The turn now (round, turn) if someone acts on it (taken before a command, for ``sweep_dead``)."""
+    combat = ctx.room.combat
+    if combat is None or not combat.started or not turn_members(ctx, combat):
+        return None
+    return combat.round, combat.turn
+
+
+def sweep_dead(ctx: Context, acted: tuple[int, int] | None) -> None:
+    """After a command: whoever died leaves the order; if it was their turn, or nobody of the turn
+    ``acted`` (the one someone acted on before the command, if the command left it) can act any more,
+    the next one starts."""
     combat = ctx.room.combat
     if combat is None or not combat.order:
         return
-    if drop_dead(ctx, combat) and combat.order:
+    fallen = acted == (combat.round, combat.turn) and not turn_members(ctx, combat)
+    actor_left = drop_dead(ctx, combat)
+    if not combat.order:
+        return
+    if actor_left or fallen:
         ctx.room.granted.clear()
-        _begin_turn(ctx, combat)
+        if any(can_act(ctx, name) for name in combat.order):
+            _begin_turn(ctx, combat)
+        else:
+            _rest(ctx, combat)
 
 
 def require_up(ctx: Context, character: Character | None) -> None:
@@ -133,12 +227,13 @@ def require_up(ctx: Context, character: Character | None) -> None:
 
 def board(ctx: Context, combat: Combat) -> list[dict[str, Any]]:
     rules = ctx.game.combat
+    acting = {name_key(c.name) for c in turn_members(ctx, combat)}
     rows = []
-    for i, name in enumerate(combat.order):
+    for name in combat.order:
         character = ctx.room.find_character(name)
         rows.append({
             "name": name,
-            "current": combat.started and i == combat.turn,
+            "current": name_key(name) in acting,
             "owner": character.owner if character else None,
             "conditions": rules.conditions(ctx, combat, character) if character else [],
         })

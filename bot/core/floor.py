@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from bot.core import acta
+from bot.core import combat as rounds
 from bot.core.commands import Command
 from bot.core.context import Context
 from bot.core.protocol import Line
@@ -117,7 +118,8 @@ def _turn_allows(ctx: Context) -> bool:
     if room.lock is not None and room.lock.owner == ctx.sender:
         return True
     actor = room.find_character(combat.current or "")
-    return actor is not None and actor.owner == ctx.sender
+    acting = [*([actor] if actor else []), *rounds.turn_members(ctx, combat)]
+    return any(character.owner == ctx.sender for character in acting)
 
 
 def refuse(ctx: Context, reason: Refusal) -> None:

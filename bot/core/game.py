@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -93,6 +93,9 @@ class Game:
     """The numbers worked out from others that rolls are judged against (Parry, Toughness, Defense,
     DR, threshold, max PR...): a player may paste them, and a player's later change of one is told
     privately to the GMs with its old and new value."""
+    turn_group: Callable[[Character], str] | None = None
+    """Who shares one turn (Savage: a group of Extras, one card): combatants with the same key, side by
+    side in the order, act in one turn, on which the GM acts for any of them. None: each its own turn."""
 
     npc_words: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Words after an NPC's name in ``!pnj`` that set a field of its sheet (folded word -> field and

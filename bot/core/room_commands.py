@@ -330,6 +330,8 @@ def combat_command(ctx: Context, args: str) -> None:
     ctx.room.clear_grants()
     acta.record(ctx, "combat")
     ctx.reply("combat_started", system=ctx.system)
+    if ctx.room.lock is not None:
+        ctx.whisper(ctx.sender, "combat_during_lock", lock=ctx.room.lock)
     _end_exploration_for_combat(ctx)
 
 
@@ -462,8 +464,7 @@ def _combat_with_order(ctx: Context) -> Combat:
 @COMMANDS.command("siguiente", "next")
 def next_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
-    actor = ctx.room.find_character(combat.current or "")
-    if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
+    if not ctx.is_gm() and all(member.owner != ctx.sender for member in rounds.turn_members(ctx, combat)):
         raise Refusal("not_your_turn_to_end", actor=combat.current)
     rounds.advance(ctx, combat)
 

@@ -260,9 +260,10 @@ def run(ctx: Context, command: Command, args: str) -> None:
     that changed the play can be taken back later (``!deshacer``)."""
     snapshot, play, answered, recorded = ctx.room.to_json(), ctx.room.play_json(), len(ctx.actions), len(ctx.records)
     rolled, revealed, undone = len(ctx.rolls), len(ctx.reveals), len(ctx.undone)
+    acted = rounds.acting(ctx)
     try:
         command.run(ctx, args)
-        rounds.sweep_dead(ctx)
+        rounds.sweep_dead(ctx, acted)
         undo.keep(ctx, command, args, snapshot, play)
     except Refusal as refusal:
         ctx.room.restore(snapshot)

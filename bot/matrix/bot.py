@@ -288,11 +288,12 @@ class MatrixBot:
                 inviter = src["sender"]
         client = self.session.client
         try:
-            allowed = self.config.matrix.allowed_inviters
-            if not inviter_allowed(inviter, self.user_id, allowed):
+            allowed, own = self.config.matrix.allowed_inviters, self.config.matrix.invites_from_own_server
+            if not inviter_allowed(inviter, self.user_id, allowed, own):
                 log.warning("invite to %s from %s refused: who may invite the bot is %s; to allow them, add \"%s\" "
                             "(or \"*:%s\", their whole server) to allowed_inviters in [matrix]", room_id, inviter,
-                            ", ".join(inviters(self.user_id, allowed)), inviter, server_of(inviter or "") or "SERVER")
+                            ", ".join(inviters(self.user_id, allowed, own)) or "nobody", inviter,
+                            server_of(inviter or "") or "SERVER")
                 await self.session.request("reject invite", lambda: client.room_leave(room_id), attempts=4)
                 return
             log.info("invited to %s by %s: joining", room_id, inviter)

@@ -1,6 +1,7 @@
 """Who may invite the bot into a room (DESIGN.md 3.4): by default the users of its own homeserver;
 ``[matrix] allowed_inviters`` widens that to those the list names (user ids, and ``*:server`` for every
-user of a server). Pure: no I/O."""
+user of a server); ``invites_from_own_server = false`` leaves only the list (a bot on a public
+homeserver). Pure: no I/O."""
 
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ def server_of(user_id: str) -> str | None:
     return server.lower()
 
 
-def inviters(bot_user: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
-    """Who may invite: every user of the bot's own homeserver, and those ``allowed`` names."""
-    return (f"{ANY_USER}:{server_of(bot_user)}", *allowed)
+def inviters(bot_user: str, allowed: tuple[str, ...], own_server: bool = True) -> tuple[str, ...]:
+    """Who may invite: every user of the bot's own homeserver (unless not ``own_server``), and those
+    ``allowed`` names."""
+    return (f"{ANY_USER}:{server_of(bot_user)}", *allowed) if own_server else allowed
 
 
-def inviter_allowed(inviter: str | None, bot_user: str, allowed: tuple[str, ...]) -> bool:
-    """``inviter`` is one of ``inviters(bot_user, allowed)``: named, or a user of a ``*:server``."""
+def inviter_allowed(inviter: str | None, bot_user: str, allowed: tuple[str, ...], own_server: bool = True) -> bool:
+    """``inviter`` is one of ``inviters(...)``: named, or a user of a ``*:server``."""
     server = server_of(inviter) if inviter else None
     if inviter is None or server is None:
         return False
-    return any(entry == inviter or entry.lower() == f"{ANY_USER}:{server}" for entry in inviters(bot_user, allowed))
+    return any(entry == inviter or entry.lower() == f"{ANY_USER}:{server}" for entry in inviters(bot_user, allowed, own_server))

@@ -72,23 +72,26 @@ REINO_DYING = """
 """
 
 
-def test_reino_dying_keep_their_turn_and_save_each_round_but_roll_nothing_else() -> None:
+def test_reino_the_dying_get_no_turn_and_save_each_round_but_roll_nothing_else() -> None:
+    """Issue 20 changed this: the dying no longer keep their turn (003: "Está indefenso y es incapaz de
+    actuar"); falling on their own turn passes it, and their rolls are refused as out of turn."""
     table = make_table(system="reino", seed=5)
     t = play(REINO_DYING, table=table)
     assert "PR 13/20" in t.text(6)  # no pr_max on the sheet: the maximum is the PR before any damage
-    assert "moribundo" in t.text(7)
-    assert t.text(8).startswith("⛔ Ana está fuera de combate (PR 0/20, moribundo")
-    assert t.text(9).startswith("⛔ Ana está fuera de combate")
-    for line, dc in ((11, 10), (13, 11)):
-        save, new_round, note, turn = t.texts(line)
+    fall, turn = t.texts(7)
+    assert "moribundo" in fall and turn == "▶️ Ronda 1: turno de Orco. Ana no puede actuar."
+    assert t.text(8).startswith("⏳ Es el turno de Orco") and t.redacted(8)
+    assert t.texts(9) == [] and t.redacted(9)
+    for line, dc in ((10, 10), (11, 11)):
+        save, new_round, turn = t.texts(line)
         assert f"Moribundo: Fortaleza d20+2 vs CD {dc}" in save and "sigue Moribundo" in save
-        assert "Orden: Ana → Orco." in new_round and "Ana está moribundo" in note and "turno de Ana" in turn
+        assert "Orden: Ana → Orco." in new_round and turn.endswith("turno de Orco. Ana no puede actuar.")
 
 
 def test_reino_a_failed_dying_save_kills_and_leaves_the_order() -> None:
     table = make_table(system="reino", seed=1)
     t = play(REINO_DYING, table=table)
-    save, notice, new_round, turn = t.texts(11)
+    save, notice, new_round, turn = t.texts(10)
     assert "Moribundo: Fortaleza" in save and "muere" in save
     assert notice == DEAD_NOTICE.format("Ana") and "Orden: Orco." in new_round and "turno de Orco" in turn
     assert _order(table) == ["Orco"]
@@ -106,6 +109,9 @@ def test_sombra_the_gm_marks_the_dead_and_the_unconscious_may_not_roll() -> None
 @gm:local: !ficha Guardia muerto 1
 @gm:local: !ataque Cole
 """, table=table)
-    assert t.text(6).startswith("⛔ Cole está fuera de combate")
-    assert t.texts(7)[-1] == DEAD_NOTICE.format("Guardia")
+    # Issue 20: unconscious on their own turn, Cole passes it, and rolls nothing (out of turn now).
+    assert t.texts(5)[-1] == "▶️ Ronda 1: turno de Guardia. Cole no puede actuar."
+    assert t.text(6).startswith("⏳ Es el turno de Guardia") and t.redacted(6)
+    assert DEAD_NOTICE.format("Guardia") in t.texts(7)
+    assert t.texts(7)[-1] == "▶️ Ronda 1: turno de Sargento."
     assert _order(table) == ["Cole", "Sargento"]

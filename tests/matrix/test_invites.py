@@ -32,6 +32,22 @@ def test_who_may_invite(inviter: str | None, allowed: tuple[str, ...], ok: bool)
     assert inviter_allowed(inviter, BOT, allowed) is ok
 
 
+@pytest.mark.parametrize("inviter, ok", [
+    ("@directora:rol.example.org", False),  # its own server no longer, by itself
+    ("@amiga:otro.example", True),
+    ("@otra:otro.example", False),
+])
+def test_a_bot_on_a_public_server_takes_invites_from_the_list_alone(inviter: str, ok: bool) -> None:
+    assert inviter_allowed(inviter, BOT, ("@amiga:otro.example",), own_server=False) is ok
+
+
+def test_invites_from_own_server_is_a_bool() -> None:
+    assert config({"invites_from_own_server": False}).matrix.invites_from_own_server is False
+    assert config().matrix.invites_from_own_server is True
+    with pytest.raises(ConfigError, match="invites_from_own_server"):
+        config({"invites_from_own_server": "no"})
+
+
 def config(matrix: dict | None = None, bot: dict | None = None):
     section = {"homeserver": "http://127.0.0.1:8008", "user_id": BOT, "password": "x", **(matrix or {})}
     return parse_config({"matrix": section, "storage": {"path": "/tmp/rolbot-test"}, "bot": bot or {}}, env={})

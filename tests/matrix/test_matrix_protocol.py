@@ -34,7 +34,7 @@ async def test_invite_outside_allow_list_is_refused_and_kick_leaves(cast, run_bo
     gm, ana = cast.gm, cast.players[0]
     bot_id = cast.bot_user.user_id
     caplog.set_level(logging.INFO, logger="rolbot.matrix")
-    async with run_bot(cast.config(matrix={"allowed_inviters": [gm.user_id]})) as running:
+    async with run_bot(cast.config(matrix={"allowed_inviters": [gm.user_id], "invites_from_own_server": False})) as running:
         stranger_room = await ana.create_room(invite=[bot_id])
         await ana.wait_for(stranger_room, membership(bot_id, "leave"), what="invite rejected")
         assert not any(membership(bot_id, "join")(ev) for ev in ana.room_events(stranger_room))

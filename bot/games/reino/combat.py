@@ -6,7 +6,8 @@ Round timing, all through the hooks:
 - ``new_round``: leaving the surprise round the others roll and join the order; spent actions
   reset; a table Aturdido ends after the round following the one it came in; every Moribundo
   combatant makes a dying save (DC 10 + 1 per previous save).
-- ``turn_start``: a note when the actor cannot act fully (surprise round, stunned, helpless).
+- ``turn_start``: a note when the actor cannot act fully (surprise round, stunned); the helpless get
+  no turn (``bot/core/combat.py`` skips whoever is down).
 """
 
 from __future__ import annotations
@@ -67,10 +68,9 @@ class ReinoCombat:
             _dying_save(ctx, combat, character)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        rc = load(actor, combat)
-        stunned = rc.stunned(combat.round)
-        if rc.helpless or stunned or combat.data.get("surprise_round"):
-            ctx.announce("reino/table_turn_note", name=actor.name, rc=rc, stunned=stunned,
+        stunned = load(actor, combat).stunned(combat.round)
+        if stunned or combat.data.get("surprise_round"):
+            ctx.announce("reino/table_turn_note", name=actor.name, stunned=stunned,
                          surprise_round=bool(combat.data.get("surprise_round")))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:

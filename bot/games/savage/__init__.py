@@ -6,7 +6,7 @@ from bot.core.game import Game
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
 from bot.games.savage.sheet import ALIASES, NAMES, SavageSheetRules
-from bot.games.savage.state import SHEET_FIELDS
+from bot.games.savage.state import SHEET_FIELDS, group_of
 from systems.savage import SYSTEM
 
 __all__ = ["GAME"]
@@ -18,4 +18,5 @@ GAME = Game(
     sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "paso"}),
     npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
+    turn_group=group_of,
 )

@@ -47,21 +47,26 @@ class SavageCombatRules:
         state.save(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return
+        group = group_of(actor)
+        mates = [c for c in roster(ctx, state) if group_of(c) == group and savage_of(c).can_act]
+        joker_told = any(name_key(c.name) in map(name_key, state.started) for c in mates)
         state.started.append(actor.name)
         state.stop_holding(actor.name)
         state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(actor.name)]
         state.save(combat)
-        joker = has_joker(ctx, actor)
+        joker = has_joker(ctx, actor) and not joker_told
         savage = savage_of(actor)
         if not (joker or savage.shaken):
             return
         die = sheet_die(actor, "espiritu")
-        roll = trait_roll(ctx, "espiritu", die, savage, joker, nerves=nerves_of(actor)) if savage.shaken and die else None
+        roll = None
+        if savage.shaken and die:
+            roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, actor), nerves=nerves_of(actor))
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
             mark_recovery(ctx, actor)
         ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
-                     bennies=savage.bennies)
+                     joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.load(combat)

@@ -496,10 +496,12 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, die: str, rest
     ctx.reply("savage/table_task", title=title, task=task, event="roll", roll=roll, who=ctx.speaker_name)
 
 
-@COMMANDS.command("ataque", "attack", usage="OBJETIVO [modificadores] [sin estado]", in_character=True, needs_args=True)
+@COMMANDS.command("ataque", "attack", usage="[QUIEN] OBJETIVO [modificadores] [sin estado]", in_character=True,
+                  needs_args=True)
 def attack_command(ctx: Context, args: str) -> None:
     """An attack with the sheet's weapon: Pelear against the target's Parry, or Disparar (TN 4 or the
-    ``vs N`` given); a hit rolls the weapon's damage against the target's Toughness."""
+    ``vs N`` given); a hit rolls the weapon's damage against the target's Toughness. Two names: the
+    first attacks (the GM for any member of a group's turn)."""
     request = rolls.read_request(args)
     if request.secret:
         raise refuse("attack_not_secret")
@@ -507,6 +509,9 @@ def attack_command(ctx: Context, args: str) -> None:
     if target is None:
         raise ctx.unknown_character(request.text)
     attacker = ctx.acting_character()
+    second, after = _named(ctx, rest)
+    if second is not None:
+        attacker, target, rest = target, second, after
     if attacker is None:
         raise Refusal("no_character")
     ctx.may_manage(attacker)

@@ -245,9 +245,8 @@ class SombraCombat:
             if stun[previous] <= 0:
                 del stun[previous]
         combat.data["last_turn"] = actor.name
-        effect = _effect(actor)
-        if actor.name in stun or not effect.can_act or effect.fallen:
-            ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0), effect=effect)
+        if actor.name in stun or _effect(actor).fallen:
+            ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(combat, actor)]

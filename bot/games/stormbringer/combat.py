@@ -79,9 +79,13 @@ class StormbringerCombat:
         return labels
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
-        """Dead at 0 hit points or less (only when the sheet keeps ``pv``)."""
+        """Dead at 0 hit points or less (only when the sheet keeps ``pv``); down while stunned by a
+        critical hit, which leaves one unable to fight for at least five minutes (the rest of the combat)."""
         hit_points = character.sheet.get("pv")
-        return "dead" if isinstance(hit_points, int) and hit_points <= 0 else "up"
+        if isinstance(hit_points, int) and hit_points <= 0:
+            return "dead"
+        combat = ctx.room.combat
+        return "down" if combat is not None and st.stunned(combat, character.name) else "up"
 
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """Placed by this round's phases (missile, then melee, by DEX); in an order set by hand

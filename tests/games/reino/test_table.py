@@ -188,7 +188,6 @@ FULL_COMBAT = CAST + """
 @ana:local: !pa éxito
 @gm:local: !daño Orco 5
 @ana:local: !siguiente
-@gm:local: !siguiente
 @gm:local: !ataque Ana
 @gm:local: !daño Ana 9
 @gm:local: !herida Ana incapacitado
@@ -202,7 +201,6 @@ FULL_COMBAT = CAST + """
 @gm:local: !siguiente
 @bob:local: !estabilizar Ana +3
 @bob:local: !siguiente
-@gm:local: !siguiente
 @gm:local: !salud Ana
 @gm:local: !combate fin
 @gm:local: !ficha Ana
@@ -235,35 +233,38 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Ana ataca a Orco (herido: -5 al ataque)" in t.text(line + 15) and "falla" in t.text(line + 15)
     assert "impacta por lo justo (total 12" in t.gm_text(line + 16) and "total" not in t.text(line + 16)
     assert "el secuaz cae Moribundo" in t.text(line + 17)
-    assert "Orco está moribundo e indefenso" in t.texts(line + 18)[0]
-    # Round 2: Orco's dying save fails; Ana is stunned this round (no dodge, -2: Defense 11).
-    new_round = t.texts(line + 19)
+    # Round 2 (issue 20: the dying Orco gets no turn, so Ana's !siguiente ends the round): Orco's dying
+    # save fails; Ana is stunned this round (no dodge, -2: Defense 11).
+    new_round = t.texts(line + 18)
     assert "Orco" in new_round[0] and "vs CD 10" in new_round[0] and "muere" in new_round[0]
     assert new_round[1] == "💀 Orco ha muerto y sale del orden de turnos."
     assert "Ronda 2. Orden: Jefe → Bruno → Ana." in new_round[2]
-    assert "sin esquiva y -2" in t.text(line + 20) and "vs Defensa 11" in t.gm_text(line + 20)
-    assert "PR 11 → 2" in t.text(line + 21) and "fallada" in t.text(line + 21)
-    assert "ya estaba incapacitado, pasa a moribundo" in t.text(line + 22)
+    assert "sin esquiva y -2" in t.text(line + 19) and "vs Defensa 11" in t.gm_text(line + 19)
+    assert "PR 11 → 2" in t.text(line + 20) and "fallada" in t.text(line + 20)
+    assert "ya estaba incapacitado, pasa a moribundo" in t.text(line + 21)
     # Bruno's actions were reset by the new round; his first aid fails.
-    assert "Hechas este asalto: ninguna. Le quedan: estándar, movimiento, completa, gratuita, reacción" in t.text(line + 24)
-    assert "Bruno intenta estabilizar a Ana" in t.text(line + 25) and "sigue Moribundo" in t.text(line + 25)
-    assert "Ana está moribundo e indefenso" in t.texts(line + 26)[0]
-    assert "Ana está fuera de combate (PR 2/20, moribundo" in t.text(line + 27)
-    # Round 3: Ana's first dying save (DC 10) passes without stabilising; the dead Orco makes none.
-    round_three = t.texts(line + 28)
+    assert "Hechas este asalto: ninguna. Le quedan: estándar, movimiento, completa, gratuita, reacción" in t.text(line + 23)
+    assert "Bruno intenta estabilizar a Ana" in t.text(line + 24) and "sigue Moribundo" in t.text(line + 24)
+    # Round 3: the dying Ana gets no turn; her first dying save (DC 10) passes without stabilising; the
+    # dead Orco makes none. Her attack and her !siguiente are out of turn.
+    round_three = t.texts(line + 25)
     assert len([m for m in round_three if "Moribundo: Fortaleza" in m]) == 1
     assert "Ana" in round_three[0] and "vs CD 10 (0 previas)" in round_three[0] and "sigue Moribundo" in round_three[0]
-    status = t.text(line + 29)
+    assert round_three[-1] == "▶️ Ronda 3: turno de Jefe. Ana no puede actuar."
+    assert t.redacted(line + 26) and t.text(line + 26).startswith("⏳ Es el turno de Jefe")
+    assert t.text(line + 27).startswith("⛔")
+    status = t.text(line + 28)
     assert "Ronda 3" in status and "Ana [PR 2/20, moribundo, PA 0]" in status and "Orco" not in status
-    # Bruno stabilises her: Incapacitado and unconscious; round 4 has no dying save.
-    assert "estabilizado" in t.text(line + 31)
-    assert not any("Moribundo: Fortaleza" in m for m in t.texts(line + 33))
-    assert "Ana: Defensa 11" in t.text(line + 34) and "incapacitado, aturdido, inconsciente" in t.text(line + 34)
-    assert "4" in t.text(line + 35)
+    # Bruno stabilises her: Incapacitado and unconscious, still no turn; round 4 has no dying save.
+    assert "estabilizado" in t.text(line + 30)
+    assert not any("Moribundo: Fortaleza" in m for m in t.texts(line + 31))
+    assert any(m.startswith("🔔 Ronda 4.") for m in t.texts(line + 31))
+    assert "Ana: Defensa 11" in t.text(line + 32) and "incapacitado, aturdido, inconsciente" in t.text(line + 32)
+    assert "4" in t.text(line + 33)
     assert room(table).combat is None
     ana = sheet(table, "Ana")
     assert (ana["pr"], ana["pa"], ana["estados"]) == (2, 0, "incapacitado, inconsciente")
-    assert "estados incapacitado, inconsciente" in t.text(line + 36)
+    assert "estados incapacitado, inconsciente" in t.text(line + 34)
     assert sheet(table, "Orco")["estados"] == "moribundo, muerto"
     assert table.rng.exhausted()  # type: ignore[attr-defined]
 
@@ -338,8 +339,6 @@ PART_TWO = """
 @bob:local: !siguiente
 @ana:local: !pa
 @gm:local: !siguiente
-@gm:local: !ataque Bruno
-@gm:local: !siguiente
 @bob:local: !ataque Jefe
 @gm:local: !estado
 """
@@ -368,11 +367,12 @@ def test_a_restart_mid_combat_changes_nothing(tmp_path) -> None:
     assert "Hechas este asalto: movimiento, movimiento" in resumed.text(line + 1)
     assert "ya no te quedan acciones" in resumed.text(line + 2)
     assert "Ana: 1 Punto de Acción" in resumed.text(line + 4)
-    round_two = resumed.texts(line + 7)
+    # Issue 20: the dying Ana gets no turn, so Jefe's turn ends round 1.
+    round_two = resumed.texts(line + 5)
     assert "Ana" in round_two[0] and "Moribundo: Fortaleza d20+1 vs CD 10" in round_two[0]
     assert "Bruno está Aturdido" in " ".join(round_two)
-    assert "estás Aturdido" in resumed.text(line + 8)
-    assert "Ronda 2" in resumed.text(line + 9) and "malherido" in resumed.text(line + 9)
+    assert "estás Aturdido" in resumed.text(line + 6)
+    assert "Ronda 2" in resumed.text(line + 7) and "malherido" in resumed.text(line + 7)
 
 
 # --- timing of states and stabilising with action points ----------------------------------

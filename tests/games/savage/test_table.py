@@ -26,7 +26,7 @@ FIGHT_PART_1 = CAST + """
 @gm:local: !ficha Orco 2 dureza 7 comodin no grupo orcos
 @gm:local: !iniciativa reiniciar
 @gm:local: !daño Kira 6
-@gm:local: !siguiente
+@gm:local: Orco 2 carga contra Kira en el mismo turno de los orcos.
 @gm:local: !daño Kira 2d6
 @bob:local: !absorber
 @gm:local: !siguiente
@@ -38,7 +38,7 @@ FIGHT_PART_2 = """
 @gm:local: !siguiente
 @gm:local: !siguiente
 @gm:local: !mazo
-@gm:local: !siguiente
+@gm:local: Los orcos se reagrupan y atacan juntos.
 @gm:local: !siguiente
 @ana:local: !esperar
 @gm:local: !daño McAvoy 10
@@ -69,7 +69,8 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     table, t = _full_fight()
     deal, joker_turn, first_turn = t.texts(9)
     assert deal.index("Orco 1 🃏2") < deal.index("Orco 2 🃏2") < deal.index("Kira 9♦") < deal.index("McAvoy 7♦")
-    assert "+2" in joker_turn and first_turn == "▶️ Ronda 1: turno de Orco 1."
+    assert joker_turn.startswith("🃏 Orco 1, Orco 2 tienen un comodín: +2")
+    assert first_turn == "▶️ Ronda 1: turno de Orco 1 y Orco 2 (un solo turno para el grupo)."
     assert "Kira: aturdido." in t.text(10)
     assert "comodín +2" in t.text(12) and "Kira: 1 herida (total 1), aturdido" in t.text(12)
     assert "¡pifia!" in t.text(13) and "1 herida, aturdido; 2 benis" in t.text(13)
@@ -248,8 +249,9 @@ def test_extras_go_out_and_wild_cards_bleed_each_round() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 """, table=table)
-    hit, no_enemies = t.texts(9)  # issue 21 item 20: with Orco out, the GM hears no enemy is left
+    hit, no_enemies, next_turn = t.texts(9)  # issue 21 item 20: with Orco out, the GM hears no enemy is left
     assert "Orco: fuera de combate" in hit and "!combate fin" in no_enemies
+    assert next_turn.startswith("▶️ Ronda 1: turno de McAvoy")  # out of the fight on its own turn: it passes
     texts = " ".join(t.texts(10) + t.texts(11) + t.texts(12))
     assert "Desangramiento" in texts
     assert "Orco" not in " ".join(x for x in t.texts(10) + t.texts(11) + t.texts(12) if x.startswith("🔔"))

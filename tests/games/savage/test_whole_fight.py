@@ -1,5 +1,5 @@
 """A whole Savage fight as a regression transcript (issue 21): four player characters, a Wild Card NPC
-(the Capitán) and a group of three orc Extras, three rounds with two jokers and a hero bleeding out,
+(the Capitán) and a group of three orc Extras sharing one card and one turn, three rounds with two jokers and a hero bleeding out,
 seeded (``make_table(seed=7)``). Every roll's arithmetic is checked by ``check_numbers``; the comments
 next to the assertions do the sums by hand."""
 
@@ -34,11 +34,9 @@ CAST = "".join(f"{line}\n" for line in (
 ))
 FIGHT = """@gm:local: !combate
 @gm:local: !iniciativa
-@gm:local: !ataque Kira
-@gm:local: !siguiente
-@gm:local: !ataque McAvoy
-@gm:local: !siguiente
-@gm:local: !ataque Brian
+@gm:local: !ataque Orco 1 Kira
+@gm:local: !ataque Orco 2 McAvoy
+@gm:local: !ataque Orco 3 Brian
 @gm:local: !siguiente
 @dan:local: !ataque Orco 1
 @dan:local: !siguiente
@@ -60,11 +58,9 @@ FIGHT = """@gm:local: !combate
 @ana:local: !siguiente
 @gm:local: !ataque McAvoy
 @gm:local: !siguiente
-@gm:local: !ataque Kira
-@gm:local: !siguiente
-@gm:local: !ataque Dharma
-@gm:local: !siguiente
-@gm:local: !ataque McAvoy
+@gm:local: !ataque Orco 1 Kira
+@gm:local: !ataque Orco 2 Dharma
+@gm:local: !ataque Orco 3 McAvoy
 @gm:local: !siguiente
 @gm:local: !estado
 @cia:local: !ataque Orco 1
@@ -140,53 +136,54 @@ def test_a_whole_fight_by_the_book() -> None:
     assert (attack["wild"], attack["trait"], attack["total"], attack["tn"]) == (None, 5, 7, 5)  # 5 + 2 joker = 7
     assert (damage["dice"], damage["total"], damage["toughness"]) == ([2, 3], 7, 6)  # Fuerza d8 2 + d6 3 + 2
     assert "Kira: aturdido." in text(t, 17)  # 7 - 6 = 1: a success, Shaken
-    assert rolls(t, 19)[0]["total"] == 3 and len(rolls(t, 19)) == 1  # 1 + 2 = 3 < McAvoy's Parry 7: a miss
-    damage = rolls(t, 21)[1]  # Orco 3 hits Brian (7 vs Parry 5): 7 + 4 + 2 = 13 vs Toughness 7
-    assert (damage["total"], damage["wounds"]) == (13, 1) and "!absorber Brian" in text(t, 21)  # 13 - 7 = 6: 1 raise
-    spirit = rolls(t, 22)[0]  # Brian's turn: Spirit d6 6!+2 = 8 (1 wound, ignored by Nervios de acero)
+    assert rolls(t, 18)[0]["total"] == 3 and len(rolls(t, 18)) == 1  # 1 + 2 = 3 < McAvoy's Parry 7: a miss
+    assert "turno de Orco 1, Orco 2 y Orco 3 (un solo turno para el grupo)" in text(t, 16)  # one turn, three attacks
+    damage = rolls(t, 19)[1]  # Orco 3 hits Brian (7 vs Parry 5): 7 + 4 + 2 = 13 vs Toughness 7
+    assert (damage["total"], damage["wounds"]) == (13, 1) and "!absorber Brian" in text(t, 19)  # 13 - 7 = 6: 1 raise
+    spirit = rolls(t, 20)[0]  # Brian's turn: Spirit d6 6!+2 = 8 (1 wound, ignored by Nervios de acero)
     assert (spirit["kind"], spirit["total"], spirit["modifiers"]) == ("recovery", 8, [])
-    attack, damage = rolls(t, 25)  # McAvoy: wild 6!+6!+3 = 15 vs the Capitán's Parry 7: 8 over, 2 raises
+    attack, damage = rolls(t, 23)  # McAvoy: wild 6!+6!+3 = 15 vs the Capitán's Parry 7: 8 over, 2 raises
     assert (attack["total"], attack["raises"], damage["dice"], damage["total"]) == (15, 2, [6, 1, 5], 12)
     assert damage["wounds"] == 1  # 12 - 7 = 5: one raise; the Capitán is a Wild Card (!pnj Capitán comodín)
-    room_copy = [a["text"] for a in t.for_line(25) if a["action"] == "send" and a["private_to"] is None]
-    assert not any("absorber" in x for x in room_copy) and "!absorber Capitán" in text(t, 25)
-    assert rolls(t, 28)[0]["total"] == 5  # the Capitán's Spirit: max(6, 1) - 1 wound = 5, a success
-    hit = text(t, 29)  # the GM's 25 against Toughness 7: 18 over, 4 wounds: Brian is incapacitated
+    room_copy = [a["text"] for a in t.for_line(23) if a["action"] == "send" and a["private_to"] is None]
+    assert not any("absorber" in x for x in room_copy) and "!absorber Capitán" in text(t, 23)
+    assert rolls(t, 26)[0]["total"] == 5  # the Capitán's Spirit: max(6, 1) - 1 wound = 5, a success
+    hit = text(t, 27)  # the GM's 25 against Toughness 7: 18 over, 4 wounds: Brian is incapacitated
     assert "Brian: 4 heridas (total 3), incapacitado" in hit and "Incapacitación" not in hit
-    vigor = rolls(t, 30)[0]  # declined: now the Vigor roll, d8 4 - 2 (3 wounds, 1 ignored) = 2, a failure
+    vigor = rolls(t, 28)[0]  # declined: now the Vigor roll, d8 4 - 2 (3 wounds, 1 ignored) = 2, a failure
     assert (vigor["kind"], vigor["total"], vigor["bleeding"], vigor["dies"]) == ("incapacitation", 2, True, False)
-    assert rolls(t, 31)[0]["total"] == 1  # the Capitán: max(2, 1) - 1 = 1 against McAvoy's 7
-    assert rolls(t, 33)[1]["total"] == 5 and "Orco 3: sin efecto" in text(t, 33)  # 2 + 3 = 5 < Toughness 6
+    assert rolls(t, 29)[0]["total"] == 1  # the Capitán: max(2, 1) - 1 = 1 against McAvoy's 7
+    assert rolls(t, 31)[1]["total"] == 5 and "Orco 3: sin efecto" in text(t, 31)  # 2 + 3 = 5 < Toughness 6
 
     # Round 2: Brian's bleeding roll comes before the deal; the deck was reshuffled after the joker.
-    bleed, *_ = [a["text"] for a in seen(t, 34)]
-    assert bleed.startswith("Brian · 🩸 Desangramiento") and rolls(t, 34)[0]["total"] == 5  # 7 - 2: holds on
-    assert "(salió un comodín: se baraja el mazo): Dharma A♥, Kira J♦" in text(t, 34)
-    assert "Quedan 49 cartas" in text(t, 34)  # 54 - 5 cards: Brian, incapacitated, gets none
-    heal = rolls(t, 35)[0]  # Dharma's Sanar d8 on Brian: wild 6!+3 = 9 vs 4, a raise
-    assert (heal["total"], heal["outcome"]) == (9, "raise") and "Brian se estabiliza" in text(t, 35)
+    bleed, *_ = [a["text"] for a in seen(t, 32)]
+    assert bleed.startswith("Brian · 🩸 Desangramiento") and rolls(t, 32)[0]["total"] == 5  # 7 - 2: holds on
+    assert "(salió un comodín: se baraja el mazo): Dharma A♥, Kira J♦" in text(t, 32)
+    assert "Quedan 49 cartas" in text(t, 32)  # 54 - 5 cards: Brian, incapacitated, gets none
+    heal = rolls(t, 33)[0]  # Dharma's Sanar d8 on Brian: wild 6!+3 = 9 vs 4, a raise
+    assert (heal["total"], heal["outcome"]) == (9, "raise") and "Brian se estabiliza" in text(t, 33)
     brian = table.room(ROOM_ID).find_character("Brian").sheet
     assert (brian["heridas"], brian["incapacitado"], "desangrando" in brian) == (3, 1, False)
-    attack, damage = rolls(t, 41)  # the Capitán: 10!+6 - 1 = 15 vs 7, 2 raises; 5 + 1 + 4 = 10 vs 6
+    attack, damage = rolls(t, 39)  # the Capitán: 10!+6 - 1 = 15 vs 7, 2 raises; 5 + 1 + 4 = 10 vs 6
     assert (attack["total"], damage["total"], damage["wounds"]) == (15, 10, 1)
-    assert "McAvoy: 1 herida (total 1), aturdido" in text(t, 41)
-    assert rolls(t, 43)[1]["total"] == 8 and "Kira: aturdido." in text(t, 43)  # 3 + 3 + 2 = 8 vs 6
-    assert rolls(t, 45)[1]["total"] == 10 and "Dharma: 1 herida (total 1)" in text(t, 45)  # 5 + 5 vs 5
+    assert "McAvoy: 1 herida (total 1), aturdido" in text(t, 39)
+    assert rolls(t, 41)[1]["total"] == 8 and "Kira: aturdido." in text(t, 41)  # 3 + 3 + 2 = 8 vs 6
+    assert rolls(t, 42)[1]["total"] == 10 and "Dharma: 1 herida (total 1)" in text(t, 42)  # 5 + 5 vs 5
 
     # Round 3: the other joker, 🃏1, is Dharma's: +2 on her Spirit roll too (1 wound: -1).
-    assert "Dharma 🃏1 ¡comodín!" in text(t, 48) and "Ronda 3. Orden: Dharma → Kira" in text(t, 48)
-    spirit = rolls(t, 48)[0]
+    assert "Dharma 🃏1 ¡comodín!" in text(t, 44) and "Ronda 3. Orden: Dharma → Kira" in text(t, 44)
+    spirit = rolls(t, 44)[0]
     assert (spirit["total"], sorted(m["value"] for m in spirit["modifiers"])) == (6, [-1, 2])  # 5 - 1 + 2
-    attack, damage = rolls(t, 50)  # 6!+6!+5 = 17 - 1 + 2 = 18 vs 4; damage 5 + 2 + 4 + 2 = 13 vs 6
+    attack, damage = rolls(t, 46)  # 6!+6!+5 = 17 - 1 + 2 = 18 vs 4; damage 5 + 2 + 4 + 2 = 13 vs 6
     assert (attack["total"], attack["raises"], damage["total"]) == (18, 3, 13)
-    assert "Orco 1: fuera de combate" in text(t, 50)  # an Extra with a wound is out
-    assert rolls(t, 51)[0]["total"] == 3 and "Sigue aturdido" in text(t, 51)  # Kira: max(3, 1) = 3 < 4
-    assert "está aturdido: no puede actuar" in text(t, 52)
-    assert "ya hizo su tirada de Espíritu este turno" in text(t, 53)  # one recovery roll a turn
-    assert "le quedan 2" in text(t, 54)  # but a benny ends Shaken at any time: 3 - 1
-    board = text(t, 57)
+    assert "Orco 1: fuera de combate" in text(t, 46)  # an Extra with a wound is out
+    assert rolls(t, 47)[0]["total"] == 3 and "Sigue aturdido" in text(t, 47)  # Kira: max(3, 1) = 3 < 4
+    assert "está aturdido: no puede actuar" in text(t, 48)
+    assert "ya hizo su tirada de Espíritu este turno" in text(t, 49)  # one recovery roll a turn
+    assert "le quedan 2" in text(t, 50)  # but a benny ends Shaken at any time: 3 - 1
+    board = text(t, 53)
     assert "Orco 1" not in board and "· Kira [🂠 K♦, 2 benis]" in board
-    assert "Fin del combate tras 3 rondas" in text(t, 58)
+    assert "Fin del combate tras 3 rondas" in text(t, 54)
     sheets = {c.name: c.sheet for c in table.room(ROOM_ID).characters.values()}
     assert sheets["Orco 1"]["fuera"] == 1 and sheets["Capitán"]["heridas"] == 1 and sheets["McAvoy"]["heridas"] == 1
     assert (sheets["Kira"]["bennies"], sheets["Dharma"]["heridas"], sheets["Brian"]["heridas"]) == (2, 1, 3)

@@ -45,7 +45,6 @@ COMBAT = CAST + """
 @gm:local: !heridas Hans
 @ana:local: !siguiente
 @bob:local: !siguiente
-@gm:local: !ataque McAvoy
 @gm:local: !combate fin
 @gm:local: !estado
 """
@@ -132,10 +131,12 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     # Round 3: a serious abdomen wound (6+1+2 = 9 > 2x4) puts Hans down.
     assert "abdomen (6) 9" in t.text(line(16)) and "herida grave" in t.text(line(16))
     assert "en el suelo, sin poder actuar" in t.text(line(17))
-    assert "Hans no puede actuar" in t.texts(line(19))[0]
-    assert "Hans no puede atacar" in t.text(line(20))
-    assert "Fin del combate tras 3 rondas" in t.text(line(21))
-    assert "Sin combate" in t.text(line(22)) and table.room(ROOM).combat is None
+    # Issue 20: Hans, who cannot act, gets no turn: Bruno's !siguiente ends the round.
+    round_four = t.texts(line(19))
+    assert "Ronda 4. Orden: McAvoy → Bruno → Hans" in round_four[0]
+    assert round_four[1] == "▶️ Ronda 4: turno de McAvoy (@ana:local). Hans no puede actuar."
+    assert "Fin del combate tras 4 rondas" in t.text(line(20))
+    assert "Sin combate" in t.text(line(21)) and table.room(ROOM).combat is None
     # Wounds outlast the combat, on the sheet; McAvoy and Bruno were never hurt.
     assert sheet(table, "Hans")["heridas"] == {"cabeza": {"severity": "light", "damage": 8},
                                                "abdomen": {"severity": "serious", "damage": 9}}

@@ -331,14 +331,17 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
 @gm:local: !daño Orco 1d8 crítico
 @gm:local: !siguiente
 @gm:local: !siguiente
-@gm:local: !ataque Elric
+@bob:local: !ataque Orco
+@gm:local: !parada Orco
 @gm:local: !estado
 """, table)
     assert "×2 (crítico, sin armadura)" in t.text(9) and "armadura [" not in t.text(9)
     assert "aturdido al menos cinco minutos" in t.text(9)
-    assert "Orco: aturdido: no combate" in t.texts(11)[0]
-    assert "Orco está aturdido por un crítico" in t.text(12)
-    assert "Orco [herida grave" in t.text(13) and "Elric [PV 14]" in t.text(13)
+    # 002: stunned, "no podrá combatir durante por lo menos cinco minutos": Orco gets no turn (issue 20)
+    # and may not parry.
+    assert t.texts(11)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local). Orco no puede actuar."
+    assert "Orco está aturdido por un crítico" in t.text(13)
+    assert "Orco [herida grave, aturdido: no combate]" in t.text(14) and "Elric [PV 14]" in t.text(14)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
 
 
