@@ -12,6 +12,7 @@ from systems.stormbringer.rules import (
     EXTRA_ATTACK_PENALTY,
     EXTRA_PARRY_PENALTY,
     is_master,
+    is_success,
     roll_die,
 )
 
@@ -33,6 +34,10 @@ class RoundCounter:
     shield_used: bool = False
     """A shield as second weapon gives one extra attack (-25%) or one extra parry (no penalty)
     per round: this one is spent."""
+    main_used: bool = False
+    """The round's one attack with the weapon in hand is made (a riposte is not it)."""
+    second_used: bool = False
+    """The second weapon's extra attack is made."""
 
     def attack_penalty(self) -> int:
         """-20% per attack (normal or riposte) already made this round."""
@@ -46,10 +51,29 @@ class RoundCounter:
         """After a failed parry there are no more parries this round."""
         return not self.parry_failed
 
-    def record_attack(self, riposte: bool = False) -> None:
+    def attack_refusal(self, slot: str, shield: bool = False) -> str | None:
+        """Why an attack in ``slot`` ("main", "second" or "riposte") is not allowed now, or None: one
+        attack a round with one weapon, one more with a second weapon (a shield's is its extra attack
+        or its extra parry), one riposte per parry a master won."""
+        if slot == "riposte":
+            return None if self.ripostes_earned else "no_riposte"
+        if slot == "second":
+            if shield and self.shield_used:
+                return "shield_spent"
+            return "second_spent" if self.second_used else None
+        return "one_attack" if self.main_used else None
+
+    def record_attack(self, riposte: bool = False, slot: str = "main", shield: bool = False) -> None:
+        """``slot``: "main", "second" or "riposte" (``riposte`` True is the same as the last)."""
         self.attacks += 1
-        if riposte and self.ripostes_earned:
-            self.ripostes_earned -= 1
+        if riposte or slot == "riposte":
+            if self.ripostes_earned:
+                self.ripostes_earned -= 1
+        elif slot == "second":
+            self.second_used = True
+            self.shield_used = self.shield_used or shield
+        else:
+            self.main_used = True
 
     def record_parry(self, succeeded: bool, master: bool = False, free: bool = False) -> None:
         """``free``: the shield's extra parry of a two-weapon fighter, with no penalty."""
@@ -62,15 +86,15 @@ class RoundCounter:
 
     def reset(self) -> None:
         self.attacks = self.parries = self.ripostes_earned = 0
-        self.parry_failed = self.shield_used = False
+        self.parry_failed = self.shield_used = self.main_used = self.second_used = False
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> RoundCounter:
-        return cls(**{k: data[k] for k in ("attacks", "parries", "parry_failed", "ripostes_earned", "shield_used")
-                   if k in data})
+        return cls(**{k: data[k] for k in ("attacks", "parries", "parry_failed", "ripostes_earned", "shield_used",
+                                           "main_used", "second_used") if k in data})
 
 
 @dataclass(slots=True)
@@ -209,6 +233,12 @@ _SURPRISE_LIMITS = {
     "helpless_saved": _helpless_saved,
     "initiative": _initiative,
 }
+
+
+def ambush_succeeds(outcomes: list[str]) -> bool:
+    """Every ambusher rolls Emboscada; the rules are silent on a mixed result: one seen ambusher gives
+    the ambush away, so it works only when all succeed."""
+    return bool(outcomes) and all(is_success(o) for o in outcomes)
 
 
 def ambush_surprise_rounds(rng: Rng) -> int:

@@ -202,6 +202,12 @@ def dodge_effect(attack: str, dodge: str) -> DefenceEffect:
     return DefenceEffect(not is_success(attack) or is_success(dodge))
 
 
+def unfit_modifier(base: int) -> Modifier:
+    """A weapon used without the FUE and DES it needs attacks and parries at 5%: the change that brings
+    ``base`` there."""
+    return Modifier("unfit", MIN_SKILL - base)
+
+
 def is_master(attack_skill: int, parry_skill: int) -> bool:
     """A weapon master has 90% or more in both attack and parry with that weapon."""
     return attack_skill >= MASTER_SKILL and parry_skill >= MASTER_SKILL

@@ -281,7 +281,7 @@ _SKILL_OPTIONS: dict[str, list[tuple[re.Pattern[str], OptionHandler]]] = {
 def _parse_damage(scan: Scanner, kind: str) -> DamageRequest:
     if not scan.rest.strip():
         raise DiceError("stormbringer.missing_damage")
-    req = DamageRequest(scan.expr())
+    req = DamageRequest(scan.dice_or_constant())
     while True:
         if scan.take(_BONUS):
             req.bonus = scan.expr()

@@ -26,6 +26,10 @@ FIXED = {
 }
 
 
+ACTIONS = {"stormbringer": "@gm:local: !acciones\n"}
+"""What starts the attacks after the round's first stage: Stormbringer's declarations of intent (issue 22)."""
+
+
 def _cast(system: str) -> str:
     field, values = FIXED[system]
     lines = [f"@gm:local: !pj {name} @{name.lower()}:local" for name in values]
@@ -96,6 +100,7 @@ def test_latecomers_take_their_place_by_initiative_and_nobody_else_moves(system:
     play(_cast(system) + """
 @gm:local: !combate
 @gm:local: !iniciativa A B C D
+""" + ACTIONS.get(system, "") + """
 @gm:local: !siguiente
 """, table=table)
     assert _combat(table).order == ["A", "B", "C", "D"] and _combat(table).current == "B"
@@ -107,7 +112,7 @@ def test_latecomers_take_their_place_by_initiative_and_nobody_else_moves(system:
     answer = t.texts(_last(t))
     assert any("Rurik" in text and "Luz" in text for text in answer), answer
     # Next round, everyone keeps the place their initiative gives them.
-    t = _more(table, "\n".join(["@gm:local: !siguiente"] * 5))
+    t = _more(table, "\n".join(["@gm:local: !siguiente"] * 5) + "\n" + ACTIONS.get(system, ""))
     assert _combat(table).round == 2
     assert _combat(table).order == ["A", "Luz", "B", "C", "Rurik", "D"]
 
@@ -132,6 +137,7 @@ def test_stormbringer_latecomer_keeps_the_phases_worked_out_from_the_sheets() ->
     play(_cast("stormbringer") + """
 @gm:local: !combate
 @gm:local: !iniciativa A B C D
+@gm:local: !acciones
 @gm:local: !entra Luz
 """, table=table)
     assert _combat(table).order == ["A", "Luz", "B", "C", "D"]
@@ -220,14 +226,16 @@ def test_leave_of_the_last_to_act_starts_the_next_round() -> None:
     t = play(_cast("stormbringer") + """
 @gm:local: !combate
 @gm:local: !iniciativa A B C D
+@gm:local: !acciones
 @gm:local: !siguiente
 @gm:local: !siguiente
 @gm:local: !siguiente
 @gm:local: !sale D
 """, table=table)
-    assert _combat(table).round == 2 and _combat(table).current == "A"
+    # Round 2 starts with the declarations of intent, lowest DES first (issue 22).
+    assert _combat(table).round == 2 and _combat(table).current == "C"
     assert "D" not in _combat(table).order
-    assert any(text.startswith("▶️ Ronda 2: turno de A") for text in t.texts(_last(t)))
+    assert any(text.startswith("▶️ Ronda 2: turno de C") for text in t.texts(_last(t)))
 
 
 def test_savage_leave_takes_the_card_and_the_roster_place() -> None:

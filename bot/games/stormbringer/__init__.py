@@ -14,5 +14,5 @@ GAME = Game(
     "stormbringer", SYSTEM, StormbringerCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "stormbringer", cards=files("systems") / "stormbringer" / "cards.toml",
     sheet_rules=StormbringerSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
-    sheet_state=frozenset({"pv"}), sheet_derived=frozenset({"grave", "armadura", "bf"}),
+    sheet_state=frozenset({"pv", "arma_rota", "arma2_rota"}), sheet_derived=frozenset({"grave", "armadura", "bf"}),
 )

@@ -1,9 +1,11 @@
 """The stormbringer table's combat hooks (``bot/core/combat.py`` calls them; commands in ``commands.py``).
 
 A 12-second round: statement of intent from the lowest DEX up, then missile attacks and
-melee attacks, each from the highest DEX down. ``combat.order`` holds the attack phases
-(missile, melee, then those without a weapon); it is worked out again from the sheets at
-each new round, when the per-round attack and parry counters are emptied.
+melee attacks, each from the highest DEX down. ``combat.order`` first holds the declarers (the
+intent stage: each declares on their turn); after the last one, the attack phases (missile,
+melee, then those without a weapon), with -5 DEX for whoever declared a change of weapon
+(``!arma``). Both are worked out again from the sheets at each new round, when the per-round
+attack and parry counters are emptied.
 """
 
 from __future__ import annotations
@@ -11,13 +13,15 @@ from __future__ import annotations
 from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
-from bot.core.state import Character, Combat
+from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
 
 SHEET_FIELDS: dict[str, type] = {
     "fue": int, "con": int, "tam": int, "int": int, "pod": int, "des": int, "car": int, "pv": int, "grave": int,
     "armadura": str, "arma": str, "arma_tipo": st.WeaponKind, "arma2": str, "arma2_tipo": st.WeaponKind, "dano": str, "bf": str,
-    "ataque": int, "parada": int, "esquiva": int, "emboscada": int,
+    "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ambidiestro": st.YesNo,
+    "arma_fue": int, "arma_des": int, "arma2_fue": int, "arma2_des": int, "arma_pv": int, "arma2_pv": int,
+    "arma_rota": st.YesNo, "arma2_rota": st.YesNo,
     **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
                      "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",
                      "navegar", "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas",
@@ -27,12 +31,22 @@ SHEET_FIELDS: dict[str, type] = {
 
 
 def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
+    """The round's phases from the sheets; the turns start with the declarations of intent."""
     phases = st.order_round(ctx, combat, round_number)
     acting = set(phases.missile) | set(phases.melee)
     missing = [c.name for c in ctx.room.characters.values()
                if c.name in combat.order and "des" not in c.sheet]
-    ctx.announce("stormbringer/table_phases", round=round_number, phases=phases,
-                 rest=[n for n in combat.order if n not in acting], missing=missing)
+    rest = [n for n in combat.order if n not in acting]
+    st.begin_intent(combat, phases)
+    ctx.announce("stormbringer/table_phases", round=round_number, phases=phases, rest=rest, missing=missing)
+
+
+def begin_actions(ctx: Context, combat: Combat) -> None:
+    """After the last declaration: the attack phases, announced; the caller starts their first turn."""
+    phases = st.begin_actions(ctx, combat)
+    ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
+                 rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
+                 changing=[n for n in combat.order if name_key(n) in combat.data.get("changing", [])])
 
 
 def condition_label(ctx: Context, code: str, **params: object) -> str:
@@ -41,16 +55,17 @@ def condition_label(ctx: Context, code: str, **params: object) -> str:
 
 class StormbringerCombat:
     def initiative(self, ctx: Context, combat: Combat) -> None:
-        st.data(combat)["counters"] = {}
-        st.data(combat).pop("blow", None)
+        st.data(combat).update(counters={}, blows=[], changing=[])
+        combat.data.pop("missed", None)
         announce_phases(ctx, combat, 1)
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
-        st.data(combat)["counters"] = {}
-        st.data(combat).pop("blow", None)
+        st.data(combat).update(counters={}, changing=[])
+        combat.data.pop("missed", None)
+        st.close_round_blows(combat)
         st.prune_surprise(combat)
         if st.ordered_by_hand(combat):
-            for key in ("phases", "order"):
+            for key in ("phases", "order", "stage"):
                 combat.data.pop(key, None)
         else:
             announce_phases(ctx, combat, combat.round)
@@ -60,6 +75,8 @@ class StormbringerCombat:
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
+        if st.declaring(combat):
+            ctx.announce("stormbringer/table_intent", actor=actor.name)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         labels = []
@@ -94,7 +111,7 @@ class StormbringerCombat:
             rounds.place_late(combat, character.name, [*combat.order, character.name])
             return None
         phases, ideal = st.round_order(ctx, combat, [*combat.order, character.name], max(combat.round, 1))
-        rounds.place_late(combat, character.name, ideal)
+        rounds.place_late(combat, character.name, phases.intent if st.declaring(combat) else ideal)
         st.data(combat).update(phases=phases.to_dict(), order=list(combat.order))
         if ctx.sheet_is_gms(character):
             return None
@@ -106,6 +123,9 @@ class StormbringerCombat:
         order = combat.data.get("order")
         if isinstance(order, list) and name in order:
             order.remove(name)
+        if st.declaring(combat) and combat.order and st.last_declarer(ctx, combat, after=0):
+            begin_actions(ctx, combat)   # the last declarer left: the attacks start, not a new round
+            combat.turn = 0
 
     def _limit_labels(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         """Labels for what the actor may not do now (stunned, surprised)."""

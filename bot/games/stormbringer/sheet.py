@@ -17,8 +17,10 @@ from bot.core.rolls import SheetRoll
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import state as st
+from bot.games.stormbringer.actions import Weapon, able, add_blow, attack_weapon, check_slot, check_weapon, missed
 from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
+from systems.stormbringer.rules import unfit_modifier
 
 CHARACTERISTICS = ("fue", "con", "tam", "int", "pod", "des", "car")
 COMBAT_SKILLS = ("ataque", "parada", "esquiva", "emboscada")
@@ -44,6 +46,9 @@ NAMES = {
     "conocimiento_de_plantas": "Conocimiento de plantas", "conocimiento_de_venenos": "Conocimiento de venenos",
     "musica": "Música", "cantar": "Cantar", "espada": "Espada", "daga": "Daga", "hacha": "Hacha", "lanza": "Lanza",
     "maza": "Maza", "arco": "Arco", "honda": "Honda", "ballesta": "Ballesta", "escudo": "Escudo",
+    "ambidiestro": "Ambidiestro", "arma_fue": "FUE del arma", "arma_des": "DES del arma", "arma2_fue": "FUE del arma2",
+    "arma2_des": "DES del arma2", "arma_pv": "PV del arma", "arma2_pv": "PV del arma2", "arma_rota": "Arma rota",
+    "arma2_rota": "Arma2 rota",
 }
 ALIASES = {
     "fuerza": "fue", "constitucion": "con", "tamano": "tam", "inteligencia": "int", "poder": "pod",
@@ -51,6 +56,8 @@ ALIASES = {
     "esconder": "esconderse", "escuchar_ruidos": "escuchar", "primeros_auxilios": "primeros_auxilios",
     "curar": "primeros_auxilios", "danio": "dano",
     "tipo": "arma_tipo", "tipo_arma": "arma_tipo", "tipo_arma2": "arma2_tipo", "tipo2": "arma2_tipo",
+    "ambidextro": "ambidiestro", "fue_del_arma": "arma_fue", "des_del_arma": "arma_des", "fue_del_arma2": "arma2_fue",
+    "des_del_arma2": "arma2_des", "pv_del_arma": "arma_pv", "pv_del_arma2": "arma2_pv",
 }
 _AGAINST = ("vs", "contra")
 _SUCCESSES = ("success", "critical")
@@ -81,10 +88,20 @@ class StormbringerSheetRules:
                 verb = f"ataque {value} x{count.attacks + 1}"
             elif auto and key in PARRY_SKILLS and count.parries:
                 verb = f"parada {value} x{count.parries + 1}"
+        weapon = None
+        if combat is not None and count is not None and key in ATTACK_SKILLS:
+            weapon = _attack_checks(combat, actor, count, key)
+            if st.unfit(actor, weapon.field):
+                rest = f"{unfit_modifier(value).value:+d} {rest}"
         full = f"{verb} {rest}".strip()
         outcome = ctx.system.roll(full, ctx.rng)
         if combat is not None and count is not None and key in ATTACK_SKILLS | PARRY_SKILLS:
             _count_action(actor, combat, count, key, outcome.as_json())
+        if combat is not None and weapon is not None:
+            if outcome.as_json().get("outcome") in _SUCCESSES:
+                add_blow(combat, actor, None, key, outcome.as_json()["outcome"] == "critical", weapon)
+            else:
+                missed(combat)
         applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", [])
                    if m["reason"] in ("extra_attack", "extra_parry")]
         return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full)
@@ -97,6 +114,16 @@ def _given_chance(words: list[str]) -> tuple[int | None, list[str]]:
         if name_key(word) in _AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
             return int(number), [*words[:i], *words[i + 2:]]
     return None, words
+
+
+def _attack_checks(combat: Combat, actor: Character, count: RoundCounter, key: str) -> Weapon:
+    """A named attack in a running combat is the round's attack with the weapon in hand: refused as
+    ``!ataque`` would refuse it."""
+    able(combat, actor, "attack")
+    weapon = attack_weapon(actor, key, False, False, False)
+    check_weapon(combat, actor, weapon)
+    check_slot(count, actor, weapon)
+    return weapon
 
 
 def _count_action(actor: Character, combat: Combat, count: RoundCounter, key: str, roll: dict[str, Any]) -> None:

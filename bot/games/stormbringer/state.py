@@ -4,8 +4,12 @@ Layout of ``combat.data``:
 - ``first``: the side that goes first in round 1 ("players" or "gm"); later rounds alternate.
 - ``phases``: the current round's ``RoundPhases``, and ``order`` the turn order worked out from
   them (both dropped when the GM sets the turns by hand with ``!turnos``).
+- ``stage``: "intent" while the declarations of intent go round (``combat.order`` is then the
+  declarers, lowest DEX first), "actions" once the attacks resolve.
+- ``changing``: name keys of those who declared a change of weapon this round (-5 DEX).
 - ``counters``: name key -> ``RoundCounter`` of this round (emptied at each new round).
-- ``blow``: the last landed attack awaiting a defence or damage (cleared each round).
+- ``blows``: the attacks that hit, in order, each awaiting its defence (this round only) and then its
+  damage (``!daño`` takes it off; a later roll never loses it).
 - ``surprise``: name key -> ``SurpriseState`` plus ``from``, the combat round it started.
 - ``wounds``: name key -> condition codes ("major", "stunned") for the rest of the combat.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.stormbringer.combat import (
@@ -33,6 +38,7 @@ WEAPON_KINDS = {
     "proyectil": "missile", "tiro": "missile", "distancia": "missile", "missile": "missile",
     "arrojadiza": "thrown", "lanzada": "thrown", "thrown": "thrown",
     "arco": "bow", "flechas": "bow", "bow": "bow",
+    "ballesta": "crossbow", "crossbow": "crossbow",
     "honda": "sling", "sling": "sling",
     "escudo": "shield", "shield": "shield",
     "ninguna": "none", "ninguno": "none", "sin": "none", "none": "none",
@@ -52,9 +58,28 @@ class WeaponKind(str):
         return super().__new__(cls, value.strip())
 
 
-MISSILE_KINDS = ("missile", "thrown", "bow", "sling")
-UNDODGEABLE_KINDS = ("bow", "sling")
-"""Arrows and sling stones cannot be dodged, and only a shield parries them."""
+YES = ("si", "yes", "1", "true")
+NO = ("no", "0", "false")
+
+
+class YesNo(str):
+    """A sheet's yes-or-no field (``ambidiestro``, ``arma_rota``): kept as «sí» or «no»."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> YesNo:
+        folded = name_key(value)
+        if folded not in YES + NO:
+            raise ValueError(value)
+        return super().__new__(cls, "sí" if folded in YES else "no")
+
+
+MISSILE_KINDS = ("missile", "thrown", "bow", "sling", "crossbow")
+UNDODGEABLE_KINDS = ("bow", "sling", "crossbow")
+"""Arrows, crossbow bolts (taken as arrows: the rules name only arrows) and sling stones cannot be
+dodged, and only a shield parries them."""
+SKILL_KINDS = {"arco": "bow", "honda": "sling", "ballesta": "crossbow", "escudo": "shield"}
+"""A weapon skill that names its weapon's kind; the other weapon skills are melee weapons."""
 MARKS_FIELD = "marcas"
 
 
@@ -83,6 +108,16 @@ def phase_kind(character: Character) -> str:
     return "missile" if kind in MISSILE_KINDS else "none" if kind == "none" else "melee"
 
 
+def yes(character: Character, field: str) -> bool:
+    return name_key(str(character.sheet.get(field, "no"))) in YES
+
+
+def unfit(character: Character, field: str = "arma") -> bool:
+    """The weapon needs more FUE or DES (``arma_fue``, ``arma_des``) than the character has."""
+    return any(isinstance(character.sheet.get(f"{field}_{stat}"), int)
+               and sheet_int(character, stat) < sheet_int(character, f"{field}_{stat}") for stat in ("fue", "des"))
+
+
 def has_shield(character: Character) -> bool:
     return "shield" in (weapon_kind(character), weapon_kind(character, "arma2"))
 
@@ -101,7 +136,7 @@ def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
         character = ctx.room.find_character(name)
         if character is not None:
             out.append(Combatant(character.name, sheet_int(character, "des"), phase_kind(character),
-                                 side(ctx, character)))
+                                 side(ctx, character), name_key(name) in combat.data.get("changing", [])))
     return out
 
 
@@ -121,9 +156,66 @@ def round_order(ctx: Context, combat: Combat, names: list[str], round_number: in
     return phases, [*phases.missile, *phases.melee, *rest]
 
 
+def begin_intent(combat: Combat, phases: RoundPhases) -> None:
+    """The round starts with the declarations: the turns go to the declarers, lowest DEX first."""
+    combat.order = list(phases.intent)
+    data(combat).update(order=list(combat.order), stage="intent")
+
+
+def declaring(combat: Combat) -> bool:
+    """The declarations of intent are going round (and the order is still the worked-out one)."""
+    return combat.data.get("stage") == "intent" and not ordered_by_hand(combat)
+
+
+def last_declarer(ctx: Context, combat: Combat, after: int = 1) -> bool:
+    """Nobody from ``combat.turn + after`` on is left to declare (who cannot act declares nothing)."""
+    return not any(rounds.can_act(ctx, name) for name in combat.order[combat.turn + after:])
+
+
+def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:
+    """After the last declaration: the attack phases, worked out again (a declared change of weapon
+    costs 5 DEX); the next turn is the first of them."""
+    phases = order_round(ctx, combat, max(combat.round, 1))
+    data(combat)["stage"] = "actions"
+    combat.turn = -1
+    return phases
+
+
 def ordered_by_hand(combat: Combat) -> bool:
-    """The GM set the turns (``!turnos``) since the order was last worked out from the sheets."""
-    return combat.data.get("order") != combat.order
+    """The GM set the turns (``!turnos``) since the order was last worked out from the sheets. The dead
+    leaving the order (``bot.core.combat.drop_dead``) keep it worked out: what is left of it still counts."""
+    worked_out = combat.data.get("order")
+    if not isinstance(worked_out, list):
+        return True
+    return [name for name in worked_out if name in combat.order] != combat.order
+
+
+def blows(combat: Combat) -> list[dict[str, Any]]:
+    """The landed attacks awaiting defence or damage, oldest first (a single ``blow`` of an older
+    version is taken in)."""
+    table: list[dict[str, Any]] = combat.data.setdefault("blows", [])
+    old = combat.data.pop("blow", None)
+    if isinstance(old, dict):
+        table.append({"round": combat.round, **old})
+    return table
+
+
+def aims_at(blow: dict[str, Any], name: str) -> bool:
+    """The blow is at ``name``, or at nobody named yet."""
+    return blow["target"] is None or name_key(blow["target"]) == name_key(name)
+
+
+def pending_blow(combat: Combat | None, name: str) -> dict[str, Any] | None:
+    """The oldest blow that hit ``name`` (or nobody named) and was not stopped: the next damage."""
+    if combat is None:
+        return None
+    return next((b for b in blows(combat) if b["landed"] and aims_at(b, name)), None)
+
+
+def close_round_blows(combat: Combat) -> None:
+    """At a new round: the stopped blows go, and the others can no longer be defended (they wait for
+    their damage)."""
+    combat.data["blows"] = [{**b, "defended": True} for b in blows(combat) if b["landed"]]
 
 
 def counter(combat: Combat, name: str) -> RoundCounter:
@@ -174,6 +266,11 @@ def add_wound(combat: Combat, name: str, code: str) -> None:
     codes = data(combat)["wounds"].setdefault(name_key(name), [])
     if code not in codes:
         codes.append(code)
+
+
+def disarmed(combat: Combat, name: str) -> bool:
+    """Disarmed by a critical (``!desarmar``) until a weapon is drawn or picked up (``!arma``)."""
+    return name_key(name) in combat.data.get("disarmed", [])
 
 
 def stunned(combat: Combat, name: str) -> bool:

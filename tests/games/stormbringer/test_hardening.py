@@ -12,6 +12,7 @@ def test_arrows_cannot_be_dodged_and_only_a_shield_parries_them() -> None:
     t = play(SETUP + """
 @gm:local: !ficha Moonglum arma arco
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !ataque Orco
 @gm:local: !esquiva
 @gm:local: !parada
@@ -19,20 +20,21 @@ def test_arrows_cannot_be_dodged_and_only_a_shield_parries_them() -> None:
 @gm:local: !parada
 """, table)
     assert "Proyectiles, de mayor a menor DES: Moonglum." in t.texts(9)[0]
-    assert "Ataque 80%: [59] → éxito" in t.text(10)
-    assert t.text(11).startswith("⛔ Las flechas no se pueden esquivar")
-    assert t.text(12).startswith("⛔ Flechas y piedras de honda solo se paran con escudo, y Orco no lleva")
-    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.gm_text(14)  # issue 19: Orco's skill
+    assert "Ataque 80%: [59] → éxito" in t.text(11)
+    assert t.text(12).startswith("⛔ Las flechas no se pueden esquivar")
+    assert t.text(13).startswith("⛔ Flechas y piedras de honda solo se paran con escudo, y Orco no lleva")
+    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.gm_text(15)  # issue 19: Orco's skill
 
 
 def test_sling_stones_cannot_be_dodged() -> None:
     t = play(SETUP + """
 @gm:local: !ficha Moonglum arma honda
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !ataque Orco
 @gm:local: !esquiva
 """, system="stormbringer", seed=FIGHT_SEED)
-    assert t.text(11).startswith("⛔ Las piedras de honda no se pueden esquivar")
+    assert t.text(12).startswith("⛔ Las piedras de honda no se pueden esquivar")
 
 
 def test_a_shield_as_second_weapon_parries_once_more_without_penalty_or_attacks() -> None:
@@ -41,11 +43,11 @@ def test_a_shield_as_second_weapon_parries_once_more_without_penalty_or_attacks(
 @ana:local: !siguiente
 @gm:local: !ataque Elric dos armas
 """, table)
-    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.gm_text(11)
-    assert "Ataque 85%: [65] → éxito" in t.text(13)
+    assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.gm_text(12)
+    assert "Ataque 85%: [65] → éxito" in t.text(14)
     # Without the shield this parry was at 65 -20 = 45% (test_full_combat).
-    assert "Parada 65%: [95] → fallo" in t.gm_text(14) and "parada adicional del escudo" in t.text(14)
-    assert t.text(16) == ("⛔ Orco ya usó el escudo este asalto: da un ataque con -25% "
+    assert "Parada 65%: [95] → fallo" in t.gm_text(15) and "parada adicional del escudo" in t.text(15)
+    assert t.text(17) == ("⛔ Orco ya usó el escudo este asalto: da un ataque con -25% "
                           "o una parada adicional, no las dos.")
 
 
@@ -53,11 +55,12 @@ def test_the_second_weapon_penalty_adds_to_the_penalty_for_earlier_attacks() -> 
     t = play(SETUP + """
 @gm:local: !ficha Elric arma2 espada
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !siguiente
 @ana:local: !ataque Orco
 @ana:local: !ataque Orco dos armas
 """, system="stormbringer", seed=FIGHT_SEED)
-    assert "Ataque 85 -20 (ataques previos) -25 (segunda arma) = 40%" in t.text(12)
+    assert "Ataque 85 -20 (ataques previos) -25 (segunda arma) = 40%" in t.text(13)
 
 
 def test_a_master_ripostes_right_after_a_parry_without_a_grant() -> None:
@@ -65,6 +68,7 @@ def test_a_master_ripostes_right_after_a_parry_without_a_grant() -> None:
     t = play(SETUP + """
 @gm:local: !ficha Elric ataque 95 parada 95
 @gm:local: !iniciativa
+@gm:local: !acciones
 @bob:local: !siguiente
 @ana:local: !ataque Orco
 @gm:local: !esquiva
@@ -74,10 +78,10 @@ def test_a_master_ripostes_right_after_a_parry_without_a_grant() -> None:
 @ana:local: !ataque Orco respuesta
 @ana:local: !ataque Orco respuesta
 """, table)
-    assert "Elric · 🛡️ Parada 95%: [61] → éxito" in t.text(15)
-    assert "Elric es maestro: puede responder ya contra Orco (!ataque Orco respuesta)" in t.text(15)
-    assert not t.redacted(16) and "Ataque de respuesta 95 -20 (ataques previos) = 75%" in t.text(16)
-    assert t.redacted(17)   # one riposte per parry: the second is out of turn again
+    assert "Elric · 🛡️ Parada 95%: [61] → éxito" in t.text(16)
+    assert "Elric es maestro: puede responder ya contra Orco (!ataque Orco respuesta)" in t.text(16)
+    assert not t.redacted(17) and "Ataque de respuesta 95 -20 (ataques previos) = 75%" in t.text(17)
+    assert t.redacted(18)   # one riposte per parry: the second is out of turn again
     assert table.room(ROOM).granted == []
 
 
@@ -119,4 +123,4 @@ def test_a_riposte_without_naming_the_target_goes_at_the_parried_attacker() -> N
     assert t.text(9).startswith("Ana · ⚔️ Ataque de respuesta")
     combat = table.room(ROOM).combat
     assert combat is not None and combat.data["counters"]["ana"]["attacks"] == 1
-    assert combat.data["blow"]["attacker"] == "Ana" and combat.data["blow"]["target"] == "Bob"
+    assert combat.data["blows"][-1]["attacker"] == "Ana" and combat.data["blows"][-1]["target"] == "Bob"
