@@ -97,6 +97,10 @@ class Game:
     """Who shares one turn (Savage: a group of Extras, one card): combatants with the same key, side by
     side in the order, act in one turn, on which the GM acts for any of them. None: each its own turn."""
 
+    npc_words: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Words after an NPC's name in ``!pnj`` that set a field of its sheet (folded word -> field and
+    value): Savage's ``comodín`` makes a Wild Card of a GM's NPC, an Extra otherwise."""
+
     @property
     def gm_fields(self) -> frozenset[str]:
         """The fields only a GM sets with ``!ficha``: the table's state and the roles."""

@@ -525,8 +525,12 @@ def npc_command(ctx: Context, args: str) -> None:
     name_words: list[str] = []
     group_words: list[str] | None = None
     counts = []
+    settings: dict[str, str] = {}
     for word in clean_name(args).split():
-        if name_key(word) in _GROUP_WORDS and group_words is None and name_words:
+        if name_key(word) in ctx.game.npc_words and name_words:
+            key, value = ctx.game.npc_words[name_key(word)]
+            settings[key] = value
+        elif name_key(word) in _GROUP_WORDS and group_words is None and name_words:
             group_words = []
         elif (count_match := _COUNT.fullmatch(word)) and name_words:
             counts.append(int(count_match[1]))
@@ -551,8 +555,9 @@ def npc_command(ctx: Context, args: str) -> None:
         raise Refusal("npc_name_taken", name=taken.name, owner=taken.owner)
     _require_room_for(ctx, sum(1 for n in names if ctx.room.find_character(n) is None))
     npcs = [rounds.ensure_character(ctx, n) for n in names]
-    if group is not None:
-        for npc in npcs:
+    for npc in npcs:
+        npc.sheet.update(settings)
+        if group is not None:
             npc.sheet["grupo"] = group
     ctx.reply("npcs_ready", names=[c.name for c in npcs], group=group, combat=ctx.room.combat is not None)
 

@@ -159,7 +159,7 @@ def test_locks_and_turns_are_recorded_but_left_out_of_the_document() -> None:
 
 def test_a_change_of_state_is_recorded_and_a_new_round_is_not_one() -> None:
     room = Room(system="savage")
-    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@gm:local: !pnj Orco\n@gm:local: !ficha Orco dureza 5\n"
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@gm:local: !pnj Orco comodín\n@gm:local: !ficha Orco dureza 5\n"
               "@gm:local: !combate\n@gm:local: !iniciativa")
     assert [k for k, _ in room.kinds()].count("state") == 0
     room.say(GM, "!daño Orco 9")

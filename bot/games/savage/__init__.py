@@ -17,5 +17,6 @@ GAME = Game(
     sheet_rules=SavageSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
     sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "armadura", "paso"}),
+    npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
     turn_group=group_of,
 )

@@ -11,9 +11,9 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
-from bot.games.savage.flow import deal, has_joker, roster, trait_roll, vigor_of
+from bot.games.savage.flow import close_soak, deal, has_joker, mark_recovery, roster, trait_roll, vigor_of
 from bot.games.savage.sheet import end_supports
-from bot.games.savage.state import SavageCombat, edges_of, group_of, savage_of, sheet_die, store, turn_key
+from bot.games.savage.state import SavageCombat, edges_of, group_of, nerves_of, savage_of, sheet_die, store, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 
@@ -33,6 +33,8 @@ class SavageCombatRules:
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
         state = SavageCombat.load(combat)
+        close_soak(ctx, state)
+        state.save(combat)
         if not state.dealt:
             _tick_task(ctx, state)  # turns set by hand: the task's rounds are still the bot's to keep
             state.started = []  # and each turn of the new round starts again (the Spirit roll, supports)
@@ -49,6 +51,8 @@ class SavageCombatRules:
         for character in ctx.room.characters.values():
             end_supports(character, acting=name_key(character.name) == name_key(actor.name))
         state = SavageCombat.load(combat)
+        close_soak(ctx, state)
+        state.save(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return
         group = group_of(actor)
@@ -63,15 +67,20 @@ class SavageCombatRules:
         if not (joker or savage.shaken):
             return
         die = sheet_die(actor, "espiritu")
-        roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, actor)) if savage.shaken and die else None
+        roll = None
+        if savage.shaken and die:
+            roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, actor), nerves=nerves_of(actor))
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
+            mark_recovery(ctx, actor)
         ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
-                     joker_names=[c.name for c in mates] or [actor.name])
+                     joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.load(combat)
         savage = savage_of(actor)
+        if savage.out and not savage.wild_card and not savage.dead:
+            return [ctx.renderer.text("savage/table_label", key="out", value=True)]
         card = state.card_of(actor)
         flags = [
             ("card", card.code if card else None),
@@ -85,7 +94,6 @@ class SavageCombatRules:
             ("incapacitated", savage.incapacitated and not savage.dead),
             ("bleeding", savage.bleeding),
             ("dead", savage.dead),
-            ("out", savage.out and not savage.wild_card),
             ("bennies", savage.bennies if savage.wild_card and not ctx.sheet_is_gms(actor) else 0),
         ]
         return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]
@@ -142,7 +150,7 @@ def _bleed(ctx: Context, character: Character) -> None:
     if not savage.bleeding or savage.dead:
         return
     die, defaulted = vigor_of(character)
-    roll = trait_roll(ctx, "desangrar", die, savage, False)
+    roll = trait_roll(ctx, "desangrar", die, savage, False, nerves=nerves_of(character))
     store(character, apply_bleeding_roll(savage, roll.outcome))
     ctx.announce("savage/table_vigor", name=character.name, roll=roll, defaulted=defaulted)
 

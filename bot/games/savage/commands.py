@@ -13,11 +13,14 @@ from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
 from bot.games.savage.flow import (
+    close_soak,
     die_from,
     has_joker,
+    incapacitation_due,
     leave_order,
+    mark_recovery,
     move_in_order,
-    reapply_incapacitation,
+    recovery_rolled,
     roll_incapacitation,
     take_turn_now,
     trait_roll,
@@ -31,12 +34,12 @@ from bot.games.savage.sheet import (
     weapon_damage,
     weapon_is_ranged,
 )
-from bot.games.savage.state import SavageCombat, normal_die, savage_of, sheet_die, store
+from bot.games.savage.state import SavageCombat, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
 from systems.savage.resolver import SavageDamageRoll, SavageTraitRoll
-from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
+from systems.savage.rules import SUCCESSES, DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import (
     DRAMATIC_TASKS,
     DramaticTask,
@@ -46,6 +49,7 @@ from systems.savage.state import (
     recover_at_turn_start,
     soak_damage,
     spend_benny,
+    stop_bleeding,
     unshake_with_benny,
 )
 from systems.savage.syntax import fold
@@ -60,6 +64,7 @@ _UNSHAKE = ("recuperar", "unshake")
 _END = ("fin", "end")
 _FIRE = ("fuego", "fire")
 _REROLL = ("repetir", "otra", "reroll")
+_DECLINE = ("no", "decline")
 UNTRAINED = "d4"
 
 
@@ -132,6 +137,7 @@ def damage_command(ctx: Context, args: str) -> None:
             raise Refusal("gm_only", command="daño NOMBRE TOTAL")
         if int(rest) > MAX_DAMAGE:
             raise refuse("bad_total", limit=MAX_DAMAGE)
+        close_soak_chance(ctx)
         savage = savage_of(target)
         _apply_hit(ctx, target, savage, damage_effect(int(rest), savage.toughness, savage.shaken), None)
         return
@@ -168,8 +174,18 @@ def area_command(ctx: Context, args: str) -> None:
         roll_damage(ctx, target, dice.strip(), attacker)
 
 
+def close_soak_chance(ctx: Context) -> None:
+    """A new damage roll: the chance to soak the last one has passed."""
+    combat = ctx.room.combat
+    if combat is not None:
+        state = SavageCombat.load(combat)
+        close_soak(ctx, state)
+        state.save(combat)
+
+
 def roll_damage(ctx: Context, target: Character, rest: str, attacker: Character | None) -> None:
     """Roll ``rest`` as damage against the target's Toughness and apply it."""
+    close_soak_chance(ctx)
     savage = savage_of(target)
     joker = attacker is not None and has_joker(ctx, attacker)
     text = " ".join(["daño", rest, *toughness_words(target), *(["comodin"] if joker else [])])
@@ -185,70 +201,100 @@ def roll_damage(ctx: Context, target: Character, rest: str, attacker: Character 
 
 def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect,
                roll: SavageDamageRoll | None) -> None:
-    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it."""
+    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until the
+    next damage roll or the next turn. A Wild Card it incapacitates rolls Vigor when that chance has
+    passed, at once when there is none."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
-    can_soak = after.wild_card and effect.wounds > 0 and before.bennies > 0
+    can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
+    incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
     ctx.reply("savage/table_damage", name=target.name, roll=roll, effect=effect, before=before, after=after,
-              hold_broken=hold_broken, can_soak=can_soak)
-    if can_soak and target.owner and combat is not None:
-        floor.grant(ctx, target.owner, "absorber")  # the victim's player may soak out of turn
-    incap = None
-    if after.incapacitated and not before.incapacitated and after.wild_card:
-        after, incap = roll_incapacitation(ctx, target, after)
+              hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
+    if incapacitated and not can_soak:
+        after, _ = roll_incapacitation(ctx, target, after)
     store(target, after)
     if combat is None or state is None:
         return
-    if hold_broken:
+    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll
         state.stop_holding(target.name)
+        state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
         move_in_order(combat, target.name, after_current=True)
     if not after.can_act and not after.dead:
         leave_order(combat, target.name)
-    state.hits[name_key(target.name)] = {
-        "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds], "incap": incap,
-        "soaked": False,
-    }
+    if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):
+        ctx.tell_gms("savage/table_no_enemies")
+    if can_soak:
+        state.hits = {name_key(target.name): {
+            "name": target.name, "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds],
+            "incap_due": incapacitated, "soaked": False, "best": 0,
+        }}
     state.save(combat)
 
 
-@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir]", in_character=True, free=True)
+def _is_enemy(ctx: Context, character: Character) -> bool:
+    """A GM's combatant that is no ally of a player's character (one whose ``grupo`` names it)."""
+    leader = ctx.room.find_character(group_of(character))
+    return ctx.sheet_is_gms(character) and (leader is None or ctx.sheet_is_gms(leader))
+
+
+def _enemies_up(ctx: Context, state: SavageCombat) -> bool:
+    combat = ctx.room.combat
+    names = state.roster or (combat.order if combat else [])
+    found = (ctx.room.find_character(n) for n in names)
+    return any(c is not None and _is_enemy(ctx, c) and savage_of(c).can_act for c in found)
+
+
+@COMMANDS.command("absorber", "soak", usage="[NOMBRE] [dN] [repetir | no]", free=True)
 def soak_command(ctx: Context, args: str) -> None:
+    """A soak of the hit just taken, on anyone's turn (the window is the hit's: until the next damage
+    roll or the next turn); ``no`` declines it; a second one after a partial soak is its reroll."""
     target, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(target)
     words = rest.split()
-    reroll = bool(words) and fold(words[-1]) in _REROLL
-    rest = " ".join(words[:-1]) if reroll else rest
+    last = fold(words[-1]) if words else ""
+    rest = " ".join(words[:-1]) if last in (*_REROLL, *_DECLINE) else rest
     combat = ctx.room.combat
     state = SavageCombat.load(combat) if combat else None
     hit = state.hits.get(name_key(target.name)) if state else None
-    if combat is None or state is None or hit is None or not hit["effect"][2] or hit["soaked"] != reroll:
-        raise refuse("no_soak" if reroll else "no_hit", name=target.name)
+    if combat is None or state is None or hit is None:
+        raise refuse("no_soak" if last in _REROLL else "no_hit", name=target.name)
+    effect = DamageEffect(*hit["effect"])
+    if last in _DECLINE:
+        ctx.reply("savage/table_soak_declined", name=target.name)
+        close_soak(ctx, state)
+        state.save(combat)
+        return
+    reroll = bool(hit["soaked"])
+    if reroll and hit["best"] >= effect.wounds:
+        raise refuse("soak_done", name=target.name)
+    if last in _REROLL and not reroll:
+        raise refuse("no_soak", name=target.name)
     _, die = die_from(rest, target, "vigor")
     if die is None:
         raise refuse("no_die", name=target.name, field="vigor")
     bennies = savage_of(target).bennies if reroll else SavageCharacter.from_dict(hit["before"]).bennies
     before = replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies)
     spend_benny(before)
-    effect = DamageEffect(*hit["effect"])
-    roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}")
-    kept = SoakResult(effect.wounds, hit.get("best", 0)) if reroll else roll.result
+    roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}",
+                      nerves=nerves_of(target))
+    kept = SoakResult(effect.wounds, hit["best"]) if reroll else roll.result
     best = best_soak(kept, roll.result)
     paid, left = soak_damage(before, effect, best)
     after = apply_damage(paid, left)
-    if after.incapacitated and not before.incapacitated and hit["incap"]:
-        after = reapply_incapacitation(after, hit["incap"])
     store(target, after)
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
-    state.hits[name_key(target.name)] = {**hit, "soaked": True, "best": best.soaked}
+    hit.update(soaked=True, best=best.soaked)
+    ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and after.bennies > 0)
+    if not after.bennies or not best.remaining:  # no reroll left: the chance to soak is over
+        incapacitation_due(ctx, hit)
     state.save(combat)
-    if reroll:
-        floor.consume_grant(ctx)
-    else:
-        floor.keep_grant_for(ctx, "absorber", "repetir")  # a second benny may re-roll this soak on the same grant
-    ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best)
+    floor.consume_grant(ctx)
+    if best.remaining and after.bennies and not ctx.is_gm():
+        floor.grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
 
 
@@ -260,13 +306,41 @@ def reload_command(ctx: Context, args: str) -> None:
     ctx.may_manage(character)
     rounds.require_up(ctx, character)
     if savage_of(character).shaken:
-        raise refuse("shaken_cannot_act", name=character.name)
+        raise refuse("shaken_cannot_act", name=character.name, bennies=savage_of(character).bennies)
     if "cargador" not in character.sheet:
         raise refuse("no_magazine", name=character.name)
     count_action(ctx, character, None)
     character.sheet["municion"] = int(character.sheet["cargador"])
     floor.consume_grant(ctx)
     ctx.reply("savage/table_reload", name=character.name, ammo=character.sheet["municion"])
+
+
+
+
+@COMMANDS.command("sanar", "heal", usage="[QUIEN] NOMBRE", in_character=True, needs_args=True)
+def heal_command(ctx: Context, args: str) -> None:
+    """Healing on another, bleeding character: a success stabilises them and only stops the bleeding
+    (000: «Si tienen éxito, la víctima se estabilizará inmediatamente ... Este uso de Sanar solo detiene
+    el desangramiento»)."""
+    first, rest = _named(ctx, args)
+    second, extra = _named(ctx, rest) if first and rest else (None, rest)
+    healer, patient = (first, second) if second else (ctx.acting_character(), first)
+    if patient is None:
+        raise ctx.unknown_character(args)
+    if healer is None:
+        raise Refusal("no_character")
+    ctx.may_manage(healer)
+    if healer is patient:
+        raise refuse("heal_self", name=healer.name)
+    if not savage_of(patient).bleeding or savage_of(patient).dead:
+        raise refuse("not_bleeding", name=patient.name)
+    made = rolls.resolve(ctx, healer, f"sanar {extra}".strip(), auto=True)
+    rolls.answer(ctx, healer, made, target=patient)
+    floor.consume_grant(ctx)
+    outcome = str(made.outcome.as_json().get("outcome"))
+    after = stop_bleeding(savage_of(patient), outcome)
+    store(patient, after)
+    ctx.reply("savage/table_heal", name=patient.name, stable=not after.bleeding)
 
 
 @COMMANDS.command("recuperar", "recover", usage="[NOMBRE] [dN]", in_character=True, free=True)
@@ -277,13 +351,16 @@ def recover_command(ctx: Context, args: str) -> None:
     savage = savage_of(character)
     if not savage.shaken:
         raise refuse("not_shaken", name=character.name)
+    if recovery_rolled(ctx, character):
+        raise refuse("recovered_already", name=character.name, bennies=savage.bennies)
     _, die = die_from(rest, character, "espiritu")
     if die is None:
         raise refuse("no_die", name=character.name, field="espiritu")
-    roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character))
+    roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character), nerves=nerves_of(character))
     store(character, recover_at_turn_start(savage, roll.outcome))
+    mark_recovery(ctx, character)
     floor.consume_grant(ctx)
-    ctx.reply("savage/table_recovery", name=character.name, roll=roll)
+    ctx.reply("savage/table_recovery", name=character.name, roll=roll, bennies=savage.bennies)
 
 
 def _current_actor(ctx: Context, combat: Combat) -> Character | None:
@@ -328,8 +405,27 @@ def _hold(ctx: Context, overwatch: bool) -> None:
         state.overwatch = state.watch().enter(actor.name).watchers
     state.save(combat)
     kind = "savage/table_overwatch" if overwatch else "savage/table_hold"
-    ctx.reply(kind, name=actor.name, shooters=[])
+    ctx.reply(kind, name=actor.name, shooters=[], card=state.card_of(actor))
     rounds.advance(ctx, combat)
+
+
+@COMMANDS.command("actuar", "act", usage="[NOMBRE]")
+def act_command(ctx: Context, args: str) -> None:
+    """A held character acts now, between turns, with no roll (000: «actuar en un momento posterior de
+    la ronda de combate si así lo desea»); cutting into an action is ``!interrumpir``."""
+    combat = ctx.running_combat()
+    holder, rest = _actor_and_rest(ctx, args)
+    if rest:
+        raise ctx.usage("actuar")
+    ctx.may_manage(holder)
+    rounds.require_up(ctx, holder)
+    state = SavageCombat.load(combat)
+    if not state.is_holding(holder.name):
+        raise refuse("not_holding", name=holder.name)
+    state.stop_holding(holder.name)
+    state.save(combat)
+    ctx.reply("savage/table_act", name=holder.name)
+    take_turn_now(ctx, combat, holder.name)
 
 
 @COMMANDS.command("interrumpir", "interrupt", usage="[QUIEN] NOMBRE", needs_args=True)
@@ -347,11 +443,13 @@ def interrupt_command(ctx: Context, args: str) -> None:
         raise refuse("not_holding", name=holder.name)
     if name_key(target.name) != name_key(combat.current or "") or target is holder:
         raise refuse("not_current", name=target.name, current=combat.current)
-    rolls = [_athletics(ctx, holder), _athletics(ctx, target)]
-    verdict = interrupt(rolls[0].total, rolls[1].total)
+    joker = has_joker(ctx, holder)  # 000: a joker «puede actuar en cualquier momento ... incluso interrumpiendo»
+    rolls = [] if joker else [_athletics(ctx, holder), _athletics(ctx, target)]
+    verdict = "holder" if joker else interrupt(rolls[0].total, rolls[1].total)
     state.stop_holding(holder.name)
     state.save(combat)
-    ctx.reply("savage/table_interrupt", holder=holder.name, target=target.name, rolls=rolls, verdict=verdict)
+    ctx.reply("savage/table_interrupt", holder=holder.name, target=target.name, rolls=rolls, verdict=verdict,
+              joker=joker)
     if verdict == "holder":
         take_turn_now(ctx, combat, holder.name)
     else:
@@ -362,7 +460,8 @@ def _athletics(ctx: Context, character: Character) -> SavageTraitRoll:
     """Athletics from the sheet, or an untrained d4 (−2)."""
     die = normal_die(str(character.sheet.get("atletismo", "")))
     extra = "" if die else "sin entrenar"
-    return trait_roll(ctx, "", die or UNTRAINED, savage_of(character), has_joker(ctx, character), extra)
+    return trait_roll(ctx, "", die or UNTRAINED, savage_of(character), has_joker(ctx, character), extra,
+                      nerves=nerves_of(character))
 
 
 @COMMANDS.command("sorpresa", "surprise", usage="ATACANTES / SORPRENDIDOS", gm_only=True, needs_args=True)
@@ -374,11 +473,22 @@ def surprise_command(ctx: Context, args: str) -> None:
     attackers, victims = _names(attackers_text), _names(victims_text)
     if not attackers or victims is None:
         raise ctx.usage("sorpresa")
-    setup = surprise(attackers, dict.fromkeys(victims, False))
+    setup = surprise(attackers, {name: _notices(ctx, name) for name in victims})
     state = SavageCombat.load(combat)
     state.surprise = {"on_hold": list(setup.on_hold), "lose_first_round": list(setup.lose_first_round)}
     state.save(combat)
-    ctx.reply("savage/table_surprise", attackers=setup.on_hold, victims=setup.lose_first_round)
+    ctx.reply("savage/table_surprise", attackers=setup.on_hold, victims=setup.lose_first_round, noticed=setup.dealt)
+
+
+def _notices(ctx: Context, name: str) -> bool:
+    """A surprised character's Notice roll from its sheet (000: «deben hacer tiradas de Notar»); a name
+    with no character has no sheet to roll and stays surprised."""
+    character = ctx.room.find_character(name)
+    if character is None:
+        return False
+    made = rolls.resolve(ctx, character, "notar", auto=True)
+    rolls.answer(ctx, character, made)
+    return made.outcome.as_json().get("outcome") in SUCCESSES
 
 
 def _names(text: str) -> list[str] | None:

@@ -11,17 +11,29 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
-from bot.games.savage.state import SavageCombat, edges_of, group_of, normal_die, savage_of, sheet_die, turn_key
-from systems.savage.rules import IncapacitationResult
+from bot.games.savage.state import (
+    SavageCombat,
+    edges_of,
+    group_of,
+    nerves_of,
+    normal_die,
+    savage_of,
+    sheet_die,
+    store,
+    turn_key,
+)
 from systems.savage.state import SavageCharacter, apply_incapacitation
 
 DEFAULT_VIGOR = "d4"
 
 
-def trait_roll(ctx: Context, verb: str, die: str, savage: SavageCharacter, joker: bool, extra: str = "") -> Any:
-    """A trait roll of ``savage`` through the resolver, with its wounds, fatigue and joker."""
+def trait_roll(ctx: Context, verb: str, die: str, savage: SavageCharacter, joker: bool, extra: str = "", *,
+               nerves: int) -> Any:
+    """A trait roll of ``savage`` through the resolver, with its wounds (less the ``nerves`` Nervios de
+    acero ignores, as in ``!tiro``), fatigue and joker."""
+    wounds = max(0, savage.wounds - nerves)
     words = [verb, die, "" if savage.wild_card else "extra"]
-    words += [f"heridas {savage.wounds}" if savage.wounds else "", f"fatiga {savage.fatigue}" if savage.fatigue else ""]
+    words += [f"heridas {wounds}" if wounds else "", f"fatiga {savage.fatigue}" if savage.fatigue else ""]
     words += ["comodin" if joker else "", extra]
     return ctx.system.roll(" ".join(w for w in words if w), ctx.rng)
 
@@ -34,6 +46,28 @@ def has_joker(ctx: Context, character: Character) -> bool:
     return card is not None and card.joker
 
 
+def _this_turn(combat: Combat) -> list[Any]:
+    return [combat.round, name_key(combat.current or "")]
+
+
+def recovery_rolled(ctx: Context, character: Character) -> bool:
+    """Whether the character already made this turn's Spirit roll to end Shaken (000: one, «Al comenzar
+    su turno»); out of combat there is no turn to count."""
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        return False
+    return SavageCombat.load(combat).recovered.get(name_key(character.name)) == _this_turn(combat)
+
+
+def mark_recovery(ctx: Context, character: Character) -> None:
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        return
+    state = SavageCombat.load(combat)
+    state.recovered[name_key(character.name)] = _this_turn(combat)
+    state.save(combat)
+
+
 def vigor_of(character: Character) -> tuple[str, bool]:
     """The sheet's Vigor die, or the default d4 (True when defaulted)."""
     die = sheet_die(character, "vigor")
@@ -43,15 +77,32 @@ def vigor_of(character: Character) -> tuple[str, bool]:
 def roll_incapacitation(ctx: Context, character: Character, savage: SavageCharacter) -> tuple[SavageCharacter, dict[str, Any]]:
     """The Vigor roll of a Wild Card just incapacitated; announces it and returns the new state."""
     die, defaulted = vigor_of(character)
-    roll = trait_roll(ctx, "incapacitado", die, savage, has_joker(ctx, character))
+    roll = trait_roll(ctx, "incapacitado", die, savage, has_joker(ctx, character), nerves=nerves_of(character))
     ctx.announce("savage/table_vigor", name=character.name, roll=roll, defaulted=defaulted)
     result = roll.result
     report = {"dies": result.dies, "injury": result.injury, "bleeding": result.bleeding, "table": result.table}
     return apply_incapacitation(savage, result), report
 
 
-def reapply_incapacitation(savage: SavageCharacter, stored: dict[str, Any]) -> SavageCharacter:
-    return apply_incapacitation(savage, IncapacitationResult(**stored))
+def incapacitation_due(ctx: Context, hit: dict[str, Any]) -> None:
+    """The Vigor roll a hit's soak held back, once the chance to soak it has passed: only if the hero
+    is still incapacitated by it (000: «debiendo hacer una tirada de Vigor inmediatamente»)."""
+    character = ctx.room.find_character(str(hit.get("name", "")))
+    if not hit.get("incap_due") or character is None:
+        return
+    hit["incap_due"] = False
+    savage = savage_of(character)
+    if savage.incapacitated and not savage.dead:
+        after, _ = roll_incapacitation(ctx, character, savage)
+        store(character, after)
+
+
+def close_soak(ctx: Context, state: SavageCombat) -> None:
+    """The chance to soak the last hit is over (declined, the next damage roll, the next turn): 000
+    «Resuelve cada tirada de daño por separado ... (incluyendo las tiradas de absorción)»."""
+    for hit in state.hits.values():
+        incapacitation_due(ctx, hit)
+    state.hits = {}
 
 
 def roster(ctx: Context, state: SavageCombat) -> list[Character]:

@@ -17,8 +17,8 @@ from bot.core.context import Context
 from bot.core.rolls import SheetRoll, opponent, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, name_key
-from bot.games.savage.flow import has_joker
-from bot.games.savage.state import ATTRIBUTES, SKILLS, group_of, normal_die, savage_of, sheet_die, store
+from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
+from bot.games.savage.state import ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
 from systems.savage.rules import ammo_for_rof
 from systems.savage.state import recover_at_turn_start
@@ -120,10 +120,14 @@ class SavageSheetRules:
         if request is None and key is None:
             return None
         kind = request.kind if request is not None else "dice"
+        if kind == "recovery" and recovery_rolled(ctx, actor):
+            raise Refusal("savage/table_error", code="recovered_already", name=actor.name,
+                          bennies=savage_of(actor).bennies)
         if kind not in SHAKEN_ALLOWS:
             rounds.require_up(ctx, actor)
             if savage_of(actor).shaken:
-                raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name)
+                raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name,
+                              bennies=savage_of(actor).bennies)
         declared = count_action(ctx, actor, declaring) if kind in ACTION_KINDS else declaring or 1
         if request is not None and (kind == "rof" or (kind == "trait" and key == "disparar")):
             spend_ammo(actor, ammo_for_rof(request.rof))
@@ -155,6 +159,7 @@ def recover(ctx: Context, actor: Character, roll: dict[str, object]) -> None:
         after = recover_at_turn_start(savage, str(roll.get("outcome")))
         if after != savage:
             store(actor, after)
+        mark_recovery(ctx, actor)
 
 
 def _starts_with_dice(words: list[str]) -> bool:
@@ -358,8 +363,7 @@ def _state_words(ctx: Context, actor: Character, kind: str, given: frozenset[str
     """The keywords of the actor's state that the roll does not already give (``given``: the parsed
     roll's keywords; a comment gives none)."""
     savage = savage_of(actor)
-    nerves = _int(actor.sheet.get("nervios_de_acero"))
-    wounds = max(0, savage.wounds - nerves)
+    wounds = max(0, savage.wounds - nerves_of(actor))
     words: list[str] = []
     if kind != "damage":
         if wounds and "wounds" not in given:

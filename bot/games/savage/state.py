@@ -14,6 +14,7 @@ from bot.core.sheets import Flag, YesNo
 from bot.core.state import Character, Combat, name_key
 from systems.savage.deck import ActionDeck, Card
 from systems.savage.state import DramaticTask, Overwatch, SavageCharacter
+from systems.savage.syntax import fold
 
 _DIE = re.compile(r"^d(4|6|8|10|12|20)([+-]\d{1,2})?$")
 
@@ -63,7 +64,7 @@ def savage_of(character: Character) -> SavageCharacter:
     base = SavageCharacter(character.name)
     return SavageCharacter(
         character.name,
-        wild_card=str(sheet.get("comodin", "si")).strip().lower() not in _NO,
+        wild_card=is_wild_card(character),
         parry=int(sheet.get("parada", base.parry)),
         toughness=int(sheet.get("dureza", base.toughness)),
         bennies=max(0, int(sheet.get("bennies", 0))),
@@ -71,6 +72,21 @@ def savage_of(character: Character) -> SavageCharacter:
         fatigue=min(max(0, int(sheet.get("fatiga", 0))), 2),
         **{attr: bool(sheet.get(key, 0)) for key, attr in _FLAGS.items()},
     )
+
+
+def is_wild_card(character: Character) -> bool:
+    """``Comodín`` on the sheet decides; without it, a player's character is a Wild Card and an NPC the
+    GM created (``!pnj``, ``!turnos``, ``!iniciativa``, even one lent to a player) an Extra."""
+    default = "no" if character.npc or character.lent else "si"
+    return fold(str(character.sheet.get("comodin") or default).strip()) not in _NO
+
+
+def nerves_of(character: Character) -> int:
+    """How many wounds Nervios de acero lets the character ignore in its rolls (0 without the edge)."""
+    try:
+        return max(0, int(str(character.sheet.get("nervios_de_acero", 0))))
+    except ValueError:
+        return 0
 
 
 def store(character: Character, savage: SavageCharacter) -> None:
@@ -118,6 +134,8 @@ class SavageCombat:
     surprise: dict[str, list[str]] = field(default_factory=dict)
     task: dict[str, Any] | None = None
     overwatch: list[str] = field(default_factory=list)
+    recovered: dict[str, list[Any]] = field(default_factory=dict)
+    """Who made the Spirit roll to end Shaken, by name key: the turn it was made in (round, actor)."""
 
     @classmethod
     def load(cls, combat: Combat) -> SavageCombat:
@@ -126,12 +144,14 @@ class SavageCombat:
         return cls(
             deck, list(data.get("roster", [])), list(data.get("holding", [])), list(data.get("started", [])),
             dict(data.get("hits", {})), dict(data.get("surprise", {})), data.get("task"), list(data.get("overwatch", [])),
+            dict(data.get("recovered", {})),
         )
 
     def save(self, combat: Combat) -> None:
         combat.data = {
             "deck": self.deck.to_dict(), "roster": self.roster, "holding": self.holding, "started": self.started,
             "hits": self.hits, "surprise": self.surprise, "task": self.task, "overwatch": self.overwatch,
+            "recovered": self.recovered,
         }
 
     @property
