@@ -38,8 +38,10 @@ async def test_invite_outside_allow_list_is_refused_and_kick_leaves(cast, run_bo
         stranger_room = await ana.create_room(invite=[bot_id])
         await ana.wait_for(stranger_room, membership(bot_id, "leave"), what="invite rejected")
         assert not any(membership(bot_id, "join")(ev) for ev in ana.room_events(stranger_room))
-        refused, = [r for r in caplog.records if stranger_room in r.getMessage()]
-        assert refused.levelno == logging.WARNING
+        # One refusal per invite the server shows (a sync repeated under load may show it twice).
+        refusals = [r for r in caplog.records if stranger_room in r.getMessage()]
+        assert refusals and all(r.levelno == logging.WARNING and "refused" in r.getMessage() for r in refusals)
+        refused = refusals[0]
         # Says who may invite now and what to add to allow this one (issue 19, item 5).
         for words in (ana.user_id, gm.user_id, f'"{ana.user_id}"', '"*:localhost"', "allowed_inviters in [matrix]"):
             assert words in refused.getMessage(), refused.getMessage()
