@@ -17,7 +17,6 @@ from bot.games.savage.flow import (
     die_from,
     has_joker,
     incapacitation_due,
-    leave_order,
     mark_recovery,
     move_in_order,
     recovery_rolled,
@@ -221,8 +220,6 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
         state.stop_holding(target.name)
         state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
         move_in_order(combat, target.name, after_current=True)
-    if not after.can_act and not after.dead:
-        leave_order(combat, target.name)
     if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):
         ctx.tell_gms("savage/table_no_enemies")
     if can_soak:

@@ -141,19 +141,6 @@ def move_in_order(combat: Combat, name: str, after_current: bool) -> None:
     combat.order.insert(combat.turn + (1 if after_current else 0), name)
 
 
-def leave_order(combat: Combat, name: str) -> None:
-    """Someone out of the fight leaves the order now, unless it is their own turn (or the last one)."""
-    keys = [name_key(n) for n in combat.order]
-    if name_key(name) not in keys or len(keys) == 1:
-        return
-    position = keys.index(name_key(name))
-    if position == combat.turn:
-        return
-    del combat.order[position]
-    if position < combat.turn:
-        combat.turn -= 1
-
-
 def take_turn_now(ctx: Context, combat: Combat, name: str) -> None:
     move_in_order(combat, name, after_current=False)
     rounds.announce_turn(ctx, combat)

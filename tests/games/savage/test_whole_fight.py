@@ -182,7 +182,8 @@ def test_a_whole_fight_by_the_book() -> None:
     assert "ya hizo su tirada de Espíritu este turno" in text(t, 49)  # one recovery roll a turn
     assert "le quedan 2" in text(t, 50)  # but a benny ends Shaken at any time: 3 - 1
     board = text(t, 53)
-    assert "Orco 1" not in board and "· Kira [🂠 K♦, 2 benis]" in board
+    # 000: «Los Extras heridos quedan fuera de juego»: the wounded orc stays on the board, shown out.
+    assert "· Orco 1 [fuera de combate]" in board and "· Kira [🂠 K♦, 2 benis]" in board
     assert "Fin del combate tras 3 rondas" in text(t, 54)
     sheets = {c.name: c.sheet for c in table.room(ROOM_ID).characters.values()}
     assert sheets["Orco 1"]["fuera"] == 1 and sheets["Capitán"]["heridas"] == 1 and sheets["McAvoy"]["heridas"] == 1
