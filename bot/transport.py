@@ -1,0 +1,98 @@
+"""The transport contract: what the composition root (``bot/runner.py``) knows of a network.
+
+A transport turns its network's messages into ``Event``s for the table core, and carries out the
+``Action``s the core answers with in the rooms it owns. The core never sees a transport; the
+``TransportHub`` is the one place that routes an answer to the transport that owns its room, so a
+source of events that owns no room (the GM's screen) hands its events to the hub and the room's own
+transport sends the replies, in the room's order, under its own rate limits.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from bot.committed import handle_until_committed
+from bot.core.events import Action, Event
+from bot.core.table import Table
+from bot.web import Metrics
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a network lets the bot do, which the core reads from each ``Event`` it is handed."""
+
+    network_redacts: bool = True
+    """The network can take a message back (IRC cannot: enforcement there warns and mutes)."""
+    bot_can_mute: bool = True
+    """The bot can keep members from writing (Matrix power levels, IRC ``+m``/voices)."""
+    messages_per_second: float | None = None
+    """The rate the network lets the bot send at, if it has a known fixed one (IRC's token bucket);
+    ``None`` when the server says so itself (Matrix's 429s)."""
+
+
+@runtime_checkable
+class Transport(Protocol):
+    name: str
+    """Short and stable (``matrix``, ``irc``, ``screen``): the outbox records it with each action."""
+    capabilities: Capabilities
+
+    def owns(self, room_id: str) -> bool:
+        """Whether this transport carries out the actions of ``room_id``."""
+        ...
+
+    async def run(self) -> None:
+        """Until ``stop()``; raises ``bot.matrix.PermanentError`` (or another) when it fails for good."""
+        ...
+
+    def stop(self) -> None: ...
+
+    def deliver(self, actions: list[Action]) -> None:
+        """Carry out committed actions of rooms it owns, after those already handed to it for the
+        same room. It must not block: it queues."""
+        ...
+
+
+class TransportHub:
+    """The transports of one run, over one table."""
+
+    def __init__(self, table: Table, metrics: Metrics) -> None:
+        self.table = table
+        self.metrics = metrics
+        self.transports: list[Transport] = []
+        self._stopping = False
+
+    def add(self, transport: Transport) -> None:
+        self.transports.append(transport)
+
+    def owner(self, room_id: str) -> Transport | None:
+        return next((t for t in self.transports if t.owns(room_id)), None)
+
+    def deliver(self, actions: list[Action]) -> None:
+        """Hand each action to the transport that owns its room (an action of a room no transport
+        owns stays pending in the outbox, for the run that owns it)."""
+        by_owner: dict[int, tuple[Transport, list[Action]]] = {}
+        for action in actions:
+            owner = self.owner(action.room_id)
+            if owner is None:
+                log.info("room %s: no transport owns it: action %s left pending", action.room_id, action.action_id)
+                continue
+            by_owner.setdefault(id(owner), (owner, []))[1].append(action)
+        for owner, owned in by_owner.values():
+            owner.deliver(owned)
+
+    async def submit(self, event: Event) -> list[Action]:
+        """Handle an event that comes from a source owning no room (the GM's screen): the table's
+        answer, committed, handed to the room's transport. It runs in the caller's task; the
+        table core is synchronous, so it never interleaves with another event's handling."""
+        actions = await handle_until_committed(self.table.handle, event, self.metrics, lambda: self._stopping)
+        self.deliver(actions)
+        return actions
+
+    def stop(self) -> None:
+        self._stopping = True
+        for transport in self.transports:
+            transport.stop()
