@@ -14,6 +14,9 @@ from typing import Any
 from bot.config import Config
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.screen import Screen
+from bot.screen.page import ScreenPages
+from bot.transport import TransportHub
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot")
@@ -73,7 +76,7 @@ def run(config: Config, setup_only: bool = False, reset_cross_signing: bool = Fa
     from bot.matrix import run_bot
 
     configure_logging(config)
-    if config.irc is None or setup_only:  # Matrix alone (the crypto set-up is Matrix's)
+    if setup_only:  # the crypto set-up is Matrix's
         return run_bot(config, setup_only, reset_cross_signing)
     return asyncio.run(run_transports(config, reset_cross_signing=reset_cross_signing))
 
@@ -93,14 +96,19 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, rese
                               reset_cross_signing=reset_cross_signing))
     if config.irc is not None:
         bots.append(IrcBot(config, table, store, metrics))
+    hub = TransportHub(table, metrics)
+    for bot in bots:
+        hub.add(bot)
+    screen = Screen(hub)
+    hub.add(screen)
     web = None
     hp = config.web_host_port()
     if hp:
-        web = await start_web(metrics, *hp, table=table, trusted_proxy=config.web_trusted_proxy)
+        web = await start_web(metrics, *hp, table=table, trusted_proxy=config.web_trusted_proxy,
+                              groups=[ScreenPages(screen)])
 
     def stop_all() -> None:
-        for bot in bots:
-            bot.stop()
+        hub.stop()
 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

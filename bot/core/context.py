@@ -54,6 +54,8 @@ class Context:
     """The command of this event changed the play: how to take it back (``bot/core/undo.py``)."""
     undone: list[str] = field(default_factory=list)
     """The events whose commands this event took back (``!deshacer``)."""
+    screen_links: list[tuple[str, str]] = field(default_factory=list)
+    """(GM, token): the room's screen links this event made (``!pantalla``), stored with it."""
 
     @property
     def sender(self) -> str:
@@ -148,7 +150,8 @@ class Context:
                       label=shown)
         applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
         send = Send(
-            self.event.room_id, views.public, self.event.event_id if reply else None, mentions, private_to,
+            self.event.room_id, views.public, self.event.event_id if reply and self.event.in_room else None, mentions,
+            private_to,
             template=kind, actor=self.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
             private_also=private_also, to_room_gms=to_room_gms, secret=secret,
         )

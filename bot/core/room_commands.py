@@ -664,3 +664,6 @@ def session_command(ctx: Context, args: str) -> None:
     record.session += 1
     record.open, record.last_ts = True, ctx.event.ts
     ctx.announce("session_started", session=record.session)
+
+
+from bot.core import screen_command  # noqa: E402,F401  (registers !pantalla)

@@ -113,8 +113,16 @@ def _migrate_8(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS undo_room ON undo (room_id, id)")
 
 
+def _migrate_screen_links(db: sqlite_utils.Database) -> None:
+    """Each GM's private screen link of a room (``!pantalla``): one token per (room, GM), replaced by
+    ``!pantalla nueva``, looked up by the token on each request to ``/master/<token>``."""
+    db.execute("CREATE TABLE IF NOT EXISTS screen_links (room_id TEXT NOT NULL, user_id TEXT NOT NULL,"
+               " token TEXT NOT NULL UNIQUE, PRIMARY KEY (room_id, user_id))")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7, _migrate_8,
+    _migrate_screen_links,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -240,6 +248,23 @@ class Store:
         """The room whose table page token is ``token`` (compare it again before trusting it)."""
         row = self.db.execute(f"SELECT room_id FROM rooms WHERE {_PAGE_TOKEN} = ?", [token]).fetchone()
         return row[0] if row else None
+
+    # -- the GMs' screen links (``!pantalla``, bot/screen/)
+
+    def screen_token(self, room_id: str, user_id: str) -> str | None:
+        row = self.db.execute("SELECT token FROM screen_links WHERE room_id = ? AND user_id = ?",
+                              [room_id, user_id]).fetchone()
+        return row[0] if row else None
+
+    def set_screen_token(self, room_id: str, user_id: str, token: str) -> None:
+        """The GM's link of the room is ``token`` from now on (an earlier one stops working)."""
+        self.db.execute("INSERT OR REPLACE INTO screen_links (room_id, user_id, token) VALUES (?, ?, ?)",
+                        [room_id, user_id, token])
+
+    def screen_link(self, token: str) -> tuple[str, str] | None:
+        """(room id, GM's user id) of a screen token, if it is a current one."""
+        row = self.db.execute("SELECT room_id, user_id FROM screen_links WHERE token = ?", [token]).fetchone()
+        return (row[0], row[1]) if row else None
 
     # -- what ``!deshacer`` can take back (bot/core/undo.py)
 

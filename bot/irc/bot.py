@@ -47,6 +47,7 @@ from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
+from bot.transport import Capabilities
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
@@ -113,6 +114,9 @@ class Line:
 
 
 class IrcBot:
+    name = "irc"
+    capabilities = Capabilities(network_redacts=False)
+
     def __init__(self, config: Config, table: Table, store: Store, metrics: Metrics) -> None:
         assert config.irc is not None
         self.config = config
@@ -455,6 +459,12 @@ class IrcBot:
                 self._done(action.action_id)
         for channel in muted.values():
             self.reconcile(channel)
+
+    def owns(self, room_id: str) -> bool:
+        return room_id in self.channels
+
+    def deliver(self, actions: list[Action]) -> None:
+        self.execute(actions)
 
     def _done(self, action_id: str) -> None:
         if action_id:

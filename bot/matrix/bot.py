@@ -41,6 +41,7 @@ from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.translate import ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
+from bot.transport import Capabilities
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot.matrix")
@@ -90,6 +91,9 @@ class Job:
 
 
 class MatrixBot:
+    name = "matrix"
+    capabilities = Capabilities()
+
     def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
                  rng: random.Random | None = None, setup_only: bool = False, metrics: Metrics | None = None,
                  serve_web: bool = True, reset_cross_signing: bool = False) -> None:
@@ -455,6 +459,14 @@ class MatrixBot:
             token = resp.end
         log.info("room %s: %d events recovered from a sync gap", room_id, len(out))
         return list(reversed(out))
+
+    def owns(self, room_id: str) -> bool:
+        return not is_irc_channel(room_id)
+
+    def deliver(self, actions: list[Action]) -> None:
+        """Actions committed elsewhere (the GM's screen): sent by each room's worker, in its order."""
+        for action in actions:
+            self._enqueue(action.room_id, Job(action=action))
 
     def _enqueue(self, room_id: str, job: Job) -> None:
         queue = self._queues.get(room_id)
