@@ -185,7 +185,8 @@ class ScreenPages:
         hidden = [{**record_row(r), "text": json.loads(r["message"])["body"]} for r in store.hidden_rolls(room_id)]
         last = [{**record_row(r), "text": json.loads(r["message"])["body"]}
                 for r in store.rolls(room_id, visible=False, limit=HISTORY)]
-        granted = [c.name if (c := room.character_of(user)) else user for user in room.granted]
+        granted = [{"name": c.name if (c := room.character_of(user)) else user, "only": room.grant_only.get(user)}
+                   for user in room.granted]
         return {
             "system": ctx.system.name,
             "combat": combat,

@@ -185,6 +185,18 @@ async def test_the_page_shows_the_fight_with_the_npcs_numbers(rig: Rig, client: 
         assert (await client.get(asset)).status == 200
 
 
+async def test_the_page_shows_the_grants_a_narrowed_one_with_its_command(rig: Rig, client: TestClient) -> None:
+    path = rig.link()
+    html, _ = await page(client, path)
+    assert 'id="permitidas"' not in html and "Nada pendiente." in html
+    rig.say(GM, "!permite Ana")
+    html, _ = await page(client, path)
+    assert "✋ Ana: una tirada fuera de turno." in html
+    rig.table.room(ROOM).grant_only["@ana:local"] = "absorber"  # what a game's offer of a soak leaves
+    html, _ = await page(client, path)
+    assert "✋ Ana: puede responder con !absorber fuera de turno." in html
+
+
 async def test_a_repeat_get_changes_nothing(rig: Rig, client: TestClient) -> None:
     path = rig.link()
     before = rig.snapshot()
