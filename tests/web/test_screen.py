@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -391,3 +392,45 @@ async def test_the_stream_sends_the_board_then_each_change(rig: Rig, client: Tes
     assert second != first and b"event: pantalla\n" in second
     stream.close()
     assert (await client.get(path + "/eventos?n=" + "x" * 22)).status == 404
+
+
+ROUND_SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "ronda-savage.txt"
+DJ = "@dj:local"
+SCREEN_CONTROLS = {"!siguiente": "siguiente", "!combate": "combate", "!iniciativa": "iniciativa"}
+"""The GM's lines of the round a button of the screen stands for (the rest are narration and NPC attacks)."""
+
+
+async def test_the_savage_round_of_the_docs_run_from_the_screen(aiohttp_client: Any) -> None:
+    """``docs/ronda-savage.txt`` twice, seeded alike: all in the chat, then with the GM's turn and combat
+    commands clicked on the screen. The room reads the same messages in the same order; the GM types
+    only narration and the NPCs' attacks."""
+    lines = [(sender, text) for raw in ROUND_SCRIPT.read_text(encoding="utf-8").splitlines()
+             if raw.strip() and not raw.startswith("#") for sender, _, text in [raw.partition(": ")]]
+
+    def rig() -> Rig:
+        made = Rig(gms=(DJ,))
+        made.table.rng = random.Random(1)
+        return made
+
+    by_chat, by_screen = rig(), rig()
+    chat_room = [b for sender, text in lines
+                 for b in [a.message.body for a in by_chat.handle(sender, text) if isinstance(a, Send) and a.private_to is None]]
+    client = await aiohttp_client(make_app(Metrics(), by_screen.table, groups=[ScreenPages(by_screen.screen)]))
+    path = by_screen.link(DJ)
+    by_screen.toy.delivered.clear()
+    screen_room: list[str] = []
+    typed = clicked = 0
+    for sender, text in lines:
+        if sender == DJ and text in SCREEN_CONTROLS:
+            _, nonce = await page(client, path)
+            before = len(by_screen.toy.delivered)
+            assert (await post(client, path, {"nonce": nonce, "accion": SCREEN_CONTROLS[text]})).status == 303
+            screen_room += room_messages(by_screen.toy.delivered[before:])
+            clicked += 1
+        else:
+            screen_room += room_messages(by_screen.handle(sender, text))
+            typed += sender == DJ
+    # ``!pantalla``'s own "sent privately" aside, the room reads exactly what it read by chat.
+    assert [m for m in screen_room if not m.startswith("📨")] == chat_room
+    gm_lines = sum(sender == DJ for sender, _ in lines)
+    assert (typed, clicked) == (gm_lines - 6, 6)  # 2 start the fight, 4 end the NPCs' turns (2 a round)
