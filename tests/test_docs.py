@@ -32,7 +32,7 @@ LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)\)")
 HEADING = re.compile(r"^(#{1,6}) +(.+?) *$", re.MULTILINE)
 EXPLICIT_ANCHOR = re.compile(r"<a id=\"([^\"]+)\"></a>")
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
-CITATION = re.compile(r"\bdocs/([\w./-]+\.md)(?:#([\w.-]+))?")
+CITATION = re.compile(r"\bdocs/([\w./-]+\.md)(?:#([\w.-]*\w))?")
 """``docs/contracts.md#3.2`` as the code and the docs cite a page or one of its sections."""
 
 
