@@ -105,16 +105,27 @@ def test_rolbot_run_names_the_misspelt_key_in_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("data, where", [
-    ({**GOOD, "bot": {"language": "es"}}, "[bot]"),
-    ({**GOOD, "rooms": {"!a:b": {"system": "savage", "language": "es"}}}, '[rooms."!a:b"]'),
+    ({**GOOD, "bot": {"language": "en"}}, "[bot]"),
+    ({**GOOD, "rooms": {"!a:b": {"system": "savage", "language": "ca"}}}, '[rooms."!a:b"]'),
 ])
 def test_language_is_no_setting_and_a_config_that_still_sets_it_is_told_to_delete_it(data: dict, where: str) -> None:
     """``language`` was parsed and never read (issue 23, item 4); it is no contract: the key is gone, and a
-    config written for an earlier version hears why and what to do, in one line."""
+    config that asks for another language hears why and what to do, in one line."""
     err = refusal(data)
     assert err.code == "unknown_key" and "«language»" in str(err) and where in str(err), str(err)
     assert "español" in str(err) and "borra" in str(err), str(err)
     assert "language" not in {f.name for f in fields(RoomSettings)}
+
+
+@pytest.mark.parametrize("data", [
+    {**GOOD, "bot": {"language": "es"}}, {**GOOD, "rooms": {"!a:b": {"system": "savage", "language": "es"}}},
+])
+def test_a_config_from_an_earlier_version_with_language_es_still_starts(data: dict) -> None:
+    """The example config of earlier versions set ``language = "es"``: an upgrade must not stop the bot."""
+    without = {**data, **{name: ({room: {k: v for k, v in t.items() if k != "language"} for room, t in section.items()}
+                                 if name == "rooms" else {k: v for k, v in section.items() if k != "language"})
+                          for name, section in data.items() if name in ("bot", "rooms")}}
+    assert parse_config(data, env={}).table == parse_config(without, env={}).table
 
 
 def test_language_elsewhere_is_an_unknown_key_like_any_other() -> None:
@@ -124,5 +135,5 @@ def test_language_elsewhere_is_an_unknown_key_like_any_other() -> None:
 
 def test_rolbot_run_refuses_a_language_setting_in_one_line(tmp_path: Path) -> None:
     config = write_config(tmp_path / "c.toml", tmp_path / "s")
-    config.write_text(config.read_text() + '[rooms."!mesa:localhost"]\nlanguage = "es"\n')
+    config.write_text(config.read_text() + '[rooms."!mesa:localhost"]\nlanguage = "en"\n')
     assert_one_line(rolbot("run", "--config", str(config)), "«language»", '[rooms."!mesa:localhost"]', "español")
