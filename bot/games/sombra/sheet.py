@@ -30,8 +30,10 @@ STATE_PENALTY = 5
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
 ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo")
-SKILLS = (*ATTACK_SKILLS, "esquivar", "alerta", "sigilo", "conducir", "pilotar", "nadar", "trepar",
-          "primeros_auxilios", "orientacion", "explosivos", "radio", "idiomas", "mando")
+SKILLS = ("disparo", "pelea", "arrojar", "esquivar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta",
+          "sigilo", "conducir", "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
+          "idiomas", "mando")
+"""Every skill of the sheet (0-30), in the order ``!ficha`` lists them."""
 NAMES = {
     "fue": "FUE", "res": "RES", "vit": "VIT", "agi": "AGI", "coo": "COO", "vel": "VEL", "con": "CON", "int": "INT",
     "per": "PER", "inv": "INV", "log": "LOG", "mem": "MEM", "apa": "APA", "car": "CAR", "vol": "VOL",

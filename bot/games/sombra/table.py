@@ -24,6 +24,7 @@ from bot.games.sombra.sheet import (
     DISADVANTAGE,
     DOWN,
     HELD,
+    SKILLS,
     STATE_PENALTY,
     STATES,
     UNBALANCED,
@@ -77,7 +78,6 @@ from systems.sombra.syntax import (
 from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined_effect, pain_resistance
 
 COMMANDS = CommandGroup()
-SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
 MAX_SKILL = 30
 
 
@@ -123,9 +123,6 @@ SHEET_FIELDS: dict[str, type] = {
     **dict.fromkeys(("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car",
                      "vol"), int),
     **dict.fromkeys(SKILLS, SkillValue),
-    **dict.fromkeys(("pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta", "sigilo", "conducir",
-                     "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
-                     "idiomas", "mando"), SkillValue),
     "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": Flag,
     "motor": int, "encasquillada": int, "volcado": int,
 }
