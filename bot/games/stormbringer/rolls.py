@@ -16,53 +16,17 @@ from bot.core.context import Context
 from bot.core.rolls import SheetRoll
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, Combat, name_key
+from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
 from bot.games.stormbringer.actions import Weapon, able, add_blow, attack_weapon, check_slot, check_weapon, missed
+from bot.games.stormbringer.sheet import ATTACK_SKILLS, CHARACTERISTICS, PARRY_SKILLS, SKILL_KEYS
 from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
 from systems.stormbringer.rules import unfit_modifier
 
-CHARACTERISTICS = ("fue", "con", "tam", "int", "pod", "des", "car")
-COMBAT_SKILLS = ("ataque", "parada", "esquiva", "emboscada")
-WEAPON_SKILLS = ("espada", "daga", "hacha", "lanza", "maza", "arco", "honda", "ballesta", "escudo")
-SKILLS = (
-    "ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
-    "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar", "navegar",
-    "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas", "conocimiento_de_venenos",
-    "musica", "cantar",
-)
-ATTACK_SKILLS = frozenset({"ataque", *WEAPON_SKILLS} - {"escudo"})
-PARRY_SKILLS = frozenset({"parada", "escudo"})
-NAMES = {
-    "fue": "FUE", "con": "CON", "tam": "TAM", "int": "INT", "pod": "POD", "des": "DES", "car": "CAR",
-    "pv": "PV", "grave": "Grave", "armadura": "Armadura", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma2": "Arma2",
-    "arma2_tipo": "Tipo de arma2", "dano": "Daño",
-    "bf": "BF", "ataque": "Ataque", "parada": "Parada", "esquiva": "Esquiva", "emboscada": "Emboscada",
-    "ver": "Ver", "escuchar": "Escuchar", "otear": "Otear", "buscar": "Buscar", "rastrear": "Rastrear",
-    "trepar": "Trepar", "saltar": "Saltar", "nadar": "Nadar", "esconderse": "Esconderse",
-    "moverse_en_silencio": "Moverse en silencio", "equilibrio": "Equilibrio", "persuadir": "Persuadir",
-    "oratoria": "Oratoria", "primeros_auxilios": "Primeros auxilios", "montar": "Montar", "navegar": "Navegar",
-    "lanzar": "Lanzar", "memorizar": "Memorizar", "evaluar": "Evaluar", "idioma_comun": "Idioma común",
-    "conocimiento_de_plantas": "Conocimiento de plantas", "conocimiento_de_venenos": "Conocimiento de venenos",
-    "musica": "Música", "cantar": "Cantar", "espada": "Espada", "daga": "Daga", "hacha": "Hacha", "lanza": "Lanza",
-    "maza": "Maza", "arco": "Arco", "honda": "Honda", "ballesta": "Ballesta", "escudo": "Escudo",
-    "ambidiestro": "Ambidiestro", "arma_fue": "FUE del arma", "arma_des": "DES del arma", "arma2_fue": "FUE del arma2",
-    "arma2_des": "DES del arma2", "arma_pv": "PV del arma", "arma2_pv": "PV del arma2", "arma_rota": "Arma rota",
-    "arma2_rota": "Arma2 rota",
-}
-ALIASES = {
-    "fuerza": "fue", "constitucion": "con", "tamano": "tam", "inteligencia": "int", "poder": "pod",
-    "destreza": "des", "carisma": "car", "puntos_de_vida": "pv", "herida_grave": "grave", "sigilo": "moverse_en_silencio",
-    "esconder": "esconderse", "escuchar_ruidos": "escuchar", "primeros_auxilios": "primeros_auxilios",
-    "curar": "primeros_auxilios", "danio": "dano",
-    "tipo": "arma_tipo", "tipo_arma": "arma_tipo", "tipo_arma2": "arma2_tipo", "tipo2": "arma2_tipo",
-    "ambidextro": "ambidiestro", "fue_del_arma": "arma_fue", "des_del_arma": "arma_des", "fue_del_arma2": "arma2_fue",
-    "des_del_arma2": "arma2_des", "pv_del_arma": "arma_pv", "pv_del_arma2": "arma2_pv",
-}
 _AGAINST = ("vs", "contra")
 _SUCCESSES = ("success", "critical")
 MAX_CHANCE_DIGITS = 3
-SKILL_KEYS = frozenset({*COMBAT_SKILLS, *WEAPON_SKILLS, *SKILLS})
 
 
 class StormbringerSheetRules:
@@ -91,7 +55,7 @@ class StormbringerSheetRules:
         weapon = None
         if combat is not None and count is not None and key in ATTACK_SKILLS:
             weapon = _attack_checks(combat, actor, count, key)
-            if st.unfit(actor, weapon.field):
+            if sh.unfit(actor, weapon.field):
                 rest = f"{unfit_modifier(value).value:+d} {rest}"
         full = f"{verb} {rest}".strip()
         outcome = ctx.system.roll(full, ctx.rng)
@@ -131,7 +95,7 @@ def _count_action(actor: Character, combat: Combat, count: RoundCounter, key: st
     if key in ATTACK_SKILLS:
         count.record_attack()
     else:
-        count.record_parry(roll.get("outcome") in _SUCCESSES, st.master(actor))
+        count.record_parry(roll.get("outcome") in _SUCCESSES, sh.master(actor))
     st.save_counter(combat, actor.name, count)
 
 
