@@ -20,51 +20,13 @@ from bot.core.context import Context
 from bot.core.rolls import SheetRoll, opponent
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, name_key
-from bot.games.reino.state import (
-    SAVES,
-    check_action,
-    commit_action,
-    in_round,
-    load,
-    replay_text,
-    sheet_bonus,
-    surprised,
-    wound_penalty,
-)
+from bot.games.reino.sheet import ATTRIBUTES, FALLBACK, SAVES, SKILLS, sheet_bonus
+from bot.games.reino.state import check_action, commit_action, in_round, load, replay_text, surprised, wound_penalty
 from systems.base import Outcome
 from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
 from systems.reino.resolver import ReinoSystem
 from systems.reino.rules import Action, ReinoCharacter, ReinoRuleError
 
-ATTRIBUTES = ("fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma")
-SKILLS = {
-    "acrobacias": "destreza", "atletismo": "fuerza", "conocimiento": "inteligencia", "enganar": "carisma",
-    "intimidar": "carisma", "medicina": "sabiduria", "percepcion": "sabiduria", "persuadir": "carisma",
-    "sigilo": "destreza", "supervivencia": "sabiduria", "montar": "destreza", "juego_de_manos": "destreza",
-    "trato_con_animales": "sabiduria", "concentracion": "constitucion", "buscar": "inteligencia",
-}
-FALLBACK = {**SKILLS, **SAVES}
-"""What a roll named by a skill or save the sheet lacks adds instead: its attribute."""
-NAMES = {
-    "fuerza": "Fuerza", "destreza": "Destreza", "constitucion": "Constitución", "inteligencia": "Inteligencia",
-    "sabiduria": "Sabiduría", "carisma": "Carisma", "acrobacias": "Acrobacias", "atletismo": "Atletismo",
-    "conocimiento": "Conocimiento", "enganar": "Engañar", "intimidar": "Intimidar", "medicina": "Medicina",
-    "percepcion": "Percepción", "persuadir": "Persuadir", "sigilo": "Sigilo", "supervivencia": "Supervivencia",
-    "montar": "Montar", "juego_de_manos": "Juego de manos", "trato_con_animales": "Trato con animales",
-    "concentracion": "Concentración", "buscar": "Buscar", "defensa": "Defensa", "esquiva": "Esquiva",
-    "rd": "RD", "pr": "PR", "rp": "RP", "pr_max": "PR máx", "umbral": "Umbral", "iniciativa": "Iniciativa",
-    "fortaleza": "Fortaleza", "reflejos": "Reflejos", "voluntad": "Voluntad", "pa": "PA", "ataque": "Ataque",
-    "secuaz": "Secuaz", "arma": "Arma", "arma_dano": "Daño del arma", "arma_tipo": "Tipo de arma",
-    "arma_critico": "Crítico del arma",
-}
-ALIASES = {
-    "fue": "fuerza", "des": "destreza", "con": "constitucion", "int": "inteligencia", "sab": "sabiduria",
-    "car": "carisma", "engano": "enganar", "percibir": "percepcion", "observar": "percepcion",
-    "curar": "medicina", "defensa_total": "defensa", "reduccion_de_dano": "rd", "pv": "pr",
-    "puntos_de_resistencia": "pr", "puntos_de_accion": "pa", "umbral_de_herida": "umbral",
-    "ref": "reflejos", "vol": "voluntad", "fort": "fortaleza", "dano_del_arma": "arma_dano",
-    "critico_del_arma": "arma_critico", "critico": "arma_critico", "tipo_de_arma": "arma_tipo",
-}
 _AGAINST = ("contra", "vs")
 _PLAIN_D20 = re.compile(r"^1?d20\s")
 _D20_WITH_MODIFIER = re.compile(r"^1?d20[+-]\d")
