@@ -18,6 +18,7 @@ from bot.core.context import Context
 from bot.core.state import Character
 from bot.games.sombra.combat import _labels
 from bot.games.sombra.damage import _apply
+from bot.games.sombra.rolls import leading_skill
 from bot.games.sombra.sheet import (
     ATTACK_SKILLS,
     CAPSIZED,
@@ -41,7 +42,6 @@ from bot.games.sombra.sheet import (
     _weapon_request,
     _weapon_type,
     _wounds,
-    leading_skill,
 )
 from bot.games.sombra.state import (
     DISADVANTAGE,
