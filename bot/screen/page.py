@@ -21,6 +21,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -29,6 +30,7 @@ from aiohttp import web
 
 from bot.core import combat as rounds
 from bot.core import sheets
+from bot.core.commands import Command
 from bot.core.events import Action, Event, Send
 from bot.core.rolls import record_row
 from bot.core.state import RoomState
@@ -262,7 +264,8 @@ class ScreenPages:
             state.answer = Answer(command, answered_to(actions, user_id))
         raise web.HTTPSeeOther(location=token, headers={**COMMON_HEADERS})
 
-    def _finder(self, room_id: str, user_id: str) -> Any:
+    def _finder(self, room_id: str, user_id: str) -> Callable[[str], Command | None]:
+        """The room's commands as its game finds them (the game's own first, then the core's)."""
         return self.table.context_for(Event(room_id, user_id, "", ""), self.table.room(room_id)).find_command
 
     async def events_view(self, request: web.Request) -> web.StreamResponse:
