@@ -52,7 +52,7 @@ from bot.web import Metrics
 log = logging.getLogger("rolbot.irc")
 _PYDLE_LOG = logging.getLogger("rolbot.irc.pydle")
 
-IRC_TEMPLATES = {"no_power": "irc_no_power"}
+IRC_TEMPLATES = {"no_power": "irc/no_power"}
 """Core messages that name Matrix things: their IRC wording."""
 JOIN_WITH = "  |  "
 """Between replies joined into one line while the bucket is empty."""
@@ -595,7 +595,7 @@ class IrcBot:
         if not self.bot_is_op(channel):
             if not channel.asked_op:
                 channel.asked_op = True
-                message = self.table.renderer.render("irc_need_op", locked=record.locked, nick=self.nick)
+                message = self.table.renderer.render("irc/need_op", locked=record.locked, nick=self.nick)
                 # In the channel, and to its GMs in private: under +m without a voice the bot is not heard there.
                 for target in [channel.name, *self._gm_nicks(channel)]:
                     self._queue_text("NOTICE", target, irc_lines(message), [])

@@ -712,7 +712,7 @@ class MatrixBot:
                 self.matrix_store.set_undecrypted_noticed(room_id, sender)
                 continue
             log.info("room %s: no key for %s from %s in time: telling them", room_id, event_id, sender)
-            message = self.table.renderer.render("undecryptable", who=sender)
+            message = self.table.renderer.render("matrix/undecryptable", who=sender)
             await self.outbox.execute(Send(room_id, message, reply_to=event_id, mentions=(sender,),
                                            action_id=f"undecryptable/{room_id}/{sender}"))
             self.matrix_store.set_undecrypted_noticed(room_id, sender)

@@ -176,7 +176,7 @@ class Outbox:
             client = self.session.client
             resp = await self.session.request("create private room", lambda: client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
-                name=self.renderer.text("dm_room_name"), initial_state=[ENCRYPTION_STATE]))
+                name=self.renderer.text("matrix/dm_room_name"), initial_state=[ENCRYPTION_STATE]))
             self.matrix_store.set_private_room(user_id, resp.room_id)
             return resp.room_id
 
