@@ -12,8 +12,9 @@ and secret rolls (a roll answered privately: nothing reveals one to the room, so
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from bot.core.records import Change, Entry, EntryKind
 
 if TYPE_CHECKING:
     from bot.core.context import Context
@@ -30,43 +31,6 @@ FORMATS: tuple[Format, ...] = ("md", "html")
 HIDDEN_IN_DOCUMENT = ("lock", "turn")
 """Kept in the record, left out of the exported document (moderation, not story)."""
 
-EntryKind = Literal["narration", "dialogue", "action", "roll", "state", "combat", "combat_end", "round", "turn", "lock"]
-SPOKEN: tuple[EntryKind, ...] = ("narration", "dialogue", "action")
-"""Entries that are someone's message: an edit changes them, a redaction removes them."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of the record. ``source`` is the chat event it came from (a roll: its request), and
-    ``sender`` the user id who sent it: only they may edit it."""
-
-    session: int
-    kind: EntryKind
-    actor: str
-    text: str
-    source: str
-    ts: int
-    data: dict[str, Any] = field(default_factory=dict)
-    sender: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A change to what is recorded: ``edit`` or ``forget`` the entries of chat event ``source``,
-    ``undo`` every entry it wrote (its command was undone), or ``erase`` recorded sessions
-    (``sessions`` None: all of them). An edit or a forget applies only
-    to entries ``by`` sent, unless ``any_sender`` (a redaction by the GM or a room admin)."""
-
-    op: Literal["edit", "forget", "erase", "undo"]
-    source: str = ""
-    kind: EntryKind = "dialogue"
-    text: str = ""
-    sessions: tuple[int, ...] | None = None
-    by: str = ""
-    any_sender: bool = False
-
-
-Record = Entry | Change
 
 
 def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **data: Any) -> None:

@@ -12,10 +12,11 @@ from bot.core import acta, privacy
 from bot.core.commands import Command, CommandGroup
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.game import Game, GameRegistry
+from bot.core.records import Record, UndoStep
 from bot.core.render import Message, Renderer
 from bot.core.settings import RoomSettings
 from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
-from bot.core.store import Store, UndoStep
+from bot.core.store import Store
 from systems.base import GameSystem, Outcome, sized_dice
 from systems.refusal import Refusal
 
@@ -38,7 +39,7 @@ class Context:
     """The command runs on the sender's ``!permite`` grant (the lock or the turn would refuse it)."""
     grant_spent: bool = False
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
-    records: list[acta.Record] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
     """What the event adds to or changes in the room's acta, written in the event's transaction."""
     store: Store | None = None
     """Read-only use by commands (roll history); writes go through ``rolls`` and ``reveals``."""

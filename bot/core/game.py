@@ -5,21 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core.commands import CommandGroup
+from bot.core.records import SheetRoll, Vitality
 from systems.base import GameSystem
 
 if TYPE_CHECKING:
     from bot.core.context import Context
-    from bot.core.rolls import SheetRoll
     from bot.core.state import Character, Combat
 
 __all__ = ["CombatRules", "Game", "GameRegistry", "SheetRules", "Vitality"]
-
-Vitality = Literal["up", "down", "dead"]
-"""``up`` acts; ``down`` (dying, incapacitated, unconscious...) makes only the rolls its state requires,
-which its game rolls for it; ``dead`` leaves the turn order."""
 
 
 class CombatRules(Protocol):

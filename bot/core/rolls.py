@@ -10,13 +10,13 @@ shows it until the GM reveals it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from bot.core import privacy
 from bot.core.context import Context
+from bot.core.records import SheetRoll
 from bot.core.state import Character, name_key
-from systems.base import Outcome
 from systems.dice import minus_signs
 from systems.refusal import Refusal
 
@@ -26,23 +26,6 @@ NO_STATE = (("sin", "estado"), ("no", "state"))
 MAX_MACROS = 20
 MAX_MACRO_NAME = 20
 MAX_MACRO_TEXT = 200
-
-
-@dataclass
-class SheetRoll:
-    """What a game made of a roll from the actor's sheet and the table's state."""
-
-    outcome: Outcome
-    applied: list[tuple[str, int]] = field(default_factory=list)
-    """The modifiers the game added by itself (``(reason, value)``), listed in the reply."""
-    label: str = ""
-    """The named roll, as the sheet calls it (``Disparar d8``), or empty for an expression."""
-    replay: str = ""
-    """The system text that rolls it again with the same modifiers, for a reroll (``!repetir``); empty
-    for a plain roll, which leaves no state behind (the room's state never depends on plain dice)."""
-    changes_state: bool = False
-    """Its result changes the table's state (a recovery that may end Shaken): it cannot be secret, since
-    what it changed would show before ``!revelar``."""
 
 
 @dataclass

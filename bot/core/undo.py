@@ -13,7 +13,7 @@ from __future__ import annotations
 from bot.core import acta
 from bot.core.commands import Command
 from bot.core.context import Context
-from bot.core.store import UndoStep
+from bot.core.records import UndoStep
 
 UNDO_DEPTH = 20
 MAX_LABEL = 80
