@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from bot.core.context import Context
 from bot.core.state import name_key
-
-if TYPE_CHECKING:
-    from bot.core.context import Context
 
 __all__ = ["Command", "CommandGroup", "Handler"]
 
-Handler = Callable[["Context", str], None]
+Handler = Callable[[Context, str], None]
 
 
 MAX_COMMAND_ARGS = 2000

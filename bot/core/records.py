@@ -81,3 +81,27 @@ class UndoStep:
     label: str
     state: str
     parts: list[Part]
+
+
+@dataclass(frozen=True, slots=True)
+class RollRecord:
+    """A roll kept for ``!historial``, ``!dados`` and ``!revelar`` (a row of the ``rolls`` table):
+    ``actor`` is the folded name of who rolled, ``data`` the JSON of who, whom against, the roll object
+    and the modifiers added, ``dice`` the sized dice and ``message`` the room's copy (body and HTML)."""
+
+    roll_id: str
+    room_id: str
+    event_id: str
+    ts: int
+    actor: str
+    sender: str
+    system: str
+    label: str
+    secret: int
+    revealed: int
+    data: str
+    dice: str
+    message: str
+
+    def to_row(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}

@@ -16,6 +16,7 @@ from typing import Any
 from bot.core import privacy
 from bot.core.context import Context
 from bot.core.records import SheetRoll
+from bot.core.replies import Addressing, ShownRoll, record_roll, render_send
 from bot.core.state import Character, name_key
 from systems.dice import minus_signs
 from systems.refusal import Refusal
@@ -171,15 +172,15 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label,
               "target": target.name if target is not None else None, **context}
     views = privacy.render_views(ctx, kind, {**fields, "hidden": secret})
-    roll_id = ctx.record_roll(made.outcome, roll_json, who, made.label, made.applied, secret, views.public,
-                              target=fields["target"])
+    roll_id = record_roll(ctx, made.outcome, roll_json, who, made.label, made.applied, secret, views.public,
+                          target=fields["target"])
     if secret:
         gms = tuple(g for g in privacy.recipients(ctx) if g != ctx.sender)
-        ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
-                        roll_json=roll_json, roll_id=roll_id, rendered=views, hidden=True, **fields)
+        render_send(ctx, kind, Addressing(private_to=ctx.sender, private_also=gms, to_room_gms=True),
+                    shown=ShownRoll(roll_json, roll_id, secret=True), rendered=views, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
     else:
-        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=views, hidden=False, **fields)
+        render_send(ctx, kind, shown=ShownRoll(roll_json, roll_id), rendered=views, hidden=False, **fields)
     if actor is not None and made.replay:
         ctx.room.rerolls[name_key(actor.name)] = {
             "text": made.replay, "label": made.label, "stamp": stamp(ctx), "applied": made.applied,

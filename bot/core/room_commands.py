@@ -10,9 +10,10 @@ from typing import Any
 
 from bot.core import acta, floor, privacy, rolls, sheets, undo
 from bot.core import combat as rounds
-from bot.core.commands import MAX_COMMAND_ARGS, Command, CommandGroup
-from bot.core.context import Context
+from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
+from bot.core.context import CommandSpec, Context
 from bot.core.render import Renderer
+from bot.core.replies import ShownRoll, render_send
 from bot.core.rulebook import Rulebook
 from bot.core.sheets import MACROS
 from bot.core.state import (
@@ -103,7 +104,7 @@ def help_command(ctx: Context, args: str) -> None:
         raise Refusal("help_unknown", asked=args.strip()[:MAX_NAME], topics=list(topics))
 
 
-def _lines_naming(ctx: Context, command: Command, topics: dict[str, str]) -> list[tuple[int, str, str]]:
+def _lines_naming(ctx: Context, command: CommandSpec, topics: dict[str, str]) -> list[tuple[int, str, str]]:
     """The topics' lines that name ``command`` (``!name``), each with where in it the name comes first
     (a line that starts with it explains it) and its topic."""
     keys = {name_key(name) for name in command.names}
@@ -135,14 +136,14 @@ def reveal_command(ctx: Context, args: str) -> None:
     if args.strip():
         key = name_key(ctx.character_named(args.strip()).name)
         hidden = [r for r in hidden if r["actor"] == key]
-    hidden = [r for r in hidden if r["roll_id"] not in ctx.reveals]
+    hidden = [r for r in hidden if r["roll_id"] not in ctx.work.reveals]
     if not hidden:
         raise Refusal("no_hidden_roll")
     row = hidden[0]
-    ctx.reveals.append(row["roll_id"])
+    ctx.work.reveals.append(row["roll_id"])
     record = rolls.record_row(row)
-    ctx.render_send("roll_revealed", roll_json=record["roll"], roll_id=row["roll_id"], who=record["who"],
-                    target=record["target"], body=json.loads(row["message"])["body"], applied=record["applied"])
+    render_send(ctx, "roll_revealed", shown=ShownRoll(record["roll"], row["roll_id"]), who=record["who"],
+                target=record["target"], body=json.loads(row["message"])["body"], applied=record["applied"])
 
 
 @COMMANDS.command("historial", "history", usage="[NOMBRE]")
