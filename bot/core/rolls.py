@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core import privacy
+from bot.core import words_es as vocab
 from bot.core.context import Context
 from bot.core.records import SheetRoll
 from bot.core.replies import Addressing, ShownRoll, record_roll, render_send
@@ -21,9 +22,6 @@ from bot.core.state import Character, name_key
 from systems.dice import minus_signs
 from systems.refusal import Refusal
 
-HIDDEN_WORDS = ("oculta", "oculto", "hidden", "secreto", "secreta", "privada", "en secreto")
-"""What makes a roll secret: a word after the roll (``en secreto`` is one), or the whole of a parenthesis."""
-NO_STATE = (("sin", "estado"), ("no", "state"))
 MAX_MACROS = 20
 MAX_MACRO_NAME = 20
 MAX_MACRO_TEXT = 200
@@ -52,19 +50,19 @@ def read_request(args: str) -> RollRequest:
         if word.startswith("("):
             end = next((j for j in range(i, len(words)) if words[j].endswith(")")), len(words) - 1)
             inner = name_key(" ".join(words[i:end + 1]).strip("()"))
-            if kept and inner in HIDDEN_WORDS:
+            if kept and inner in vocab.HIDDEN:
                 secret = True
             else:
                 kept += words[i:end + 1]
             i = end + 1
             continue
-        if kept and i + 1 < len(words) and f"{folded} {name_key(words[i + 1])}" in HIDDEN_WORDS:
+        if kept and i + 1 < len(words) and f"{folded} {name_key(words[i + 1])}" in vocab.HIDDEN:
             secret, i = True, i + 2
             continue
-        if kept and folded in HIDDEN_WORDS:
+        if kept and folded in vocab.HIDDEN:
             secret, i = True, i + 1
             continue
-        if i + 1 < len(words) and (folded, name_key(words[i + 1])) in NO_STATE:
+        if i + 1 < len(words) and (folded, name_key(words[i + 1])) in vocab.NO_STATE:
             auto, i = False, i + 2
             continue
         kept.append(word)
@@ -130,14 +128,12 @@ def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> She
     return SheetRoll(ctx.system.roll(text, ctx.rng))
 
 
-AGAINST_WORDS = ("contra", "vs")
-
 
 def against(ctx: Context, text: str) -> Character | None:
     """The character after ``contra`` in a roll's text, or None."""
     words = text.split()
     for i, word in enumerate(words[:-1]):
-        if name_key(word) in AGAINST_WORDS:
+        if name_key(word) in vocab.AGAINST:
             target, _ = ctx.room.leading_character(words[i + 1:])
             if target is not None:
                 return target

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.core import acta, floor, privacy, rolls, sheets, undo
 from bot.core import combat as rounds
+from bot.core import words_es as vocab
 from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
 from bot.core.context import CommandSpec, Context
 from bot.core.render import Renderer
@@ -36,13 +37,9 @@ MAX_CHARACTERS = 200
 MAX_CHARACTERS_PER_PLAYER = 5
 """Characters a player (not a GM) may add to a room with ``!pj``."""
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
-_DELETE_WORDS = ("borrar", "delete")
 HISTORY_LENGTH = 10
 HELP_LINES = 2
 """Lines of the topics that name a command, shown by ``!ayuda COMANDO``."""
-_END_WORDS = ("fin", "end")
-_GROUP_WORDS = ("grupo", "group")
-_RESTART_WORDS = ("reiniciar", "restart")
 _COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
 
 
@@ -167,7 +164,7 @@ def macro_command(ctx: Context, args: str) -> None:
     ctx.may_manage(character)
     macros = rolls.macros_of(character)
     if not equals:
-        if len(words) != 2 or name_key(words[1]) not in _DELETE_WORDS or name_key(words[0]) not in macros:
+        if len(words) != 2 or name_key(words[1]) not in vocab.DELETE or name_key(words[0]) not in macros:
             raise ctx.usage("macro")
         del macros[name_key(words[0])]
         character.sheet[MACROS] = macros
@@ -324,7 +321,7 @@ def rule_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("combate", "combat", usage="[fin]", gm_only=True)
 def combat_command(ctx: Context, args: str) -> None:
-    if args.strip().lower() in _END_WORDS:
+    if args.strip().lower() in vocab.END:
         if ctx.room.combat is None:
             raise Refusal("no_combat")
         rounds_played = ctx.room.combat.round
@@ -414,7 +411,7 @@ def _combat_without_order(ctx: Context) -> Combat:
 @COMMANDS.command("iniciativa", "init", usage="[NOMBRE...] | reiniciar [NOMBRE...]", gm_only=True)
 def initiative_command(ctx: Context, args: str) -> None:
     first, _, rest = args.strip().partition(" ")
-    if name_key(first) in _RESTART_WORDS:
+    if name_key(first) in vocab.RESTART:
         combat, args = ctx.declared_combat(), rest
     else:
         combat = _combat_without_order(ctx)
@@ -507,7 +504,7 @@ def status_command(ctx: Context, args: str) -> None:
 
 @COMMANDS.command("exploracion", "explore", usage="[fin]", gm_only=True)
 def exploration_command(ctx: Context, args: str) -> None:
-    if args.strip().lower() in _END_WORDS:
+    if args.strip().lower() in vocab.END:
         ctx.room.exploration = None
         ctx.reply("exploration_ended")
         return
@@ -531,7 +528,7 @@ def npc_command(ctx: Context, args: str) -> None:
         if name_key(word) in ctx.game.npc_words and name_words:
             key, value = ctx.game.npc_words[name_key(word)]
             settings[key] = value
-        elif name_key(word) in _GROUP_WORDS and group_words is None and name_words:
+        elif name_key(word) in vocab.GROUP and group_words is None and name_words:
             group_words = []
         elif (count_match := _COUNT.fullmatch(word)) and name_words:
             counts.append(int(count_match[1]))
@@ -570,11 +567,6 @@ def _numbered(ctx: Context, name: str, count: int) -> list[str]:
     return [f"{name} {i}" for _, i in zip(range(count), numbers)]
 
 
-_ON_WORDS = ("activar", "on")
-_OFF_WORDS = ("desactivar", "off")
-_ERASE_WORDS = ("borrar", "delete")
-_ALL_WORDS = ("todo", "todas", "all")
-_NEW_WORDS = ("nueva", "new")
 _SESSION_NUMBER = re.compile(r"[0-9]{1,6}")
 PAGE_TOKEN_BYTES = 24
 """The table page's token: 192 random bits."""
@@ -584,16 +576,16 @@ PAGE_TOKEN_BYTES = 24
 def acta_command(ctx: Context, args: str) -> None:
     words = args.lower().split()
     word = words[0] if words else ""
-    if word in (*_ON_WORDS, *_OFF_WORDS, *_ERASE_WORDS) and not ctx.is_gm():
+    if word in (*vocab.ON, *vocab.OFF, *vocab.DELETE) and not ctx.is_gm():
         raise Refusal("gm_only", command=f"acta {word}")
     record = ctx.room.acta
-    if word in _ON_WORDS:
+    if word in vocab.ON:
         record.on = True
         ctx.announce("acta_on")
-    elif word in _OFF_WORDS:
+    elif word in vocab.OFF:
         record.on, record.open = False, False
         ctx.announce("acta_off")
-    elif word in _ERASE_WORDS:
+    elif word in vocab.DELETE:
         _erase_sessions(ctx, words[1:])
     elif len(words) <= 1 and (not word or _SESSION_NUMBER.fullmatch(word)):
         _acta_links(ctx, int(word) if word else None)
@@ -602,7 +594,7 @@ def acta_command(ctx: Context, args: str) -> None:
 
 
 def _erase_sessions(ctx: Context, words: list[str]) -> None:
-    every = len(words) == 1 and words[0] in _ALL_WORDS
+    every = len(words) == 1 and words[0] in vocab.ALL
     if not every and (not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words)):
         raise ctx.usage("acta")
     sessions = None if every else tuple(sorted({int(w) for w in words}))
@@ -643,7 +635,7 @@ def _page_url(ctx: Context, renew: bool = False) -> str:
 @COMMANDS.command("mesa", "table", usage="[nueva]", gm_only=True)
 def table_page_command(ctx: Context, args: str) -> None:
     word = args.strip().lower()
-    if word and word not in _NEW_WORDS:
+    if word and word not in vocab.NEW:
         raise ctx.usage("mesa")
     renew = bool(word)
     ctx.reply("table_page_link", url=_page_url(ctx, renew=renew), renewed=renew)
@@ -654,7 +646,7 @@ def session_command(ctx: Context, args: str) -> None:
     record = ctx.room.acta
     if not record.on:
         raise Refusal("acta_empty", on=False)
-    if args.strip().lower() in _END_WORDS:
+    if args.strip().lower() in vocab.END:
         if not record.open:
             raise Refusal("session_not_open")
         record.open = False

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from typing import Any
 
+from bot.core import words_es as vocab
 from bot.core.context import GameHooks
 from bot.core.rolls import check_macro
 from bot.core.state import Character, RoomState, name_key
@@ -31,7 +32,6 @@ from systems.refusal import Refusal
 MAX_FIELD_WORDS = 4
 MAX_VALUE = 40
 MAX_NUMBER = 10_000
-MACRO_WORDS = ("macro",)
 SKIPPED_LINES = ("(", "📜")
 """Lines of an exported sheet that are not pasted back: its title and the state the table keeps."""
 MACROS = "macros"
@@ -57,8 +57,6 @@ def shown_name(game: GameHooks, key: str) -> str:
     return game.sheet_names.get(key) or key.replace("_", " ")
 
 
-YES_WORDS = ("si", "s", "yes", "y")
-NO_WORDS = ("no", "n")
 FIELD_SEPARATORS = ":="
 """What may stand between a pasted field's name and its value besides a space (``Campo: valor``)."""
 ENTRY_SEPARATORS = ",;"
@@ -74,7 +72,7 @@ class YesNo(str):
     valid = "yes_no"
 
     def __new__(cls, value: str) -> YesNo:
-        if name_key(value) not in (*YES_WORDS, *NO_WORDS):
+        if name_key(value) not in (*vocab.YES, *vocab.NO):
             raise ValueError(value)
         return super().__new__(cls, value.strip())
 
@@ -86,9 +84,9 @@ class Flag(int):
 
     def __new__(cls, value: str | int) -> Flag:
         word = name_key(str(value))
-        if word in YES_WORDS or word == "1":
+        if word in vocab.YES or word == "1":
             return super().__new__(cls, 1)
-        if word in NO_WORDS or word == "0":
+        if word in vocab.NO or word == "0":
             return super().__new__(cls, 0)
         raise ValueError(value)
 
@@ -172,7 +170,7 @@ def read_edit(game: GameHooks, text: str) -> SheetEdit:
     words: the export of a one-field sheet (``Arma Rifle de asalto``); if it is not that either, the
     pairs are the answer."""
     words = text.split()
-    if any(mark in text for mark in (*ENTRY_SEPARATORS, "\n")) or (words and name_key(words[0]) in MACRO_WORDS):
+    if any(mark in text for mark in (*ENTRY_SEPARATORS, "\n")) or (words and name_key(words[0]) in vocab.MACRO):
         return _read_entries(game, _pasted_entries(game, text))
     paired = _read_entries(game, _paired_entries(game, text))
     if not paired.rejected:
@@ -224,7 +222,7 @@ def _pasted_entries(game: GameHooks, text: str) -> list[Any]:
         words = line.split()
         if not words or line.lstrip().startswith(SKIPPED_LINES):
             continue
-        if name_key(words[0]) in MACRO_WORDS:
+        if name_key(words[0]) in vocab.MACRO:
             entries.append((None, " ".join(words[1:])))
             continue
         for part in line.replace(";", ",").split(","):
