@@ -9,6 +9,8 @@ from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
 
+MAX_COMBATANTS = 40
+
 
 def ensure_character(ctx: Context, name: str) -> Character:
     """A known character, or a new non-player character run by the GM."""

@@ -1,6 +1,6 @@
 """Commands as groups: one small function per command, its usage next to it.
 
-The core has one group (the commands every room has, ``bot/core/room_commands.py``) and each game
+The core has one group (the commands every room has, ``bot/core/room_commands/``) and each game
 brings its own (``bot/games/<game>/``). What ``!ayuda`` says of them lives in its topics
 (``templates/core/topic_*.txt``, ``templates/<game>/topic_*.txt``).
 """
@@ -52,16 +52,27 @@ class CommandGroup:
         """Register the decorated function under ``names`` (Spanish first, English alias second)."""
 
         def register(fn: Handler) -> Handler:
-            cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question, free)
-            for name in names:
-                key = name_key(name)
-                if key in self._by_name:
-                    raise ValueError(f"command name registered twice: {name}")
-                self._by_name[key] = cmd
-            self._commands.append(cmd)
+            self._add(Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question, free))
             return fn
 
         return register
+
+    def _add(self, cmd: Command) -> None:
+        for name in cmd.names:
+            key = name_key(name)
+            if key in self._by_name:
+                raise ValueError(f"command name registered twice: {name}")
+            self._by_name[key] = cmd
+        self._commands.append(cmd)
+
+    @classmethod
+    def joined(cls, *groups: CommandGroup) -> CommandGroup:
+        """One group of the commands of ``groups``, in their order (a name in two of them is refused)."""
+        joined = cls()
+        for group in groups:
+            for cmd in group:
+                joined._add(cmd)
+        return joined
 
     def find(self, name: str) -> Command | None:
         return self._by_name.get(name_key(name))
