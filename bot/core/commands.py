@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from bot.core import args
 from bot.core.context import Context
 from bot.core.state import name_key
+from systems.refusal import Refusal
 
-__all__ = ["Command", "CommandGroup", "Handler"]
+__all__ = ["Command", "CommandGroup", "Handler", "ParsedHandler"]
 
 Handler = Callable[[Context, str], None]
+ParsedHandler = Callable[[Context, args.Parsed], None]
 
 
 MAX_COMMAND_ARGS = 2000
@@ -53,6 +56,26 @@ class CommandGroup:
 
         def register(fn: Handler) -> Handler:
             self._add(Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question, free))
+            return fn
+
+        return register
+
+    def takes(self, *names: str, spec: args.Spec, gm_only: bool = False, in_character: bool = False,
+              question: bool = False, free: bool = False) -> Callable[[ParsedHandler], ParsedHandler]:
+        """Register the decorated function under ``names``, given its arguments as ``spec`` reads them
+        (``bot/core/args.py``): its usage is the spec's, and a text that does not fit it is answered
+        with that usage."""
+
+        def register(fn: ParsedHandler) -> ParsedHandler:
+            def run(ctx: Context, text: str) -> None:
+                parsed = args.parse(spec, text)
+                if parsed is None:
+                    raise Refusal("usage", command=cmd)
+                fn(ctx, parsed)
+
+            cmd = Command(tuple(names), run, args.usage(spec), gm_only, in_character, args.required(spec), question,
+                          free)
+            self._add(cmd)
             return fn
 
         return register

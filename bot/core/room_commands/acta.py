@@ -7,11 +7,13 @@ import secrets
 
 from bot.core import acta
 from bot.core import words_es as vocab
+from bot.core.args import Key, Opt, Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from systems.refusal import Refusal
 
 COMMANDS = CommandGroup()
+NEW = Key(vocab.NEW)
 _SESSION_NUMBER = re.compile(r"[0-9]{1,6}")
 PAGE_TOKEN_BYTES = 24
 """The table page's token: 192 random bits."""
@@ -77,12 +79,9 @@ def _page_url(ctx: Context, renew: bool = False) -> str:
     return f"{base.rstrip('/')}/mesa/{ctx.room.page_token}"
 
 
-@COMMANDS.command("mesa", "table", usage="[nueva]", gm_only=True)
-def table_page_command(ctx: Context, args: str) -> None:
-    word = args.strip().lower()
-    if word and word not in vocab.NEW:
-        raise ctx.usage("mesa")
-    renew = bool(word)
+@COMMANDS.takes("mesa", "table", spec=(Opt(NEW),), gm_only=True)
+def table_page_command(ctx: Context, got: Parsed) -> None:
+    renew = got.has(NEW)
     ctx.reply("table_page_link", url=_page_url(ctx, renew=renew), renewed=renew)
 
 

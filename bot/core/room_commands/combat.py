@@ -9,6 +9,7 @@ from functools import partial
 from bot.core import acta, floor
 from bot.core import combat as rounds
 from bot.core import words_es as vocab
+from bot.core.args import Arg, Parsed
 from bot.core.combat import MAX_COMBATANTS
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
@@ -51,10 +52,10 @@ def _end_exploration_for_combat(ctx: Context) -> None:
     ctx.reply("exploration_interrupted", lost=lost)
 
 
-@COMMANDS.command("turnos", "turns", usage="NOMBRE NOMBRE...", gm_only=True, needs_args=True)
-def turns_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("turnos", "turns", spec=(Arg("NOMBRE NOMBRE..."),), gm_only=True)
+def turns_command(ctx: Context, got: Parsed) -> None:
     combat = _combat_without_order(ctx)
-    names = _combatant_names(ctx, args)
+    names = _combatant_names(ctx, got.text("NOMBRE NOMBRE..."))
     _tell_new_npcs(ctx, combat, _enlist(ctx, combat, names))
     _end_exploration_for_combat(ctx)
     rounds.start_rounds(ctx, combat)
@@ -130,11 +131,11 @@ def initiative_command(ctx: Context, args: str) -> None:
     rounds.start_rounds(ctx, combat)
 
 
-@COMMANDS.command("entra", "join", usage="NOMBRE [NOMBRE...]", gm_only=True, needs_args=True)
-def join_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("entra", "join", spec=(Arg("NOMBRE [NOMBRE...]"),), gm_only=True)
+def join_command(ctx: Context, got: Parsed) -> None:
     """Latecomers take their place by the game's initiative among those still to act this round."""
     combat = _combat_with_order(ctx)
-    names = _combatant_names(ctx, args)
+    names = _combatant_names(ctx, got.text("NOMBRE [NOMBRE...]"))
     inside = [p for p in map(partial(rounds.position_of, combat), names) if p is not None]
     if inside:
         raise Refusal("already_in_order", name=combat.order[inside[0]])
@@ -150,12 +151,13 @@ def join_command(ctx: Context, args: str) -> None:
         ctx.reply("npcs_enlisted", names=new, players=[])
 
 
-@COMMANDS.command("sale", "leave", usage="NOMBRE", gm_only=True, needs_args=True)
-def leave_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("sale", "leave", spec=(Arg("NOMBRE"),), gm_only=True)
+def leave_command(ctx: Context, got: Parsed) -> None:
     combat = _combat_with_order(ctx)
-    position = rounds.position_of(combat, clean_name(args))
+    name = clean_name(got.text("NOMBRE"))
+    position = rounds.position_of(combat, name)
     if position is None:
-        raise Refusal("not_in_order", name=clean_name(args)[:MAX_NAME], order=combat.order)
+        raise Refusal("not_in_order", name=name[:MAX_NAME], order=combat.order)
     rounds.leave(ctx, combat, position)
 
 
@@ -175,11 +177,12 @@ def next_command(ctx: Context, args: str) -> None:
     rounds.advance(ctx, combat)
 
 
-@COMMANDS.command("permite", "allow", usage="NOMBRE", gm_only=True, needs_args=True)
-def allow_command(ctx: Context, args: str) -> None:
-    character = ctx.room.find_character(args)
+@COMMANDS.takes("permite", "allow", spec=(Arg("NOMBRE"),), gm_only=True)
+def allow_command(ctx: Context, got: Parsed) -> None:
+    name = got.text("NOMBRE")
+    character = ctx.room.find_character(name)
     if character is None or character.owner is None:
-        raise ctx.unknown_character(args)
+        raise ctx.unknown_character(name)
     floor.grant(ctx, character.owner)
     ctx.reply("roll_granted", name=character.name, owner=character.owner)
 

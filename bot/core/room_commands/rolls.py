@@ -7,6 +7,7 @@ import json
 from bot.core import combat as rounds
 from bot.core import floor, rolls
 from bot.core import words_es as vocab
+from bot.core.args import Arg, Opt, Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.replies import ShownRoll, render_send
@@ -32,12 +33,12 @@ def roll_command(ctx: Context, args: str) -> None:
     floor.consume_grant(ctx)
 
 
-@COMMANDS.command("revelar", "reveal", usage="[NOMBRE]", gm_only=True)
-def reveal_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("revelar", "reveal", spec=(Opt(Arg("NOMBRE")),), gm_only=True)
+def reveal_command(ctx: Context, got: Parsed) -> None:
     """The last secret roll (of NOMBRE's, if given) not yet revealed, posted to the room."""
     hidden = ctx.store.hidden_rolls(ctx.event.room_id) if ctx.store is not None else []
-    if args.strip():
-        key = name_key(ctx.character_named(args.strip()).name)
+    if got.text("NOMBRE"):
+        key = name_key(ctx.character_named(got.text("NOMBRE")).name)
         hidden = [r for r in hidden if r["actor"] == key]
     hidden = [r for r in hidden if r["roll_id"] not in ctx.work.reveals]
     if not hidden:
@@ -49,9 +50,9 @@ def reveal_command(ctx: Context, args: str) -> None:
                 target=record["target"], body=json.loads(row["message"])["body"], applied=record["applied"])
 
 
-@COMMANDS.command("historial", "history", usage="[NOMBRE]")
-def history_command(ctx: Context, args: str) -> None:
-    character = ctx.character_named(args.strip()) if args.strip() else None
+@COMMANDS.takes("historial", "history", spec=(Opt(Arg("NOMBRE")),))
+def history_command(ctx: Context, got: Parsed) -> None:
+    character = ctx.character_named(got.text("NOMBRE")) if got.text("NOMBRE") else None
     actor = name_key(character.name) if character else None
     rows = ctx.store.rolls(ctx.event.room_id, actor=actor, limit=HISTORY_LENGTH) if ctx.store is not None else []
     ctx.reply("roll_history", name=character.name if character else None, rows=[rolls.record_row(r) for r in rows])

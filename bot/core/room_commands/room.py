@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.core import floor, sheets, undo
+from bot.core.args import Arg, Opt, Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import CommandSpec, Context
 from bot.core.render import Renderer
@@ -30,11 +31,11 @@ def help_topics(renderer: Renderer, game: str) -> dict[str, str]:
     return dict(sorted(topics.items()))
 
 
-@COMMANDS.command("ayuda", "help", usage="[TEMA|COMANDO]", question=True)
-def help_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("ayuda", "help", spec=(Opt(Arg("TEMA|COMANDO")),), question=True)
+def help_command(ctx: Context, got: Parsed) -> None:
     """The common commands and the topics; one topic; or one command, with what the topics say of it."""
     topics = help_topics(ctx.renderer, ctx.system_key)
-    asked = name_key(args.strip().lstrip("!/"))[:MAX_NAME]
+    asked = name_key(got.text("TEMA|COMANDO").lstrip("!/"))[:MAX_NAME]
     if not asked:
         ctx.reply("help", system=ctx.system_key, topics=list(topics),
                   game_commands=[command.names[0] for command in ctx.game.commands])
@@ -45,7 +46,7 @@ def help_command(ctx: Context, args: str) -> None:
         ctx.reply("help_command", command=command, lines=[line for _, _, line in said[:HELP_LINES]],
                   topics=list(dict.fromkeys(topic for _, topic, _ in said)) or list(topics))
     else:
-        raise Refusal("help_unknown", asked=args.strip()[:MAX_NAME], topics=list(topics))
+        raise Refusal("help_unknown", asked=got.text("TEMA|COMANDO")[:MAX_NAME], topics=list(topics))
 
 
 def _lines_naming(ctx: Context, command: CommandSpec, topics: dict[str, str]) -> list[tuple[int, str, str]]:
@@ -61,9 +62,9 @@ def _lines_naming(ctx: Context, command: CommandSpec, topics: dict[str, str]) ->
     return found
 
 
-@COMMANDS.command("sistema", "system", usage="CLAVE", gm_only=True, needs_args=True)
-def system_command(ctx: Context, args: str) -> None:
-    key = args.strip().lower()
+@COMMANDS.takes("sistema", "system", spec=(Arg("CLAVE"),), gm_only=True)
+def system_command(ctx: Context, got: Parsed) -> None:
+    key = got.text("CLAVE").lower()
     if key not in ctx.games:
         raise Refusal("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
     ctx.room.system = key
@@ -71,9 +72,9 @@ def system_command(ctx: Context, args: str) -> None:
     ctx.reply("system_set", system=ctx.system)
 
 
-@COMMANDS.command("modo", "mode", usage="warn|redact|mute", gm_only=True, needs_args=True)
-def mode_command(ctx: Context, args: str) -> None:
-    mode = args.strip().lower()
+@COMMANDS.takes("modo", "mode", spec=(Arg("warn|redact|mute"),), gm_only=True)
+def mode_command(ctx: Context, got: Parsed) -> None:
+    mode = got.text("warn|redact|mute").lower()
     if mode not in ENFORCEMENT_MODES:
         raise Refusal("bad_mode", mode=mode[:20], modes=ENFORCEMENT_MODES)
     ctx.room.enforcement = mode
@@ -81,9 +82,9 @@ def mode_command(ctx: Context, args: str) -> None:
     ctx.reply("mode_set", mode=mode)
 
 
-@COMMANDS.command("master", "gm", usage="@usuario", gm_only=True, needs_args=True)
-def gm_command(ctx: Context, args: str) -> None:
-    user = args.strip()
+@COMMANDS.takes("master", "gm", spec=(Arg("@usuario"),), gm_only=True)
+def gm_command(ctx: Context, got: Parsed) -> None:
+    user = got.text("@usuario")
     if not _USER_ID.match(user):
         raise Refusal("bad_user", user=user[:60])
     if user not in ctx.room.gms:
@@ -92,17 +93,16 @@ def gm_command(ctx: Context, args: str) -> None:
     ctx.reply("gm_added", user=user)
 
 
-@COMMANDS.command("regla", "rule", usage="TEMA", needs_args=True, question=True)
-def rule_command(ctx: Context, args: str) -> None:
-    cards = Rulebook.of(ctx.games).search(ctx.system_key, args[:200])
-    ctx.reply("rule_cards", query=args[:60], cards=cards)
+@COMMANDS.takes("regla", "rule", spec=(Arg("TEMA"),), question=True)
+def rule_command(ctx: Context, got: Parsed) -> None:
+    topic = got.text("TEMA")
+    cards = Rulebook.of(ctx.games).search(ctx.system_key, topic[:200])
+    ctx.reply("rule_cards", query=topic[:60], cards=cards)
 
 
-@COMMANDS.command("deshacer", "undo", gm_only=True)
-def undo_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("deshacer", "undo", spec=(), gm_only=True)
+def undo_command(ctx: Context, got: Parsed) -> None:
     """The last command that changed the play (anyone's), back through the last ``UNDO_DEPTH``."""
-    if args.strip():
-        raise ctx.usage("deshacer")
     step = ctx.store.last_undo(ctx.event.room_id) if ctx.store is not None else None
     if step is None:
         raise Refusal("nothing_to_undo", limit=undo.UNDO_DEPTH)
