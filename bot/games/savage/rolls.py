@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from bot.core import combat as rounds
+from bot.core import words_es as vocab
 from bot.core.context import Context
 from bot.core.rolls import SheetRoll, opponent, stamp
 from bot.core.sheets import find_field, shown_name
@@ -37,7 +38,6 @@ ACTION_KINDS = frozenset({"trait", "rof", "support"})
 SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
 _ACTIONS = re.compile(r"^acciones?$")
-_AGAINST = ("contra", "vs")
 _ROF_VERBS = ("rof", "cdf", "cadencia")
 ATTACK_SKILLS = frozenset({"pelear", "disparar", "atletismo"})
 RANGED_SKILLS = frozenset({"disparar", "atletismo"})
@@ -166,7 +166,7 @@ def _against(ctx: Context, key: str | None, words: list[str]) -> tuple[list[str]
     if not (normal_die(words[0]) or verb in _ROF_VERBS or verb in _DAMAGE_VERBS):
         return words, None
     for i, word in enumerate(words):
-        if fold(word) in _AGAINST and i + 1 < len(words):
+        if fold(word) in vocab.AGAINST and i + 1 < len(words):
             target, used = opponent(ctx, words[i + 1:])
             if target is not None:
                 return [*words[:i], *_judged_against(ctx, key, verb, target), *words[i + 1 + used:]], target

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import combat as rounds
+from bot.core import words_es as vocab
 from bot.core.context import Context
 from bot.core.rolls import SheetRoll
 from bot.core.sheets import find_field, shown_name
@@ -24,7 +25,6 @@ from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
 from systems.stormbringer.rules import unfit_modifier
 
-_AGAINST = ("vs", "contra")
 _SUCCESSES = ("success", "critical")
 MAX_CHANCE_DIGITS = 3
 
@@ -75,7 +75,7 @@ def _given_chance(words: list[str]) -> tuple[int | None, list[str]]:
     """``vs N`` / ``contra N`` after the skill: the chance to use instead of the sheet's, and the rest."""
     for i, word in enumerate(words[:-1]):
         number = words[i + 1].rstrip("%")
-        if name_key(word) in _AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
+        if name_key(word) in vocab.AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
             return int(number), [*words[:i], *words[i + 2:]]
     return None, words
 
