@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from bot.core import replies
 from bot.core.events import Event, PowerLevels, React, Redact
 from bot.core.privacy import Views, recipients
-from bot.core.records import SheetRoll, Vitality
+from bot.core.records import RollRequest, SheetRoll, Vitality
 from bot.core.render import Renderer
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
@@ -96,10 +96,11 @@ class CombatRules(Protocol):
 class SheetRules(Protocol):
     """How a game rolls from a character's sheet and the table's state (``!tiro``)."""
 
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
-        """Resolve ``text`` for ``actor``: a named roll (``Disparar vs 6``) from the sheet, or an
-        expression with the state's modifiers added when ``auto``. Refuse a roll the actor may not
-        make now (with the reason); None leaves ``text`` to the system as a plain roll."""
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        """Resolve the request's text for its actor: a named roll (``Disparar vs 6``) from the sheet, or
+        an expression with the state's modifiers added when ``auto``. Refuse a roll the actor may not
+        make now (with the reason; the actor's vitality through ``bot.core.rolls.require_up``, which
+        checks it once per request); None leaves the text to the system as a plain roll."""
         ...
 
 

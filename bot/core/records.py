@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.core.state import Part
+from bot.core.state import Character, Part
 from systems.base import Outcome
 
 Vitality = Literal["up", "down", "dead"]
@@ -31,6 +31,28 @@ class SheetRoll:
     changes_state: bool = False
     """Its result changes the table's state (a recovery that may end Shaken): it cannot be secret, since
     what it changed would show before ``!revelar``."""
+    shown: dict[str, Any] | None = None
+    """The outcome's roll object (``Outcome.as_json``) once built: a game that built it already gives it."""
+
+    @property
+    def json(self) -> dict[str, Any]:
+        """The outcome's roll object, built once however many look at it."""
+        if self.shown is None:
+            self.shown = self.outcome.as_json()
+        return self.shown
+
+
+@dataclass
+class RollRequest:
+    """One roll asked for, read once: the text the game resolves (the core's own words taken out),
+    whether it is ``secret``, whether the table's state adds its modifiers (``auto``), who rolls, and
+    whose vitality was found up already for it (folded names), so no one is checked twice."""
+
+    text: str
+    secret: bool = False
+    auto: bool = True
+    actor: Character | None = None
+    up: set[str] = field(default_factory=set)
 
 
 EntryKind = Literal["narration", "dialogue", "action", "roll", "state", "combat", "combat_end", "round", "turn", "lock"]

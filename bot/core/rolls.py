@@ -10,13 +10,13 @@ shows it until the GM reveals it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core import privacy
 from bot.core import words_es as vocab
 from bot.core.context import Context
-from bot.core.records import SheetRoll
+from bot.core.records import RollRequest, SheetRoll
 from bot.core.replies import Addressing, ShownRoll, record_roll, render_send
 from bot.core.state import Character, name_key
 from systems.dice import minus_signs
@@ -27,16 +27,7 @@ MAX_MACRO_NAME = 20
 MAX_MACRO_TEXT = 200
 
 
-@dataclass
-class RollRequest:
-    """The words of ``!tiro`` the core reads before the game sees the rest."""
-
-    text: str
-    secret: bool = False
-    auto: bool = True
-
-
-def read_request(args: str) -> RollRequest:
+def read_request(args: str, actor: Character | None = None) -> RollRequest:
     """``oculta`` (or ``secreto``, ``en secreto``...) and ``sin estado`` anywhere after the first word,
     outside a ``(comment)``, and a parenthesis that is only such a word; the rest is the roll, its phone
     dashes before a number read as minus signs. Read after a macro is expanded, so a macro can make its
@@ -67,7 +58,7 @@ def read_request(args: str) -> RollRequest:
             continue
         kept.append(word)
         i += 1
-    return RollRequest(" ".join(kept), secret, auto)
+    return RollRequest(" ".join(kept), secret, auto, actor)
 
 
 def macros_of(character: Character) -> dict[str, str]:
@@ -120,12 +111,25 @@ def gms_turn_character(ctx: Context) -> Character | None:
 
 def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll:
     """The room's game resolves ``text`` for ``actor`` from its sheet and state, or the system rolls it."""
+    return resolve_request(ctx, RollRequest(text, auto=auto, actor=actor))
+
+
+def resolve_request(ctx: Context, request: RollRequest) -> SheetRoll:
+    """The room's game resolves the request from the actor's sheet and state, or the system rolls it."""
     rules = ctx.game.sheet_rules
     if rules is not None:
-        made = rules.roll(ctx, actor, text, auto)
+        made = rules.roll(ctx, request)
         if made is not None:
             return made
-    return SheetRoll(ctx.system.roll(text, ctx.rng))
+    return SheetRoll(ctx.system.roll(request.text, ctx.rng))
+
+
+def require_up(ctx: Context, request: RollRequest, character: Character | None) -> None:
+    """``bot.core.combat.require_up`` for the request's roll, once per character."""
+    if character is None or name_key(character.name) in request.up:
+        return
+    rounds.require_up(ctx, character)
+    request.up.add(name_key(character.name))
 
 
 
@@ -164,7 +168,7 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     if secret and made.changes_state:
         raise Refusal("secret_changes_state")
     who = actor.name if actor is not None else ctx.speaker_name
-    roll_json = made.outcome.as_json()
+    roll_json = made.json
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label,
               "target": target.name if target is not None else None, **context}
     views = privacy.render_views(ctx, kind, {**fields, "hidden": secret})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from bot.core import combat as rounds
 from bot.core import floor, rolls
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Opt, Parsed
@@ -25,10 +24,10 @@ HISTORY_LENGTH = 10
                   in_character=True, needs_args=True)
 def roll_command(ctx: Context, args: str) -> None:
     actor, text = rolls.roller(ctx, args)
-    request = rolls.read_request(rolls.expand_macro(actor, text))
+    request = rolls.read_request(rolls.expand_macro(actor, text), actor)
     if not ctx.is_gm():
-        rounds.require_up(ctx, ctx.character)
-    made = rolls.resolve(ctx, actor, request.text, request.auto)
+        rolls.require_up(ctx, request, ctx.character)
+    made = rolls.resolve_request(ctx, request)
     rolls.answer(ctx, actor, made, secret=request.secret, target=rolls.against(ctx, request.text))
     floor.consume_grant(ctx)
 

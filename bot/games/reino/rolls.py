@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import re
 
-from bot.core import combat as rounds
 from bot.core import words_es as vocab
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll, opponent
+from bot.core.rolls import RollRequest, SheetRoll, opponent, require_up
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, name_key
 from bot.games.reino.sheet import ATTRIBUTES, FALLBACK, SAVES, SKILLS, sheet_bonus
@@ -34,7 +33,8 @@ _CHECK_WORDS = ("prueba", "ataque")
 
 
 class ReinoSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        actor, text, auto = request.actor, request.text, request.auto
         words = text.split()
         key, used = _leading(ctx, words)
         if actor is None:
@@ -49,7 +49,7 @@ class ReinoSheetRules:
             text = " ".join([key if key in SAVES else "prueba", f"{bonus:+d}", *words])
         elif not _is_check(text):
             return None
-        rounds.require_up(ctx, actor)
+        require_up(ctx, request, actor)
         combat = ctx.room.combat
         rc = load(ctx, actor)
         applied: list[tuple[str, int]] = []
