@@ -1,7 +1,8 @@
 """A command's arguments as a spec: what it takes, read from the text after its name, and its usage.
 
-``Arg("NOMBRE")`` is the rest of the text (one word or more, as typed), ``Key(vocab.END)`` one keyword
-of the vocabulary (any of its words, shown by the first), ``Opt(...)`` either of them or nothing.
+``Arg("NOMBRE")`` is the text the other elements leave (one word or more, as typed), ``Key(vocab.END)``
+one keyword of the vocabulary (any of its words, shown by the first), ``User("@usuario")`` one word that
+starts with ``@``, ``Opt(...)`` any of them or nothing.
 ``usage`` writes what ``!ayuda`` shows (``[fin]``, ``NOMBRE``, ``[nueva]``); ``parse`` gives what
 was said, or None when the text does not fit (the command then answers with its usage)."""
 
@@ -34,17 +35,24 @@ class Key:
 
 
 @dataclass(frozen=True, slots=True)
+class User:
+    """One word that starts with ``@`` (a user id, checked by the command), shown as ``shown``."""
+
+    shown: str
+
+
+@dataclass(frozen=True, slots=True)
 class Opt:
     """``element`` or nothing."""
 
-    element: Arg | Key
+    element: Arg | Key | User
 
     @property
     def shown(self) -> str:
         return f"[{self.element.shown}]"
 
 
-Element = Arg | Key | Opt
+Element = Arg | Key | User | Opt
 Spec = tuple[Element, ...]
 
 
@@ -73,24 +81,45 @@ def required(spec: Spec) -> bool:
 
 
 def parse(spec: Spec, text: str) -> Parsed | None:
-    """Read ``text`` by ``spec``, left to right: a keyword takes one word, an ``Arg`` the rest; words
-    left over, or a required element missing, make it None."""
+    """Read ``text`` by ``spec``: the elements before its ``Arg`` from the left and those after it from
+    the right, one word each, and the ``Arg`` the words between (as typed); words left over, or a
+    required element missing, make it None. One pass over the words (the text is bounded)."""
     words = list(_WORD.finditer(text))
-    at = 0
+    split = next((i for i, e in enumerate(spec) if isinstance(e.element if isinstance(e, Opt) else e, Arg)), None)
+    before, after = (spec, ()) if split is None else (spec[:split], spec[split + 1:])
+    arg = None if split is None else spec[split]
+    inner = arg.element if isinstance(arg, Opt) else arg
+    least = 1 if isinstance(arg, Arg) else 0
     texts: dict[str, str] = {}
     keys: set[str] = set()
-    for element in spec:
-        optional = isinstance(element, Opt)
-        inner = element.element if isinstance(element, Opt) else element
-        if isinstance(inner, Key):
-            if at < len(words) and name_key(words[at][0]) in inner.words:
-                keys.add(inner.shown)
-                at += 1
-            elif not optional:
-                return None
-        elif at < len(words):
-            texts[inner.shown] = text[words[at].start():words[-1].end()]
-            at = len(words)
-        elif not optional:
+    first, last = 0, len(words)
+    for element in before:
+        taken = _one(element, words[first][0] if first < last else None, texts, keys)
+        if taken is None:
             return None
-    return Parsed(texts, frozenset(keys)) if at == len(words) else None
+        first += taken
+    for element in reversed(after):
+        taken = _one(element, words[last - 1][0] if last - first > least else None, texts, keys)
+        if taken is None:
+            return None
+        last -= taken
+    if inner is not None and first < last:
+        texts[inner.shown] = text[words[first].start():words[last - 1].end()]
+        first = last
+    if first < last or (isinstance(arg, Arg) and arg.shown not in texts):
+        return None
+    return Parsed(texts, frozenset(keys))
+
+
+def _one(element: Element, word: str | None, texts: dict[str, str], keys: set[str]) -> int | None:
+    """How many words (0 or 1) ``element`` takes of ``word``; None when it is required and ``word`` is
+    not one."""
+    optional = isinstance(element, Opt)
+    inner = element.element if isinstance(element, Opt) else element
+    if word is not None and isinstance(inner, Key) and name_key(word) in inner.words:
+        keys.add(inner.shown)
+        return 1
+    if word is not None and isinstance(inner, User) and word.startswith("@"):
+        texts[inner.shown] = word
+        return 1
+    return 0 if optional else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Key, Opt, parse, required, usage
+from bot.core.args import Arg, Key, Opt, User, parse, required, usage
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
@@ -62,3 +62,32 @@ def test_words_a_spec_does_not_take_are_answered_with_the_usage_and_change_nothi
     assert "!mesa [nueva]" in transcript.text(1)
     assert "!deshacer" in transcript.text(2)
     assert "https://m.example/mesa/" in transcript.text(3)
+
+
+def test_an_arg_takes_what_the_elements_after_it_leave() -> None:
+    spec = (Arg("NOMBRE"), Opt(User("@usuario")))
+    assert usage(spec) == "NOMBRE [@usuario]"
+    got = parse(spec, "Orco  Grande @bob:local")
+    assert got is not None and (got.text("NOMBRE"), got.text("@usuario")) == ("Orco  Grande", "@bob:local")
+    got = parse(spec, "Orco Grande")
+    assert got is not None and (got.text("NOMBRE"), got.text("@usuario")) == ("Orco Grande", "")
+    got = parse(spec, "@bob:local")
+    assert got is not None and (got.text("NOMBRE"), got.text("@usuario")) == ("@bob:local", "")
+    assert parse((Arg("NOMBRE"), User("@usuario")), "Orco") is None
+    assert parse((Opt(END), Arg("NOMBRE"), Opt(END)), "fin Orco fin") is not None
+
+
+def test_pj_reads_its_arguments_through_its_spec() -> None:
+    command = ROOM_COMMANDS.find("pj")
+    assert command is not None and command.usage == "NOMBRE [@usuario]" and command.needs_args
+    assert command.run.__qualname__.startswith("CommandGroup.takes")
+    transcript = play(f"{GM}: !pj Kira  Vance @ana:local\n@bob:local: !pj Rurik @ana:local\n@bob:local: !pj @x")
+    assert "Kira Vance" in transcript.text(1) and "@ana:local" in transcript.text(1)
+    assert "!pj NOMBRE @usuario" in transcript.text(2) or "máster" in transcript.text(2).lower()
+    assert "Rurik" not in transcript.text(3)
+
+
+def test_a_required_arg_the_keywords_leave_nothing_for_is_missing() -> None:
+    assert parse((Opt(END), Arg("NOMBRE")), "fin") is None
+    got = parse((Opt(END), Opt(Arg("NOMBRE"))), "fin")
+    assert got is not None and got.has(END) and got.text("NOMBRE") == ""

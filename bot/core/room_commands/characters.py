@@ -8,6 +8,7 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core import privacy, rolls, sheets
 from bot.core import words_es as vocab
+from bot.core.args import Arg, Opt, Parsed, User
 from bot.core.combat import MAX_COMBATANTS
 from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
 from bot.core.context import Context
@@ -50,17 +51,15 @@ def _require_room_for(ctx: Context, count: int) -> None:
         raise Refusal("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
 
 
-@COMMANDS.command("pj", "pc", usage="NOMBRE [@usuario]", needs_args=True)
-def character_command(ctx: Context, args: str) -> None:
-    name, owner = args, ctx.sender
-    parts = args.rsplit(None, 1)
-    if len(parts) == 2 and parts[1].startswith("@"):
+@COMMANDS.takes("pj", "pc", spec=(Arg("NOMBRE"), Opt(User("@usuario"))))
+def character_command(ctx: Context, got: Parsed) -> None:
+    owner = got.text("@usuario") or ctx.sender
+    if got.text("@usuario"):
         if not ctx.is_gm():
             raise Refusal("gm_only", command="pj NOMBRE @usuario")
-        name, owner = parts
         if not _USER_ID.match(owner):
             raise Refusal("bad_user", user=owner[:60])
-    name = clean_name(name)
+    name = clean_name(got.text("NOMBRE"))
     _require_name(name)
     character = ctx.room.find_character(name)
     if character and not ctx.is_gm():
