@@ -53,7 +53,21 @@ class Opt:
 
 
 Element = Arg | Key | User | Opt
-Spec = tuple[Element, ...]
+Sequence = tuple[Element, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Either:
+    """One of several sequences, shown ``A | B``; read trying first those that start with a keyword,
+    so a keyword wins over a name (``reiniciar Orco`` restarts, with Orco)."""
+
+    alternatives: tuple[Sequence, ...]
+
+    def __init__(self, *alternatives: Sequence) -> None:
+        object.__setattr__(self, "alternatives", alternatives)
+
+
+Spec = Sequence | Either
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,15 +86,27 @@ class Parsed:
 
 
 def usage(spec: Spec) -> str:
+    if isinstance(spec, Either):
+        return " | ".join(usage(alternative) for alternative in spec.alternatives)
     return " ".join(element.shown for element in spec)
 
 
 def required(spec: Spec) -> bool:
     """The spec takes something: a command with nothing after its name answers with its usage."""
+    if isinstance(spec, Either):
+        return all(required(alternative) for alternative in spec.alternatives)
     return any(not isinstance(element, Opt) for element in spec)
 
 
 def parse(spec: Spec, text: str) -> Parsed | None:
+    """Read ``text`` by ``spec`` (``_sequence``; an ``Either`` by its first alternative that fits)."""
+    if not isinstance(spec, Either):
+        return _sequence(spec, text)
+    keyed = sorted(spec.alternatives, key=lambda alternative: not (alternative and isinstance(alternative[0], Key)))
+    return next((got for alternative in keyed if (got := _sequence(alternative, text)) is not None), None)
+
+
+def _sequence(spec: Sequence, text: str) -> Parsed | None:
     """Read ``text`` by ``spec``: the elements before its ``Arg`` from the left and those after it from
     the right, one word each, and the ``Arg`` the words between (as typed); words left over, or a
     required element missing, make it None. One pass over the words (the text is bounded)."""

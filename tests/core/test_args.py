@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Key, Opt, User, parse, required, usage
+from bot.core.args import Arg, Either, Key, Opt, User, parse, required, usage
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
@@ -91,3 +91,20 @@ def test_a_required_arg_the_keywords_leave_nothing_for_is_missing() -> None:
     assert parse((Opt(END), Arg("NOMBRE")), "fin") is None
     got = parse((Opt(END), Opt(Arg("NOMBRE"))), "fin")
     assert got is not None and got.has(END) and got.text("NOMBRE") == ""
+
+
+def test_either_shows_its_alternatives_and_a_keyword_wins_over_a_name() -> None:
+    restart = Key(vocab.RESTART)
+    spec = Either((Opt(Arg("NOMBRE...")),), (restart, Opt(Arg("NOMBRE..."))))
+    assert usage(spec) == "[NOMBRE...] | reiniciar [NOMBRE...]" and not required(spec)
+    got = parse(spec, "Reiniciar Orco Kira")
+    assert got is not None and got.has(restart) and got.text("NOMBRE...") == "Orco Kira"
+    got = parse(spec, "Orco reiniciar")
+    assert got is not None and not got.has(restart) and got.text("NOMBRE...") == "Orco reiniciar"
+    assert parse(Either((Key(vocab.ON),), (Key(vocab.OFF),)), "quizá") is None
+
+
+def test_iniciativa_reads_its_arguments_through_its_spec() -> None:
+    command = ROOM_COMMANDS.find("iniciativa")
+    assert command is not None and command.usage == "[NOMBRE...] | reiniciar [NOMBRE...]"
+    assert command.run.__qualname__.startswith("CommandGroup.takes")

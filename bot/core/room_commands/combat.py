@@ -9,7 +9,7 @@ from functools import partial
 from bot.core import acta, floor
 from bot.core import combat as rounds
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Parsed
+from bot.core.args import Arg, Either, Key, Opt, Parsed
 from bot.core.combat import MAX_COMBATANTS
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
@@ -18,6 +18,7 @@ from bot.core.state import MAX_NAME, Combat, Exploration, clean_name, name_key
 from systems.refusal import Refusal
 
 COMMANDS = CommandGroup()
+RESTART = Key(vocab.RESTART)
 
 
 @COMMANDS.command("combate", "combat", usage="[fin]", gm_only=True)
@@ -109,14 +110,11 @@ def _combat_without_order(ctx: Context) -> Combat:
     return combat
 
 
-@COMMANDS.command("iniciativa", "init", usage="[NOMBRE...] | reiniciar [NOMBRE...]", gm_only=True)
-def initiative_command(ctx: Context, args: str) -> None:
-    first, _, rest = args.strip().partition(" ")
-    if name_key(first) in vocab.RESTART:
-        combat, args = ctx.declared_combat(), rest
-    else:
-        combat = _combat_without_order(ctx)
-    names = _combatant_names(ctx, args) if args.strip() else []
+@COMMANDS.takes("iniciativa", "init", spec=Either((Opt(Arg("NOMBRE...")),), (RESTART, Opt(Arg("NOMBRE...")))),
+                gm_only=True)
+def initiative_command(ctx: Context, got: Parsed) -> None:
+    combat = ctx.declared_combat() if got.has(RESTART) else _combat_without_order(ctx)
+    names = _combatant_names(ctx, got.text("NOMBRE...")) if got.text("NOMBRE...") else []
     everyone = ctx.room.character_names()
     if not names and not combat.order and len(everyone) > MAX_COMBATANTS:
         raise Refusal("too_many_combatants", count=len(everyone), limit=MAX_COMBATANTS)
