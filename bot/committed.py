@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from bot.core.events import Event
-from bot.web import Metrics
+
+if TYPE_CHECKING:
+    from bot.web import Metrics
 
 log = logging.getLogger("rolbot")
 Answer = TypeVar("Answer")

@@ -10,15 +10,50 @@ transport sends the replies, in the room's order, under its own rate limits.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, get_args, runtime_checkable
 
 from bot.committed import handle_until_committed
 from bot.core.events import Action, Event
-from bot.core.table import Table
-from bot.web import Metrics
+
+if TYPE_CHECKING:
+    from bot.core.table import Table
+    from bot.web import Metrics
 
 log = logging.getLogger(__name__)
+
+ACTION_KINDS: tuple[type[Action], ...] = get_args(Action)
+"""Every kind of action the core answers with (``bot.core.events.Action``)."""
+Handler = TypeVar("Handler")
+
+
+class ActionRegistry(Generic[Handler]):
+    """How one transport carries out each kind of ``Action``: one handler per kind, looked up by the
+    action's class (no ``isinstance`` ladder). ``missing()`` names the kinds it has no handler for:
+    a kind added to ``Action`` without a handler in every transport fails ``tests/test_transport.py``."""
+
+    def __init__(self, transport: str) -> None:
+        self.transport = transport
+        self.handlers: dict[type[Action], Handler] = {}
+
+    def on(self, kind: type[Action]) -> Callable[[Handler], Handler]:
+        """Register the decorated handler for ``kind`` (once)."""
+        def register(handler: Handler) -> Handler:
+            self.add(kind, handler)
+            return handler
+        return register
+
+    def add(self, kind: type[Action], handler: Handler) -> None:
+        if kind in self.handlers:
+            raise ValueError(f"{self.transport}: {kind.__name__} has a handler already")
+        self.handlers[kind] = handler
+
+    def __getitem__(self, action: Action) -> Handler:
+        return self.handlers[type(action)]
+
+    def missing(self, kinds: tuple[type[Any], ...] = ACTION_KINDS) -> list[str]:
+        return [kind.__name__ for kind in kinds if kind not in self.handlers]
 
 
 @dataclass(frozen=True, slots=True)

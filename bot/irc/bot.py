@@ -31,6 +31,7 @@ import re
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -47,6 +48,7 @@ from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
+from bot.transport import ActionRegistry
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
@@ -99,6 +101,20 @@ class Channel:
     asked_op: bool = False
     held: list[HeldLine] = field(default_factory=list)
     """Lines said before the channel was synced, handled once it is."""
+
+
+@dataclass
+class _Delivery:
+    """What the handlers of one batch of actions share."""
+
+    private: set[str]
+    """Who gets a private message in the batch (a secret roll's GM copy is not doubled)."""
+    muted: dict[str, Channel] = field(default_factory=dict)
+    """The channels a lock changed: their modes are reconciled once, after the batch."""
+
+
+ACTIONS: ActionRegistry[Callable[[IrcBot, Any, _Delivery], None]] = ActionRegistry("irc")
+"""How IRC carries out each kind of action (``IrcBot.execute``)."""
 
 
 @dataclass(order=True)
@@ -440,27 +456,23 @@ class IrcBot:
     def execute(self, actions: list[Action]) -> None:
         """The table's actions; the channels a lock changed are brought to it once, after all of them
         (a named lock replacing a narration is an unlock and a lock: only the voices change)."""
-        private = {a.private_to for a in actions if isinstance(a, Send) and a.private_to is not None}
-        muted: dict[str, Channel] = {}
+        batch = _Delivery({a.private_to for a in actions if isinstance(a, Send) and a.private_to is not None})
         for action in actions:
-            if isinstance(action, Send):
-                self._send(action, private)
-            elif isinstance(action, PowerLevels):
-                channel = self._mute(action)
-                if channel is not None:
-                    muted[channel.name] = channel
-            elif isinstance(action, React):
-                self._react(action)
-            elif isinstance(action, Redact):  # IRC cannot take a line back (the warning says so)
-                self._done(action.action_id)
-        for channel in muted.values():
+            ACTIONS[action](self, action, batch)
+        for channel in batch.muted.values():
             self.reconcile(channel)
+
+    @ACTIONS.on(Redact)
+    def _redact(self, action: Redact, batch: _Delivery) -> None:
+        """IRC cannot take a line back (the warning says so)."""
+        self._done(action.action_id)
 
     def _done(self, action_id: str) -> None:
         if action_id:
             self.table.action_done(action_id)
 
-    def _send(self, action: Send, private: set[str]) -> None:
+    @ACTIONS.on(Send)
+    def _send(self, action: Send, batch: _Delivery) -> None:
         channel = self.channels.get(action.room_id)
         if channel is None:
             self._done(action.action_id)
@@ -472,7 +484,7 @@ class IrcBot:
             targets = [nick for nick in (self.nick_of(u) for u in (action.private_to, *action.private_also)) if nick]
             if not self._known_gm(channel, action.private_to):
                 # A secret roll goes to its roller and to the channel's GMs.
-                targets += [n for n in self._gm_nicks(channel) if self._id_of(n) not in private]
+                targets += [n for n in self._gm_nicks(channel) if self._id_of(n) not in batch.private]
             if not targets:
                 log.info("%s: private message for %s, who is not here: dropped", channel.name, action.private_to)
             for i, nick in enumerate(dict.fromkeys(targets)):
@@ -498,7 +510,8 @@ class IrcBot:
                 line = line.replace(person.user_id, person.nick)
         return line
 
-    def _react(self, action: React) -> None:
+    @ACTIONS.on(React)
+    def _react(self, action: React, batch: _Delivery) -> None:
         """The GM's confirmation of a lock: IRC has no reactions, so a private notice with the emoji."""
         nick = self._senders.get(action.event_id)
         person = self.people.get(nick) if nick else None
@@ -569,13 +582,13 @@ class IrcBot:
         saved = self.store.get_meta(MUTE_KEY + room_id)
         return MuteRecord.from_json(saved) if saved else None
 
-    def _mute(self, action: PowerLevels) -> Channel | None:
-        """Keep what the lock asks for in the channel's mute record; the channel to reconcile, if any.
-        The modes to restore are those from before the first lock: a record still waiting for its
-        undoing keeps them."""
+    @ACTIONS.on(PowerLevels)
+    def _mute(self, action: PowerLevels, batch: _Delivery) -> None:
+        """Keep what the lock asks for in the channel's mute record; the channel is reconciled after the
+        batch (``batch.muted``). The modes to restore are those from before the first lock: a record
+        still waiting for its undoing keeps them."""
         channel = self.channels.get(action.room_id)
         record = self._record(action.room_id)
-        changed = None
         if channel is not None:
             if action.lock:
                 if record is None:
@@ -588,9 +601,8 @@ class IrcBot:
             if record is not None:
                 self.store.set_meta(MUTE_KEY + action.room_id, record.to_json())
                 self.metrics.power_level_changes += 1
-                changed = channel
+                batch.muted[channel.name] = channel
         self._done(action.action_id)
-        return changed
 
     def reconcile(self, channel: Channel) -> None:
         """Bring the channel's modes to what its mute record asks for; without ``+o``, ask for it once."""

@@ -30,10 +30,10 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from bot.core.events import Action, PowerLevels, React, Redact, Send
+from bot.core.events import Action, Send
 from bot.core.render import MAX_BODY
 from bot.matrix.errors import PermanentError, RateLimited
-from bot.matrix.outbox import Outbox
+from bot.matrix.outbox import ACTIONS, Outbox
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -44,17 +44,8 @@ MIN_WAIT_S = 0.05
 
 
 def priority(action: Action) -> int:
-    """Lower goes first under the limit: power levels of a mute, redactions, lock confirmations
-    (reactions) and lock notices, then the other notices (roll replies), then private messages."""
-    if isinstance(action, PowerLevels):
-        return 0
-    if isinstance(action, Redact):
-        return 1
-    if isinstance(action, React):
-        return 2
-    if action.private_to:
-        return 5
-    return 3 if action.template.startswith("lock_") else 4
+    """Lower goes first under the limit (``Carry.priority``)."""
+    return ACTIONS[action].priority(action)
 
 
 def matrix_to(room_id: str, event_id: str) -> str:
