@@ -11,9 +11,21 @@ from typing import IO, Any
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.render import Renderer
 from bot.core.table import Table
-from bot.transport import ActionRegistry
+from bot.transport import ActionRegistry, pending_of
 
 ROOM_ID = "!console:local"
+
+
+class ConsoleRoom:
+    """The console as the outbox knows it: the transport of its one room."""
+
+    name = "console"
+
+    def owns(self, room_id: str) -> bool:
+        return room_id == ROOM_ID
+
+
+CONSOLE = ConsoleRoom()
 _LINE = re.compile(r"^(@[^\s:]+:\S+?):(?:\s(.*))?$", re.DOTALL)
 
 
@@ -74,7 +86,7 @@ def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> i
     handled in an earlier run over the same database are skipped, and how many is said on stderr."""
     renderer = table.renderer
     skipped = 0
-    for event_id, actions in _by_event(table.pending_actions()):
+    for event_id, actions in _by_event(pending_of(CONSOLE, table.store)):
         _print(stdout, renderer, jsonl, event_id, actions)
         table.actions_done([a.action_id for a in actions])
     for item in read_events(stdin):
@@ -84,7 +96,7 @@ def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> i
         if table.store.was_handled(item.event_id):
             skipped += 1
             continue
-        actions = table.handle(item)
+        actions = table.handle(item, owner=CONSOLE.name)
         _print(stdout, renderer, jsonl, item, actions)
         table.actions_done([a.action_id for a in actions])
     if skipped:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, get_args, runtime_checkable
+from functools import partial
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar, get_args, runtime_checkable
 
 from bot.committed import handle_until_committed
 from bot.core.events import Action, Event
 
 if TYPE_CHECKING:
+    from bot.core.store import Store
     from bot.core.table import Table
     from bot.web import Metrics
 
@@ -68,6 +70,18 @@ class Capabilities:
     """The rate the network lets the bot send at, if it has a known fixed one (IRC's token bucket);
     ``None`` when the server says so itself (Matrix's 429s)."""
 
+    def event_flags(self, may_redact: bool, may_mute: bool) -> EventFlags:
+        """The ``Event`` fields that tell the core what enforcement can do in the room now: what the
+        network allows, as far as the bot's power there (``may_redact``, ``may_mute``) goes."""
+        return EventFlags(network_redacts=self.network_redacts, bot_can_redact=self.network_redacts and may_redact,
+                          bot_can_mute=self.bot_can_mute and may_mute)
+
+
+class EventFlags(TypedDict):
+    network_redacts: bool
+    bot_can_redact: bool
+    bot_can_mute: bool
+
 
 @runtime_checkable
 class Transport(Protocol):
@@ -89,6 +103,29 @@ class Transport(Protocol):
         """Carry out committed actions of rooms it owns, after those already handed to it for the
         same room. It must not block: it queues."""
         ...
+
+
+class Owner(Protocol):
+    """What the outbox needs of a transport: its name and which rooms it owns."""
+
+    name: str
+
+    def owns(self, room_id: str) -> bool: ...
+
+
+def pending_of(owner: Owner, store: Store) -> list[Action]:
+    """The actions committed for ``owner`` and not carried out yet (a stop or a crash came between), in
+    their order: those the outbox keeps as its own, and those queued before the outbox kept owners
+    of the rooms it owns, from now on kept as its own. Another transport's are left as they are."""
+    own, claimed = [], []
+    for recorded, action in store.pending_owned(owner.name):
+        if recorded or owner.owns(action.room_id):
+            own.append(action)
+            if not recorded:
+                claimed.append(action.action_id)
+    if claimed:
+        store.claim_actions(claimed, owner.name)
+    return own
 
 
 class TransportHub:
@@ -123,7 +160,9 @@ class TransportHub:
         """Handle an event that comes from a source owning no room (the GM's screen): the table's
         answer, committed, handed to the room's transport. It runs in the caller's task; the
         table core is synchronous, so it never interleaves with another event's handling."""
-        actions = await handle_until_committed(self.table.handle, event, self.metrics, lambda: self._stopping)
+        owner = self.owner(event.room_id)
+        actions = await handle_until_committed(partial(self.table.handle, owner=owner.name if owner else ""), event,
+                                               self.metrics, lambda: self._stopping)
         self.deliver(actions)
         return actions
 

@@ -4,14 +4,21 @@ kind of action in every transport."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from bot.console import ACTIONS as CONSOLE_ACTIONS
-from bot.core.events import Send
+from bot.console import ROOM_ID
+from bot.core.events import Event, Send
+from bot.core.render import Message
+from bot.core.store import Store
+from bot.core.table import Table
+from bot.games import GAMES
 from bot.irc.bot import ACTIONS as IRC_ACTIONS
 from bot.matrix.outbox import ACTIONS as MATRIX_ACTIONS
-from bot.transport import ACTION_KINDS, ActionRegistry
+from bot.transport import ACTION_KINDS, ActionRegistry, pending_of
+from tests.transcript import GM, make_table, play
 
 REGISTRIES = [MATRIX_ACTIONS, IRC_ACTIONS, CONSOLE_ACTIONS]
 
@@ -39,3 +46,48 @@ def test_a_kind_registered_twice_is_refused() -> None:
     registry.add(Send, 1)
     with pytest.raises(ValueError):
         registry.add(Send, 2)
+
+
+def test_the_table_names_a_rooms_gms_for_its_transports() -> None:
+    table = make_table(gms=(GM, "@zoe:local"))
+    play(f"{GM}: !master @bea:local\n{GM}: !master @zoe:local", table=table)
+    assert table.gms_of(ROOM_ID) == [GM, "@zoe:local", "@bea:local"]
+    assert table.gms_of("!otra:local") == [GM, "@zoe:local"]
+
+
+class Rooms:
+    """The owner side of a transport: its name and the rooms it owns."""
+
+    def __init__(self, name: str, *rooms: str) -> None:
+        self.name = name
+        self.rooms = set(rooms)
+
+    def owns(self, room_id: str) -> bool:
+        return room_id in self.rooms
+
+
+def test_the_outbox_keeps_who_owns_each_action(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "rolbot.db"))
+    table = Table(store, games=GAMES)
+    table.handle(Event("!a:x", "@ana:x", "!tiro 1d6", "$1"), owner="matrix")
+    table.handle(Event("#mesa", "@bea:x", "!tiro 1d6", "$2"), owner="irc")
+    assert [a.room_id for a in pending_of(Rooms("irc", "#mesa", "!a:x"), store)] == ["#mesa"]
+    assert [a.room_id for a in pending_of(Rooms("matrix", "!a:x", "#mesa"), store)] == ["!a:x"]
+
+
+def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_their_room(tmp_path: Path) -> None:
+    path = str(tmp_path / "rolbot.db")
+    store = Store(path)
+    for n, room in enumerate(("!a:x", "#mesa", "!b:x")):
+        store.queue_actions(f"${n}", [Send(room, Message("hola", "hola"), action_id=f"${n}/0")])
+    store.db.execute("ALTER TABLE outbox DROP COLUMN transport")  # as schema 8 wrote it
+    store.db.execute("PRAGMA user_version = 8")
+    store.db.conn.close()
+    store = Store(path)
+    irc = Rooms("irc", "#mesa")
+    assert [a.room_id for a in pending_of(irc, store)] == ["#mesa"]
+    assert [a.room_id for a in pending_of(Rooms("matrix", "!a:x"), store)] == ["!a:x"]
+    assert [a.room_id for a in pending_of(Rooms("matrix", "!a:x", "#mesa"), store)] == ["!a:x"]  # claimed
+    irc.rooms.clear()
+    assert [a.room_id for a in pending_of(irc, store)] == ["#mesa"]  # its own now, owned or not
+    assert len(store.pending_actions()) == 3  # nothing carried out: still pending

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import importlib.metadata
 import itertools
@@ -48,7 +49,7 @@ from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
-from bot.transport import ActionRegistry
+from bot.transport import ActionRegistry, Capabilities, pending_of
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
@@ -114,7 +115,7 @@ class _Delivery:
 
 
 ACTIONS: ActionRegistry[Callable[[IrcBot, Any, _Delivery], None]] = ActionRegistry("irc")
-"""How IRC carries out each kind of action (``IrcBot.execute``)."""
+"""How IRC carries out each kind of action (``IrcBot.deliver``)."""
 
 
 @dataclass(order=True)
@@ -129,10 +130,17 @@ class Line:
 
 
 class IrcBot:
+    """The IRC transport (``bot.transport.Transport``): it owns the channels of its config."""
+
+    name = "irc"
+
     def __init__(self, config: Config, table: Table, store: Store, metrics: Metrics) -> None:
         assert config.irc is not None
         self.config = config
         self.icfg: IrcConfig = config.irc
+        self.capabilities = Capabilities(network_redacts=False, bot_can_mute=True,
+                                         messages_per_second=1 / self.icfg.flood_interval_s)
+        """IRC takes no line back; ``+m`` mutes; the bucket lets a line out every ``flood_interval_s``."""
         self.table = table
         self.store = store
         self.metrics = metrics
@@ -158,6 +166,9 @@ class IrcBot:
         self._load_people()
 
     # ------------------------------------------------------------------ lifecycle
+
+    def owns(self, room_id: str) -> bool:
+        return room_id in self.channels
 
     def stop(self) -> None:
         self._stopping = True
@@ -422,7 +433,7 @@ class IrcBot:
         bot_op = self.bot_is_op(channel)
         event = Event(irc_room_key(channel.name), person.user_id, text, event_id, kind=kind,
                       ts=_server_time(tags), sender_is_admin=self.is_op(channel, nick),
-                      bot_can_redact=bot_op, bot_can_mute=bot_op, network_redacts=False)
+                      **self.capabilities.event_flags(bot_op, bot_op))
         self._senders[event_id] = self.fold(nick)
         while len(self._senders) > RECENT_EVENTS:
             self._senders.popitem(last=False)
@@ -437,23 +448,23 @@ class IrcBot:
             if event is None:
                 break
             try:
-                actions = await handle_until_committed(self.table.handle, event, self.metrics,
-                                                       lambda: self._stopping)
+                actions = await handle_until_committed(functools.partial(self.table.handle, owner=self.name), event,
+                                                       self.metrics, lambda: self._stopping)
             except Exception:  # logged; the bot is stopping, and the event is handled at the next start
                 break
             self.metrics.events_handled += 1
-            self.execute(actions)
+            self.deliver(actions)
 
     def _resume_pending(self) -> None:
-        """Actions committed before a stop and not sent: sent now (IRC channels only)."""
-        pending = [a for a in self.table.pending_actions() if a.room_id in self.channels]
+        """Actions committed before a stop and not sent: sent now (IRC's own only)."""
+        pending = pending_of(self, self.store)
         if pending:
             log.info("%d IRC actions pending from before the stop", len(pending))
-            self.execute(pending)
+            self.deliver(pending)
 
     # ------------------------------------------------------------------ actions out
 
-    def execute(self, actions: list[Action]) -> None:
+    def deliver(self, actions: list[Action]) -> None:
         """The table's actions; the channels a lock changed are brought to it once, after all of them
         (a named lock replacing a narration is an unlock and a lock: only the voices change)."""
         batch = _Delivery({a.private_to for a in actions if isinstance(a, Send) and a.private_to is not None})
@@ -529,8 +540,7 @@ class IrcBot:
         return (nick is not None and self.is_op(channel, nick)) or user_id in self._listed_gms(channel)
 
     def _listed_gms(self, channel: Channel) -> set[str]:
-        room_id = irc_room_key(channel.name)
-        return {*self.table.settings.for_room(room_id).gms, *self.table.room(room_id).gms}
+        return set(self.table.gms_of(irc_room_key(channel.name)))
 
     def _gm_nicks(self, channel: Channel) -> list[str]:
         listed = self._listed_gms(channel)

@@ -28,7 +28,7 @@ from typing import Any
 from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError, MegolmEvent, MessageDirection
 
 from bot.committed import handle_until_committed
-from bot.config import Config, is_irc_channel
+from bot.config import Config
 from bot.core.events import Action, Event, PowerLevels, Send
 from bot.core.store import Store
 from bot.core.table import Table
@@ -39,8 +39,9 @@ from bot.matrix.invites import inviter_allowed, inviters, server_of
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
-from bot.matrix.translate import ENCRYPTED, Malformed, is_own_join, is_state, translate
+from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
+from bot.transport import pending_of
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot.matrix")
@@ -90,6 +91,11 @@ class Job:
 
 
 class MatrixBot:
+    """The Matrix transport (``bot.transport.Transport``): it owns the rooms it is in."""
+
+    name = "matrix"
+    capabilities = CAPABILITIES
+
     def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
                  rng: random.Random | None = None, setup_only: bool = False, metrics: Metrics | None = None,
                  serve_web: bool = True, reset_cross_signing: bool = False) -> None:
@@ -132,6 +138,16 @@ class MatrixBot:
         return self.session.client
 
     # ------------------------------------------------------------------ lifecycle
+
+    def owns(self, room_id: str) -> bool:
+        """The rooms the bot is in (their state is stored from the first sync that shows them)."""
+        return room_id in self._auth
+
+    def deliver(self, actions: list[Action]) -> None:
+        """Committed actions of its rooms (from an event another source handed the table): each room's
+        worker carries them out after what it has in hand."""
+        for action in actions:
+            self._enqueue(action.room_id, Job(action=action))
 
     def stop(self) -> None:
         """Ask the bot to stop: the event in hand is finished, nothing new is started."""
@@ -470,8 +486,7 @@ class MatrixBot:
         coalesced = {a for record in inflight for a in record.action_ids}
         for record in inflight:
             self._enqueue(record.room_id, Job(coalesced=record))
-        pending = [a for a in self.table.pending_actions()
-                   if a.action_id not in coalesced and not is_irc_channel(a.room_id)]  # IRC's are its own
+        pending = [a for a in pending_of(self, self.store) if a.action_id not in coalesced]
         for action in pending:
             self._enqueue(action.room_id, Job(action=action))
         unlocking = {a.room_id for a in pending if isinstance(a, PowerLevels)}
@@ -492,11 +507,9 @@ class MatrixBot:
 
     def _gms_of(self, room_id: str) -> list[str]:
         """Who the rate-limit notice is for: the room's GMs, else its creators."""
-        gms = [*self.table.settings.for_room(room_id).gms, *self.table.room(room_id).gms]
+        gms = self.table.gms_of(room_id)
         auth = self._auth.get(room_id)
-        if not gms and auth is not None:
-            gms = sorted(auth.creators)
-        return list(dict.fromkeys(gms))
+        return gms if gms or auth is None else sorted(auth.creators)
 
     async def _worker(self, room_id: str, queue: asyncio.Queue[Job | None]) -> None:
         """Handle the room's jobs in order. Their actions go out right away, unless the server is
@@ -561,7 +574,8 @@ class MatrixBot:
     async def _table(self, event: Event, undecryptable: bool = False) -> list[Action] | None:
         """The table's answer to ``event``, retried until its transaction commits."""
         handle = self.table.handle_undecryptable if undecryptable else self.table.handle
-        return await handle_until_committed(handle, event, self.metrics, lambda: self._stopping)
+        return await handle_until_committed(functools.partial(handle, owner=self.name), event, self.metrics,
+                                            lambda: self._stopping)
 
     async def _handle_event(self, event: Event, batch: Batch | None, parked: bool = False) -> None:
         """Handle one event; the sync token never moves past an event the table did not commit.
