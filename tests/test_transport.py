@@ -3,6 +3,7 @@ kind of action in every transport."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,42 @@ from bot.transport import ACTION_KINDS, ActionRegistry, pending_of
 from tests.transcript import GM, make_table, play
 
 REGISTRIES = [MATRIX_ACTIONS, IRC_ACTIONS, CONSOLE_ACTIONS]
+CORE = Path(__file__).resolve().parent.parent / "bot" / "core"
+NOT_IN_THE_CORE = ("nio", "pydle", "aiohttp", "bot.matrix", "bot.irc", "bot.web", "bot.transport", "bot.games")
+"""What the core must not import: a network's library, a transport, the web server, the games."""
+
+
+def imported(tree: ast.AST, package: str) -> list[str]:
+    """Every module ``tree`` imports (relative imports resolved from ``package``), wherever the import is."""
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            names += [base, *(f"{base}.{alias.name}" for alias in node.names)]
+    return names
+
+
+def forbidden(names: list[str]) -> list[str]:
+    return [n for n in names if any(n == bad or n.startswith(bad + ".") for bad in NOT_IN_THE_CORE)]
+
+
+def test_the_core_imports_no_transport_and_no_game() -> None:
+    modules = sorted(CORE.rglob("*.py"))
+    assert len(modules) > 10
+    found = {str(m.relative_to(CORE)): forbidden(imported(ast.parse(m.read_text(encoding="utf-8")), "bot.core"))
+             for m in modules}
+    assert {m: names for m, names in found.items() if names} == {}
+
+
+@pytest.mark.parametrize("source", ["from bot.games import GAMES", "import nio", "from bot import transport",
+                                    "from ..web import Metrics", "def f():\n    from bot.irc.bot import IrcBot"])
+def test_an_import_the_core_must_not_have_is_caught(source: str) -> None:
+    assert forbidden(imported(ast.parse(source), "bot.core"))
 
 
 @pytest.mark.parametrize("registry", REGISTRIES, ids=lambda r: r.transport)
@@ -91,3 +128,4 @@ def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_thei
     irc.rooms.clear()
     assert [a.room_id for a in pending_of(irc, store)] == ["#mesa"]  # its own now, owned or not
     assert len(store.pending_actions()) == 3  # nothing carried out: still pending
+

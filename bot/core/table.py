@@ -34,14 +34,11 @@ again when they are next used (every event writes its room's whole state)."""
 
 class Table:
     def __init__(self, store: Store, settings: TableSettings | None = None,
-                 rng: random.Random | None = None, renderer: Renderer | None = None,
-                 games: GameRegistry | None = None, templates_dir: str | None = None) -> None:
-        """``games`` defaults to the shipped ones (``bot/games/__init__.py``); ``templates_dir`` is a
-        group's folder of messages searched before the shipped templates (``[templates] dir``)."""
-        if games is None:
-            from bot.games import GAMES
-
-            games = GAMES
+                 rng: random.Random | None = None, renderer: Renderer | None = None, *,
+                 games: GameRegistry, templates_dir: str | None = None) -> None:
+        """``games``: the registry of the games it plays (the shipped ones are ``bot.games.GAMES``, given by
+        whoever builds the table); ``templates_dir`` is a group's folder of messages searched before the
+        shipped templates (``[templates] dir``)."""
         self.games = games
         self.store = store
         self.settings = settings or TableSettings()

@@ -17,9 +17,7 @@ import contextlib
 import functools
 import json
 import logging
-import os
 import random
-import signal
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -30,7 +28,6 @@ from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError,
 from bot.committed import handle_until_committed
 from bot.config import Config
 from bot.core.events import Action, Event, PowerLevels, Send
-from bot.core.store import Store
 from bot.core.table import Table
 from bot.matrix.coalesce import Coalesced, Limiter, RoomDelivery, inflight_records, wait_for_job
 from bot.matrix.crosssign import ensure_cross_signing
@@ -42,7 +39,7 @@ from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
 from bot.transport import pending_of
-from bot.web import Metrics, start_web
+from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -96,22 +93,19 @@ class MatrixBot:
     name = "matrix"
     capabilities = CAPABILITIES
 
-    def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
-                 rng: random.Random | None = None, setup_only: bool = False, metrics: Metrics | None = None,
-                 serve_web: bool = True, reset_cross_signing: bool = False) -> None:
+    def __init__(self, config: Config, table: Table, metrics: Metrics, setup_only: bool = False,
+                 reset_cross_signing: bool = False) -> None:
         """``setup_only``: log in, publish the device keys, set up cross-signing and stop
         (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed.
-        ``metrics`` and ``serve_web=False``: another transport shares the table and the web server.
         ``reset_cross_signing``: replace the account's cross-signing identity with new keys
-        (``rolbot run --reset-cross-signing``)."""
+        (``rolbot run --reset-cross-signing``). The table, its store and the web server are the
+        runner's (``bot.runner``)."""
         self.config = config
         self.user_id = config.matrix.user_id
-        os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
-        self.store = store or Store(config.db_path)
-        self.table = table or Table(self.store, config.table, rng=rng, templates_dir=config.templates_dir)
-        self.metrics = metrics or Metrics()
+        self.store = table.store
+        self.table = table
+        self.metrics = metrics
         self.metrics.transports["matrix"] = False
-        self.serve_web = serve_web
         self.ready = asyncio.Event()
         self._stopping = False
         self._stop_event = asyncio.Event()
@@ -120,7 +114,6 @@ class MatrixBot:
         self._batches: deque[Batch] = deque()
         self._auth: dict[str, RoomAuth] = {}
         self._fetching: dict[str, asyncio.Future[RoomAuth]] = {}
-        self._web: Any = None
         self.undecryptable_wait = config.matrix.undecryptable_wait_s
         self.setup_only = setup_only
         self.setup_ok = False
@@ -159,9 +152,6 @@ class MatrixBot:
         return self._stopping
 
     async def run(self) -> None:
-        hp = self.config.web_host_port()
-        if hp and self.serve_web:
-            self._web = await start_web(self.metrics, *hp, table=self.table, trusted_proxy=self.config.web_trusted_proxy)
         watch: asyncio.Future[None] | None = None
         try:
             await self.session.login()
@@ -188,8 +178,6 @@ class MatrixBot:
             await asyncio.gather(*self._workers.values(), return_exceptions=True)
         self._advance_token()
         await self.session.close()
-        if self._web:
-            await self._web.cleanup()
 
     # ------------------------------------------------------------------ sync
 
@@ -737,25 +725,3 @@ def _megolm_session(raw: dict[str, Any]) -> tuple[str, str]:
         return "", ""
     sender_key, session_id = content.get("sender_key"), content.get("session_id")
     return (sender_key if isinstance(sender_key, str) else "", session_id if isinstance(session_id, str) else "")
-
-
-# --------------------------------------------------------------------------- entry point
-
-async def _main(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
-    bot = MatrixBot(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing)
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, bot.stop)
-    try:
-        await bot.run()
-    except PermanentError as err:
-        log.error("%s", err)
-        return 1
-    if setup_only:
-        return 0 if bot.setup_ok else 1
-    return 0
-
-
-def run_bot(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
-    """The Matrix transport alone (``bot.runner.run`` has set up logging)."""
-    return asyncio.run(_main(config, setup_only, reset_cross_signing))

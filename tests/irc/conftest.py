@@ -21,6 +21,7 @@ import pytest
 from bot.config import parse_config
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from bot.irc.bot import IrcBot
 from bot.web import Metrics
 
@@ -225,7 +226,7 @@ class RunningIrcBot:
         self.config = config
         Path(config.storage_path).mkdir(parents=True, exist_ok=True)
         self.store = Store(config.db_path)
-        self.table = Table(self.store, config.table, rng=random.Random(seed) if seed is not None else None)
+        self.table = Table(self.store, config.table, rng=random.Random(seed) if seed is not None else None, games=GAMES)
         self.metrics = Metrics()
         self.bot = IrcBot(config, self.table, self.store, self.metrics)
         self.task: asyncio.Task[None] | None = None
