@@ -9,13 +9,13 @@ transport sends the replies, in the room's order, under its own rate limits.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar, get_args, runtime_checkable
 
-from bot.committed import handle_until_committed
 from bot.core.events import Action, Event
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from bot.web import Metrics
 
 log = logging.getLogger(__name__)
+Answer = TypeVar("Answer")
 
 ACTION_KINDS: tuple[type[Action], ...] = get_args(Action)
 """Every kind of action the core answers with (``bot.core.events.Action``)."""
@@ -103,6 +104,23 @@ class Transport(Protocol):
         """Carry out committed actions of rooms it owns, after those already handed to it for the
         same room. It must not block: it queues."""
         ...
+
+
+async def handle_until_committed(handle: Callable[[Event], Answer], event: Event, metrics: Metrics,
+                                 stopping: Callable[[], bool]) -> Answer:
+    """``handle(event)``, retried with a growing pause (0.5 s to 30 s) while it fails, so an event is
+    never skipped by a passing database error; once the bot is stopping, the failure is raised."""
+    delay = 0.5
+    while True:
+        try:
+            return handle(event)
+        except Exception:
+            metrics.errors += 1
+            log.exception("room %s: event %s not handled, retrying", event.room_id, event.event_id)
+            if stopping():
+                raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 30.0)
 
 
 class Owner(Protocol):

@@ -41,7 +41,6 @@ import pydle
 from pydle.features.ircv3.tags import TaggedMessage
 from pydle.features.whox import WHOXSupport
 
-from bot.committed import handle_until_committed
 from bot.config import Config, IrcConfig, irc_account_id, irc_room_key
 from bot.core.events import Action, Event, EventKind, PowerLevels, React, Redact, Send
 from bot.core.store import Store
@@ -49,7 +48,7 @@ from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
-from bot.transport import ActionRegistry, Capabilities, pending_of
+from bot.transport import ActionRegistry, Capabilities, handle_until_committed, pending_of
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")

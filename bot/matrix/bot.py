@@ -25,7 +25,6 @@ from typing import Any
 
 from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError, MegolmEvent, MessageDirection
 
-from bot.committed import handle_until_committed
 from bot.config import Config
 from bot.core.events import Action, Event, PowerLevels, Send
 from bot.core.table import Table
@@ -38,7 +37,7 @@ from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
-from bot.transport import pending_of
+from bot.transport import handle_until_committed, pending_of
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
