@@ -10,7 +10,9 @@ transport sends the replies, in the room's order, under its own rate limits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Answer = TypeVar("Answer")
+Item = TypeVar("Item")
 
 ACTION_KINDS: tuple[type[Action], ...] = get_args(Action)
 """Every kind of action the core answers with (``bot.core.events.Action``)."""
@@ -106,11 +109,57 @@ class Transport(Protocol):
         ...
 
 
+class Backoff:
+    """The growing pause between failed attempts that every transport uses (a sync, a request, a
+    connection, an event's transaction): ``first`` seconds, doubled after each failure up to ``cap``,
+    each drawn at random within 75-100 % of that (``jitter``) so restarted bots do not retry in step."""
+
+    def __init__(self, first: float, cap: float, jitter: bool = True) -> None:
+        self.first = first
+        self.cap = cap
+        self.jitter = jitter
+        self.failures = 0
+
+    def next(self) -> float:
+        """The pause after one more failure."""
+        wait = min(self.cap, self.first * 2 ** self.failures)
+        self.failures += 1
+        return wait * random.uniform(0.75, 1.0) if self.jitter else wait
+
+    def reset(self) -> None:
+        """It worked: the next failure starts from ``first`` again."""
+        self.failures = 0
+
+
+async def pause(stop: asyncio.Event, seconds: float) -> None:
+    """Sleep ``seconds``, or less if ``stop`` is set meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+
+
+def fitting(run: list[Item], fits: Callable[[list[Item]], bool]) -> list[Item]:
+    """Coalescing under a limit, as both transports do it (Matrix's one message for the replies a 429
+    held back, IRC's notices joined while its bucket is empty): the longest part of ``run`` from its
+    start that ``fits`` the budget (``fits`` must hold for every shorter part when it holds for a
+    longer one); at least the first item, which goes alone whatever its size. ``fits`` is asked once
+    when all fit, else about log2(len(run)) times."""
+    if len(run) <= 1 or fits(run):
+        return run
+    low, high = 1, len(run) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(run[:middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return run[:low]
+
+
 async def handle_until_committed(handle: Callable[[Event], Answer], event: Event, metrics: Metrics,
                                  stopping: Callable[[], bool]) -> Answer:
     """``handle(event)``, retried with a growing pause (0.5 s to 30 s) while it fails, so an event is
     never skipped by a passing database error; once the bot is stopping, the failure is raised."""
-    delay = 0.5
+    backoff = Backoff(0.5, 30.0, jitter=False)
     while True:
         try:
             return handle(event)
@@ -119,8 +168,7 @@ async def handle_until_committed(handle: Callable[[Event], Answer], event: Event
             log.exception("room %s: event %s not handled, retrying", event.room_id, event.event_id)
             if stopping():
                 raise
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 30.0)
+            await asyncio.sleep(backoff.next())
 
 
 class Owner(Protocol):

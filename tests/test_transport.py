@@ -4,6 +4,8 @@ kind of action in every transport."""
 from __future__ import annotations
 
 import ast
+import asyncio
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from bot.core.table import Table
 from bot.games import GAMES
 from bot.irc.bot import ACTIONS as IRC_ACTIONS
 from bot.matrix.outbox import ACTIONS as MATRIX_ACTIONS
-from bot.transport import ACTION_KINDS, ActionRegistry, pending_of
+from bot.transport import ACTION_KINDS, ActionRegistry, Backoff, fitting, pause, pending_of
 from tests.transcript import GM, make_table, play
 
 REGISTRIES = [MATRIX_ACTIONS, IRC_ACTIONS, CONSOLE_ACTIONS]
@@ -129,3 +131,38 @@ def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_thei
     assert [a.room_id for a in pending_of(irc, store)] == ["#mesa"]  # its own now, owned or not
     assert len(store.pending_actions()) == 3  # nothing carried out: still pending
 
+
+def test_backoff_doubles_up_to_its_cap_and_starts_again_after_a_success() -> None:
+    backoff = Backoff(0.5, 4.0, jitter=False)
+    assert [backoff.next() for _ in range(5)] == [0.5, 1.0, 2.0, 4.0, 4.0] and backoff.failures == 5
+    backoff.reset()
+    assert backoff.next() == 0.5
+
+
+def test_backoff_jitter_stays_within_three_quarters_of_the_pause() -> None:
+    backoff = Backoff(0.5, 30.0)
+    waits = [backoff.next() for _ in range(8)]
+    assert all(0.75 * min(30.0, 0.5 * 2 ** n) <= w <= min(30.0, 0.5 * 2 ** n) for n, w in enumerate(waits))
+
+
+async def test_a_pause_ends_when_the_stop_is_set() -> None:
+    stop = asyncio.Event()
+    stop.set()
+    started = time.monotonic()
+    await pause(stop, 30.0)
+    assert time.monotonic() - started < 5.0
+
+
+@pytest.mark.parametrize("budget", range(40))
+def test_coalescing_takes_the_longest_run_from_the_first_that_fits(budget: int) -> None:
+    words = ["uno", "dos", "tres", "cuatro", "cinco", "seis"]
+    calls: list[int] = []
+
+    def fits(run: list[str]) -> bool:
+        calls.append(len(run))
+        return len(" | ".join(run)) <= budget
+
+    run = fitting(words, fits)
+    longest = max((n for n in range(1, len(words) + 1) if len(" | ".join(words[:n])) <= budget), default=1)
+    assert run == words[:longest]  # at least the first, which goes alone whatever its size
+    assert len(calls) <= 4  # all at once, else a binary search

@@ -27,7 +27,6 @@ import importlib.metadata
 import itertools
 import json
 import logging
-import random
 import re
 import time
 import uuid
@@ -48,7 +47,7 @@ from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
-from bot.transport import ActionRegistry, Capabilities, handle_until_committed, pending_of
+from bot.transport import ActionRegistry, Backoff, Capabilities, fitting, handle_until_committed, pause, pending_of
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
@@ -63,6 +62,8 @@ JOIN_WITH = "  |  "
 """Between replies joined into one line while the bucket is empty."""
 OP_PREFIXES = {"o", "a", "q"}
 MAX_RECONNECT_S = 60.0
+STABLE_S = 30.0
+"""A connection that lasted this long was good: the next reconnection waits the least again."""
 QUIT_WAIT_S = 5.0
 RECLAIM_NICK_S = 30.0
 """Under another nick (ours was taken), ask for ours back this often (and whenever its holder leaves)."""
@@ -182,7 +183,7 @@ class IrcBot:
         worker = asyncio.ensure_future(self._worker())
         sender = asyncio.ensure_future(self._sender())
         self._resume_pending()
-        failures = 0
+        backoff = Backoff(0.5, MAX_RECONNECT_S)
         try:
             while not self._stopping:
                 started = time.monotonic()
@@ -193,12 +194,12 @@ class IrcBot:
                     log.exception("IRC connection failed")
                 if self._stopping:
                     break
-                failures = 0 if time.monotonic() - started > 30 else failures + 1
-                wait = min(MAX_RECONNECT_S, 0.5 * 2 ** failures) * random.uniform(0.75, 1.0)
+                if time.monotonic() - started > STABLE_S:
+                    backoff.reset()
+                wait = backoff.next()
                 log.warning("IRC connection lost; reconnecting in %.1f s", wait)
                 self.metrics.irc_reconnects += 1
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop_event.wait(), wait)
+                await pause(self._stop_event, wait)
         finally:
             self._stopping = True
             self._events.put_nowait(None)
@@ -675,23 +676,25 @@ class IrcBot:
         joinable notices to the same target into this line, as far as the byte budget allows."""
         if len(self._lines) < 2 or self.bucket.tokens >= 2:
             return line
-        target, text = line.params[0], line.params[1]
+        target = line.params[0]
         budget = self.budget(line.command, target)
-        done = list(line.done)
-        joined = 0
-        while self._lines:
-            nxt = self._lines[0]
-            if not (nxt.joinable and nxt.command == line.command and nxt.params[0] == target):
-                break
-            candidate = text + JOIN_WITH + nxt.params[1]
-            if len(candidate.encode()) > budget:
-                break
-            heapq.heappop(self._lines)
-            text, done, joined = candidate, done + nxt.done, joined + 1
-        if joined:
+        most = 1 + budget // len(JOIN_WITH)  # more cannot fit: each adds the separator at least
+        run = [line]
+        while self._lines and len(run) < most and self._joins(self._lines[0], line):
+            run.append(heapq.heappop(self._lines))
+        joined = fitting(run, lambda part: len(JOIN_WITH.join(p.params[1] for p in part).encode()) <= budget)
+        for rest in run[len(joined):]:
+            heapq.heappush(self._lines, rest)
+        if len(joined) > 1:
             self.metrics.coalesced_messages += 1
-            self.metrics.coalesced_replies += joined + 1
+            self.metrics.coalesced_replies += len(joined)
+        text = JOIN_WITH.join(p.params[1] for p in joined)
+        done = [action_id for p in joined for action_id in p.done]
         return Line(line.priority, line.seq, line.command, [target, text], done, True)
+
+    @staticmethod
+    def _joins(nxt: Line, line: Line) -> bool:
+        return nxt.joinable and nxt.command == line.command and nxt.params[0] == line.params[0]
 
 
 def _server_time(tags: dict[str, Any]) -> int:

@@ -17,7 +17,6 @@ import contextlib
 import functools
 import json
 import logging
-import random
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
-from bot.transport import handle_until_committed, pending_of
+from bot.transport import Backoff, handle_until_committed, pause, pending_of
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
@@ -183,7 +182,7 @@ class MatrixBot:
     async def _sync_loop(self) -> None:
         token = self.store.get_meta(SYNC_TOKEN_KEY)
         first = token is None
-        failures = 0
+        backoff = Backoff(0.5, 30.0)
         while not self._stopping:
             timeout = 1 if first or not self.ready.is_set() else self.config.matrix.sync_timeout_ms
             limit = 1 if first else self.config.matrix.timeline_limit
@@ -204,21 +203,18 @@ class MatrixBot:
             else:
                 problem = None if not isinstance(resp, ErrorResponse) else f"{resp.status_code} {resp.message}"
             if problem is not None:
-                failures += 1
                 self.metrics.errors += 1
+                wait = backoff.next()
                 if isinstance(resp, ErrorResponse) and resp.status_code == "M_LIMIT_EXCEEDED":
                     wait = (resp.retry_after_ms or 1000) / 1000
                 elif isinstance(resp, ErrorResponse) and resp.status_code == "M_UNKNOWN_TOKEN":
                     log.warning("token rejected: logging in again")
                     await self.session.relogin()
                     continue
-                else:
-                    wait = min(30.0, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
                 log.warning("sync failed (%s); retrying in %.1f s", problem, wait)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop_event.wait(), wait)
+                await pause(self._stop_event, wait)
                 continue
-            failures = 0
+            backoff.reset()
             # Events first, keys after: a send to an encrypted room queries new devices itself
             # (outbox) and nio claims the one-time keys it lacks before it shares a room key.
             await self._process_sync(resp, since=token, first=first)
@@ -555,8 +551,7 @@ class MatrixBot:
         except Exception:  # not lost (still pending or in the outbox): tried again after a pause
             self.metrics.errors += 1
             log.exception("room %s: error sending", delivery.room_id)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop_event.wait(), 1.0)
+            await pause(self._stop_event, 1.0)
 
     async def _table(self, event: Event, undecryptable: bool = False) -> list[Action] | None:
         """The table's answer to ``event``, retried until its transaction commits."""
