@@ -161,13 +161,13 @@ class RoomDelivery:
 
         def fits(part: list[Send]) -> bool:
             context = self._context(part, notice, gms)
-            return (len(renderer.env.get_template("coalesced.txt").render(context).strip()) <= MAX_BODY
-                    and len(renderer.env.get_template("coalesced.html").render(context).strip()) <= MAX_BODY)
+            return (len(renderer.env.get_template("matrix/coalesced.txt").render(context).strip()) <= MAX_BODY
+                    and len(renderer.env.get_template("matrix/coalesced.html").render(context).strip()) <= MAX_BODY)
 
         group = fitting(group, fits)
         target = reply_target(group)
         context = self._context(group, notice, gms)
-        message = renderer.render("coalesced", **context)
+        message = renderer.render("matrix/coalesced", **context)
         mentions = list(dict.fromkeys([*(m for a in group for m in a.mentions), *(gms if notice else [])]))
         content: dict[str, Any] = {
             "msgtype": "m.notice", "body": message.body,
