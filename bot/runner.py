@@ -95,7 +95,7 @@ def build_hub(config: Config, table: Table, metrics: Metrics, setup_only: bool =
     if config.matrix_config is not None:
         hub.add(MatrixBot(config, table, metrics, setup_only=setup_only, reset_cross_signing=reset_cross_signing))
     if config.irc is not None and not setup_only:
-        hub.add(IrcBot(config, table, table.store, metrics))
+        hub.add(IrcBot(config, table, metrics))
     return hub
 
 

@@ -20,7 +20,8 @@ from bot.core.table import Table
 from bot.games import GAMES
 from bot.irc.bot import ACTIONS as IRC_ACTIONS
 from bot.matrix.outbox import ACTIONS as MATRIX_ACTIONS
-from bot.transport import ACTION_KINDS, ActionRegistry, Backoff, fitting, pause, pending_of
+from bot.transport import ACTION_KINDS, ActionRegistry, Backoff, TransportHub, fitting, pause, pending_of
+from bot.web import Metrics
 from tests.transcript import GM, make_table, play
 
 REGISTRIES = [MATRIX_ACTIONS, IRC_ACTIONS, CONSOLE_ACTIONS]
@@ -166,3 +167,18 @@ def test_coalescing_takes_the_longest_run_from_the_first_that_fits(budget: int) 
     longest = max((n for n in range(1, len(words) + 1) if len(" | ".join(words[:n])) <= budget), default=1)
     assert run == words[:longest]  # at least the first, which goes alone whatever its size
     assert len(calls) <= 4  # all at once, else a binary search
+
+
+def test_before_it_runs_matrix_owns_the_rooms_it_was_in_so_the_hub_routes_their_answers(tmp_path: Path) -> None:
+    from bot.config import parse_config
+    from bot.matrix import MatrixBot, RoomAuth
+    from bot.matrix.store import MatrixStore
+    from bot.runner import build_table
+
+    config = parse_config({"matrix": {"homeserver": "http://127.0.0.1:9", "user_id": "@rolbot:localhost",
+                                      "password": "x"}, "storage": {"path": str(tmp_path)}}, env={})
+    table = build_table(config)
+    MatrixStore(table.store).save_room_auths({"!sala:localhost": RoomAuth().to_dict()})
+    hub = TransportHub(table, Metrics())
+    hub.add(MatrixBot(config, table, hub.metrics))
+    assert hub.owner("!sala:localhost") is hub.transports[0] and hub.owner("!otra:localhost") is None

@@ -41,7 +41,6 @@ from pydle.features.whox import WHOXSupport
 
 from bot.config import Config, IrcConfig, irc_account_id, irc_room_key
 from bot.core.events import Action, Event, EventKind, PowerLevels, React, Redact, Send
-from bot.core.store import Store
 from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
@@ -131,7 +130,7 @@ class IrcBot:
 
     name = "irc"
 
-    def __init__(self, config: Config, table: Table, store: Store, metrics: Metrics) -> None:
+    def __init__(self, config: Config, table: Table, metrics: Metrics) -> None:
         assert config.irc is not None
         self.config = config
         self.icfg: IrcConfig = config.irc
@@ -139,7 +138,7 @@ class IrcBot:
                                          messages_per_second=1 / self.icfg.flood_interval_s)
         """IRC takes no line back; ``+m`` mutes; the bucket lets a line out every ``flood_interval_s``."""
         self.table = table
-        self.irc_store = IrcStore(store)
+        self.irc_store = IrcStore(table.store)
         self.metrics = metrics
         self._stopping = False
         self._stop_event = asyncio.Event()

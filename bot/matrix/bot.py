@@ -124,6 +124,7 @@ class MatrixBot:
                              self._auth, self._auth_for, lambda: self._stopping)
         self.limiter = Limiter()
         self.deliveries: dict[str, RoomDelivery] = {}
+        self._load_auth()  # the rooms it owns, from the start (``owns``)
 
     @property
     def client(self) -> AsyncClient:
@@ -156,7 +157,6 @@ class MatrixBot:
         try:
             await self.session.login()
             if not self._stopping:
-                self._load_auth()
                 self._resume_pending()
                 watch = asyncio.ensure_future(self._watch_undecrypted())
                 await self._sync_loop()
