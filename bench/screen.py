@@ -37,6 +37,7 @@ from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from bot.screen import Screen
 from bot.screen.page import ScreenPages
 from bot.transport import TransportHub
@@ -52,7 +53,7 @@ FIGHT = ["@ana:bench: !pj Ana", "@bea:bench: !pj Bea", "@gm:bench: !pnj Orco x38
 
 def render_times(renders: int) -> tuple[list[float], list[float], int]:
     settings = TableSettings(RoomSettings(system="savage", gms=(GM,), public_url="https://rol.example.org"))
-    table = Table(Store(), settings, random.Random(1))
+    table = Table(Store(), settings, random.Random(1), games=GAMES)
     for i, line in enumerate(FIGHT):
         sender, _, text = line.partition(": ")
         table.handle(Event(ROOM, sender, text, f"$b{i}", ts=1_700_000_000_000 + i))

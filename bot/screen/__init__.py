@@ -44,10 +44,11 @@ class Screen:
     async def send(self, room_id: str, user_id: str, text: str) -> list[Action]:
         """``text`` as a chat line of the GM ``user_id`` in the room, through the hub: the table's
         answer, committed and handed to the room's transport. The event carries what the core knows
-        of that GM (an admin stays one) and of the room's network."""
+        of that GM (an admin stays one) and what the room's network allows (the screen cannot know the
+        bot's power there: a GM's commands never need it)."""
         owner = self.hub.owner(room_id)
         network = owner.capabilities if owner is not None else self.capabilities
         event = Event(room_id, user_id, text, EVENT_PREFIX + secrets.token_urlsafe(16), ts=int(time.time() * 1000),
                       sender_is_admin=user_id in self.table.room(room_id).admins, in_room=False,
-                      bot_can_mute=network.bot_can_mute, network_redacts=network.network_redacts)
+                      **network.event_flags(may_redact=True, may_mute=True))
         return await self.hub.submit(event)

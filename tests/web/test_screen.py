@@ -17,9 +17,10 @@ from bot.core.events import Action, Event, Send
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from bot.screen import Screen
 from bot.screen.page import POSTS_BURST, ScreenPages
-from bot.transport import Capabilities, TransportHub
+from bot.transport import Capabilities, Transport, TransportHub
 from bot.web import Metrics, make_app
 
 GM, ANA = "@gm:local", "@ana:local"
@@ -50,7 +51,7 @@ class ToyTransport:
 class Rig:
     def __init__(self, gms: tuple[str, ...] = (GM,), public_url: str | None = BASE) -> None:
         settings = TableSettings(RoomSettings(system="savage", gms=gms, public_url=public_url))
-        self.table = Table(Store(), settings, random.Random(5))
+        self.table = Table(Store(), settings, random.Random(5), games=GAMES)
         self.toy = ToyTransport()
         self.hub = TransportHub(self.table, Metrics())
         self.hub.add(self.toy)
@@ -131,6 +132,11 @@ def room_messages(actions: list[Action]) -> list[str]:
 
 
 # -- !pantalla
+
+
+def test_the_screen_is_a_transport_that_owns_no_room(rig: Rig) -> None:
+    assert isinstance(rig.screen, Transport) and not rig.screen.owns(ROOM)
+    assert rig.hub.owner(ROOM) is rig.toy
 
 
 def test_the_link_goes_to_the_gm_alone_and_is_the_same_on_a_repeat(rig: Rig) -> None:
