@@ -148,6 +148,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
             loop.remove_signal_handler(sig)
         if watcher is not None:
             watcher.cancel()
+        hub.stop()  # a transport's startup error ends the run too: the others (the screen) stop with it
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
         if server is not None:
