@@ -22,7 +22,7 @@ from systems.base import GameSystem, Outcome
 from systems.refusal import Refusal
 
 
-class CommandSpec(Protocol):
+class FoundCommand(Protocol):
     """A command as a context finds it (``bot.core.commands.Command`` is one)."""
 
     @property
@@ -56,9 +56,9 @@ class CommandSpec(Protocol):
 class CommandBook(Protocol):
     """Commands found by any of their names (``bot.core.commands.CommandGroup`` is one)."""
 
-    def find(self, name: str) -> CommandSpec | None: ...
+    def find(self, name: str) -> FoundCommand | None: ...
 
-    def __iter__(self) -> Iterator[CommandSpec]: ...
+    def __iter__(self) -> Iterator[FoundCommand]: ...
 
 
 class CombatRules(Protocol):
@@ -221,7 +221,7 @@ class Context:
     def system(self) -> GameSystem:
         return self.game.system
 
-    def find_command(self, name: str) -> CommandSpec | None:
+    def find_command(self, name: str) -> FoundCommand | None:
         """The room's game's own command of that name, else the core's."""
         return self.game.commands.find(name) or self.commands.find(name)
 
