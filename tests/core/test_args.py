@@ -108,3 +108,58 @@ def test_iniciativa_reads_its_arguments_through_its_spec() -> None:
     command = ROOM_COMMANDS.find("iniciativa")
     assert command is not None and command.usage == "[NOMBRE...] | reiniciar [NOMBRE...]"
     assert command.run.__qualname__.startswith("CommandGroup.takes")
+
+
+def test_the_protocol_of_a_command_found_by_name_does_not_clash_with_a_spec() -> None:
+    from bot.core import args, context
+
+    assert hasattr(context, "FoundCommand") and not hasattr(context, "CommandSpec") and hasattr(args, "Spec")
+
+
+def test_every_room_command_reads_its_arguments_through_a_spec() -> None:
+    hand_parsed = [c.name for c in ROOM_COMMANDS if not c.run.__qualname__.startswith("CommandGroup.takes")]
+    assert hand_parsed == []
+
+
+def test_rest_takes_what_is_left_as_typed_and_is_shown_only_when_named() -> None:
+    from bot.core.args import Rest
+
+    assert usage((Key(vocab.ON), Opt(Rest()))) == "activar"
+    assert usage((Arg("NOMBRE"), Opt(Rest("campo valor...")))) == "NOMBRE [campo valor...]"
+    got = parse((Rest("EXPR"),), "  Disparar  contra Orco\n(oculta) ")
+    assert got is not None and got.text("EXPR") == "  Disparar  contra Orco\n(oculta) "
+    got = parse((Key(vocab.ON), Opt(Rest())), "activar ya mismo")
+    assert got is not None and got.has(Key(vocab.ON))
+    assert parse((Key(vocab.ON), Rest("X")), "activar") is None and required((Rest("X"),))
+    hostile = "<b>" + "\u202e\x00\x1b[31m" * 700 + "</b>"
+    got = parse((Rest("EXPR"),), hostile)
+    assert got is not None and got.text("EXPR") == hostile
+
+
+def test_a_lenient_command_reads_text_that_does_not_fit_as_nothing() -> None:
+    for text in ("ya", "fin del mundo", "<b>fin</b>", "\x00\x1b" * 900, "x" * 1999):
+        transcript = play(f"{GM}: !combate\n{GM}: !combate {text}\n{GM}: !estado {text}\n{GM}: !siguiente {text}")
+        assert transcript.text(1) != transcript.text(2), text
+        assert transcript.text(2) == play(f"{GM}: !combate\n{GM}: !combate").text(2), text
+        assert "!combate" not in transcript.text(3) and "!siguiente" not in transcript.text(4), text
+    ended = play(f"{GM}: !combate\n{GM}: !combate FIN")
+    assert ended.text(2) != ended.text(1) and "!combate [fin]" not in ended.text(2)
+
+
+def test_a_check_before_the_arguments_wins_over_the_usage() -> None:
+    for text in ("", "fin", "otra cosa", "<i>x</i>" * 200, "\x07" * 500):
+        assert play(f"{GM}: !sesion {text}".rstrip()).text(1) == play(f"{GM}: !sesion").text(1), text
+    on = play(f"{GM}: !acta activar\n{GM}: !sesion otra cosa\n{GM}: !sesion fin\n{GM}: !sesion")
+    assert "!sesion [fin]" in on.text(2) and "!sesion [fin]" not in on.text(3) + on.text(4)
+
+
+def test_a_gm_s_keyword_is_refused_to_a_player_before_the_usage_and_changes_nothing() -> None:
+    player = "@ana:local"
+    for text in ("activar", "ON ya", "borrar", "borrar <b>x</b>", "desactivar " + "\x1b" * 900):
+        transcript = play(f"{player}: !acta {text}\n{GM}: !acta")
+        word = text.split()[0].lower()
+        assert f"!acta {word}" in transcript.text(1) and "máster" in transcript.text(1).lower(), text
+        assert transcript.text(2) == play(f"{GM}: !acta").text(1), text
+    assert "!acta [N]" in play(f"{player}: !acta 1 2").text(1)
+    kept_on = play(f"{GM}: !acta activar ya\n{GM}: !acta")
+    assert kept_on.text(1) == play(f"{GM}: !acta activar").text(1)
