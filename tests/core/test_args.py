@@ -163,3 +163,18 @@ def test_a_gm_s_keyword_is_refused_to_a_player_before_the_usage_and_changes_noth
     assert "!acta [N]" in play(f"{player}: !acta 1 2").text(1)
     kept_on = play(f"{GM}: !acta activar ya\n{GM}: !acta")
     assert kept_on.text(1) == play(f"{GM}: !acta activar").text(1)
+
+
+def test_games_read_simple_arguments_through_the_core_s_specs() -> None:
+    from bot.games import GAMES
+
+    converted = {"savage": ("esperar", "mazo", "guardia"), "sombra": ("desencasquillar", "forcejeo"),
+                 "reino": ("repetir",), "stormbringer": ("siguiente", "acciones", "primero")}
+    found = {(key, name): GAMES[key].commands.find(name) for key, names in converted.items() for name in names}
+    assert all(c is not None and c.run.__qualname__.startswith("CommandGroup.takes") for c in found.values())
+    assert {k: c.usage for k, c in found.items() if c is not None and c.usage} == {
+        ("savage", "guardia"): "[fuego]", ("stormbringer", "primero"): "jugadores|máster"}
+    watch = "@gm:local: !pj Kira @ana:local\n@gm:local: !combate\n@gm:local: !turnos Kira Orco\n"
+    for said in ("ya", "fuego ya", "<b>fuego</b>", "\x1b" * 900):
+        assert play(f"{watch}@ana:local: !guardia {said}", system="savage").texts(4) == play(
+            f"{watch}@ana:local: !guardia", system="savage").texts(4), said
