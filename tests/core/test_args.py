@@ -178,3 +178,15 @@ def test_games_read_simple_arguments_through_the_core_s_specs() -> None:
     for said in ("ya", "fuego ya", "<b>fuego</b>", "\x1b" * 900):
         assert play(f"{watch}@ana:local: !guardia {said}", system="savage").texts(4) == play(
             f"{watch}@ana:local: !guardia", system="savage").texts(4), said
+
+
+def test_commands_that_read_a_rest_refuse_hostile_text_in_spanish_and_change_nothing() -> None:
+    hostile = "<b>" + "\u202e\x00\x1b[31m" * 100 + "</b>"
+    lines = [f"{GM}: !pnj {hostile}", f"{GM}: !ficha {hostile}", f"@ana:local: !macro {hostile}",
+             f"@ana:local: !tiro {hostile}", f"{GM}: !acta borrar {hostile}", f"{GM}: !sesion {hostile}"]
+    transcript = play("\n".join([*lines, f"{GM}: !historial", f"{GM}: !turnos Kira Orco"]))
+    fresh = play(f"{GM}: !historial\n{GM}: !turnos Kira Orco")
+    said = ["nombre del personaje", "No hay ningún personaje", "No tienes personaje", "demasiado larga",
+            "Uso: !acta", "no está activada"]
+    assert [s for n, s in enumerate(said, 1) if s not in transcript.text(n)] == []
+    assert [transcript.texts(len(lines) + n) for n in (1, 2)] == [fresh.texts(n) for n in (1, 2)]
