@@ -168,8 +168,8 @@ def _sequence(spec: Sequence, text: str) -> Parsed | None:
 
 
 def _rest(spec: Sequence, rest: Rest, optional: bool, text: str) -> Parsed | None:
-    """Read ``text`` by ``spec`` from the left, one word per element, and give ``rest`` the text after
-    them, untouched (required: some word of it)."""
+    """Read ``text`` by ``spec`` (keywords and users) from the left, one word per element, and give
+    ``rest`` the text after them, untouched (required: some word of it)."""
     texts: dict[str, str] = {}
     keys: set[str] = set()
     words = _WORD.finditer(text)

@@ -65,7 +65,7 @@ class CommandGroup:
               before: Callable[[Context], None] | None = None) -> Callable[[ParsedHandler], ParsedHandler]:
         """Register the decorated function under ``names``, given its arguments as ``spec`` reads them
         (``bot/core/args.py``): its usage is the spec's, and a text that does not fit it is answered
-        with that usage, or with ``lenient`` read as no text at all (``!siguiente ya``). ``before``
+        with that usage (with ``lenient``, it is read as no text at all: ``!siguiente ya``). ``before``
         checks what comes first, whatever the text (``!sesion`` needs the acta on); then a player who
         starts with a GM's keyword (``args.Key(gm=True)``) is refused before the rest is read."""
         if lenient and args.parse(spec, "") is None:
