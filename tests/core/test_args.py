@@ -191,3 +191,18 @@ def test_commands_that_read_a_rest_refuse_hostile_text_in_spanish_and_change_not
             "Uso: !acta", "no está activada"]
     assert [s for n, s in enumerate(said, 1) if s not in transcript.text(n)] == []
     assert [transcript.texts(len(lines) + n) for n in (1, 2)] == [fresh.texts(n) for n in (1, 2)]
+
+
+def test_the_commands_read_through_a_spec_now_keep_the_usage_users_have_always_read() -> None:
+    shown = {name: ROOM_COMMANDS.find(name) for name in
+             ("tiro", "ficha", "macro", "pnj", "acta", "sesion", "combate", "exploracion", "siguiente", "estado",
+              "dados")}
+    assert {name: (c.usage, c.needs_args, c.gm_only) for name, c in shown.items() if c is not None} == {
+        "tiro": ("HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]", True, False),
+        "ficha": ("NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...", True, False),
+        "macro": ("[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", True, False),
+        "pnj": ("NOMBRE [xN] [grupo G]", True, True),
+        "acta": ("[N] | activar | desactivar | borrar N|todo", False, False),
+        "sesion": ("[fin]", False, True), "combate": ("[fin]", False, True), "exploracion": ("[fin]", False, True),
+        "siguiente": ("", False, False), "estado": ("", False, False), "dados": ("", False, False),
+    }
