@@ -47,15 +47,13 @@ from bot.games.sombra.state import (
     DISADVANTAGE,
     DOWN,
     HELD,
-    OPPORTUNITY,
-    STUN_FRESH,
-    THRESHOLD,
     UNBALANCED,
-    _round_state,
-    _set_state,
-    _state_of,
-    _state_penalty,
-    _states,
+    SombraState,
+    manoeuvres,
+    round_state,
+    set_state,
+    state_of,
+    state_penalty,
 )
 from systems.dice import DiceError
 from systems.refusal import Refusal
@@ -123,11 +121,11 @@ def attack_command(ctx: Context, args: str) -> None:
     skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
     bayonet = skill == "cuchillo" and plain(rest[0]) == "bayoneta"
     skill = skill or ("pelea" if _weapon_type(_sheet_weapon(attacker)) in MELEE_TYPES else "disparo")
-    held = _state_of(ctx, attacker)
+    held = state_of(ctx, attacker)
     if held in (DOWN, HELD):
         raise Refusal("sombra/table_held", name=attacker.name, state=held)
     _require(attacker, (skill,))
-    state = _round_state(ctx.room.combat)
+    state = round_state(ctx.room.combat)
     if state is not None and state["defence"].get(attacker.name):
         raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
     weapon = _weapon_for(attacker, skill)
@@ -155,7 +153,7 @@ def _check(ctx: Context, who: Character, value: int, clauses: str, *, arms: bool
     hands = effect.arm_penalty(arms) if arms is not None else 0
     if hands is None:
         raise Refusal("sombra/table_cannot_act", name=who.name, effect=effect, two_handed=bool(arms))
-    stunned = bool(combat and combat.data.get("stun", {}).get(who.name))
+    stunned = bool(combat and SombraState.of(combat).stunned(who.name))
     aim = value // 2 if stunned else value
     modifier = effect.penalty + hands
     penalty = f"{modifier:+d}" if modifier else ""
@@ -174,7 +172,7 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
         raise Refusal("sombra/table_no_burst", name=attacker.name, skill=skill)
     if skill in FIREARM_SKILLS and _int(attacker, JAMMED):
         raise Refusal("sombra/table_jammed", name=attacker.name)
-    state = _round_state(ctx.room.combat)
+    state = round_state(ctx.room.combat)
     second = ""
     covering = False
     if state is not None and skill in FIREARM_SKILLS:
@@ -192,7 +190,7 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
         clause = fire.bullet_clause(bullet) if fire.bullets else ""
         words = [table, "daño", weapon + _strength(attacker), second, clause, *fire.rest]
         result, aim, stunned = _check(ctx, attacker, value, " ".join(w for w in words if w),
-                                      arms=skill in TWO_HANDED_SKILLS, extra=_state_penalty(ctx, attacker))
+                                      arms=skill in TWO_HANDED_SKILLS, extra=state_penalty(ctx, attacker))
         reports = _apply(ctx, target, table, result.damage) if result.damage else []
         jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
         if jams:
@@ -239,10 +237,10 @@ def _melee(ctx: Context, attacker: Character, target: Character, skill: str, wea
         raise Refusal("sombra/table_charge_needs_bayonet", name=attacker.name)
     if maneuver in ("derribar", "carga"):
         _require(target, ("coo",))
-    state = _round_state(ctx.room.combat)
+    state = round_state(ctx.room.combat)
     stance = state["defence"].get(target.name) if state else None
     value = _int(attacker, skill) or 0
-    extra = _difficulty(target) + _state_penalty(ctx, attacker)
+    extra = _difficulty(target) + state_penalty(ctx, attacker)
     if fixed:
         extra += (("bayoneta_calada", FIXED_BAYONET),)
     if bayonet:
@@ -255,19 +253,19 @@ def _melee(ctx: Context, attacker: Character, target: Character, skill: str, wea
     effect = _effect(target)
     defence: SombraCheck | None = None
     defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
-    if effect.can_act and _state_of(ctx, target) is None and \
+    if effect.can_act and state_of(ctx, target) is None and \
             (stance == "esquiva" or effect.arm_penalty(False) is not None):
         if stance == "esquiva":
             defender_value = _dodge(target)
             defence, defender_aim, defender_stunned = _check(ctx, target, defender_value, "", arms=None,
-                                                             extra=_state_penalty(ctx, target))
+                                                             extra=state_penalty(ctx, target))
         else:
             defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or _fighting_skill(target)
             _require(target, (defender_skill,))
             defender_value = _int(target, defender_skill) or 0
             clauses, against = ("parada", ()) if stance == "parada" else ("", _difficulty(attacker))
             defence, defender_aim, defender_stunned = _check(
-                ctx, target, defender_value, clauses, arms=False, extra=against + _state_penalty(ctx, target))
+                ctx, target, defender_value, clauses, arms=False, extra=against + state_penalty(ctx, target))
     winner = _fight_winner(attack, defence)
     struck, damage, reports, doubled = None, None, [], False
     if winner == 0 and maneuver in (None, "carga"):
@@ -293,14 +291,14 @@ def _maneuver_outcome(ctx: Context, attacker: Character, target: Character, mane
                       won: bool) -> str | None:
     """What a won (or a failed grab) manoeuvre leaves: the states it sets, named for the message."""
     if maneuver == "placar" and won:
-        _set_state(ctx, target, DOWN)
-        _set_state(ctx, attacker, DOWN)
+        set_state(ctx, target, DOWN)
+        set_state(ctx, attacker, DOWN)
         return "tackled"
     if maneuver == "apresar":
         if won:
-            _set_state(ctx, target, HELD, by=attacker.name)
+            set_state(ctx, target, HELD, by=attacker.name)
             return "held"
-        _set_state(ctx, attacker, DISADVANTAGE)
+        set_state(ctx, attacker, DISADVANTAGE)
         return "grab_failed"
     return None
 
@@ -312,7 +310,7 @@ def _knockdown(ctx: Context, winner: Character, loser: Character, winning: Sombr
     value = min(KNOCKDOWN_SCALE * (_int(loser, "coo") or 0), MAX_SKILL)
     result, aim, stunned = _check(ctx, loser, value, "", arms=None, extra=(("dado_menor", penalty),))
     fell = not result.check.succeeded
-    _set_state(ctx, loser, DOWN if fell else UNBALANCED)
+    set_state(ctx, loser, DOWN if fell else UNBALANCED)
     ctx.reply("sombra/table_knockdown", roll=result, name=loser.name, value=value, aim=aim, stunned=stunned,
               fell=fell)
 
@@ -335,7 +333,7 @@ def defence_command(ctx: Context, args: str) -> None:
     word = plain(" ".join(words))
     if word not in STANCES:
         raise ctx.usage("defensa")
-    state = _round_state(ctx.running_combat())
+    state = round_state(ctx.running_combat())
     assert state is not None
     stance = STANCES[word]
     if stance is None:
@@ -360,7 +358,7 @@ def unjam_command(ctx: Context, args: str) -> None:
     if not _int(shooter, JAMMED):
         raise Refusal("sombra/table_not_jammed", name=shooter.name)
     del shooter.sheet[JAMMED]
-    state = _round_state(ctx.room.combat)
+    state = round_state(ctx.room.combat)
     if state is not None:
         state["fire"][shooter.name] = {"shots": 0, "covering": False, "burst": True}
     ctx.reply("sombra/table_unjammed", name=shooter.name, in_combat=state is not None)
@@ -403,10 +401,11 @@ def opportunity_command(ctx: Context, args: str) -> None:
     if ending not in ("", "fin"):
         raise ctx.usage("oportunidad")
     combat = ctx.declared_combat()
-    watching = [n for n in combat.data.get(OPPORTUNITY, []) if n != character.name]
+    state = SombraState.of(combat)
+    watching = [n for n in state.watching if n != character.name]
     if not ending:
         watching.append(character.name)
-    combat.data[OPPORTUNITY] = watching
+    state.watching = watching
     ctx.reply("sombra/table_opportunity", name=character.name, watching=not ending, bonus=OPPORTUNITY_INITIATIVE)
 
 
@@ -416,7 +415,7 @@ def struggle_command(ctx: Context, args: str) -> None:
     held = _attacker(ctx)
     if held is None:
         raise Refusal("sombra/table_no_attacker")
-    state = _states(ctx).get(held.name)
+    state = manoeuvres(ctx).get(held.name)
     holder = ctx.room.find_character(str(state.get("by") or "")) if state and state["kind"] == HELD else None
     if state is None or holder is None:
         raise Refusal("sombra/table_not_held", name=held.name)
@@ -429,7 +428,7 @@ def struggle_command(ctx: Context, args: str) -> None:
     state["escapes"] = state["escapes"] + 1 if won else 0
     free = state["escapes"] >= ESCAPES
     if free:
-        del _states(ctx)[held.name]
+        del manoeuvres(ctx)[held.name]
     ctx.reply("sombra/table_struggle", roll=mine, name=held.name, holder=holder.name, won=won, free=free,
               escapes=state["escapes"], needed=ESCAPES)
     ctx.reply("sombra/table_struggle_holder", roll=theirs, name=holder.name)
@@ -504,9 +503,8 @@ def heal_command(ctx: Context, args: str) -> None:
     character.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
     if combat is not None and combined_effect(wounds).can_act:
-        combat.data.get(THRESHOLD, {}).pop(character.name, None)
+        SombraState.of(combat).end_threshold(character.name)
     if combat is not None and "cabeza" not in wounds:
-        combat.data.get("stun", {}).pop(character.name, None)
-        combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != character.name]
+        SombraState.of(combat).end_stun(character.name)
     ctx.reply("sombra/table_healed", name=character.name, location=location[1] if location else None,
               left=_labels(ctx, combat, character))

@@ -8,7 +8,7 @@ from typing import Any
 from bot.core.context import Context
 from bot.core.state import Character
 from bot.games.sombra.sheet import ENGINE, FLOTATION_LOST, WOUNDS, ZONE_ARMOUR, _int, _wounds
-from bot.games.sombra.state import STUN_FRESH, THRESHOLD
+from bot.games.sombra.state import SombraState
 from systems.sombra.damage import BoatState, DamageResult, LocationHit, armour_loss, engine_hit, hit_boat, interior_damage
 from systems.sombra.wounds import STUN_TURNS, apply_wound, combined_effect, pain_resistance
 
@@ -28,14 +28,15 @@ def _wound(ctx: Context, target: Character, hit: LocationHit, damage: DamageResu
     combat = ctx.room.combat
     vit = _int(target, "vit")
     if combat is not None and vit is not None and not combined_effect(wounds).can_act:
-        combat.data.setdefault(THRESHOLD, {}).setdefault(target.name, vit)
+        SombraState.of(combat).start_threshold(target.name, vit)
     if result.stuns and combat is not None:
         # Counted down as each of the victim's turns ends: hurt in its own turn, that one does not count.
-        combat.data.setdefault("stun", {})[target.name] = STUN_TURNS
-        fresh = [n for n in combat.data.get(STUN_FRESH, []) if n != target.name]
+        state = SombraState.of(combat)
+        state.stun_counts()[target.name] = STUN_TURNS
+        fresh = [n for n in state.stun_fresh if n != target.name]
         if combat.started and combat.current == target.name:
             fresh.append(target.name)
-        combat.data[STUN_FRESH] = fresh
+        state.stun_fresh = fresh
     return {"kind": "wound", "hit": hit, "wound": result, "stun": STUN_TURNS if result.stuns else 0}
 
 
