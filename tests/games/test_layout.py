@@ -1,7 +1,8 @@
 """Every game is laid out the same way, so a new one follows it (docs/architecture.md, "Adding a game").
 
 ``bot/games/<game>/``: ``commands.py`` (its ``COMMANDS``), ``combat.py`` (its ``CombatRules`` hooks),
-``sheet.py`` (``SHEET_FIELDS`` and how fields are shown), ``state.py`` (its combat data) and an
+``sheet.py`` (``SHEET_FIELDS`` and how fields are shown), ``state.py`` (its combat data, behind one
+typed accessor ``of(combat)``) and an
 ``__init__.py`` holding only the ``GAME`` entry the registry lists; a game that rolls from the sheet
 keeps those rules in ``rolls.py``.
 """
@@ -11,13 +12,16 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import pkgutil
+import typing
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import bot.games
+from bot.core.state import Combat
 from bot.games import GAMES
 
 MODULES = ("commands", "combat", "sheet", "state")
@@ -62,3 +66,26 @@ def test_each_part_of_the_entry_comes_from_its_module(game: str) -> None:
     assert entry.sheet_aliases == getattr(sheet, "ALIASES", {})
     if entry.sheet_rules is not None:
         assert type(entry.sheet_rules).__module__ == f"bot.games.{game}.rolls"
+
+
+@pytest.mark.parametrize("game", PACKAGES)
+def test_only_state_reaches_into_the_combat_data(game: str) -> None:
+    """A game's keys in ``combat.data`` are read and written in ``state.py`` only, through its one typed
+    accessor: no other module of the game touches a ``.data``."""
+    folder = Path(importlib.import_module(f"bot.games.{game}").__path__[0])
+    touching = {path.name: lines for path in sorted(folder.glob("*.py")) if path.name != "state.py"
+                if (lines := [node.lineno for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                              if isinstance(node, ast.Attribute) and node.attr == "data"])}
+    assert not touching, f"bot/games/{game}/: .data outside state.py at {touching}"
+
+
+@pytest.mark.parametrize("game", PACKAGES)
+def test_state_has_one_typed_accessor_of_the_combat(game: str) -> None:
+    state = module(game, "state")
+    accessors = [value for value in vars(state).values()
+                 if isinstance(value, type) and value.__module__ == state.__name__
+                 and isinstance(inspect.getattr_static(value, "of", None), classmethod)]
+    assert len(accessors) == 1, f"bot/games/{game}/state.py: {accessors}"
+    (accessor,) = accessors
+    assert typing.get_type_hints(accessor.of)["return"] is accessor
+    assert isinstance(accessor.of(Combat(order=["Ana"], data={})), accessor)
