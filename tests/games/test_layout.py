@@ -89,3 +89,18 @@ def test_state_has_one_typed_accessor_of_the_combat(game: str) -> None:
     (accessor,) = accessors
     assert typing.get_type_hints(accessor.of)["return"] is accessor
     assert isinstance(accessor.of(Combat(order=["Ana"], data={})), accessor)
+
+
+TABLE_MODULES = ("bot", "tests.transcript", "tests.games")
+"""What a test of the table imports (directly, or through the transcripts and the other game tests)."""
+
+
+@pytest.mark.parametrize("path", sorted(Path(__file__).parent.rglob("test_*.py")), ids=lambda path: path.relative_to(Path(__file__).parent).as_posix())
+def test_a_test_of_systems_alone_lives_in_tests_systems(path: Path) -> None:
+    """A test module under tests/games/ plays or renders at the table; one that needs only ``systems``
+    belongs in tests/systems/ beside the pure rules it tests."""
+    imported = [name for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                for name in ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                             else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])]
+    assert any(name == root or name.startswith(f"{root}.") for name in imported for root in TABLE_MODULES), \
+        f"{path} imports only {sorted(set(imported))}"
