@@ -93,9 +93,10 @@ def test_state_has_one_typed_accessor_of_the_combat(game: str) -> None:
 
 TABLE_MODULES = ("bot", "tests.transcript", "tests.games")
 """What a test of the table imports (directly, or through the transcripts and the other game tests)."""
+HERE = Path(__file__).parent
 
 
-@pytest.mark.parametrize("path", sorted(Path(__file__).parent.rglob("test_*.py")), ids=lambda path: path.relative_to(Path(__file__).parent).as_posix())
+@pytest.mark.parametrize("path", sorted(HERE.rglob("test_*.py")), ids=lambda path: path.relative_to(HERE).as_posix())
 def test_a_test_of_systems_alone_lives_in_tests_systems(path: Path) -> None:
     """A test module under tests/games/ plays or renders at the table; one that needs only ``systems``
     belongs in tests/systems/ beside the pure rules it tests."""

@@ -1,4 +1,5 @@
-"""El Reino de la Sombra: the roll syntax, the JSON contract, errors and templates."""
+"""El Reino de la Sombra: the roll syntax, the JSON contract and errors (the messages:
+tests/games/reino/test_roll_messages.py)."""
 
 from __future__ import annotations
 

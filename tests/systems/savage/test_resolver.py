@@ -1,4 +1,5 @@
-"""Savage Worlds: exact dice distributions, the documents' worked examples, combat rules, deck, templates."""
+"""Savage Worlds: exact dice distributions, the documents' worked examples, combat rules, deck (the messages:
+tests/games/savage/test_roll_messages.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stormbringer / Elric (002): checks, combat rules, syntax, templates."""
+"""Stormbringer / Elric (002): checks, combat rules, syntax (the messages: tests/games/stormbringer/test_roll_messages.py)."""
 
 from __future__ import annotations
 
