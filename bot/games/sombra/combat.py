@@ -9,8 +9,8 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat
-from bot.games.sombra.damage import _boat_state, _store_boat
-from bot.games.sombra.sheet import CAPSIZED, DEAD, ENGINE, JAMMED, _effect, _int, _table, _wounds
+from bot.games.sombra.damage import boat_state, store_boat
+from bot.games.sombra.sheet import CAPSIZED, DEAD, ENGINE, JAMMED, sheet_int, table_of, wound_effect, wounds_of
 from bot.games.sombra.state import HELD, SombraState
 from systems.sombra.damage import sinking_round
 from systems.sombra.resolver import SombraInitiative
@@ -22,10 +22,10 @@ def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
     character = ctx.room.find_character(name)
     combat = ctx.room.combat
     bonus = OPPORTUNITY_INITIATIVE if combat is not None and name in SombraState.of(combat).watching else 0
-    if character is not None and _table(character) == "barco":
+    if character is not None and table_of(character) == "barco":
         return Combatant.boat(name, bonus), False
-    vel = _int(character, "vel") if character else None
-    agi = _int(character, "agi") if character else None
+    vel = sheet_int(character, "vel") if character else None
+    agi = sheet_int(character, "agi") if character else None
     default = Attributes()
     return Combatant(name, default.vel if vel is None else vel, default.agi if agi is None else agi, bonus), \
         vel is None or agi is None
@@ -60,12 +60,12 @@ class SombraCombat:
             state.ties = [s.combatant.name for s in slots if s.tied]
         for name in combat.order:
             character = ctx.room.find_character(name)
-            if character is None or _table(character) != "barco" or _int(character, "flotabilidad") is None:
+            if character is None or table_of(character) != "barco" or sheet_int(character, "flotabilidad") is None:
                 continue
-            before = _boat_state(character)
+            before = boat_state(character)
             after = sinking_round(before)
             if after != before:
-                _store_boat(character, after)
+                store_boat(character, after)
                 ctx.announce("sombra/table_sinking", name=name, lost=before.flotation - after.flotation,
                              state=after)
 
@@ -87,11 +87,11 @@ class SombraCombat:
             else:
                 state.end_manoeuvre(str(previous))
         state.last_turn = actor.name
-        if actor.name in stun or _effect(actor).fallen:
+        if actor.name in stun or wound_effect(actor).fallen:
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(ctx, combat, actor)]
+        return [ctx.renderer.text("sombra/table_condition", l=label) for label in status_labels(ctx, combat, actor)]
 
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """Placed by VEL, then AGI, among those still to act; in an order set by hand, last."""
@@ -117,9 +117,9 @@ class SombraCombat:
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
-        if _int(character, DEAD):
+        if sheet_int(character, DEAD):
             return "dead"
-        return "up" if _effect(character).can_act else "down"
+        return "up" if wound_effect(character).can_act else "down"
 
 
 def _count_thresholds(ctx: Context, combat: Combat) -> None:
@@ -128,7 +128,7 @@ def _count_thresholds(ctx: Context, combat: Combat) -> None:
     counts = SombraState.of(combat).thresholds
     for name in list(counts):
         character = ctx.room.find_character(name)
-        if character is None or _effect(character).can_act or _int(character, DEAD):
+        if character is None or wound_effect(character).can_act or sheet_int(character, DEAD):
             del counts[name]
             continue
         counts[name] -= 1
@@ -138,7 +138,7 @@ def _count_thresholds(ctx: Context, combat: Combat) -> None:
         ctx.announce("sombra/table_threshold", name=name, left=counts.get(name, 0))
 
 
-def _labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
+def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
     fight = SombraState.of(combat) if combat else None
     labels: list[dict[str, Any]] = []
     if fight and actor.name in fight.ties:
@@ -153,18 +153,18 @@ def _labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[
     held = fight.manoeuvre(actor.name) if fight else None
     if held:
         labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
-    labels += [{"kind": "wound", "location": loc, **w} for loc, w in sorted(_wounds(actor).items())]
-    effect = _effect(actor)
+    labels += [{"kind": "wound", "location": loc, **w} for loc, w in sorted(wounds_of(actor).items())]
+    effect = wound_effect(actor)
     for flag in ("unconscious", "helpless", "fallen", "half_movement"):
         if getattr(effect, flag):
             labels.append({"kind": flag, "hours": effect.unconscious_hours})
     labels += [{"kind": "arm_useless", "arm": arm} for arm in sorted(effect.useless_arms)]
-    labels += [{"kind": flag} for flag in (JAMMED, CAPSIZED) if _int(actor, flag)]
-    if _int(actor, ENGINE) == 0:
+    labels += [{"kind": flag} for flag in (JAMMED, CAPSIZED) if sheet_int(actor, flag)]
+    if sheet_int(actor, ENGINE) == 0:
         labels.append({"kind": "adrift"})
     if effect.penalty:
         labels.append({"kind": "penalty", "value": effect.penalty})
-    if _table(actor) == "barco" and _int(actor, "flotabilidad") is not None:
-        state = _boat_state(actor)
+    if table_of(actor) == "barco" and sheet_int(actor, "flotabilidad") is not None:
+        state = boat_state(actor)
         labels.append({"kind": "boat", "flotation": state.flotation, "sinking": state.sinking, "sunk": state.sunk})
     return labels
