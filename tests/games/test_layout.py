@@ -2,9 +2,8 @@
 
 ``bot/games/<game>/``: ``commands.py`` (its ``COMMANDS``), ``combat.py`` (its ``CombatRules`` hooks),
 ``sheet.py`` (``SHEET_FIELDS`` and how fields are shown), ``state.py`` (its combat data, behind one
-typed accessor ``of(combat)``) and an
-``__init__.py`` holding only the ``GAME`` entry the registry lists; a game that rolls from the sheet
-keeps those rules in ``rolls.py``.
+typed accessor ``of(combat)``) and an ``__init__.py`` holding only the ``GAME`` entry the registry
+lists; a game that rolls from the sheet keeps those rules in ``rolls.py``.
 """
 
 from __future__ import annotations
