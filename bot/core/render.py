@@ -124,6 +124,9 @@ class Renderer:
             auto_reload=False,
         )
         self._kinds: dict[str, list[str]] = {}
+        self._plain_only: set[str] = set()
+        """Kinds found to have no ``K.html`` (templates are read once, as ``auto_reload`` is off): not
+        looked for again, since a lookup that fails searches every folder each time."""
         self.env.filters["md"] = markdown_text
         self.env.filters["lines"] = html_lines
         # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
@@ -136,9 +139,15 @@ class Renderer:
 
     def render(self, kind: str, **context: Any) -> Message:
         body = self.env.get_template(f"{kind}.txt").render(context).strip()
+        template = None
+        if kind not in self._plain_only:
+            try:
+                template = self.env.get_template(f"{kind}.html")
+            except TemplateNotFound:
+                self._plain_only.add(kind)
         try:
-            html = self.env.get_template(f"{kind}.html").render(context).strip()
-        except TemplateNotFound:
+            html = _plain_to_html(body) if template is None else template.render(context).strip()
+        except TemplateNotFound:  # an HTML template that includes one with no HTML of its own
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
 
