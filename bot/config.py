@@ -23,6 +23,11 @@ IRC_ENFORCEMENT_MODES = ("warn", "mute")
 """IRC cannot delete a message: no ``redact``."""
 ROOM_KEYS = tuple(f.name for f in fields(RoomSettings) if f.name != "public_url")
 """What ``[bot]`` and each ``[rooms."…"]`` may set: a room's settings (``public_url`` is ``[web]``'s)."""
+RETIRED_ROOM_KEYS = {"language": ("spanish_only", "es")}
+"""Room keys an earlier version accepted, each with why it went and the one value that still starts the bot:
+``language = "es"`` (in the example config earlier versions shipped) is tolerated and never read, so an
+upgrade does not stop the bot; any other value in ``[bot]`` or ``[rooms."…"]`` is told to delete the line
+(rolbot speaks Spanish only)."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LIBRARY_LOG_LEVELS = ("info", "debug")
 """``[logging] libraries``: ``debug`` lets nio, aiohttp and pydle log below INFO (never the crypto store's SQL)."""
@@ -181,13 +186,16 @@ def _check_names(data: dict) -> None:
             else [(name, section)]
         for where, table in tables:
             if isinstance(table, dict):  # a room that is no table: ``bad_room_id``
-                _check_keys(table, where, keys[name])
+                _check_keys(table, where, keys[name], RETIRED_ROOM_KEYS if name in ("bot", "rooms") else {})
 
 
-def _check_keys(table: dict, where: str, known: frozenset[str]) -> None:
+def _check_keys(table: dict, where: str, known: frozenset[str], retired: Mapping[str, tuple[str, str]]) -> None:
     for key in table:
+        if key in retired and table[key] == retired[key][1]:
+            continue
         if key not in known:
-            raise ConfigError("unknown_key", key=key, where=where, close=_close(key, known), known=sorted(known))
+            raise ConfigError("unknown_key", key=key, where=where, close=_close(key, known), known=sorted(known),
+                              retired=retired[key][0] if key in retired else None)
 
 
 def _table(data: dict, name: str) -> dict:
@@ -281,8 +289,6 @@ def _room_fields(section: dict, where: str, allowed: tuple[str, ...], irc: bool 
             out[key] = value
         elif key == "gms":
             out[key] = _user_list(section, "gms", where, irc)
-        elif key == "language":
-            out[key] = _str(section, "language", where)
     return out
 
 

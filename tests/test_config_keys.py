@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError, IrcConfig, MatrixConfig, parse_config, section_keys
+from bot.core.settings import RoomSettings
 from tests.test_startup_errors import assert_one_line, rolbot, write_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,3 +102,38 @@ def test_rolbot_run_names_the_misspelt_key_in_one_line(tmp_path: Path) -> None:
     config = write_config(tmp_path / "c.toml", tmp_path / "s")
     config.write_text(config.read_text().replace("password", "pasword"))
     assert_one_line(rolbot("run", "--config", str(config)), "«pasword»", "[matrix]", "¿querías decir «password»?")
+
+
+@pytest.mark.parametrize("data, where", [
+    ({**GOOD, "bot": {"language": "en"}}, "[bot]"),
+    ({**GOOD, "rooms": {"!a:b": {"system": "savage", "language": "ca"}}}, '[rooms."!a:b"]'),
+])
+def test_language_is_no_setting_and_a_config_that_still_sets_it_is_told_to_delete_it(data: dict, where: str) -> None:
+    """``language`` was parsed and never read (issue 23, item 4); it is no contract: the key is gone, and a
+    config that asks for another language hears why and what to do, in one line."""
+    err = refusal(data)
+    assert err.code == "unknown_key" and "«language»" in str(err) and where in str(err), str(err)
+    assert "español" in str(err) and "borra" in str(err), str(err)
+    assert "language" not in {f.name for f in fields(RoomSettings)}
+
+
+@pytest.mark.parametrize("data", [
+    {**GOOD, "bot": {"language": "es"}}, {**GOOD, "rooms": {"!a:b": {"system": "savage", "language": "es"}}},
+])
+def test_a_config_from_an_earlier_version_with_language_es_still_starts(data: dict) -> None:
+    """The example config of earlier versions set ``language = "es"``: an upgrade must not stop the bot."""
+    without = {**data, **{name: ({room: {k: v for k, v in t.items() if k != "language"} for room, t in section.items()}
+                                 if name == "rooms" else {k: v for k, v in section.items() if k != "language"})
+                          for name, section in data.items() if name in ("bot", "rooms")}}
+    assert parse_config(data, env={}).table == parse_config(without, env={}).table
+
+
+def test_language_elsewhere_is_an_unknown_key_like_any_other() -> None:
+    err = refusal({**GOOD, "matrix": {**MATRIX, "language": "es"}})
+    assert err.code == "unknown_key" and "español" not in str(err) and "válidas:" in str(err), str(err)
+
+
+def test_rolbot_run_refuses_a_language_setting_in_one_line(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "c.toml", tmp_path / "s")
+    config.write_text(config.read_text() + '[rooms."!mesa:localhost"]\nlanguage = "en"\n')
+    assert_one_line(rolbot("run", "--config", str(config)), "«language»", '[rooms."!mesa:localhost"]', "español")

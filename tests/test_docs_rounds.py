@@ -1,8 +1,8 @@
-"""The README's rounds (issue 20, "Done when"): ``docs/ronda-*.txt`` run through ``rolbot console`` as
+"""The GM's manual's rounds (issue 20, "Done when"): ``docs/ronda-*.txt`` run through ``rolbot console`` as
 their header says; the bot answers as their ``# =>`` comments say (seeded), and after the set-up the GM
 types no bookkeeping command: only narration, NPC actions on an NPC's turn and ``!siguiente`` to end one.
 Each ``# == ronda N (órdenes del máster: X; de contabilidad: Y) ==`` heading holds the round's counts, and
-the README's table of rounds says the same."""
+the GM's manual's table of rounds (``docs/gm.md``) says the same."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from bot.core.state import name_key
 from tests.transcript import make_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-README = DOCS.parent / "README.md"
+GM_MANUAL = DOCS / "gm.md"
 SCRIPTS = sorted(DOCS.glob("ronda-*.txt"))
 COMMAND_LINE = re.compile(r"^#\s+rolbot console (.+?) < (docs/\S+)$")
 ROUND = re.compile(r"^# == ronda (\d+) \(órdenes del máster: (\d+); de contabilidad: (\d+)\) ==$")
@@ -103,13 +103,13 @@ def test_a_round_of_the_readme_runs_as_its_comments_say_with_no_gm_bookkeeping(p
         last_event = number
     assert [a["text"] for a in seen] == [a["text"] for a in answers]  # the console in-process, as run
     assert rounds, f"{path.name}: no «# == ronda N (...) ==» heading"
-    readme = README.read_text(encoding="utf-8")
+    manual = GM_MANUAL.read_text(encoding="utf-8")
     game = _option(options, "--system").capitalize()
     for r in rounds:
         bookkeeping = [c[1:] for c in r.counted if c.startswith("|")]
         assert bookkeeping == [] and r.bookkeeping == 0, (r.number, bookkeeping)
         assert len(r.counted) == r.commands, (r.number, r.counted)
-        row = re.search(rf"^\| {game}, ronda {r.number} \| [^|]+ \| (\d+): [^|]+ \| (\d+) \|", readme, re.MULTILINE)
+        row = re.search(rf"^\| {game}, ronda {r.number} \| [^|]+ \| (\d+): [^|]+ \| (\d+) \|", manual, re.MULTILINE)
         assert row is not None and (int(row[1]), int(row[2])) == (r.commands, r.bookkeeping), (game, r.number)
 
 

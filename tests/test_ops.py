@@ -111,10 +111,10 @@ SYSTEMD_STEPS = re.compile(r"### 5\. Con systemd\n+```sh\n(.*?)\n```", re.DOTALL
 
 
 def _install_steps(root: Path) -> str:
-    """The README's systemd install steps as a script that writes under ``root`` instead of ``/``
+    """The systemd install steps (docs/self-hosting.md) as a script that writes under ``root`` instead of ``/``
     (``sudo`` dropped; ``systemctl`` and ``journalctl`` left out)."""
-    match = SYSTEMD_STEPS.search((ROOT / "README.md").read_text())
-    assert match is not None, "README: section «5. Con systemd» with one sh block"
+    match = SYSTEMD_STEPS.search((ROOT / "docs" / "self-hosting.md").read_text())
+    assert match is not None, "docs/self-hosting.md: section «5. Con systemd» with one sh block"
     steps = [line for line in match[1].splitlines() if not re.match(r"\s*(sudo )?(systemctl|journalctl)\b", line)]
     script = "\n".join(steps).replace("sudo ", "")
     return re.sub(r"(?<=[\s=])/(etc|usr)/", lambda m: f"{root}/{m[1]}/", script)

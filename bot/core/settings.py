@@ -12,7 +12,6 @@ class RoomSettings:
     gms: tuple[str, ...] = ()
     enforcement: str = "redact"
     ooc_in_locks: bool = False
-    language: str = "es"
     public_url: str | None = None
     """``[web] public_url``, the same for every room: where links to the table page and the acta point."""
 

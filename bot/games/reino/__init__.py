@@ -5,8 +5,8 @@ from importlib.resources import files
 from bot.core.game import Game
 from bot.games.reino.combat import ReinoCombat
 from bot.games.reino.commands import COMMANDS
-from bot.games.reino.sheet import ALIASES, NAMES, ReinoSheetRules
-from bot.games.reino.state import SHEET_FIELDS
+from bot.games.reino.rolls import ReinoSheetRules
+from bot.games.reino.sheet import ALIASES, NAMES, SHEET_FIELDS
 from systems.reino import SYSTEM
 
 __all__ = ["GAME"]

@@ -20,13 +20,7 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
-from bot.games.reino.state import (
-    combatants,
-    fighter_data,
-    labels,
-    load,
-    save,
-)
+from bot.games.reino.state import combatants, fighter_data, labels, load, save
 from systems.reino.outcomes import ReinoCheck, ReinoDyingSave
 from systems.reino.rules import (
     Combatant,

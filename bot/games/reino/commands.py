@@ -15,11 +15,8 @@ from bot.core import floor, rolls
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
-from bot.games.reino.sheet import SKILLS
+from bot.games.reino.sheet import DEAD, DEFAULT_CRITICAL, SKILLS, UNCONSCIOUS, normalise_sheet, sheet_bonus, sheet_grip
 from bot.games.reino.state import (
-    DEAD,
-    DEFAULT_CRITICAL,
-    UNCONSCIOUS,
     budget,
     check_action,
     commit_action,
@@ -27,12 +24,9 @@ from bot.games.reino.state import (
     in_round,
     labels,
     load,
-    normalise_sheet,
     read_replay,
     replay_text,
     save,
-    sheet_bonus,
-    sheet_grip,
     surprised,
     unconscious_minutes,
     wound_penalty,

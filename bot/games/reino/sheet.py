@@ -1,50 +1,131 @@
-"""El Reino de la Sombra: rolls from the sheet and the table's state.
-
-``/tiro Sigilo vs 15`` rolls 1d20 plus the sheet's Sigilo (a skill the character lacks adds its
-attribute's modifier, or nothing); ``/tiro Atletismo contra Orco`` uses the Orco's Defense now as the
-DC; ``/tiro fortaleza vs 12`` adds the sheet's Fortaleza (Reflejos, Voluntad; without it, Constitución,
-Destreza, Sabiduría). Unless the roll says ``sin estado``, the worst wound state's penalty (Malherido -2,
-Incapacitado -5) is added to checks and attacks, named in the reply; a save is no action and takes none.
-On the actor's own turn of a round a skill or attack roll spends the standard action. A stunned
-character takes no standard action (no skill or attack roll in a combat round); a dead or unconscious
-one rolls nothing but what its state requires (dying saves, which the table rolls). Every d20 test
-leaves what ``!pa éxito`` needs to turn it into a bare success.
+"""Reino's sheet: attributes, skills, saves and the weapon (fields, value types, how each is shown) and
+how the table reads them (minions, bonuses from the sheet or the attribute behind them).
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
-from bot.core import combat as rounds
-from bot.core.context import Context
-from bot.core.rolls import SheetRoll, opponent
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character, name_key
-from bot.games.reino.state import (
-    SAVES,
-    check_action,
-    commit_action,
-    in_round,
-    load,
-    replay_text,
-    sheet_bonus,
-    surprised,
-    wound_penalty,
-)
-from systems.base import Outcome
-from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
-from systems.reino.resolver import ReinoSystem
-from systems.reino.rules import Action, ReinoCharacter, ReinoRuleError
+from bot.core.sheets import YesNo
+from bot.core.state import name_key
+from systems.dice import DiceError, parse
+from systems.reino.resolver import MAX_MULTIPLIER, grip_named
+from systems.reino.rules import Grip
+
+
+class DamageDice(str):
+    """A weapon's damage on the sheet (``Daño del arma 1d8+1``): a dice expression, checked when set."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> DamageDice:
+        try:
+            parse(value)
+        except DiceError:
+            raise ValueError(value) from None
+        return super().__new__(cls, value)
+
+
+class WeaponGrip(str):
+    """How the sheet's weapon is used (``una mano``, ``dos manos``, ``secundaria``, ``arrojadiza``,
+    ``proyectil``, ``proyectil preparado``): the share of Strength its damage adds."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> WeaponGrip:
+        if sheet_grip(value) is None:
+            raise ValueError(value)
+        return super().__new__(cls, value)
+
+
+def sheet_grip(value: object) -> Grip | None:
+    """The grip a sheet's Tipo de arma names (``dos manos`` or ``dos_manos``), or None."""
+    return grip_named(str(value).replace("_", " "))
+
+
+class CriticalMultiplier(int):
+    """The weapon's critical multiplier (``Crítico x3``, ``×3`` or ``3``), from 1 to the system's limit."""
+
+    def __new__(cls, value: str | int) -> CriticalMultiplier:
+        number = int(str(value).strip().lstrip("x×"))
+        if not 1 <= number <= MAX_MULTIPLIER:
+            raise ValueError(value)
+        return super().__new__(cls, number)
+
+
+SHEET_FIELDS: dict[str, type] = {
+    "fuerza": int, "destreza": int, "constitucion": int, "inteligencia": int, "sabiduria": int, "carisma": int,
+    "acrobacias": int, "atletismo": int, "conocimiento": int, "enganar": int, "intimidar": int, "medicina": int,
+    "percepcion": int, "persuadir": int, "sigilo": int, "supervivencia": int, "montar": int, "juego_de_manos": int,
+    "trato_con_animales": int, "concentracion": int, "buscar": int,
+    "defensa": int, "esquiva": int, "rd": int, "pr": int, "rp": int, "pr_max": int, "umbral": int,
+    "iniciativa": int, "fortaleza": int, "reflejos": int, "voluntad": int, "pa": int, "ataque": int, "secuaz": YesNo,
+    "arma": str, "arma_dano": DamageDice, "arma_tipo": WeaponGrip, "arma_critico": CriticalMultiplier,
+}
+
+
+SAVES = {"fortaleza": "constitucion", "reflejos": "destreza", "voluntad": "sabiduria"}
+"""The three saves and the attribute a sheet without the save uses."""
+
+
+DEFAULT_CRITICAL = 2
+"""A weapon's critical multiplier when the sheet gives none (003 leaves it to the weapon's stats)."""
+
+
+STATES = "estados"
+
+
+UNCONSCIOUS = "inconsciente"
+
+
+DEAD = "muerto"
+
+
+_YES = frozenset({"si", "s", "yes", "y", "true", "1", "x"})
+
+
+def normalise_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    """``rp`` is the English spelling of ``pr``: the latest one set wins and is kept as ``pr``."""
+    if "rp" in sheet:
+        sheet["pr"] = sheet.pop("rp")
+    return sheet
+
+
+def is_minion(sheet: dict[str, Any], gms: bool) -> bool:
+    """003: «A no ser que el Director de Juego lo especifique, los enemigos en combate ... siguen la regla
+    de Secuaces»: a GM-owned sheet (``gms``) is a minion unless its Secuaz says no; a player's only
+    when the GM says so."""
+    given = sheet.get("secuaz")
+    return gms if given is None else name_key(str(given)) in _YES
+
+
+def sheet_bonus(sheet: dict[str, Any], key: str, fallback: dict[str, str]) -> tuple[int, str]:
+    """The sheet's bonus for ``key`` and the field it came from: a missing one uses its attribute's
+    modifier (``fallback``), or +0."""
+    value = sheet.get(key)
+    if isinstance(value, int):
+        return value, key
+    attribute = fallback.get(key)
+    if attribute is not None and isinstance(sheet.get(attribute), int):
+        return int(sheet[attribute]), attribute
+    return 0, key
+
 
 ATTRIBUTES = ("fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma")
+
+
 SKILLS = {
     "acrobacias": "destreza", "atletismo": "fuerza", "conocimiento": "inteligencia", "enganar": "carisma",
     "intimidar": "carisma", "medicina": "sabiduria", "percepcion": "sabiduria", "persuadir": "carisma",
     "sigilo": "destreza", "supervivencia": "sabiduria", "montar": "destreza", "juego_de_manos": "destreza",
     "trato_con_animales": "sabiduria", "concentracion": "constitucion", "buscar": "inteligencia",
 }
+
+
 FALLBACK = {**SKILLS, **SAVES}
 """What a roll named by a skill or save the sheet lacks adds instead: its attribute."""
+
+
 NAMES = {
     "fuerza": "Fuerza", "destreza": "Destreza", "constitucion": "Constitución", "inteligencia": "Inteligencia",
     "sabiduria": "Sabiduría", "carisma": "Carisma", "acrobacias": "Acrobacias", "atletismo": "Atletismo",
@@ -57,6 +138,8 @@ NAMES = {
     "secuaz": "Secuaz", "arma": "Arma", "arma_dano": "Daño del arma", "arma_tipo": "Tipo de arma",
     "arma_critico": "Crítico del arma",
 }
+
+
 ALIASES = {
     "fue": "fuerza", "des": "destreza", "con": "constitucion", "int": "inteligencia", "sab": "sabiduria",
     "car": "carisma", "engano": "enganar", "percibir": "percepcion", "observar": "percepcion",
@@ -65,101 +148,3 @@ ALIASES = {
     "ref": "reflejos", "vol": "voluntad", "fort": "fortaleza", "dano_del_arma": "arma_dano",
     "critico_del_arma": "arma_critico", "critico": "arma_critico", "tipo_de_arma": "arma_tipo",
 }
-_AGAINST = ("contra", "vs")
-_PLAIN_D20 = re.compile(r"^1?d20\s")
-_D20_WITH_MODIFIER = re.compile(r"^1?d20[+-]\d")
-_CHECK_WORDS = ("prueba", "ataque")
-
-
-class ReinoSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
-        words = text.split()
-        key, used = _leading(ctx, words)
-        if actor is None:
-            return None
-        named: list[tuple[str, int]] = []
-        label = ""
-        if key is not None:
-            bonus, source = sheet_bonus(actor.sheet, key, FALLBACK)
-            named.append((source, bonus))
-            label = f"{shown_name(ctx.game, key)} {bonus:+d}"
-            words = _against(ctx, words[used:])
-            text = " ".join([key if key in SAVES else "prueba", f"{bonus:+d}", *words])
-        elif not _is_check(text):
-            return None
-        rounds.require_up(ctx, actor)
-        combat = ctx.room.combat
-        rc = load(ctx, actor)
-        applied: list[tuple[str, int]] = []
-        if key not in SAVES:  # a save is no action: stunned or surprised, it is still rolled, unpenalised
-            if in_round(combat) and combat is not None and (rc.stunned(combat.round) or surprised(combat, actor)):
-                reason = "surprised" if surprised(combat, actor) else "stunned"
-                raise ReinoRuleError("reino.action_not_allowed", action="estandar", reason=reason)
-            penalty = wound_penalty(rc) if auto else ()
-            if penalty:
-                applied += penalty
-                text = _with_penalty(text, penalty[0][1])
-            if key in SKILLS or (key is None and name_key(words[0]) == "ataque"):
-                _spend_standard_action(ctx, actor, rc)
-        system = ctx.system
-        assert isinstance(system, ReinoSystem)
-        outcome = system.roll_with(text, ctx.rng, (*named, *applied))
-        return SheetRoll(outcome, applied, label, _replay(outcome))
-
-
-def _spend_standard_action(ctx: Context, actor: Character, rc: ReinoCharacter) -> None:
-    """003: «ACCIÓN ESTÁNDAR • Realizar un ataque. • Usar una Habilidad»: on the actor's own turn of a
-    round, a skill or attack roll spends it (out of turn, a granted roll is a reaction)."""
-    combat = ctx.room.combat
-    if in_round(combat) and combat is not None and name_key(combat.current or "") == name_key(actor.name):
-        commit_action(combat, actor, check_action(combat, actor, rc, Action.STANDARD))
-
-
-def _replay(outcome: Outcome) -> str:
-    """What ``!pa éxito`` reads of a d20 test (``reino/state.replay_text``); empty for other rolls."""
-    if isinstance(outcome, ReinoAttack):
-        return replay_text("ataque", outcome.result.bonus, outcome.result.defense)
-    if isinstance(outcome, ReinoWoundSave):
-        return replay_text("herida", outcome.test.modifier, outcome.test.dc)
-    if isinstance(outcome, ReinoCheck):
-        return replay_text(outcome.purpose, outcome.test.modifier, outcome.test.dc)
-    return ""
-
-
-def _leading(ctx: Context, words: list[str]) -> tuple[str | None, int]:
-    for cut in range(min(len(words), 4), 0, -1):
-        key = find_field(ctx.game, " ".join(words[:cut]))
-        if key in ATTRIBUTES or key in SKILLS or key in SAVES:
-            return key, cut
-    return None, 0
-
-
-def _against(ctx: Context, words: list[str]) -> list[str]:
-    """``contra NOMBRE``: the DC is that character's Defense now (without Dodge if stunned or surprised)."""
-    for i, word in enumerate(words):
-        if word.lower() in _AGAINST and i + 1 < len(words):
-            target, used = opponent(ctx, words[i + 1:])
-            if target is not None:
-                combat = ctx.room.combat
-                defense = load(ctx, target).defense_now(combat.round if combat else 0,
-                                                           surprised=surprised(combat, target))
-                return [*words[:i], "vs", str(defense), *words[i + 1 + used:]]
-    return words
-
-
-def _is_check(text: str) -> bool:
-    """A d20 check or attack the state's penalty applies to (``prueba``, ``ataque``, ``d20+3 vs 12``)."""
-    folded = text.strip().lower()
-    if not folded:
-        return False
-    return folded.split(None, 1)[0] in _CHECK_WORDS or bool(
-        (_PLAIN_D20.match(folded) or _D20_WITH_MODIFIER.match(folded)) and " vs" in folded)
-
-
-def _with_penalty(text: str, penalty: int) -> str:
-    """The penalty as the roll's late modifier (``prueba +3 vs 12 -2``)."""
-    stripped = text.strip()
-    if _PLAIN_D20.match(stripped):
-        head, rest = stripped.split(None, 1)
-        return f"{head}{penalty:+d} {rest}"
-    return f"{stripped} {penalty:+d}"

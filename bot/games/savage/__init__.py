@@ -5,8 +5,8 @@ from importlib.resources import files
 from bot.core.game import Game
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
-from bot.games.savage.sheet import ALIASES, NAMES, SavageSheetRules
-from bot.games.savage.state import SHEET_FIELDS, group_of
+from bot.games.savage.rolls import SavageSheetRules
+from bot.games.savage.sheet import ALIASES, NAMES, SHEET_FIELDS, group_of
 from systems.savage import SYSTEM
 
 __all__ = ["GAME"]

@@ -12,8 +12,9 @@ from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import close_soak, deal, has_joker, mark_recovery, roster, trait_roll, vigor_of
-from bot.games.savage.sheet import end_supports
-from bot.games.savage.state import SavageCombat, edges_of, group_of, nerves_of, savage_of, sheet_die, store, turn_key
+from bot.games.savage.rolls import end_supports
+from bot.games.savage.sheet import edges_of, group_of, nerves_of, savage_of, sheet_die, store
+from bot.games.savage.state import SavageCombat, turn_key
 from systems.savage.deck import ActionDeck
 from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 

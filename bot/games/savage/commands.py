@@ -24,7 +24,7 @@ from bot.games.savage.flow import (
     take_turn_now,
     trait_roll,
 )
-from bot.games.savage.sheet import (
+from bot.games.savage.rolls import (
     count_action,
     recover,
     regive_support,
@@ -33,7 +33,8 @@ from bot.games.savage.sheet import (
     weapon_damage,
     weapon_is_ranged,
 )
-from bot.games.savage.state import SavageCombat, group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from bot.games.savage.sheet import group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from bot.games.savage.state import SavageCombat
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise

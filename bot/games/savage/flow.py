@@ -11,17 +11,8 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
-from bot.games.savage.state import (
-    SavageCombat,
-    edges_of,
-    group_of,
-    nerves_of,
-    normal_die,
-    savage_of,
-    sheet_die,
-    store,
-    turn_key,
-)
+from bot.games.savage.sheet import edges_of, group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from bot.games.savage.state import SavageCombat, turn_key
 from systems.savage.state import SavageCharacter, apply_incapacitation
 
 DEFAULT_VIGOR = "d4"

@@ -3,8 +3,10 @@
 from importlib.resources import files
 
 from bot.core.game import Game
-from bot.games.sombra.sheet import ALIASES, NAMES, SombraSheetRules
-from bot.games.sombra.table import COMMANDS, SHEET_FIELDS, SombraCombat
+from bot.games.sombra.combat import SombraCombat
+from bot.games.sombra.commands import COMMANDS
+from bot.games.sombra.rolls import SombraSheetRules
+from bot.games.sombra.sheet import ALIASES, NAMES, SHEET_FIELDS
 from systems.sombra import SYSTEM
 
 __all__ = ["GAME"]

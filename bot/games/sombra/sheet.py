@@ -1,37 +1,27 @@
-"""Sistema Sombra rolls from the sheet and the table's state.
-
-``/tiro Pistola`` or ``/tiro Pelea dificil`` rolls 3d10 under the sheet's skill (0-30), with the
-clauses of the system after it. Unless the roll says ``sin estado``, the character's wounds add their
-penalty to the roll (roll-under: positive is harder), a light wound on an arm an attack uses adds its
-own (a serious one leaves that arm useless: no attack that needs it; ``systems/sombra/wounds.py``), and a
-stunned character (light head wound) rolls at half the skill; the reply names each one. A character
-unconscious or helpless from a wound may not roll.
+"""Sistema Sombra's sheet: attributes, skills (0-30), the weapon and the hit-location table (fields,
+value types, how each is shown) and how the table reads them (wounds, zone armour, weapon damage).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.core import combat as rounds
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll
-from bot.core.sheets import find_field, shown_name
+from bot.core.sheets import Flag
 from bot.core.state import Character
+from systems.dice import DiceError
 from systems.refusal import Refusal
-from systems.sombra.resolver import SombraCheck, SombraSystem
-from systems.sombra.rules import TWO_HANDED_SKILLS
-from systems.sombra.wounds import combined_effect
-
-STATES = "states"
-"""In ``combat.data``: the manoeuvre state on each combatant (``bot/games/sombra/table.py`` sets it)."""
-DOWN, UNBALANCED, DISADVANTAGE, HELD = "derribado", "desequilibrado", "desventaja", "apresado"
-STATE_PENALTY = 5
-"""Unbalanced (a knockdown resisted) or at a disadvantage (a failed grab): +5 to every roll."""
+from systems.sombra.rules import MELEE_SKILLS
+from systems.sombra.syntax import MELEE_TYPES, TABLE_WORDS, Clauses, DamageRequest, parse_keyword_roll, plain
+from systems.sombra.wounds import WoundEffect, combined_effect
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
 ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo")
-SKILLS = (*ATTACK_SKILLS, "esquivar", "alerta", "sigilo", "conducir", "pilotar", "nadar", "trepar",
-          "primeros_auxilios", "orientacion", "explosivos", "radio", "idiomas", "mando")
+SKILLS = ("disparo", "pelea", "arrojar", "esquivar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta",
+          "sigilo", "conducir", "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
+          "idiomas", "mando")
+"""Every skill of the sheet (0-30), in the order ``!ficha`` lists them."""
+MAX_SKILL = 30
 NAMES = {
     "fue": "FUE", "res": "RES", "vit": "VIT", "agi": "AGI", "coo": "COO", "vel": "VEL", "con": "CON", "int": "INT",
     "per": "PER", "inv": "INV", "log": "LOG", "mem": "MEM", "apa": "APA", "car": "CAR", "vol": "VOL",
@@ -50,60 +40,139 @@ ALIASES = {
     "logica": "log", "memoria": "mem", "apariencia": "apa", "carisma": "car", "voluntad": "vol",
     "disparar": "disparo", "subfusil": "fusil", "granada": "lanzar", "esquiva": "esquivar", "curar": "primeros_auxilios",
 }
+DEAD, JAMMED, CAPSIZED, ENGINE = "muerto", "encasquillada", "volcado", "motor"
+WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"
+REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
+                                        "barco": ("blindaje", "flotabilidad")}
+UNARMED, KNIFE = "0", "I"
 
 
-class SombraSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
-        words = text.split()
-        key, used = leading_skill(ctx, words)
-        if actor is None:
-            return None
-        if key is None:
-            return _plain_check(ctx, actor, text) if auto else None
-        value = actor.sheet.get(key)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise Refusal("sombra/table_missing", name=actor.name, fields=[key])
-        rounds.require_up(ctx, actor)
-        effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
-        applied: list[tuple[str, Any]] = []
-        if auto:
-            arms = effect.arm_penalty(key in TWO_HANDED_SKILLS) if key in ATTACK_SKILLS else 0
-            if arms is None:
-                raise Refusal("sombra/table_cannot_act", name=actor.name, effect=effect,
-                              two_handed=key in TWO_HANDED_SKILLS)
-            if effect.penalty:
-                applied.append(("heridas", effect.penalty))
-            if arms:
-                applied.append(("herida_brazo", arms))
-            combat = ctx.room.combat
-            if combat is not None and combat.data.get("stun", {}).get(actor.name):
-                applied.append(("aturdimiento", value - value // 2))
-            state = combat.data.get(STATES, {}).get(actor.name) if combat is not None else None
-            if state and state["kind"] in (UNBALANCED, DISADVANTAGE):
-                applied.append((state["kind"], STATE_PENALTY))
-        full = " ".join(["3d10", "vs", str(value), *words[used:]])
-        system = ctx.system
-        assert isinstance(system, SombraSystem)
-        outcome = system.roll_with(full, ctx.rng, tuple(applied))
-        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", full)
+class SkillValue(int):
+    """A skill on the sheet: 0 to 30, the rules' range; anything else is a bad value."""
+
+    valid = "sombra.skill"
+
+    def __new__(cls, value: str) -> SkillValue:
+        number = int(str(value).strip())
+        if not 0 <= number <= MAX_SKILL:
+            raise ValueError(value)
+        return super().__new__(cls, number)
 
 
-def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
-    """``3d10 vs 14`` by a wounded character: the wounds' penalty added (a check only)."""
-    effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
-    if not effect.penalty:
-        return None
-    system = ctx.system
-    assert isinstance(system, SombraSystem)
-    applied = [("heridas", effect.penalty)]
-    outcome = system.roll_with(text, ctx.rng, tuple(applied))
-    return SheetRoll(outcome, applied if isinstance(outcome, SombraCheck) else [], "", text)
+class WeaponDamage(str):
+    """A sheet's ``arma``: a damage type and bonus the system reads (``II+2``, ``0``)."""
+
+    __slots__ = ()
+    valid = "sombra.weapon"
+
+    def __new__(cls, value: str) -> WeaponDamage:
+        try:
+            _weapon_type(value.strip())
+        except DiceError:
+            raise ValueError(value) from None
+        return super().__new__(cls, value.strip())
 
 
-def leading_skill(ctx: Context, words: list[str], among: tuple[str, ...] = SKILLS) -> tuple[str | None, int]:
-    """The skill (one of ``among``) the first words name, aliases and accents allowed, and how many words."""
-    for cut in range(min(len(words), 3), 0, -1):
-        key = find_field(ctx.game, " ".join(words[:cut]))
-        if key in among:
-            return key, cut
-    return None, 0
+class TableKind(str):
+    """A sheet's ``tipo``: which hit-location table the character uses (persona, vehículo, barco)."""
+
+    __slots__ = ()
+    valid = "sombra.table"
+
+    def __new__(cls, value: str) -> TableKind:
+        if plain(value.strip()) not in TABLE_WORDS:
+            raise ValueError(value)
+        return super().__new__(cls, value.strip())
+
+
+SHEET_FIELDS: dict[str, type] = {
+    **dict.fromkeys(("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car",
+                     "vol"), int),
+    **dict.fromkeys(SKILLS, SkillValue),
+    "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": Flag,
+    "motor": int, "encasquillada": int, "volcado": int,
+}
+
+
+def _int(character: Character, key: str) -> int | None:
+    value = character.sheet.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _table(character: Character) -> str | None:
+    """The target's hit-location table from its ``tipo`` (people by default); None if unknown."""
+    return TABLE_WORDS.get(plain(str(character.sheet.get("tipo", "persona"))))
+
+
+def _wounds(character: Character) -> dict[str, dict[str, Any]]:
+    return dict(character.sheet.get(WOUNDS) or {})
+
+
+def _effect(character: Character) -> WoundEffect:
+    return combined_effect(_wounds(character))
+
+
+def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]]:
+    """The named character with a known ``tipo`` and the sheet fields its table needs; else a refusal."""
+    character, rest = ctx.named_character(args)
+    table = _table(character)
+    if table is None:
+        raise Refusal("sombra/table_bad_kind", name=character.name, value=str(character.sheet.get("tipo"))[:30])
+    _require(character, REQUIRED[table])
+    return character, table, rest
+
+
+def _require(character: Character, fields: tuple[str, ...]) -> None:
+    """Refuse when the sheet lacks any of ``fields``, naming them."""
+    absent = [f for f in fields if _int(character, f) is None]
+    if absent:
+        raise Refusal("sombra/table_missing", name=character.name, fields=absent)
+
+
+def _weapon_request(weapon: str) -> DamageRequest:
+    """A weapon's damage (``II+2``, ``I fue 8``), read by the system's own parser."""
+    parsed = parse_keyword_roll(f"daño {weapon}")
+    clauses = parsed[1] if parsed else None
+    if not isinstance(clauses, Clauses) or clauses.damage is None or clauses.comment:
+        raise DiceError("sombra.damage_type", text=weapon[:20])
+    return clauses.damage
+
+
+def _weapon_type(weapon: str) -> int:
+    """The damage type of a sheet's ``arma`` (``II+2``)."""
+    return _weapon_request(weapon).damage_type
+
+
+def _sheet_weapon(character: Character) -> str:
+    return str(character.sheet.get("arma") or UNARMED)
+
+
+def _weapon_for(character: Character, skill: str) -> str:
+    """The sheet's weapon, but bare hands for Pelea and a knife (type I) for Cuchillo when it is a gun."""
+    weapon = _sheet_weapon(character)
+    if skill in MELEE_SKILLS and _weapon_type(weapon) not in MELEE_TYPES:
+        return UNARMED if skill == "pelea" else KNIFE
+    return weapon
+
+
+def _strength(character: Character) -> str:
+    return f" fue {_int(character, 'fue')}" if _int(character, "fue") is not None else ""
+
+
+def _dodge(character: Character) -> int:
+    """The Esquivar capacity: the sheet's, else 2×AGI+VEL; a refusal naming it when neither is there."""
+    value = _int(character, "esquivar")
+    if value is not None:
+        return value
+    agi, vel = _int(character, "agi"), _int(character, "vel")
+    if agi is None or vel is None:
+        raise Refusal("sombra/table_missing", name=character.name, fields=["esquivar"])
+    return min(2 * agi + vel, MAX_SKILL)
+
+
+def _fighting_skill(character: Character) -> str:
+    """Cuchillo with a blade in hand (type I) when the sheet has it, else Pelea."""
+    armed = _weapon_type(_sheet_weapon(character)) == 1 and _int(character, "cuchillo") is not None
+    return "cuchillo" if armed else "pelea"
+
+

@@ -3,9 +3,10 @@
 from importlib.resources import files
 
 from bot.core.game import Game
-from bot.games.stormbringer.combat import SHEET_FIELDS, StormbringerCombat
+from bot.games.stormbringer.combat import StormbringerCombat
 from bot.games.stormbringer.commands import COMMANDS
-from bot.games.stormbringer.sheet import ALIASES, NAMES, StormbringerSheetRules
+from bot.games.stormbringer.rolls import StormbringerSheetRules
+from bot.games.stormbringer.sheet import ALIASES, NAMES, SHEET_FIELDS
 from systems.stormbringer import SYSTEM
 
 __all__ = ["GAME"]

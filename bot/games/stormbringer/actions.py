@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.core.context import Context
 from bot.core.state import Character, Combat
+from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
 from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
@@ -49,20 +50,20 @@ def attack_weapon(attacker: Character, skill: str | None, second: bool, ambidext
                   riposte: bool) -> Weapon:
     """The weapon of an attack with ``skill`` (None: a percentage given), ``dos armas`` (``second``) and
     ``ambidiestro`` as asked; refused when the sheet has no second weapon or no ambidexterity."""
-    if second and st.weapon_kind(attacker, "arma2") == "none":
+    if second and sh.weapon_kind(attacker, "arma2") == "none":
         raise refuse("no_second_weapon", name=attacker.name)
-    if ambidextrous and not st.yes(attacker, "ambidiestro"):
+    if ambidextrous and not sh.yes(attacker, "ambidiestro"):
         raise refuse("not_ambidextrous", name=attacker.name)
-    shield_second = skill == "escudo" and st.weapon_kind(attacker, "arma2") == "shield"
+    shield_second = skill == "escudo" and sh.weapon_kind(attacker, "arma2") == "shield"
     field = "arma2" if second or shield_second else "arma"
-    kind = st.SKILL_KINDS.get(skill or "", st.weapon_kind(attacker, field) if skill in (None, "ataque") else "melee")
+    kind = sh.SKILL_KINDS.get(skill or "", sh.weapon_kind(attacker, field) if skill in (None, "ataque") else "melee")
     slot = "riposte" if riposte else "second" if field == "arma2" else "main"
     return Weapon(field, kind, slot)
 
 
 def check_weapon(combat: Combat | None, character: Character, weapon: Weapon) -> None:
     """A broken weapon, or a disarmed fighter's weapon in hand, neither attacks nor parries."""
-    if st.yes(character, f"{weapon.field}_rota"):
+    if sh.yes(character, f"{weapon.field}_rota"):
         raise refuse("broken_weapon", name=character.name)
     if combat is not None and weapon.field == "arma" and st.disarmed(combat, character.name):
         raise refuse("disarmed", name=character.name)
@@ -76,14 +77,14 @@ def check_slot(count: RoundCounter, attacker: Character, weapon: Weapon) -> None
 
 def fitness(character: Character, weapon: Weapon, base: int) -> list[Modifier]:
     """Without the FUE and DES the weapon needs, attack and parry are at 5%."""
-    return [unfit_modifier(base)] if st.unfit(character, weapon.field) else []
+    return [unfit_modifier(base)] if sh.unfit(character, weapon.field) else []
 
 
 def add_blow(combat: Combat, attacker: Character, target: Character | None, skill: str | None,
              critical: bool, weapon: Weapon) -> dict[str, Any]:
     blow = {"attacker": attacker.name, "target": target.name if target else None, "skill": skill,
             "critical": critical, "weapon": weapon.kind, "field": weapon.field,
-            "missile": weapon.kind in st.MISSILE_KINDS, "defended": False, "landed": True, "round": combat.round}
+            "missile": weapon.kind in sh.MISSILE_KINDS, "defended": False, "landed": True, "round": combat.round}
     st.blows(combat).append(blow)
     combat.data.pop("missed", None)
     return blow
@@ -102,9 +103,9 @@ def defences(ctx: Context, combat: Combat, blow: dict[str, Any]) -> list[str] | 
     if ctx.game.combat.vitality(ctx, target) != "up" or st.stunned(combat, target.name):
         return []
     limits = st.limits(combat, target.name)
-    undodgeable = blow["weapon"] in st.UNDODGEABLE_KINDS
+    undodgeable = blow["weapon"] in sh.UNDODGEABLE_KINDS
     out = []
-    if limits.parry and st.counter(combat, target.name).can_parry() and (not undodgeable or st.has_shield(target)):
+    if limits.parry and st.counter(combat, target.name).can_parry() and (not undodgeable or sh.has_shield(target)):
         out.append("parry")
     if limits.dodge and not undodgeable:
         out.append("dodge")

@@ -14,20 +14,8 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
+from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
-
-SHEET_FIELDS: dict[str, type] = {
-    "fue": int, "con": int, "tam": int, "int": int, "pod": int, "des": int, "car": int, "pv": int, "grave": int,
-    "armadura": str, "arma": str, "arma_tipo": st.WeaponKind, "arma2": str, "arma2_tipo": st.WeaponKind, "dano": str, "bf": str,
-    "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ambidiestro": st.YesNo,
-    "arma_fue": int, "arma_des": int, "arma2_fue": int, "arma2_des": int, "arma_pv": int, "arma2_pv": int,
-    "arma_rota": st.YesNo, "arma2_rota": st.YesNo,
-    **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
-                     "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",
-                     "navegar", "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas",
-                     "conocimiento_de_venenos", "musica", "cantar", "espada", "daga", "hacha", "lanza", "maza",
-                     "arco", "honda", "ballesta", "escudo"), int),
-}
 
 
 def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
@@ -81,7 +69,7 @@ class StormbringerCombat:
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         labels = []
         if "pv" in actor.sheet and not ctx.sheet_is_gms(actor):
-            labels.append(condition_label(ctx, "hp", value=st.sheet_int(actor, "pv")))
+            labels.append(condition_label(ctx, "hp", value=sh.sheet_int(actor, "pv")))
         labels += [condition_label(ctx, code) for code in st.wounds(combat, actor.name) if code != "stunned"]
         labels += self._limit_labels(ctx, combat, actor)
         count = st.counter(combat, actor.name)

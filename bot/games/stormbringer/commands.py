@@ -13,6 +13,7 @@ from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.room_commands import next_command as core_next
 from bot.core.state import Character, Combat, name_key
+from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
 from bot.games.stormbringer.actions import (
     Weapon,
@@ -31,12 +32,7 @@ from bot.games.stormbringer.combat import begin_actions
 from bot.games.stormbringer.sheet import SKILL_KEYS, WEAPON_SKILLS
 from systems.dice import DiceExpr
 from systems.refusal import Refusal
-from systems.stormbringer.combat import (
-    WEAPON_HIT_POINTS,
-    SurpriseState,
-    ambush_succeeds,
-    weapon_survives_critical,
-)
+from systems.stormbringer.combat import WEAPON_HIT_POINTS, SurpriseState, ambush_succeeds, weapon_survives_critical
 from systems.stormbringer.outcomes import AmbushRoll, SkillCheck
 from systems.stormbringer.resolver import (
     parse_as,
@@ -99,7 +95,7 @@ def attack_command(ctx: Context, args: str) -> None:
     check_weapon(combat, attacker, weapon)
     check_slot(count, attacker, weapon)
     req.second_weapon = weapon.slot == "second"
-    req.ambidextrous = st.yes(attacker, "ambidiestro")
+    req.ambidextrous = sh.yes(attacker, "ambidiestro")
     req.ordinal = count.attacks + 1
     req.modifiers[:0] = fitness(attacker, weapon, req.base)
     caught = combat.data.get("unaware", [])
@@ -173,25 +169,25 @@ def parry_command(ctx: Context, args: str) -> None:
     count = st.counter(combat, defender.name)
     if not count.can_parry():
         raise refuse("no_more_parries", name=defender.name)
-    arrow = blow.get("weapon") in st.UNDODGEABLE_KINDS
-    if arrow and not st.has_shield(defender):
+    arrow = blow.get("weapon") in sh.UNDODGEABLE_KINDS
+    if arrow and not sh.has_shield(defender):
         raise refuse("arrow_needs_shield", name=defender.name)
     value, skill, words = skill_value(defender, words, "parada", PARRY_WORDS)
     weapon = parrying_weapon(defender, skill)
     check_weapon(combat, defender, weapon)
     req = parse_as(" ".join(["parada", value, *words]), SkillRequest)
-    shield = count.parries > 0 and not count.shield_used and st.weapon_kind(defender, "arma2") == "shield"
+    shield = count.parries > 0 and not count.shield_used and sh.weapon_kind(defender, "arma2") == "shield"
     req.ordinal = 1 if shield else count.parries + 1
     req.against_critical = req.against_critical or blow["critical"]
     req.missile = req.missile or ("arrow" if arrow else "missile" if blow["missile"] else "")
     req.modifiers[:0] = fitness(defender, weapon, req.base)
     result = resolve_parry(req, ctx.rng)
-    count.record_parry(result.effect.stops_blow, st.master(defender), free=shield)
+    count.record_parry(result.effect.stops_blow, sh.master(defender), free=shield)
     count.shield_used = count.shield_used or shield
     st.save_counter(combat, defender.name, count)
     settle_blow(blow, defender, result.effect.stops_blow)
     broken = break_weapons(ctx, blow, defender, weapon, result.effect, result.roll.succeeded)
-    riposte = result.effect.stops_blow and st.master(defender)
+    riposte = result.effect.stops_blow and sh.master(defender)
     if riposte:
         combat.data["riposte"] = {"by": defender.name, "against": blow["attacker"]}
         if defender.owner:
@@ -202,8 +198,8 @@ def parry_command(ctx: Context, args: str) -> None:
 
 def parrying_weapon(defender: Character, skill: str | None) -> Weapon:
     """``escudo`` parries with the shield (``arma2`` when that is the shield); else the weapon in hand."""
-    field = "arma2" if skill == "escudo" and st.weapon_kind(defender, "arma2") == "shield" else "arma"
-    return Weapon(field, "shield" if skill == "escudo" else st.weapon_kind(defender, field), "parry")
+    field = "arma2" if skill == "escudo" and sh.weapon_kind(defender, "arma2") == "shield" else "arma"
+    return Weapon(field, "shield" if skill == "escudo" else sh.weapon_kind(defender, field), "parry")
 
 
 def break_weapons(ctx: Context, blow: dict, defender: Character, weapon: Weapon, effect: DefenceEffect,
@@ -229,7 +225,7 @@ def dodge_command(ctx: Context, args: str) -> None:
     combat = ctx.running_combat()
     defender, words, blow = defender_and_blow(ctx, combat, args, "dodge")
     rounds.require_up(ctx, defender)
-    if blow.get("weapon") in st.UNDODGEABLE_KINDS:
+    if blow.get("weapon") in sh.UNDODGEABLE_KINDS:
         raise refuse("cannot_dodge", weapon=blow["weapon"])
     value, _, words = skill_value(defender, words, "esquiva")
     req = parse_as(" ".join(["esquiva", value, *words]), SkillRequest)
@@ -294,7 +290,7 @@ def weapon_command(ctx: Context, args: str) -> None:
     disarmed = combat.data.get("disarmed", [])
     if name_key(character.name) in disarmed:
         disarmed.remove(name_key(character.name))
-    ctx.reply("stormbringer/table_weapon", name=character.name, weapon=weapon, phase=st.phase_kind(character))
+    ctx.reply("stormbringer/table_weapon", name=character.name, weapon=weapon, phase=sh.phase_kind(character))
     floor.consume_grant(ctx)
 
 
@@ -359,7 +355,7 @@ def parrying_weapon_breaks(target: Character, blow: dict, rolled: int) -> bool:
     field = blow.get("parried_with")
     if not isinstance(field, str):
         return False
-    if weapon_survives_critical(rolled, st.sheet_int(target, f"{field}_pv", WEAPON_HIT_POINTS)):
+    if weapon_survives_critical(rolled, sh.sheet_int(target, f"{field}_pv", WEAPON_HIT_POINTS)):
         return False
     target.sheet[f"{field}_rota"] = "sí"
     return True
@@ -376,7 +372,7 @@ def mark_experience(ctx: Context, blow: dict) -> None:
     """A blow that hit and was not parried marks the attacker's skill for experience."""
     attacker = ctx.room.find_character(blow["attacker"])
     if attacker is not None and blow["skill"]:
-        st.set_marks(attacker, [*st.marks(attacker), blow["skill"]])
+        sh.set_marks(attacker, [*sh.marks(attacker), blow["skill"]])
 
 
 # -- surprise ---------------------------------------------------------------------------------
@@ -433,7 +429,7 @@ def ambush_command(ctx: Context, args: str) -> None:
         for victim in targets:
             check = resolve_check(parse_as(f"vs {victim.sheet['ver']}", SkillRequest), ctx.rng)
             kind = "spotted" if check.roll.succeeded else "unaware"
-            st.set_surprise(combat, victim.name, SurpriseState(kind, master=st.master(victim)))
+            st.set_surprise(combat, victim.name, SurpriseState(kind, master=sh.master(victim)))
             spotted.append((victim.name, check))
     ctx.reply("stormbringer/table_ambush", roll=first, ambushers=rolls, victims=[v.name for v in targets],
               spotted=spotted)
@@ -455,10 +451,10 @@ def helpless_command(ctx: Context, args: str) -> None:
     check = pod_save(ctx, victim)
     if check.roll.succeeded:
         st.set_surprise(combat, victim.name, SurpriseState("helpless_saved"))
-        add_blow(combat, attacker, victim, None, False, Weapon("arma", st.weapon_kind(attacker), "main"))
+        add_blow(combat, attacker, victim, None, False, Weapon("arma", sh.weapon_kind(attacker), "main"))
         st.blows(combat)[-1]["defended"] = True
     else:
-        victim.sheet["pv"] = min(0, st.sheet_int(victim, "pv"))
+        victim.sheet["pv"] = min(0, sh.sheet_int(victim, "pv"))
     ctx.reply("stormbringer/table_pod", save="helpless", roll=check, attacker=attacker.name, victim=victim.name)
     declarer_fell(ctx, combat, victim)
 
@@ -527,7 +523,7 @@ def first_command(ctx: Context, args: str) -> None:
 @COMMANDS.command("experiencia", "experience", usage="NOMBRE [habilidad…]", gm_only=True, needs_args=True)
 def experience_command(ctx: Context, args: str) -> None:
     character, words = ctx.named_character(args)
-    marked = st.marks(character)
+    marked = sh.marks(character)
     skills = list(dict.fromkeys(name_key(w) for w in words)) or marked
     if not skills:
         raise refuse("no_marks", name=character.name)
@@ -542,5 +538,5 @@ def experience_command(ctx: Context, args: str) -> None:
         if result.improved:
             character.sheet[skill] = result.new_skill
         rolls.append((skill, result))
-    st.set_marks(character, [m for m in marked if m not in skills])
+    sh.set_marks(character, [m for m in marked if m not in skills])
     ctx.reply("stormbringer/table_experience", name=character.name, rolls=rolls)

@@ -1,38 +1,156 @@
-"""Stormbringer rolls from the sheet and the table's state.
-
-``/tiro Ver`` or ``/tiro Espada vs 40`` rolls d100 under the sheet's percentage (``contra`` keeps
-meaning ``vs`` here). In a running combat, unless the roll says ``sin estado``, an attack skill gets
--20% per attack the character already made this round and a parry -20% per parry already tried (the
-counters ``!ataque`` and ``!parada`` keep); a stunned combatant may not roll. A skill missing from
-the sheet has no base chance the bot could know: it asks for it.
+"""Stormbringer's sheet: characteristics, skills and weapons (fields, value types, how each is shown) and
+how the table reads them (weapon kinds, yes-or-no fields, experience marks).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from bot.core.state import Character, name_key
+from systems.stormbringer.rules import is_master
 
-from bot.core import combat as rounds
-from bot.core.context import Context
-from bot.core.rolls import SheetRoll
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character, Combat, name_key
-from bot.games.stormbringer import state as st
-from bot.games.stormbringer.actions import Weapon, able, add_blow, attack_weapon, check_slot, check_weapon, missed
-from systems.refusal import Refusal
-from systems.stormbringer.combat import RoundCounter
-from systems.stormbringer.rules import unfit_modifier
+WEAPON_KINDS = {
+    "cuerpo": "melee", "cuerpo a cuerpo": "melee", "melee": "melee",
+    "proyectil": "missile", "tiro": "missile", "distancia": "missile", "missile": "missile",
+    "arrojadiza": "thrown", "lanzada": "thrown", "thrown": "thrown",
+    "arco": "bow", "flechas": "bow", "bow": "bow",
+    "ballesta": "crossbow", "crossbow": "crossbow",
+    "honda": "sling", "sling": "sling",
+    "escudo": "shield", "shield": "shield",
+    "ninguna": "none", "ninguno": "none", "sin": "none", "none": "none",
+}
+"""Sheet values of ``arma`` and ``arma2`` (the second weapon) -> weapon kind."""
+
+
+class WeaponKind(str):
+    """A sheet's ``arma`` or ``arma2``: one of the weapon kinds (``WEAPON_KINDS``), as written; anything
+    else is a bad value (the kind decides the round's phase, dodging and parrying)."""
+
+    __slots__ = ()
+    valid = "stormbringer.weapon_kind"
+
+    def __new__(cls, value: str) -> WeaponKind:
+        if name_key(value) not in WEAPON_KINDS:
+            raise ValueError(value)
+        return super().__new__(cls, value.strip())
+
+
+YES = ("si", "yes", "1", "true")
+
+
+NO = ("no", "0", "false")
+
+
+class YesNo(str):
+    """A sheet's yes-or-no field (``ambidiestro``, ``arma_rota``): kept as «sí» or «no»."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> YesNo:
+        folded = name_key(value)
+        if folded not in YES + NO:
+            raise ValueError(value)
+        return super().__new__(cls, "sí" if folded in YES else "no")
+
+
+MISSILE_KINDS = ("missile", "thrown", "bow", "sling", "crossbow")
+
+
+UNDODGEABLE_KINDS = ("bow", "sling", "crossbow")
+"""Arrows, crossbow bolts (taken as arrows: the rules name only arrows) and sling stones cannot be
+dodged, and only a shield parries them."""
+
+
+SKILL_KINDS = {"arco": "bow", "honda": "sling", "ballesta": "crossbow", "escudo": "shield"}
+"""A weapon skill that names its weapon's kind; the other weapon skills are melee weapons."""
+
+
+MARKS_FIELD = "marcas"
+
+
+def sheet_int(character: Character, field: str, default: int = 0) -> int:
+    value = character.sheet.get(field, default)
+    return value if isinstance(value, int) else default
+
+
+def weapon_kind(character: Character, field: str = "arma") -> str:
+    """The kind of the sheet's weapon (``arma``) or second weapon (``arma2``, "none" when unset): its
+    ``arma_tipo`` / ``arma2_tipo``, else the weapon itself when it names a kind (``Arma arco``)."""
+    default = "cuerpo" if field == "arma" else "ninguna"
+    kind = character.sheet.get(f"{field}_tipo", character.sheet.get(field, default))
+    return WEAPON_KINDS.get(name_key(str(kind)), "melee")
+
+
+def phase_kind(character: Character) -> str:
+    """The round phase the weapon attacks in: "missile", "melee" or "none"."""
+    kind = weapon_kind(character)
+    return "missile" if kind in MISSILE_KINDS else "none" if kind == "none" else "melee"
+
+
+def yes(character: Character, field: str) -> bool:
+    return name_key(str(character.sheet.get(field, "no"))) in YES
+
+
+def unfit(character: Character, field: str = "arma") -> bool:
+    """The weapon needs more FUE or DES (``arma_fue``, ``arma_des``) than the character has."""
+    return any(isinstance(character.sheet.get(f"{field}_{stat}"), int)
+               and sheet_int(character, stat) < sheet_int(character, f"{field}_{stat}") for stat in ("fue", "des"))
+
+
+def has_shield(character: Character) -> bool:
+    return "shield" in (weapon_kind(character), weapon_kind(character, "arma2"))
+
+
+def master(character: Character) -> bool:
+    return is_master(sheet_int(character, "ataque"), sheet_int(character, "parada"))
+
+
+def marks(character: Character) -> list[str]:
+    return [m for m in str(character.sheet.get(MARKS_FIELD, "")).split(",") if m]
+
+
+def set_marks(character: Character, skills: list[str]) -> None:
+    if skills:
+        character.sheet[MARKS_FIELD] = ",".join(dict.fromkeys(skills))
+    else:
+        character.sheet.pop(MARKS_FIELD, None)
+
+
+SHEET_FIELDS: dict[str, type] = {
+    "fue": int, "con": int, "tam": int, "int": int, "pod": int, "des": int, "car": int, "pv": int, "grave": int,
+    "armadura": str, "arma": str, "arma_tipo": WeaponKind, "arma2": str, "arma2_tipo": WeaponKind, "dano": str, "bf": str,
+    "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ambidiestro": YesNo,
+    "arma_fue": int, "arma_des": int, "arma2_fue": int, "arma2_des": int, "arma_pv": int, "arma2_pv": int,
+    "arma_rota": YesNo, "arma2_rota": YesNo,
+    **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
+                     "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",
+                     "navegar", "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas",
+                     "conocimiento_de_venenos", "musica", "cantar", "espada", "daga", "hacha", "lanza", "maza",
+                     "arco", "honda", "ballesta", "escudo"), int),
+}
+
 
 CHARACTERISTICS = ("fue", "con", "tam", "int", "pod", "des", "car")
+
+
 COMBAT_SKILLS = ("ataque", "parada", "esquiva", "emboscada")
+
+
 WEAPON_SKILLS = ("espada", "daga", "hacha", "lanza", "maza", "arco", "honda", "ballesta", "escudo")
+
+
 SKILLS = (
     "ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
     "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar", "navegar",
     "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas", "conocimiento_de_venenos",
     "musica", "cantar",
 )
+
+
 ATTACK_SKILLS = frozenset({"ataque", *WEAPON_SKILLS} - {"escudo"})
+
+
 PARRY_SKILLS = frozenset({"parada", "escudo"})
+
+
 NAMES = {
     "fue": "FUE", "con": "CON", "tam": "TAM", "int": "INT", "pod": "POD", "des": "DES", "car": "CAR",
     "pv": "PV", "grave": "Grave", "armadura": "Armadura", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma2": "Arma2",
@@ -50,6 +168,8 @@ NAMES = {
     "arma2_des": "DES del arma2", "arma_pv": "PV del arma", "arma2_pv": "PV del arma2", "arma_rota": "Arma rota",
     "arma2_rota": "Arma2 rota",
 }
+
+
 ALIASES = {
     "fuerza": "fue", "constitucion": "con", "tamano": "tam", "inteligencia": "int", "poder": "pod",
     "destreza": "des", "carisma": "car", "puntos_de_vida": "pv", "herida_grave": "grave", "sigilo": "moverse_en_silencio",
@@ -59,85 +179,6 @@ ALIASES = {
     "ambidextro": "ambidiestro", "fue_del_arma": "arma_fue", "des_del_arma": "arma_des", "fue_del_arma2": "arma2_fue",
     "des_del_arma2": "arma2_des", "pv_del_arma": "arma_pv", "pv_del_arma2": "arma2_pv",
 }
-_AGAINST = ("vs", "contra")
-_SUCCESSES = ("success", "critical")
-MAX_CHANCE_DIGITS = 3
+
+
 SKILL_KEYS = frozenset({*COMBAT_SKILLS, *WEAPON_SKILLS, *SKILLS})
-
-
-class StormbringerSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
-        words = text.split()
-        key, used = _leading_skill(ctx, words)
-        if key is None or actor is None or (len(words) > used and words[used].rstrip("%").isdigit()):
-            return None  # ``ataque 55 x2``: the system's own syntax, with the percentage given
-        given, rest_words = _given_chance(words[used:])
-        value = given if given is not None else actor.sheet.get(key)
-        if not isinstance(value, int):
-            raise Refusal("stormbringer/table_refused", code="no_skill", name=actor.name, skill=key)
-        rest = " ".join(rest_words)
-        rounds.require_up(ctx, actor)
-        combat = ctx.room.combat
-        verb = f"d100 vs {value}"
-        count = None
-        if combat is not None and combat.started:
-            if st.stunned(combat, actor.name):
-                raise Refusal("stormbringer/table_refused", code="stunned", name=actor.name)
-            count = st.counter(combat, actor.name)
-            if auto and key in ATTACK_SKILLS and count.attacks:
-                verb = f"ataque {value} x{count.attacks + 1}"
-            elif auto and key in PARRY_SKILLS and count.parries:
-                verb = f"parada {value} x{count.parries + 1}"
-        weapon = None
-        if combat is not None and count is not None and key in ATTACK_SKILLS:
-            weapon = _attack_checks(combat, actor, count, key)
-            if st.unfit(actor, weapon.field):
-                rest = f"{unfit_modifier(value).value:+d} {rest}"
-        full = f"{verb} {rest}".strip()
-        outcome = ctx.system.roll(full, ctx.rng)
-        if combat is not None and count is not None and key in ATTACK_SKILLS | PARRY_SKILLS:
-            _count_action(actor, combat, count, key, outcome.as_json())
-        if combat is not None and weapon is not None:
-            if outcome.as_json().get("outcome") in _SUCCESSES:
-                add_blow(combat, actor, None, key, outcome.as_json()["outcome"] == "critical", weapon)
-            else:
-                missed(combat)
-        applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", [])
-                   if m["reason"] in ("extra_attack", "extra_parry")]
-        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full)
-
-
-def _given_chance(words: list[str]) -> tuple[int | None, list[str]]:
-    """``vs N`` / ``contra N`` after the skill: the chance to use instead of the sheet's, and the rest."""
-    for i, word in enumerate(words[:-1]):
-        number = words[i + 1].rstrip("%")
-        if name_key(word) in _AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
-            return int(number), [*words[:i], *words[i + 2:]]
-    return None, words
-
-
-def _attack_checks(combat: Combat, actor: Character, count: RoundCounter, key: str) -> Weapon:
-    """A named attack in a running combat is the round's attack with the weapon in hand: refused as
-    ``!ataque`` would refuse it."""
-    able(combat, actor, "attack")
-    weapon = attack_weapon(actor, key, False, False, False)
-    check_weapon(combat, actor, weapon)
-    check_slot(count, actor, weapon)
-    return weapon
-
-
-def _count_action(actor: Character, combat: Combat, count: RoundCounter, key: str, roll: dict[str, Any]) -> None:
-    """A named attack or parry in a running combat counts towards the round's later ones (-20% each)."""
-    if key in ATTACK_SKILLS:
-        count.record_attack()
-    else:
-        count.record_parry(roll.get("outcome") in _SUCCESSES, st.master(actor))
-    st.save_counter(combat, actor.name, count)
-
-
-def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:
-    for cut in range(min(len(words), 4), 0, -1):
-        key = find_field(ctx.game, " ".join(words[:cut]))
-        if key in SKILL_KEYS or key in CHARACTERISTICS:
-            return (key, cut) if key in SKILL_KEYS else (None, 0)
-    return None, 0

@@ -1,4 +1,4 @@
-"""Stormbringer combat state kept in ``combat.data`` (JSON values only) and read from sheets.
+"""Stormbringer combat state kept in ``combat.data`` (JSON values only; the sheet is read in ``sheet.py``).
 
 Layout of ``combat.data``:
 - ``first``: the side that goes first in round 1 ("players" or "gm"); later rounds alternate.
@@ -22,109 +22,14 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
-from systems.stormbringer.combat import (
-    NORMAL,
-    ActionLimits,
-    Combatant,
-    RoundCounter,
-    RoundPhases,
-    SurpriseState,
-    round_phases,
-)
-from systems.stormbringer.rules import is_master
-
-WEAPON_KINDS = {
-    "cuerpo": "melee", "cuerpo a cuerpo": "melee", "melee": "melee",
-    "proyectil": "missile", "tiro": "missile", "distancia": "missile", "missile": "missile",
-    "arrojadiza": "thrown", "lanzada": "thrown", "thrown": "thrown",
-    "arco": "bow", "flechas": "bow", "bow": "bow",
-    "ballesta": "crossbow", "crossbow": "crossbow",
-    "honda": "sling", "sling": "sling",
-    "escudo": "shield", "shield": "shield",
-    "ninguna": "none", "ninguno": "none", "sin": "none", "none": "none",
-}
-"""Sheet values of ``arma`` and ``arma2`` (the second weapon) -> weapon kind."""
-
-
-class WeaponKind(str):
-    """A sheet's ``arma`` or ``arma2``: one of the weapon kinds (``WEAPON_KINDS``), as written; anything
-    else is a bad value (the kind decides the round's phase, dodging and parrying)."""
-
-    __slots__ = ()
-    valid = "stormbringer.weapon_kind"
-
-    def __new__(cls, value: str) -> WeaponKind:
-        if name_key(value) not in WEAPON_KINDS:
-            raise ValueError(value)
-        return super().__new__(cls, value.strip())
-
-
-YES = ("si", "yes", "1", "true")
-NO = ("no", "0", "false")
-
-
-class YesNo(str):
-    """A sheet's yes-or-no field (``ambidiestro``, ``arma_rota``): kept as «sí» or «no»."""
-
-    __slots__ = ()
-
-    def __new__(cls, value: str) -> YesNo:
-        folded = name_key(value)
-        if folded not in YES + NO:
-            raise ValueError(value)
-        return super().__new__(cls, "sí" if folded in YES else "no")
-
-
-MISSILE_KINDS = ("missile", "thrown", "bow", "sling", "crossbow")
-UNDODGEABLE_KINDS = ("bow", "sling", "crossbow")
-"""Arrows, crossbow bolts (taken as arrows: the rules name only arrows) and sling stones cannot be
-dodged, and only a shield parries them."""
-SKILL_KINDS = {"arco": "bow", "honda": "sling", "ballesta": "crossbow", "escudo": "shield"}
-"""A weapon skill that names its weapon's kind; the other weapon skills are melee weapons."""
-MARKS_FIELD = "marcas"
+from bot.games.stormbringer.sheet import phase_kind, sheet_int
+from systems.stormbringer.combat import NORMAL, ActionLimits, Combatant, RoundCounter, RoundPhases, SurpriseState, round_phases
 
 
 def data(combat: Combat) -> dict[str, Any]:
     for key in ("counters", "surprise", "wounds"):
         combat.data.setdefault(key, {})
     return combat.data
-
-
-def sheet_int(character: Character, field: str, default: int = 0) -> int:
-    value = character.sheet.get(field, default)
-    return value if isinstance(value, int) else default
-
-
-def weapon_kind(character: Character, field: str = "arma") -> str:
-    """The kind of the sheet's weapon (``arma``) or second weapon (``arma2``, "none" when unset): its
-    ``arma_tipo`` / ``arma2_tipo``, else the weapon itself when it names a kind (``Arma arco``)."""
-    default = "cuerpo" if field == "arma" else "ninguna"
-    kind = character.sheet.get(f"{field}_tipo", character.sheet.get(field, default))
-    return WEAPON_KINDS.get(name_key(str(kind)), "melee")
-
-
-def phase_kind(character: Character) -> str:
-    """The round phase the weapon attacks in: "missile", "melee" or "none"."""
-    kind = weapon_kind(character)
-    return "missile" if kind in MISSILE_KINDS else "none" if kind == "none" else "melee"
-
-
-def yes(character: Character, field: str) -> bool:
-    return name_key(str(character.sheet.get(field, "no"))) in YES
-
-
-def unfit(character: Character, field: str = "arma") -> bool:
-    """The weapon needs more FUE or DES (``arma_fue``, ``arma_des``) than the character has."""
-    return any(isinstance(character.sheet.get(f"{field}_{stat}"), int)
-               and sheet_int(character, stat) < sheet_int(character, f"{field}_{stat}") for stat in ("fue", "des"))
-
-
-def has_shield(character: Character) -> bool:
-    return "shield" in (weapon_kind(character), weapon_kind(character, "arma2"))
-
-
-def master(character: Character) -> bool:
-    return is_master(sheet_int(character, "ataque"), sheet_int(character, "parada"))
 
 
 def side(ctx: Context, character: Character) -> str:
@@ -278,12 +183,3 @@ def stunned(combat: Combat, name: str) -> bool:
     return "stunned" in wounds(combat, name)
 
 
-def marks(character: Character) -> list[str]:
-    return [m for m in str(character.sheet.get(MARKS_FIELD, "")).split(",") if m]
-
-
-def set_marks(character: Character, skills: list[str]) -> None:
-    if skills:
-        character.sheet[MARKS_FIELD] = ",".join(dict.fromkeys(skills))
-    else:
-        character.sheet.pop(MARKS_FIELD, None)

@@ -331,8 +331,9 @@ def test_a_player_joining_a_group_in_a_paste_gets_the_rest_and_not_the_group() -
 
 
 def test_the_readmes_example_paste_works_for_a_player_and_names_what_only_the_gm_sets() -> None:
-    """The README's own example carries Bennies, which only the GM sets: a player's paste keeps the rest."""
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    """The players' manual's own example (docs/players.md) carries Bennies, which only the GM sets: a player's
+    paste keeps the rest."""
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "players.md").read_text(encoding="utf-8")
     example = re.search(r"`(!ficha Kira [^`]*,[^`]*)`", readme)
     assert example is not None and "Bennies" in example[1]
     table = make_table(system="savage")

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
+import bot.games.sombra as package
 from bot.console import ROOM_ID
+from bot.games.sombra import GAME, sheet
 from tests.transcript import assert_refused, make_table, play
 
 SHEET = "FUE 6, RES 5, AGI 5, VEL 6, PER 7, Pelea 12, Pistola 18, Sigilo 14, Arma II+2"
@@ -133,3 +138,12 @@ def test_a_players_later_change_of_armour_or_flotation_is_told_privately_to_the_
     (report,) = private(t, FIRST + 1)
     assert report["private_to"] == "@gm:local" and "Blindaje 2 → 30" in report["text"]
     assert "Flotabilidad" not in report["text"]
+
+
+def test_one_skill_list_for_the_sheet_and_the_rolls() -> None:
+    """The skills ``!ficha`` accepts (in its order) are the ones ``!tiro`` rolls: one list in the package."""
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        assert getattr(module, "SKILLS", sheet.SKILLS) is sheet.SKILLS, info.name
+    skill_fields = [key for key, kind in GAME.sheet_fields.items() if getattr(kind, "valid", None) == "sombra.skill"]
+    assert tuple(skill_fields) == sheet.SKILLS

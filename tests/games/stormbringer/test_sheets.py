@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.console import ROOM_ID
 from bot.core.events import Event, Send
-from bot.games.stormbringer import state as st
+from bot.games.stormbringer import sheet
 from tests.transcript import assert_refused, make_table, play
 
 SHEET = "FUE 13, DES 17, PV 14, Arma cuerpo, Daño 1d8+1, Ataque 80, Parada 60, Esquiva 30, Ver 45, Espada 70"
@@ -103,7 +103,7 @@ def test_a_weapon_has_one_of_the_kinds_the_rules_know() -> None:
     t = play(CAST + "@gm:local: !ficha Elric Arma Arco largo, Tipo de arma arco, Arma2 Rodela, Tipo de arma2 escudo\n"
              "@ana:local: !ficha Elric", table)
     character = table.room(ROOM_ID).characters["elric"]
-    assert (st.weapon_kind(character), st.weapon_kind(character, "arma2")) == ("bow", "shield")
+    assert (sheet.weapon_kind(character), sheet.weapon_kind(character, "arma2")) == ("bow", "shield")
     assert "Arma Arco largo, Tipo de arma arco" in t.text(FIRST + 1)
 
 

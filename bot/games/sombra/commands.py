@@ -1,10 +1,9 @@
-"""The sombra table: combat hooks (``bot/core/combat.py`` calls them) and commands.
+"""The sombra table's commands: attacks, defences, manoeuvres, boats, damage, wounds and healing.
 
 Every rule comes from ``systems/sombra*``; this module only reads sheets, stores results
-and picks the message. What outlasts a fight lives in ``character.sheet`` (wounds, zone
+and picks the message. What outlasts a fight lives in ``character.sheet`` (``sheet.py``: wounds, zone
 armour, flotation, engine, a jammed weapon, a capsized boat); what belongs to one fight lives in
-``combat.data`` (initiative ties, stun counters, whose turn started last, the round's shots and
-declared defences, manoeuvre states, death thresholds, who watches for opportunity fire).
+``combat.data`` (``state.py``).
 """
 
 from __future__ import annotations
@@ -16,391 +15,84 @@ from bot.core import combat as rounds
 from bot.core import floor
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
-from bot.core.game import Vitality
-from bot.core.sheets import Flag
-from bot.core.state import Character, Combat
+from bot.core.state import Character
+from bot.games.sombra.combat import _labels
+from bot.games.sombra.damage import _apply
+from bot.games.sombra.rolls import leading_skill
 from bot.games.sombra.sheet import (
     ATTACK_SKILLS,
+    CAPSIZED,
+    DEAD,
+    FLOTATION_LOST,
+    JAMMED,
+    KNIFE,
+    MAX_SKILL,
+    WOUNDS,
+    ZONE_ARMOUR,
+    _dodge,
+    _effect,
+    _fighting_skill,
+    _int,
+    _require,
+    _sheet_weapon,
+    _strength,
+    _table,
+    _target,
+    _weapon_for,
+    _weapon_request,
+    _weapon_type,
+    _wounds,
+)
+from bot.games.sombra.state import (
     DISADVANTAGE,
     DOWN,
     HELD,
-    STATE_PENALTY,
-    STATES,
+    OPPORTUNITY,
+    STUN_FRESH,
+    THRESHOLD,
     UNBALANCED,
-    leading_skill,
+    _round_state,
+    _set_state,
+    _state_of,
+    _state_penalty,
+    _states,
 )
 from systems.dice import DiceError
 from systems.refusal import Refusal
-from systems.sombra.damage import (
-    AREAS,
-    BoatState,
-    DamageResult,
-    LocationHit,
-    armour_loss,
-    damage_from_dice,
-    engine_hit,
-    hit_boat,
-    interior_damage,
-    location_digits,
-    location_key,
-    sinking_round,
-)
-from systems.sombra.resolver import SombraCheck, SombraDamageRoll, SombraInitiative, SombraSystem
+from systems.sombra.damage import AREAS, DamageResult, LocationHit, damage_from_dice, location_digits, location_key
+from systems.sombra.resolver import SombraCheck, SombraDamageRoll, SombraSystem
 from systems.sombra.rules import (
     BURST_SKILLS,
     FIREARM_SKILLS,
     MELEE_SKILLS,
     OPPORTUNITY_INITIATIVE,
     TWO_HANDED_SKILLS,
-    Attributes,
-    Combatant,
-    InitiativeSlot,
     capsizes,
     fight_winner,
-    initiative_order,
     knockdown_penalty,
     shot_limit,
     shot_penalty,
     unarmed_difficulty,
 )
-from systems.sombra.syntax import (
-    LOCATION_WORDS,
-    MELEE_TYPES,
-    TABLE_WORDS,
-    TORPEDO_WORDS,
-    Clauses,
-    DamageRequest,
-    parse_fire,
-    parse_keyword_roll,
-    plain,
-)
-from systems.sombra.wounds import STUN_TURNS, WoundEffect, apply_wound, combined_effect, pain_resistance
+from systems.sombra.syntax import LOCATION_WORDS, MELEE_TYPES, TORPEDO_WORDS, parse_fire, plain
+from systems.sombra.wounds import combined_effect
 
 COMMANDS = CommandGroup()
-SKILLS: tuple[str, ...] = ("disparo", "pelea", "arrojar", "esquivar")
-MAX_SKILL = 30
 
 
-class SkillValue(int):
-    """A skill on the sheet: 0 to 30, the rules' range; anything else is a bad value."""
-
-    valid = "sombra.skill"
-
-    def __new__(cls, value: str) -> SkillValue:
-        number = int(str(value).strip())
-        if not 0 <= number <= MAX_SKILL:
-            raise ValueError(value)
-        return super().__new__(cls, number)
-
-
-class WeaponDamage(str):
-    """A sheet's ``arma``: a damage type and bonus the system reads (``II+2``, ``0``)."""
-
-    __slots__ = ()
-    valid = "sombra.weapon"
-
-    def __new__(cls, value: str) -> WeaponDamage:
-        try:
-            _weapon_type(value.strip())
-        except DiceError:
-            raise ValueError(value) from None
-        return super().__new__(cls, value.strip())
-
-
-class TableKind(str):
-    """A sheet's ``tipo``: which hit-location table the character uses (persona, vehículo, barco)."""
-
-    __slots__ = ()
-    valid = "sombra.table"
-
-    def __new__(cls, value: str) -> TableKind:
-        if plain(value.strip()) not in TABLE_WORDS:
-            raise ValueError(value)
-        return super().__new__(cls, value.strip())
-
-
-SHEET_FIELDS: dict[str, type] = {
-    **dict.fromkeys(("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car",
-                     "vol"), int),
-    **dict.fromkeys(SKILLS, SkillValue),
-    **dict.fromkeys(("pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta", "sigilo", "conducir",
-                     "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
-                     "idiomas", "mando"), SkillValue),
-    "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": Flag,
-    "motor": int, "encasquillada": int, "volcado": int,
-}
-DEAD, JAMMED, CAPSIZED, ENGINE = "muerto", "encasquillada", "volcado", "motor"
-WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"
-REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
-                                        "barco": ("blindaje", "flotabilidad")}
-UNARMED, KNIFE = "0", "I"
-THIS_ROUND, STUN_FRESH, OPPORTUNITY, THRESHOLD = "this_round", "stun_fresh", "opportunity", "death_threshold"
 MANEUVERS = ("derribar", "placar", "apresar", "carga")
 CHARGE, BAYONET_STANDING, FIXED_BAYONET, ESCAPES = -2, 5, 1, 2
 KNOCKDOWN_SCALE = 3
 """An attribute (1-10) rolled as a check counts three times (the rules' checks go from 3 to 30)."""
-"""In ``combat.data``: what the round under way has seen (see ``_round_state``); who was stunned in
-their own turn (that turn does not count down the stun); who watches a spot for opportunity fire."""
-BY_INITIATIVE = "by_initiative"
-"""In ``combat.data``: the order came from VEL/AGI (``!iniciativa``), not from the GM's ``!turnos``."""
 
 
 # --- sheets -------------------------------------------------------------------------------
 
-def _int(character: Character, key: str) -> int | None:
-    value = character.sheet.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _table(character: Character) -> str | None:
-    """The target's hit-location table from its ``tipo`` (people by default); None if unknown."""
-    return TABLE_WORDS.get(plain(str(character.sheet.get("tipo", "persona"))))
-
-
-def _wounds(character: Character) -> dict[str, dict[str, Any]]:
-    return dict(character.sheet.get(WOUNDS) or {})
-
-
-def _effect(character: Character) -> WoundEffect:
-    return combined_effect(_wounds(character))
-
-
-def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]]:
-    """The named character with a known ``tipo`` and the sheet fields its table needs; else a refusal."""
-    character, rest = ctx.named_character(args)
-    table = _table(character)
-    if table is None:
-        raise Refusal("sombra/table_bad_kind", name=character.name, value=str(character.sheet.get("tipo"))[:30])
-    _require(character, REQUIRED[table])
-    return character, table, rest
-
-
-def _require(character: Character, fields: tuple[str, ...]) -> None:
-    """Refuse when the sheet lacks any of ``fields``, naming them."""
-    absent = [f for f in fields if _int(character, f) is None]
-    if absent:
-        raise Refusal("sombra/table_missing", name=character.name, fields=absent)
-
 
 # --- applying damage ----------------------------------------------------------------------
 
-def _apply(ctx: Context, target: Character, table: str, damage: DamageResult) -> list[dict[str, Any]]:
-    """Store what each hit of ``damage`` does to ``target``; one report per hit for the message."""
-    apply = {"persona": _wound, "vehiculo": _vehicle_hit, "barco": _boat_hit}[table]
-    return [apply(ctx, target, hit, damage) for hit in damage.hits]
-
-
-def _wound(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
-    vol = _int(target, "vol")
-    pain = pain_resistance(vol) if vol is not None else 0
-    wounds, result = apply_wound(_wounds(target), hit.key, hit.damage, _int(target, "res") or 0, pain)
-    if result.worsened:
-        target.sheet[WOUNDS] = wounds
-    combat = ctx.room.combat
-    vit = _int(target, "vit")
-    if combat is not None and vit is not None and not combined_effect(wounds).can_act:
-        combat.data.setdefault(THRESHOLD, {}).setdefault(target.name, vit)
-    if result.stuns and combat is not None:
-        # Counted down as each of the victim's turns ends: hurt in its own turn, that one does not count.
-        combat.data.setdefault("stun", {})[target.name] = STUN_TURNS
-        fresh = [n for n in combat.data.get(STUN_FRESH, []) if n != target.name]
-        if combat.started and combat.current == target.name:
-            fresh.append(target.name)
-        combat.data[STUN_FRESH] = fresh
-    return {"kind": "wound", "hit": hit, "wound": result, "stun": STUN_TURNS if result.stuns else 0}
-
-
-def _zone_armour(target: Character, zone: str) -> int:
-    return int((target.sheet.get(ZONE_ARMOUR) or {}).get(zone, _int(target, "blindaje") or 0))
-
-
-def _set_zone_armour(target: Character, zone: str, armour: int) -> None:
-    target.sheet[ZONE_ARMOUR] = {**(target.sheet.get(ZONE_ARMOUR) or {}), zone: armour}
-
-
-def _vehicle_hit(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
-    armour = _zone_armour(target, hit.key)
-    lost = armour_loss(armour, hit.damage, "vehiculo")
-    _set_zone_armour(target, hit.key, armour - lost)
-    return {"kind": "vehicle", "hit": hit, "armour": armour - lost, "armour_lost": lost,
-            "interior": interior_damage(armour, hit.damage)}
-
-
-def _boat_state(target: Character, *zones: str) -> BoatState:
-    return BoatState({z: _zone_armour(target, z) for z in zones}, _int(target, "flotabilidad") or 0,
-                     _int(target, FLOTATION_LOST) or 0)
-
-
-def _store_boat(target: Character, state: BoatState) -> None:
-    for zone, armour in state.armour.items():
-        _set_zone_armour(target, zone, armour)
-    target.sheet["flotabilidad"] = state.flotation
-    target.sheet[FLOTATION_LOST] = state.lost
-
-
-def _boat_hit(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
-    state, result = hit_boat(_boat_state(target, hit.key), hit.key, hit.damage,
-                             below_waterline=damage.below_waterline)
-    _store_boat(target, state)
-    engine = _int(target, ENGINE)
-    adrift = False
-    if engine is not None:
-        left = engine_hit(hit.key, result.equipment, engine)
-        target.sheet[ENGINE] = left
-        adrift = engine > 0 and left == 0
-    return {"kind": "boat", "hit": hit, "boat": result, "state": state, "armour": state.armour[hit.key],
-            "torpedo": damage.below_waterline, "adrift": adrift}
-
 
 # --- combat hooks -------------------------------------------------------------------------
-
-def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
-    """The combatant for ``name`` and whether VEL/AGI were missing (the default 5 is used)."""
-    character = ctx.room.find_character(name)
-    combat = ctx.room.combat
-    bonus = OPPORTUNITY_INITIATIVE if combat is not None and name in combat.data.get(OPPORTUNITY, []) else 0
-    if character is not None and _table(character) == "barco":
-        return Combatant.boat(name, bonus), False
-    vel = _int(character, "vel") if character else None
-    agi = _int(character, "agi") if character else None
-    default = Attributes()
-    return Combatant(name, default.vel if vel is None else vel, default.agi if agi is None else agi, bonus), \
-        vel is None or agi is None
-
-
-def _slots(ctx: Context, names: list[str]) -> list[InitiativeSlot]:
-    """The initiative places of ``names`` by VEL, then AGI (full ties keep the order given)."""
-    return initiative_order(_combatant(ctx, name)[0] for name in names)
-
-
-class SombraCombat:
-    """Initiative by VEL then AGI (ties flagged), stun counted in the victim's turns,
-    sinking boats losing flotation each round, wounds and flotation on the status board."""
-
-
-    def initiative(self, ctx: Context, combat: Combat) -> None:
-        entries = [_combatant(ctx, name) for name in combat.order]
-        slots = initiative_order(c for c, _ in entries)
-        combat.order = [s.combatant.name for s in slots]
-        combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
-        combat.data[BY_INITIATIVE] = True
-        ctx.announce("sombra/table_initiative", roll=SombraInitiative(slots),
-                     defaults=[c.name for c, missing in entries if missing])
-
-    def new_round(self, ctx: Context, combat: Combat) -> None:
-        _count_thresholds(ctx, combat)
-        if combat.data.get(BY_INITIATIVE):
-            slots = _slots(ctx, combat.order)
-            combat.order = [s.combatant.name for s in slots]
-            combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
-        for name in combat.order:
-            character = ctx.room.find_character(name)
-            if character is None or _table(character) != "barco" or _int(character, "flotabilidad") is None:
-                continue
-            before = _boat_state(character)
-            after = sinking_round(before)
-            if after != before:
-                _store_boat(character, after)
-                ctx.announce("sombra/table_sinking", name=name, lost=before.flotation - after.flotation,
-                             state=after)
-
-    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        stun = combat.data.setdefault("stun", {})
-        previous = combat.data.get("last_turn")
-        fresh = combat.data.get(STUN_FRESH, [])
-        if previous in fresh:
-            fresh.remove(previous)
-        elif previous in stun:
-            stun[previous] -= 1
-            if stun[previous] <= 0:
-                del stun[previous]
-        held = combat.data.get(STATES, {}).get(previous)
-        if held and held["kind"] != HELD:
-            if held["fresh"]:
-                held["fresh"] = False
-            else:
-                del combat.data[STATES][previous]
-        combat.data["last_turn"] = actor.name
-        if actor.name in stun or _effect(actor).fallen:
-            ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
-
-    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(ctx, combat, actor)]
-
-    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
-        """Placed by VEL, then AGI, among those still to act; in an order set by hand, last."""
-        names = [*combat.order, character.name]
-        if not combat.data.get(BY_INITIATIVE):
-            rounds.place_late(combat, character.name, names)
-            return None
-        slots = _slots(ctx, names)
-        rounds.place_late(combat, character.name, [s.combatant.name for s in slots])
-        combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
-        if ctx.sheet_is_gms(character):
-            return None
-        mine, missing = _combatant(ctx, character.name)
-        return ctx.renderer.text("sombra/table_join", c=mine, defaulted=missing)
-
-    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
-        combat.data["ties"] = [n for n in combat.data.get("ties", []) if n != name]
-        combat.data.get("stun", {}).pop(name, None)
-        combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != name]
-        combat.data.get(STATES, {}).pop(name, None)
-        combat.data.get(THRESHOLD, {}).pop(name, None)
-
-    def vitality(self, ctx: Context, character: Character) -> Vitality:
-        """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
-        if _int(character, DEAD):
-            return "dead"
-        return "up" if _effect(character).can_act else "down"
-
-
-def _count_thresholds(ctx: Context, combat: Combat) -> None:
-    """Each new round, one round of the death threshold (VIT) of who is down from a serious wound;
-    at 0 they die. Whoever can act again (healed) stops counting."""
-    counts = combat.data.get(THRESHOLD, {})
-    for name in list(counts):
-        character = ctx.room.find_character(name)
-        if character is None or _effect(character).can_act or _int(character, DEAD):
-            del counts[name]
-            continue
-        counts[name] -= 1
-        if counts[name] <= 0:
-            del counts[name]
-            character.sheet[DEAD] = 1
-        ctx.announce("sombra/table_threshold", name=name, left=counts.get(name, 0))
-
-
-def _labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
-    data = combat.data if combat else {}
-    labels: list[dict[str, Any]] = []
-    if actor.name in data.get("ties", []):
-        labels.append({"kind": "tie"})
-    if data.get("stun", {}).get(actor.name):
-        labels.append({"kind": "stunned", "turns": data["stun"][actor.name]})
-    if actor.name in data.get(THRESHOLD, {}):
-        # The rounds left are VIT counted down: an NPC's stay the GMs' (the round's notice tells them).
-        labels.append({"kind": "threshold", "rounds": data[THRESHOLD][actor.name], "secret": ctx.sheet_is_gms(actor)})
-    held = data.get(STATES, {}).get(actor.name)
-    if held:
-        labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
-    labels += [{"kind": "wound", "location": loc, **w} for loc, w in sorted(_wounds(actor).items())]
-    effect = _effect(actor)
-    for flag in ("unconscious", "helpless", "fallen", "half_movement"):
-        if getattr(effect, flag):
-            labels.append({"kind": flag, "hours": effect.unconscious_hours})
-    labels += [{"kind": "arm_useless", "arm": arm} for arm in sorted(effect.useless_arms)]
-    labels += [{"kind": flag} for flag in (JAMMED, CAPSIZED) if _int(actor, flag)]
-    if _int(actor, ENGINE) == 0:
-        labels.append({"kind": "adrift"})
-    if effect.penalty:
-        labels.append({"kind": "penalty", "value": effect.penalty})
-    if _table(actor) == "barco" and _int(actor, "flotabilidad") is not None:
-        state = _boat_state(actor)
-        labels.append({"kind": "boat", "flotation": state.flotation, "sinking": state.sinking, "sunk": state.sunk})
-    return labels
-
-
 
 
 # --- commands -----------------------------------------------------------------------------
@@ -412,20 +104,6 @@ def _attacker(ctx: Context) -> Character | None:
     if ctx.is_gm() and combat is not None and combat.started:
         return ctx.room.find_character(combat.current or "")
     return ctx.character
-
-
-def _weapon_request(weapon: str) -> DamageRequest:
-    """A weapon's damage (``II+2``, ``I fue 8``), read by the system's own parser."""
-    parsed = parse_keyword_roll(f"daño {weapon}")
-    clauses = parsed[1] if parsed else None
-    if not isinstance(clauses, Clauses) or clauses.damage is None or clauses.comment:
-        raise DiceError("sombra.damage_type", text=weapon[:20])
-    return clauses.damage
-
-
-def _weapon_type(weapon: str) -> int:
-    """The damage type of a sheet's ``arma`` (``II+2``)."""
-    return _weapon_request(weapon).damage_type
 
 
 @COMMANDS.command("ataque", "attack", usage="OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 3, cobertura...]",
@@ -465,33 +143,6 @@ def attack_command(ctx: Context, args: str) -> None:
     if state is not None and attacker.name not in state["attacked"]:
         state["attacked"].append(attacker.name)
     floor.consume_grant(ctx)
-
-
-def _round_state(combat: Combat | None) -> dict[str, Any] | None:
-    """What the round under way has seen (shots, declared defences, who attacked); None out of combat."""
-    if combat is None or not combat.started:
-        return None
-    state = combat.data.get(THIS_ROUND)
-    if not state or state.get("round") != combat.round:
-        state = {"round": combat.round, "fire": {}, "defence": {}, "attacked": []}
-        combat.data[THIS_ROUND] = state
-    return state
-
-
-def _sheet_weapon(character: Character) -> str:
-    return str(character.sheet.get("arma") or UNARMED)
-
-
-def _weapon_for(character: Character, skill: str) -> str:
-    """The sheet's weapon, but bare hands for Pelea and a knife (type I) for Cuchillo when it is a gun."""
-    weapon = _sheet_weapon(character)
-    if skill in MELEE_SKILLS and _weapon_type(weapon) not in MELEE_TYPES:
-        return UNARMED if skill == "pelea" else KNIFE
-    return weapon
-
-
-def _strength(character: Character) -> str:
-    return f" fue {_int(character, 'fue')}" if _int(character, "fue") is not None else ""
 
 
 def _check(ctx: Context, who: Character, value: int, clauses: str, *, arms: bool | None,
@@ -552,23 +203,6 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
                   melee=False, jams=jams, maneuver=None)
         if jams:
             break
-
-
-def _dodge(character: Character) -> int:
-    """The Esquivar capacity: the sheet's, else 2×AGI+VEL; a refusal naming it when neither is there."""
-    value = _int(character, "esquivar")
-    if value is not None:
-        return value
-    agi, vel = _int(character, "agi"), _int(character, "vel")
-    if agi is None or vel is None:
-        raise Refusal("sombra/table_missing", name=character.name, fields=["esquivar"])
-    return min(2 * agi + vel, MAX_SKILL)
-
-
-def _fighting_skill(character: Character) -> str:
-    """Cuchillo with a blade in hand (type I) when the sheet has it, else Pelea."""
-    armed = _weapon_type(_sheet_weapon(character)) == 1 and _int(character, "cuchillo") is not None
-    return "cuchillo" if armed else "pelea"
 
 
 def _difficulty(rival: Character) -> tuple[tuple[str, int], ...]:
@@ -774,31 +408,6 @@ def opportunity_command(ctx: Context, args: str) -> None:
         watching.append(character.name)
     combat.data[OPPORTUNITY] = watching
     ctx.reply("sombra/table_opportunity", name=character.name, watching=not ending, bonus=OPPORTUNITY_INITIATIVE)
-
-
-def _states(ctx: Context) -> dict[str, dict[str, Any]]:
-    combat = ctx.room.combat
-    return combat.data.setdefault(STATES, {}) if combat is not None else {}
-
-
-def _state_of(ctx: Context, character: Character) -> str | None:
-    """The manoeuvre state on ``character`` (down, unbalanced, at a disadvantage, held), if any."""
-    state = _states(ctx).get(character.name)
-    return str(state["kind"]) if state else None
-
-
-def _set_state(ctx: Context, character: Character, kind: str, by: str | None = None) -> None:
-    """Set in ``character``'s own turn, that turn does not count: it lasts through their next one."""
-    combat = ctx.room.combat
-    if combat is None:
-        return
-    fresh = combat.started and combat.current == character.name
-    _states(ctx)[character.name] = {"kind": kind, "fresh": fresh, "by": by, "escapes": 0}
-
-
-def _state_penalty(ctx: Context, character: Character) -> tuple[tuple[str, int], ...]:
-    kind = _state_of(ctx, character)
-    return ((kind, STATE_PENALTY),) if kind in (UNBALANCED, DISADVANTAGE) else ()
 
 
 @COMMANDS.command("forcejeo", "struggle", in_character=True)

@@ -1,0 +1,63 @@
+"""The generic game's combat hooks: initiative 1d20 + the sheet's ``iniciativa``, highest first; no conditions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.combat import place_late
+from bot.core.context import Context
+from bot.core.game import Vitality
+from bot.core.state import Character, Combat
+from bot.games.generic.state import ROLLS
+from systems.dice import parse
+
+
+class GenericCombat:
+    """Initiative 1d20 + the sheet's ``iniciativa``, highest first; no conditions."""
+
+    def initiative(self, ctx: Context, combat: Combat) -> None:
+        rolls = [_roll(ctx, name) for name in combat.order]
+        rolls.sort(key=_rank)
+        combat.order = [name for _, _, name in rolls]
+        combat.data[ROLLS] = [list(r) for r in rolls]
+        ctx.announce("generic/initiative", rolls=rolls)
+
+    def new_round(self, ctx: Context, combat: Combat) -> None:
+        return None
+
+    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        return None
+
+    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
+        return []
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        return "up"
+
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        """1d20 + ``iniciativa`` rolled now, placed among the rolls already made (with no rolls, the
+        order was set by hand: last)."""
+        if ROLLS not in combat.data:
+            place_late(combat, character.name, [*combat.order, character.name])
+            return None
+        roll = _roll(ctx, character.name)
+        rolls = sorted([*map(tuple, combat.data[ROLLS]), roll], key=_rank)
+        combat.data[ROLLS] = [list(r) for r in rolls]
+        place_late(combat, character.name, [name for _, _, name in rolls])
+        return None if ctx.sheet_is_gms(character) else ctx.renderer.text("generic/join", total=roll[0])
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        if ROLLS in combat.data:
+            combat.data[ROLLS] = [r for r in combat.data[ROLLS] if r[2] != name]
+
+
+def _roll(ctx: Context, name: str) -> tuple[int, int, str]:
+    """(total, bonus, name): 1d20 plus the sheet's ``iniciativa``."""
+    character = ctx.room.find_character(name)
+    bonus = int(character.sheet.get("iniciativa", 0)) if character else 0
+    return parse("1d20").roll(ctx.rng).total + bonus, bonus, name
+
+
+def _rank(roll: tuple[Any, ...]) -> tuple[int, int]:
+    """Highest total first, then highest bonus."""
+    return -roll[0], -roll[1]

@@ -1,0 +1,82 @@
+"""Sistema Sombra rolls from the sheet and the table's state.
+
+``/tiro Pistola`` or ``/tiro Pelea dificil`` rolls 3d10 under the sheet's skill (0-30), with the
+clauses of the system after it. Unless the roll says ``sin estado``, the character's wounds add their
+penalty to the roll (roll-under: positive is harder), a light wound on an arm an attack uses adds its
+own (a serious one leaves that arm useless: no attack that needs it; ``systems/sombra/wounds.py``), and a
+stunned character (light head wound) rolls at half the skill; the reply names each one. A character
+unconscious or helpless from a wound may not roll.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import combat as rounds
+from bot.core.context import Context
+from bot.core.rolls import SheetRoll
+from bot.core.sheets import find_field, shown_name
+from bot.core.state import Character
+from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS
+from bot.games.sombra.state import DISADVANTAGE, STATE_PENALTY, STATES, UNBALANCED
+from systems.refusal import Refusal
+from systems.sombra.resolver import SombraCheck, SombraSystem
+from systems.sombra.rules import TWO_HANDED_SKILLS
+from systems.sombra.wounds import combined_effect
+
+
+class SombraSheetRules:
+    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+        words = text.split()
+        key, used = leading_skill(ctx, words)
+        if actor is None:
+            return None
+        if key is None:
+            return _plain_check(ctx, actor, text) if auto else None
+        value = actor.sheet.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise Refusal("sombra/table_missing", name=actor.name, fields=[key])
+        rounds.require_up(ctx, actor)
+        effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
+        applied: list[tuple[str, Any]] = []
+        if auto:
+            arms = effect.arm_penalty(key in TWO_HANDED_SKILLS) if key in ATTACK_SKILLS else 0
+            if arms is None:
+                raise Refusal("sombra/table_cannot_act", name=actor.name, effect=effect,
+                              two_handed=key in TWO_HANDED_SKILLS)
+            if effect.penalty:
+                applied.append(("heridas", effect.penalty))
+            if arms:
+                applied.append(("herida_brazo", arms))
+            combat = ctx.room.combat
+            if combat is not None and combat.data.get("stun", {}).get(actor.name):
+                applied.append(("aturdimiento", value - value // 2))
+            state = combat.data.get(STATES, {}).get(actor.name) if combat is not None else None
+            if state and state["kind"] in (UNBALANCED, DISADVANTAGE):
+                applied.append((state["kind"], STATE_PENALTY))
+        full = " ".join(["3d10", "vs", str(value), *words[used:]])
+        system = ctx.system
+        assert isinstance(system, SombraSystem)
+        outcome = system.roll_with(full, ctx.rng, tuple(applied))
+        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", full)
+
+
+def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
+    """``3d10 vs 14`` by a wounded character: the wounds' penalty added (a check only)."""
+    effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
+    if not effect.penalty:
+        return None
+    system = ctx.system
+    assert isinstance(system, SombraSystem)
+    applied = [("heridas", effect.penalty)]
+    outcome = system.roll_with(text, ctx.rng, tuple(applied))
+    return SheetRoll(outcome, applied if isinstance(outcome, SombraCheck) else [], "", text)
+
+
+def leading_skill(ctx: Context, words: list[str], among: tuple[str, ...] = SKILLS) -> tuple[str | None, int]:
+    """The skill (one of ``among``) the first words name, aliases and accents allowed, and how many words."""
+    for cut in range(min(len(words), 3), 0, -1):
+        key = find_field(ctx.game, " ".join(words[:cut]))
+        if key in among:
+            return key, cut
+    return None, 0

@@ -1,0 +1,107 @@
+"""Stormbringer rolls from the sheet and the table's state.
+
+``/tiro Ver`` or ``/tiro Espada vs 40`` rolls d100 under the sheet's percentage (``contra`` keeps
+meaning ``vs`` here). In a running combat, unless the roll says ``sin estado``, an attack skill gets
+-20% per attack the character already made this round and a parry -20% per parry already tried (the
+counters ``!ataque`` and ``!parada`` keep); a stunned combatant may not roll. A skill missing from
+the sheet has no base chance the bot could know: it asks for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import combat as rounds
+from bot.core.context import Context
+from bot.core.rolls import SheetRoll
+from bot.core.sheets import find_field, shown_name
+from bot.core.state import Character, Combat, name_key
+from bot.games.stormbringer import sheet as sh
+from bot.games.stormbringer import state as st
+from bot.games.stormbringer.actions import Weapon, able, add_blow, attack_weapon, check_slot, check_weapon, missed
+from bot.games.stormbringer.sheet import ATTACK_SKILLS, CHARACTERISTICS, PARRY_SKILLS, SKILL_KEYS
+from systems.refusal import Refusal
+from systems.stormbringer.combat import RoundCounter
+from systems.stormbringer.rules import unfit_modifier
+
+_AGAINST = ("vs", "contra")
+_SUCCESSES = ("success", "critical")
+MAX_CHANCE_DIGITS = 3
+
+
+class StormbringerSheetRules:
+    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+        words = text.split()
+        key, used = _leading_skill(ctx, words)
+        if key is None or actor is None or (len(words) > used and words[used].rstrip("%").isdigit()):
+            return None  # ``ataque 55 x2``: the system's own syntax, with the percentage given
+        given, rest_words = _given_chance(words[used:])
+        value = given if given is not None else actor.sheet.get(key)
+        if not isinstance(value, int):
+            raise Refusal("stormbringer/table_refused", code="no_skill", name=actor.name, skill=key)
+        rest = " ".join(rest_words)
+        rounds.require_up(ctx, actor)
+        combat = ctx.room.combat
+        verb = f"d100 vs {value}"
+        count = None
+        if combat is not None and combat.started:
+            if st.stunned(combat, actor.name):
+                raise Refusal("stormbringer/table_refused", code="stunned", name=actor.name)
+            count = st.counter(combat, actor.name)
+            if auto and key in ATTACK_SKILLS and count.attacks:
+                verb = f"ataque {value} x{count.attacks + 1}"
+            elif auto and key in PARRY_SKILLS and count.parries:
+                verb = f"parada {value} x{count.parries + 1}"
+        weapon = None
+        if combat is not None and count is not None and key in ATTACK_SKILLS:
+            weapon = _attack_checks(combat, actor, count, key)
+            if sh.unfit(actor, weapon.field):
+                rest = f"{unfit_modifier(value).value:+d} {rest}"
+        full = f"{verb} {rest}".strip()
+        outcome = ctx.system.roll(full, ctx.rng)
+        if combat is not None and count is not None and key in ATTACK_SKILLS | PARRY_SKILLS:
+            _count_action(actor, combat, count, key, outcome.as_json())
+        if combat is not None and weapon is not None:
+            if outcome.as_json().get("outcome") in _SUCCESSES:
+                add_blow(combat, actor, None, key, outcome.as_json()["outcome"] == "critical", weapon)
+            else:
+                missed(combat)
+        applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", [])
+                   if m["reason"] in ("extra_attack", "extra_parry")]
+        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full)
+
+
+def _given_chance(words: list[str]) -> tuple[int | None, list[str]]:
+    """``vs N`` / ``contra N`` after the skill: the chance to use instead of the sheet's, and the rest."""
+    for i, word in enumerate(words[:-1]):
+        number = words[i + 1].rstrip("%")
+        if name_key(word) in _AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
+            return int(number), [*words[:i], *words[i + 2:]]
+    return None, words
+
+
+def _attack_checks(combat: Combat, actor: Character, count: RoundCounter, key: str) -> Weapon:
+    """A named attack in a running combat is the round's attack with the weapon in hand: refused as
+    ``!ataque`` would refuse it."""
+    able(combat, actor, "attack")
+    weapon = attack_weapon(actor, key, False, False, False)
+    check_weapon(combat, actor, weapon)
+    check_slot(count, actor, weapon)
+    return weapon
+
+
+def _count_action(actor: Character, combat: Combat, count: RoundCounter, key: str, roll: dict[str, Any]) -> None:
+    """A named attack or parry in a running combat counts towards the round's later ones (-20% each)."""
+    if key in ATTACK_SKILLS:
+        count.record_attack()
+    else:
+        count.record_parry(roll.get("outcome") in _SUCCESSES, sh.master(actor))
+    st.save_counter(combat, actor.name, count)
+
+
+def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:
+    for cut in range(min(len(words), 4), 0, -1):
+        key = find_field(ctx.game, " ".join(words[:cut]))
+        if key in SKILL_KEYS or key in CHARACTERISTICS:
+            return (key, cut) if key in SKILL_KEYS else (None, 0)
+    return None, 0
