@@ -107,3 +107,14 @@ def test_a_failed_event_leaves_no_handled_record(tmp_path, monkeypatch) -> None:
     assert not table.store.was_handled("$roll")
     monkeypatch.undo()
     assert table.handle(Event(ROOM, ANA, "!tiro 2d6", "$roll"))
+
+
+def test_a_rooms_state_is_updated_in_place(tmp_path) -> None:
+    """A changed room is an update of its row, not a delete and an insert (which moves it to a new
+    rowid and writes every index of the table again)."""
+    table = _table(tmp_path)
+    rowid = "SELECT rowid FROM rooms WHERE room_id = ?"
+    before = table.store.db.execute(rowid, [ROOM]).fetchone()[0]
+    table.handle(Event(ROOM, GM, "!combate", "$fight"))
+    assert table.store.db.execute(rowid, [ROOM]).fetchone()[0] == before
+    assert make_table(db=str(tmp_path / "t.db")).room(ROOM).combat is not None
