@@ -91,7 +91,8 @@ def test_a_message_naming_an_npc_that_shows_none_of_its_numbers_is_rendered_once
     kinds = _renders(table)
     t = play("@gm:local: !pnj Orco", table)
     assert kinds.count("npcs_ready") == 1, kinds
-    assert [a["text"] for a in t.for_line(1)] == ["👹 PNJ del máster: Orco. Entrará en el próximo combate (!combate, luego !iniciativa)."]
+    assert [a["text"] for a in t.for_line(1)] == [
+        "👹 PNJ del máster: Orco. Entrará en el próximo combate (!combate, luego !iniciativa)."]
 
 
 def test_the_gms_copy_of_a_roll_against_an_npc_is_still_rendered_and_sent() -> None:
