@@ -44,6 +44,7 @@ from bot.core.store import Store  # noqa: E402
 from bot.core.table import Table  # noqa: E402
 from bot.matrix.outbox import Outbox  # noqa: E402
 from bot.matrix.power import RoomAuth  # noqa: E402
+from bot.matrix.store import MatrixStore  # noqa: E402
 from bot.matrix.translate import translate  # noqa: E402
 from bot.web import Metrics  # noqa: E402
 
@@ -84,11 +85,11 @@ class _KeptOutbox(Outbox):
         self.sent.append((room_id, content))
 
 
-def make_outbox(store: Store, table: Table, auth: RoomAuth) -> _KeptOutbox:
+def make_outbox(store: Store, matrix_store: MatrixStore, table: Table, auth: RoomAuth) -> _KeptOutbox:
     async def auth_for(room_id: str) -> RoomAuth:
         return auth
 
-    outbox = _KeptOutbox(_Session(), store, table.renderer, Metrics(),  # type: ignore[arg-type]
+    outbox = _KeptOutbox(_Session(), store, matrix_store, table.renderer, Metrics(),  # type: ignore[arg-type]
                          dict.fromkeys(ROOMS, auth), auth_for, lambda: False)
     outbox.sent = []
     return outbox
@@ -177,8 +178,9 @@ def main() -> None:
         table = Table(store, rng=random.Random(3))
         auth = RoomAuth(creators={GM}, version="12", power={"users": {BOT: 100}},
                         members={BOT, GM, PLAYER})
-        outbox = make_outbox(store, table, auth)
-        store.set_private_room(GM, "!dm-gm:bench")
+        matrix_store = MatrixStore(store)
+        outbox = make_outbox(store, matrix_store, table, auth)
+        matrix_store.set_private_room(GM, "!dm-gm:bench")
         for room in ROOMS:
             for n, (sender, text) in enumerate(SETUP):
                 event = translate(room, sync_event(n, room, sender, text), auth, BOT)

@@ -33,7 +33,7 @@ def _fail(renderer: Renderer, code: str, **params: object) -> int:
 
 
 def _startup_failed(err: StartupError) -> int:
-    print(Renderer().text("startup_error", code=err.code, params=err.params), file=sys.stderr)
+    print(Renderer().text(err.template, code=err.code, params=err.params), file=sys.stderr)
     return EXIT_BAD_INPUT
 
 

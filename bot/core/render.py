@@ -6,7 +6,9 @@ becomes markup); without ``K.html`` the HTML is the escaped plain text.
 
 Kinds of the core are bare names (``status`` is ``templates/core/status.txt``); a game's are
 ``<game>/<kind>`` (``savage/soak`` is ``templates/savage/soak.txt``, or the file in the folder its
-``Game`` names). A group's own folder (``[templates] dir``) is searched first, with the same names.
+``Game`` names); a transport's are ``<transport>/<kind>`` (``matrix/undecryptable`` is
+``templates/matrix/undecryptable.txt``). A group's own folder (``[templates] dir``) is searched first,
+with the same names.
 """
 
 from __future__ import annotations

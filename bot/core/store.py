@@ -7,6 +7,10 @@ crash either loses the whole event (it is handled again) or none of it.
 The schema version is SQLite's ``PRAGMA user_version``: a database written by a newer rolbot
 is refused, never migrated backwards. A file that is not a usable SQLite database raises
 ``StartupError`` with one of the ``db_*`` codes.
+
+The core's tables are the table's own. Another package keeps its state in tables of its own in the
+same file (``open_part``: its migrations, its version), written through the same connection, so
+inside an event's transaction when it writes there.
 """
 
 from __future__ import annotations
@@ -55,31 +59,6 @@ def _migrate_1(db: sqlite_utils.Database) -> None:
     db.table("rooms").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
 
 
-def _migrate_2(db: sqlite_utils.Database) -> None:
-    """Transport state: power levels saved while a room is muted, and each user's private room.
-    (The Matrix transport created these tables itself before; the names stay for existing databases.)"""
-    db.table("matrix_saved_power").create({"room_id": str, "content": str}, pk="room_id", if_not_exists=True)
-    db.table("matrix_dm").create({"user_id": str, "room_id": str}, pk="user_id", if_not_exists=True)
-
-
-def _migrate_3(db: sqlite_utils.Database) -> None:
-    """Encrypted rooms: messages waiting for their room key (the event as it came, ciphertext
-    only), and the players already told once in a room that the bot could not read them."""
-    db.table("matrix_undecrypted").create(
-        {"event_id": str, "room_id": str, "sender": str, "raw": str, "seen": float, "noticed": int,
-         "sender_key": str, "session_id": str, "epoch": str},
-        pk="event_id", if_not_exists=True)
-    db.table("matrix_undecrypted").create_index(["room_id", "sender"], if_not_exists=True)
-    db.table("matrix_undecrypted_notice").create({"room_id": str, "user_id": str},
-                                                 pk=("room_id", "user_id"), if_not_exists=True)
-
-
-def _migrate_4(db: sqlite_utils.Database) -> None:
-    """What the Matrix transport knows of each room's power (creators, room version, power
-    levels, encryption, joined members), so a restart need not read every room again."""
-    db.table("matrix_room_auth").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
-
-
 _PAGE_TOKEN = "(CASE WHEN json_valid(data) THEN json_extract(data, '$.page_token') END)"
 """A room's table page token, from its state (the indexed expression: queries must use it as is)."""
 
@@ -119,10 +98,22 @@ def _migrate_8(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS undo_room ON undo (room_id, id)")
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7, _migrate_8,
+Migration = Callable[[sqlite_utils.Database], None]
+
+
+def _part_of_another_package(db: sqlite_utils.Database) -> None:
+    """Versions 2 to 4 made tables that a transport now owns and makes itself (``Store.open_part``):
+    they stay versions of the core's schema, with nothing left to do, so a database at any version
+    opens as it did."""
+
+
+MIGRATIONS: list[Migration] = [
+    _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
+    _migrate_5, _migrate_6, _migrate_7, _migrate_8,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+PART_VERSION = "schema:"
+"""The meta key before a part's name (``schema:<name>``): the version of that part of the database."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +149,7 @@ class Store:
 
     def __init__(self, path: str | None = None) -> None:
         self._seq = 0
+        self.path = path or ":memory:"
         self._rooms_written: OrderedDict[str, str] = OrderedDict()
         """The state of the rooms last read or written (``ROOMS_REMEMBERED`` of them), as the database
         holds it: an unchanged room is not written again. Forgotten on every rollback."""
@@ -196,6 +188,24 @@ class Store:
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         row = self.db.execute("SELECT max(seq) FROM outbox").fetchone()
         self._seq = row[0] or 0
+
+    def open_part(self, name: str, migrations: list[Migration]) -> None:
+        """Make or bring up to date a part of the database another package owns (a transport's tables,
+        in the same file, written in the same transactions): each of ``migrations`` runs once, in
+        order, in one transaction with the part's version (meta ``schema:<name>``). A part written by
+        a newer rolbot is refused, never migrated backwards."""
+        key = PART_VERSION + name
+        with self.transaction():
+            saved = self.get_meta(key) or "0"
+            if not saved.isdecimal():
+                raise StartupError("db_corrupt", path=self.path)
+            version = int(saved)
+            if version > len(migrations):
+                raise StartupError("db_newer_schema", path=self.path, found=version, supported=len(migrations))
+            for migration in migrations[version:]:
+                migration(self.db)
+            if version < len(migrations):
+                self.set_meta(key, str(len(migrations)))
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -337,104 +347,6 @@ class Store:
 
     def room_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT room_id FROM rooms")]
-
-    def saved_power_levels(self, room_id: str) -> dict[str, Any] | None:
-        """The room's power levels as they were before a mute, while the mute lasts."""
-        row = self.db.execute("SELECT content FROM matrix_saved_power WHERE room_id = ?", [room_id]).fetchone()
-        return json.loads(row[0]) if row else None
-
-    def save_power_levels(self, room_id: str, content: dict[str, Any]) -> None:
-        self.db.execute("INSERT OR REPLACE INTO matrix_saved_power (room_id, content) VALUES (?, ?)",
-                        [room_id, json.dumps(content)])
-
-    def forget_power_levels(self, room_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_saved_power WHERE room_id = ?", [room_id])
-
-    def rooms_with_saved_power_levels(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT room_id FROM matrix_saved_power")]
-
-    def private_room(self, user_id: str) -> str | None:
-        """The room the bot made for private messages to ``user_id``."""
-        row = self.db.execute("SELECT room_id FROM matrix_dm WHERE user_id = ?", [user_id]).fetchone()
-        return row[0] if row else None
-
-    def set_private_room(self, user_id: str, room_id: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
-
-    def forget_private_room(self, user_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
-
-    # -- each room's auth-relevant state (the Matrix transport)
-
-    def room_auths(self) -> dict[str, dict[str, Any]]:
-        """Every stored room's auth state (as ``save_room_auths`` took it), by room id."""
-        out: dict[str, dict[str, Any]] = {}
-        for room_id, data in self.db.execute("SELECT room_id, data FROM matrix_room_auth"):
-            try:
-                value = json.loads(data)
-            except ValueError:
-                continue  # unreadable: as if lost (the room is read again on first use)
-            if isinstance(value, dict):
-                out[room_id] = value
-        return out
-
-    def save_room_auths(self, rooms: dict[str, dict[str, Any]]) -> None:
-        """Store (replace) the auth state of these rooms in one transaction."""
-        if not rooms:
-            return
-        with self.transaction():
-            self.db.conn.executemany("INSERT OR REPLACE INTO matrix_room_auth (room_id, data) VALUES (?, ?)",
-                                     [(r, json.dumps(d, ensure_ascii=False)) for r, d in rooms.items()])
-
-    def forget_room_auth(self, room_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_room_auth WHERE room_id = ?", [room_id])
-
-    # -- encrypted messages waiting for their key (the Matrix transport)
-
-    def park_undecrypted(self, event_id: str, room_id: str, sender: str, raw: str, seen: float,
-                         session: tuple[str, str], epoch: str) -> bool:
-        """Keep an event the bot cannot decrypt yet, with its megolm ``session`` (sender key, session
-        id) and the room's floor ``epoch`` when it came; False when it was already kept."""
-        cur = self.db.execute(
-            "INSERT OR IGNORE INTO matrix_undecrypted"
-            " (event_id, room_id, sender, raw, seen, noticed, sender_key, session_id, epoch)"
-            " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)", [event_id, room_id, sender, raw, seen, *session, epoch])
-        return cur.rowcount > 0
-
-    def kept_undecrypted(self, room_id: str, sender: str) -> int:
-        """How many of ``sender``'s events in ``room_id`` wait for their key."""
-        row = self.db.execute("SELECT count(*) FROM matrix_undecrypted WHERE room_id = ? AND sender = ?",
-                              [room_id, sender]).fetchone()
-        return int(row[0])
-
-    def undecrypted_sessions(self) -> list[tuple[str, str, str, str]]:
-        """(event_id, room_id, sender_key, session_id) of every kept event, oldest first."""
-        rows = self.db.execute("SELECT event_id, room_id, sender_key, session_id FROM matrix_undecrypted ORDER BY seen")
-        return [(r[0], r[1], r[2] or "", r[3] or "") for r in rows]
-
-    def undecrypted_event(self, event_id: str) -> tuple[str, str] | None:
-        """(raw event, floor epoch when it came) of one kept event."""
-        row = self.db.execute("SELECT raw, epoch FROM matrix_undecrypted WHERE event_id = ?", [event_id]).fetchone()
-        return (row[0], row[1] or "") if row else None
-
-    def unpark_undecrypted(self, event_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_undecrypted WHERE event_id = ?", [event_id])
-
-    def undecrypted(self) -> list[tuple[str, str, str, float, bool]]:
-        """(event_id, room_id, sender, seen, noticed) of every kept event, oldest first (no ciphertext)."""
-        rows = self.db.execute("SELECT event_id, room_id, sender, seen, noticed FROM matrix_undecrypted ORDER BY seen")
-        return [(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
-
-    def undecrypted_noticed(self, room_id: str, user_id: str) -> bool:
-        return self.db.execute("SELECT 1 FROM matrix_undecrypted_notice WHERE room_id = ? AND user_id = ?",
-                               [room_id, user_id]).fetchone() is not None
-
-    def set_undecrypted_noticed(self, room_id: str, user_id: str) -> None:
-        with self.transaction():
-            self.db.execute("INSERT OR IGNORE INTO matrix_undecrypted_notice (room_id, user_id) VALUES (?, ?)",
-                            [room_id, user_id])
-            self.db.execute("UPDATE matrix_undecrypted SET noticed = 1 WHERE room_id = ? AND sender = ?",
-                            [room_id, user_id])
 
     def mark_skipped(self, event_id: str, room_id: str, ts: int) -> None:
         """Record an event the table never saw (unreadable) as handled, so it is never tried again."""

@@ -24,7 +24,6 @@ import contextlib
 import heapq
 import importlib.metadata
 import itertools
-import json
 import logging
 import random
 import re
@@ -46,16 +45,14 @@ from bot.core.store import Store
 from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
+from bot.irc.store import IrcStore
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
 _PYDLE_LOG = logging.getLogger("rolbot.irc.pydle")
 
-MUTE_KEY = "irc_mute:"
-PEOPLE_KEY = "irc_people"
-LAST_SEEN_KEY = "irc_last_msgid:"
-IRC_TEMPLATES = {"no_power": "irc_no_power"}
+IRC_TEMPLATES = {"no_power": "irc/no_power"}
 """Core messages that name Matrix things: their IRC wording."""
 JOIN_WITH = "  |  "
 """Between replies joined into one line while the bucket is empty."""
@@ -118,7 +115,7 @@ class IrcBot:
         self.config = config
         self.icfg: IrcConfig = config.irc
         self.table = table
-        self.store = store
+        self.irc_store = IrcStore(store)
         self.metrics = metrics
         self._stopping = False
         self._stop_event = asyncio.Event()
@@ -243,12 +240,10 @@ class IrcBot:
     # ------------------------------------------------------------------ people
 
     def _load_people(self) -> None:
-        saved = self.store.get_meta(PEOPLE_KEY)
-        self._saved_people: dict[str, list[str]] = json.loads(saved) if saved else {}
+        self._saved_people: dict[str, list[str]] = self.irc_store.people()
 
     def _save_people(self) -> None:
-        data = {key: [p.user_id, p.mask] for key, p in self.people.items()}
-        self.store.set_meta(PEOPLE_KEY, json.dumps(data, ensure_ascii=False))
+        self.irc_store.save_people({key: [p.user_id, p.mask] for key, p in self.people.items()})
 
     def fold(self, nick: str) -> str:
         return irc_room_key(nick)
@@ -326,7 +321,7 @@ class IrcBot:
         """With ``chathistory``, ask what the channel said since the last message the bot saw: those
         messages are counted as missed (``rolbot_irc_missed_messages_total``), not handled late."""
         client = self.client
-        last = self.store.get_meta(LAST_SEEN_KEY + irc_room_key(channel.name))
+        last = self.irc_store.last_seen(irc_room_key(channel.name))
         if client is None or not last or not client.history_cap():
             return
         self.push_raw("CHATHISTORY", "AFTER", channel.name, f"msgid={last}", "100")
@@ -411,7 +406,7 @@ class IrcBot:
         while len(self._senders) > RECENT_EVENTS:
             self._senders.popitem(last=False)
         if isinstance(msgid, str):
-            self.store.set_meta(LAST_SEEN_KEY + event.room_id, msgid)
+            self.irc_store.set_last_seen(event.room_id, msgid)
         self._events.put_nowait(event)
 
     async def _worker(self) -> None:
@@ -566,8 +561,7 @@ class IrcBot:
     # ------------------------------------------------------------------ mute
 
     def _record(self, room_id: str) -> MuteRecord | None:
-        saved = self.store.get_meta(MUTE_KEY + room_id)
-        return MuteRecord.from_json(saved) if saved else None
+        return self.irc_store.mute_record(room_id)
 
     def _mute(self, action: PowerLevels) -> Channel | None:
         """Keep what the lock asks for in the channel's mute record; the channel to reconcile, if any.
@@ -586,7 +580,7 @@ class IrcBot:
             elif record is not None:
                 record.locked = False
             if record is not None:
-                self.store.set_meta(MUTE_KEY + action.room_id, record.to_json())
+                self.irc_store.save_mute_record(action.room_id, record)
                 self.metrics.power_level_changes += 1
                 changed = channel
         self._done(action.action_id)
@@ -601,7 +595,7 @@ class IrcBot:
         if not self.bot_is_op(channel):
             if not channel.asked_op:
                 channel.asked_op = True
-                message = self.table.renderer.render("irc_need_op", locked=record.locked, nick=self.nick)
+                message = self.table.renderer.render("irc/need_op", locked=record.locked, nick=self.nick)
                 # In the channel, and to its GMs in private: under +m without a voice the bot is not heard there.
                 for target in [channel.name, *self._gm_nicks(channel)]:
                     self._queue_text("NOTICE", target, irc_lines(message), [])
@@ -614,7 +608,7 @@ class IrcBot:
             self._push(Line(PROTOCOL, next(self._seq), "MODE", [channel.name, *params]))
         self._apply_modes(channel, changes)  # as the server will have them: the next plan starts there
         if not record.locked:
-            self.store.forget_meta(MUTE_KEY + room_id)
+            self.irc_store.forget_mute_record(room_id)
 
     # ------------------------------------------------------------------ sending
 

@@ -39,6 +39,7 @@ from bot.matrix.invites import inviter_allowed, inviters, server_of
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
+from bot.matrix.store import MatrixStore
 from bot.matrix.translate import ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
 from bot.web import Metrics, start_web
@@ -102,6 +103,7 @@ class MatrixBot:
         self.user_id = config.matrix.user_id
         os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
         self.store = store or Store(config.db_path)
+        self.matrix_store = MatrixStore(self.store)
         self.table = table or Table(self.store, config.table, rng=rng, templates_dir=config.templates_dir)
         self.metrics = metrics or Metrics()
         self.metrics.transports["matrix"] = False
@@ -121,7 +123,7 @@ class MatrixBot:
         self.reset_cross_signing = reset_cross_signing
         self._decrypting: set[str] = set()  # kept events already queued for the table, decrypted
         self.session = Session(config, self.metrics, lambda: self._stopping, self._stop_event)
-        self.outbox = Outbox(self.session, self.store, self.table.renderer, self.metrics,
+        self.outbox = Outbox(self.session, self.store, self.matrix_store, self.table.renderer, self.metrics,
                              self._auth, self._auth_for, lambda: self._stopping)
         self.limiter = Limiter()
         self.deliveries: dict[str, RoomDelivery] = {}
@@ -310,10 +312,10 @@ class MatrixBot:
                 continue
             user, content = src.get("state_key"), src.get("content")
             if (not isinstance(user, str) or user == self.user_id or not isinstance(content, dict)
-                    or content.get("membership") not in ("leave", "ban") or self.store.private_room(user) != room_id):
+                    or content.get("membership") not in ("leave", "ban") or self.matrix_store.private_room(user) != room_id):
                 continue
             log.info("%s left their private room %s: the next private message goes to a new one", user, room_id)
-            self.store.forget_private_room(user)
+            self.matrix_store.forget_private_room(user)
             try:
                 await self.session.request("leave private room", lambda: client.room_leave(room_id), attempts=3)
             except PermanentError as err:
@@ -322,7 +324,7 @@ class MatrixBot:
     async def _on_leave(self, room_id: str) -> None:
         log.info("left room %s (kicked or left)", room_id)
         self._auth.pop(room_id, None)
-        self.store.forget_room_auth(room_id)
+        self.matrix_store.forget_room_auth(room_id)
         queue = self._queues.pop(room_id, None)
         if queue is not None:
             queue.put_nowait(None)
@@ -337,7 +339,7 @@ class MatrixBot:
 
     def _load_auth(self) -> None:
         """The rooms' auth state as stored at the last run: a room found here is not read again."""
-        for room_id, data in self.store.room_auths().items():
+        for room_id, data in self.matrix_store.room_auths().items():
             self._auth[room_id] = RoomAuth.from_dict(data)
         if self._auth:
             log.info("auth state of %d rooms loaded", len(self._auth))
@@ -345,7 +347,7 @@ class MatrixBot:
     def _save_auth(self) -> None:
         changed = {room_id: auth for room_id, auth in self._auth.items() if auth.dirty}
         if changed:
-            self.store.save_room_auths({room_id: auth.to_dict() for room_id, auth in changed.items()})
+            self.matrix_store.save_room_auths({room_id: auth.to_dict() for room_id, auth in changed.items()})
             for auth in changed.values():
                 auth.dirty = False
 
@@ -475,7 +477,7 @@ class MatrixBot:
         for action in pending:
             self._enqueue(action.room_id, Job(action=action))
         unlocking = {a.room_id for a in pending if isinstance(a, PowerLevels)}
-        for room_id in self.store.rooms_with_saved_power_levels():
+        for room_id in self.matrix_store.rooms_with_saved_power_levels():
             lock = self.table.room(room_id).lock
             if room_id not in unlocking and not (lock and lock.muted):
                 log.info("room %s: saved power levels with no open lock: restoring them", room_id)
@@ -569,7 +571,7 @@ class MatrixBot:
         A kept event whose key came late is judged only if the room's floor (lock, turn, grants) is
         as it was when it was sent; otherwise it is recorded as handled and dropped, so no stale dash
         line toggles a lock and no roll lands in another turn."""
-        kept = self.store.undecrypted_event(event.event_id) if parked else None
+        kept = self.matrix_store.undecrypted_event(event.event_id) if parked else None
         if kept is not None and kept[1] and kept[1] != self.table.floor_epoch(event.room_id):
             log.info("room %s: the key of %s came after the floor changed: not judged", event.room_id,
                      event.event_id)
@@ -579,7 +581,7 @@ class MatrixBot:
             actions = await self._table(event) or []
         if parked:
             # Handled (committed) first, forgotten after: a crash between the two finds it handled.
-            self.store.unpark_undecrypted(event.event_id)
+            self.matrix_store.unpark_undecrypted(event.event_id)
             self._decrypting.discard(event.event_id)
         if batch is not None:
             batch.pending -= 1
@@ -596,12 +598,12 @@ class MatrixBot:
         """A message nio could not decrypt. It is kept (SQLite) before the sync token may pass it,
         its key is asked for, and the table judges it now only if a lock keeps its sender off the
         floor; otherwise it waits for its key (``_retry_undecrypted``)."""
-        if self.store.kept_undecrypted(event.room_id, event.sender) >= MAX_KEPT_PER_SENDER:
+        if self.matrix_store.kept_undecrypted(event.room_id, event.sender) >= MAX_KEPT_PER_SENDER:
             log.warning("room %s: %s has %d unreadable messages waiting: %s is judged as it is",
                         event.room_id, event.sender, MAX_KEPT_PER_SENDER, event.event_id)
             await self._handle_event(event, batch)
             return
-        first = self.store.park_undecrypted(event.event_id, event.room_id, event.sender,
+        first = self.matrix_store.park_undecrypted(event.event_id, event.room_id, event.sender,
                                             json.dumps(raw, ensure_ascii=False), time.time(),
                                             _megolm_session(raw), self.table.floor_epoch(event.room_id))
         if first:
@@ -611,7 +613,7 @@ class MatrixBot:
             await self._request_key(event.room_id, raw)
         actions = await self._table(event, undecryptable=True)
         if actions is not None:  # judged by the lock: its words no longer matter
-            self.store.unpark_undecrypted(event.event_id)
+            self.matrix_store.unpark_undecrypted(event.event_id)
         if batch is not None:
             batch.pending -= 1
         self._advance_token()
@@ -647,12 +649,12 @@ class MatrixBot:
         client = self.session.client
         if client.olm is None:
             return
-        for event_id, room_id, sender_key, session_id in self.store.undecrypted_sessions():
+        for event_id, room_id, sender_key, session_id in self.matrix_store.undecrypted_sessions():
             if event_id in self._decrypting or (only is not None and event_id != only):
                 continue
             if client.olm.inbound_group_store.get(room_id, sender_key, session_id) is None:
                 continue
-            kept = self.store.undecrypted_event(event_id)
+            kept = self.matrix_store.undecrypted_event(event_id)
             if kept is None:
                 continue
             megolm = self._megolm(room_id, json.loads(kept[0]))
@@ -674,7 +676,7 @@ class MatrixBot:
             if isinstance(event, Malformed):
                 event = self._malformed(room_id, event)
             if event is None:
-                self.store.unpark_undecrypted(event_id)
+                self.matrix_store.unpark_undecrypted(event_id)
                 continue
             log.info("room %s: the key of %s came: handling it", room_id, event_id)
             self._decrypting.add(event_id)
@@ -698,22 +700,22 @@ class MatrixBot:
     async def _notice_undecrypted(self, started: float) -> None:
         """One pass of the watch: forget what waited too long, tell whoever waited past the limit."""
         now = time.time()
-        for event_id, room_id, sender, seen, noticed in self.store.undecrypted():
+        for event_id, room_id, sender, seen, noticed in self.matrix_store.undecrypted():
             if now - seen > KEEP_UNDECRYPTED_S and event_id not in self._decrypting:
                 log.info("room %s: no key for %s in %d days: forgotten", room_id, event_id,
                          KEEP_UNDECRYPTED_S // 86400)
-                self.store.unpark_undecrypted(event_id)
+                self.matrix_store.unpark_undecrypted(event_id)
                 continue
             if noticed or event_id in self._decrypting or now - max(seen, started) < self.undecryptable_wait:
                 continue
-            if self.store.undecrypted_noticed(room_id, sender):
-                self.store.set_undecrypted_noticed(room_id, sender)
+            if self.matrix_store.undecrypted_noticed(room_id, sender):
+                self.matrix_store.set_undecrypted_noticed(room_id, sender)
                 continue
             log.info("room %s: no key for %s from %s in time: telling them", room_id, event_id, sender)
-            message = self.table.renderer.render("undecryptable", who=sender)
+            message = self.table.renderer.render("matrix/undecryptable", who=sender)
             await self.outbox.execute(Send(room_id, message, reply_to=event_id, mentions=(sender,),
                                            action_id=f"undecryptable/{room_id}/{sender}"))
-            self.store.set_undecrypted_noticed(room_id, sender)
+            self.matrix_store.set_undecrypted_noticed(room_id, sender)
 
 
 def _megolm_session(raw: dict[str, Any]) -> tuple[str, str]:

@@ -172,12 +172,12 @@ class RoomDelivery:
                         "link": matrix_to(self.room_id, a.reply_to) if a.reply_to and a.reply_to != target else ""}
                        for a in group]
             context = {"entries": entries, "notice": notice, "gms": gms, "bot": self.bot_user}
-            body = renderer.env.get_template("coalesced.txt").render(context).strip()
-            html = renderer.env.get_template("coalesced.html").render(context).strip()
+            body = renderer.env.get_template("matrix/coalesced.txt").render(context).strip()
+            html = renderer.env.get_template("matrix/coalesced.html").render(context).strip()
             if len(group) <= 1 or (len(body) <= MAX_BODY and len(html) <= MAX_BODY):
                 break
             group = group[:-1]
-        message = renderer.render("coalesced", **context)
+        message = renderer.render("matrix/coalesced", **context)
         mentions = list(dict.fromkeys([*(m for a in group for m in a.mentions), *(gms if notice else [])]))
         content: dict[str, Any] = {
             "msgtype": "m.notice", "body": message.body,

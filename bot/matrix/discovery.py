@@ -1,6 +1,6 @@
 """Which homeserver ``[matrix] homeserver`` means, before logging in: its ``.well-known`` when the
 URL names only the server (``https://example.org`` for a homeserver at ``matrix.example.org``), and
-a ``StartupError`` of its own when the address answers but is no Matrix server, or when ``https``
+a ``MatrixStartupError`` when the address answers but is no Matrix server, or when ``https``
 points at a port that speaks plain HTTP. A server that does not answer (yet) raises a network error,
 which the caller retries."""
 
@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
-from bot.core.errors import StartupError
+from bot.matrix.errors import MatrixStartupError
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -62,7 +62,7 @@ async def _discover(http: aiohttp.ClientSession, url: str) -> str:
     if status >= 500:
         raise Unavailable(f"HTTP {status}")
     if status != 200 or not isinstance(data, dict) or not isinstance(data.get("versions"), list):
-        raise StartupError("homeserver_not_matrix", url=base,
+        raise MatrixStartupError("homeserver_not_matrix", url=base,
                            detail=f"HTTP {status}" + ("" if data is not None else " sin JSON"))
     if base != url:
         log.info("homeserver %s: %s names %s", url, WELL_KNOWN, base)
@@ -78,5 +78,5 @@ async def discover(url: str) -> str:
     except (aiohttp.ClientSSLError, TimeoutError) as err:
         certificate = isinstance(err, aiohttp.ClientConnectorCertificateError)  # TLS worked: a bad certificate
         if parts.scheme == "https" and not certificate and await _speaks_plain_http(parts.netloc):
-            raise StartupError("homeserver_plain_http", url=url, plain=f"http://{parts.netloc}") from None
+            raise MatrixStartupError("homeserver_plain_http", url=url, plain=f"http://{parts.netloc}") from None
         raise

@@ -1,6 +1,15 @@
-"""The Matrix transport's own error."""
+"""The Matrix transport's own errors."""
 
 from __future__ import annotations
+
+from bot.core.errors import StartupError
+
+
+class MatrixStartupError(StartupError):
+    """What stops the Matrix transport before it can work: ``code`` names a line of
+    ``templates/matrix/startup_error.txt``."""
+
+    template = "matrix/startup_error"
 
 
 class PermanentError(Exception):

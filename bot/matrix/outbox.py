@@ -20,6 +20,7 @@ from bot.core.store import Store
 from bot.matrix.errors import PermanentError
 from bot.matrix.power import RoomAuth, locked_power_levels
 from bot.matrix.session import Session
+from bot.matrix.store import MatrixStore
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
@@ -34,11 +35,12 @@ def txn_id(action_id: str) -> str:
 
 
 class Outbox:
-    def __init__(self, session: Session, store: Store, renderer: Renderer, metrics: Metrics,
+    def __init__(self, session: Session, store: Store, matrix_store: MatrixStore, renderer: Renderer, metrics: Metrics,
                  auths: dict[str, RoomAuth], auth_for: Callable[[str], Awaitable[RoomAuth]],
                  stopping: Callable[[], bool]) -> None:
         self.session = session
         self.store = store
+        self.matrix_store = matrix_store
         self.renderer = renderer
         self.metrics = metrics
         self._auths = auths
@@ -168,28 +170,28 @@ class Outbox:
     async def private_room(self, user_id: str) -> str:
         """The bot's private room with ``user_id``, made on first use."""
         async with self._dm_lock:
-            known = self.store.private_room(user_id)
+            known = self.matrix_store.private_room(user_id)
             if known:
                 return known
             client = self.session.client
             resp = await self.session.request("create private room", lambda: client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
-                name=self.renderer.text("dm_room_name"), initial_state=[ENCRYPTION_STATE]))
-            self.store.set_private_room(user_id, resp.room_id)
+                name=self.renderer.text("matrix/dm_room_name"), initial_state=[ENCRYPTION_STATE]))
+            self.matrix_store.set_private_room(user_id, resp.room_id)
             return resp.room_id
 
     async def power_levels(self, action: PowerLevels) -> None:
         room_id = action.room_id
         client = self.session.client
         async with self._pl_locks.setdefault(room_id, asyncio.Lock()):
-            saved = self.store.saved_power_levels(room_id)
+            saved = self.matrix_store.saved_power_levels(room_id)
             if action.lock:
                 resp = await self.session.request("read power levels", lambda: client.room_get_state_event(
                     room_id, "m.room.power_levels"))
                 current = resp.content
                 if saved is None:
                     saved = current
-                    self.store.save_power_levels(room_id, current)
+                    self.matrix_store.save_power_levels(room_id, current)
                 auth = await self._auth_for(room_id)
                 auth.power = current
                 new = locked_power_levels(saved, auth, self.session.user_id, action.speakers)
@@ -199,6 +201,6 @@ class Outbox:
             elif saved is not None:
                 await self.session.request("restore power levels", lambda: client.room_put_state(
                     room_id, "m.room.power_levels", saved))
-                self.store.forget_power_levels(room_id)
+                self.matrix_store.forget_power_levels(room_id)
                 if room_id in self._auths:
                     self._auths[room_id].power = saved

@@ -20,9 +20,8 @@ from nio.crypto import OlmAccount
 from nio.store import DefaultStore
 
 from bot.config import Config
-from bot.core.errors import StartupError
 from bot.matrix.discovery import discover
-from bot.matrix.errors import PermanentError, RateLimited
+from bot.matrix.errors import MatrixStartupError, PermanentError, RateLimited
 from bot.net import describe_network_error
 from bot.web import Metrics
 
@@ -102,7 +101,7 @@ class CryptoStore(DefaultStore):
             groups = self.load_inbound_group_sessions()
         except ValueError:
             self.database.close()
-            raise StartupError("crypto_store_key", path=self.database_path,
+            raise MatrixStartupError("crypto_store_key", path=self.database_path,
                                key=os.path.join(self.store_path, PICKLE_KEY_FILE)) from None
         finally:
             self.pickle_key = own_key
@@ -259,9 +258,9 @@ class Session:
         except FileNotFoundError:
             return None
         except ValueError:
-            raise StartupError("session_corrupt", path=self.config.session_path) from None
+            raise MatrixStartupError("session_corrupt", path=self.config.session_path) from None
         if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in SESSION_KEYS):
-            raise StartupError("session_corrupt", path=self.config.session_path)
+            raise MatrixStartupError("session_corrupt", path=self.config.session_path)
         if data.get("user_id") != self.user_id or data.get("homeserver") != self.config.matrix.homeserver:
             return None
         return data
@@ -313,7 +312,7 @@ class Session:
         except PermanentError:
             if self._stopping():
                 raise
-            raise StartupError("login_refused", user=self.user_id, homeserver=mcfg.homeserver) from None
+            raise MatrixStartupError("login_refused", user=self.user_id, homeserver=mcfg.homeserver) from None
         if not isinstance(resp, LoginResponse):
             raise PermanentError("login failed")
         self._store_loaded()

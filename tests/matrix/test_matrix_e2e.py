@@ -114,7 +114,7 @@ async def test_undecryptable_message_lock_and_one_notice(e2e_cast, run_bot):
         assert "no he podido leer" in notice["content"]["body"]
         assert ana.user_id in notice["content"]["m.mentions"]["user_ids"]
         second = await ana.say_undecryptable(room)
-        await ana.wait_until(lambda: any(row[0] == second and row[4] for row in running.bot.store.undecrypted()),
+        await ana.wait_until(lambda: any(row[0] == second and row[4] for row in running.bot.matrix_store.undecrypted()),
                              what="the second message past its wait")
         roll = await ana.say(room, "!tiro d6")
         await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="a readable roll still answered")
@@ -277,14 +277,14 @@ async def test_a_key_that_comes_after_a_restart(e2e_cast, run_bot):
     async with run_bot(config) as running:
         room = await open_e2e_table(e2e_cast, players=1)
         late, key = await send_with_withheld_key(ana, room, "!tiro d12 tardía")
-        await ana.wait_until(lambda: any(row[0] == late for row in running.bot.store.undecrypted()),
+        await ana.wait_until(lambda: any(row[0] == late for row in running.bot.matrix_store.undecrypted()),
                              what="the bot keeps the message it cannot read")
         assert running.bot.metrics.undecryptable == 1
     assert not any(reply_to(late, bot_id)(ev) for ev in ana.room_events(room))
     await share_withheld_key(ana, bot_id, key)
     async with run_bot(config) as running:
         await ana.wait_for(room, encrypted_reply(ana, room, late, bot_id), what="the late roll answered")
-        await ana.wait_until(lambda: not running.bot.store.undecrypted(), what="the kept message forgotten")
+        await ana.wait_until(lambda: not running.bot.matrix_store.undecrypted(), what="the kept message forgotten")
     async with run_bot(config):
         marker = await ana.say(room, "!tiro d4 marca")
         await ana.wait_for(room, encrypted_reply(ana, room, marker, bot_id), what="marker reply")
@@ -358,7 +358,7 @@ async def test_a_flood_of_unreadable_messages_is_capped(e2e_cast, run_bot):
         flood = [await ana.say_undecryptable(room) for _ in range(MAX_KEPT_PER_SENDER + 5)]
         roll = await ana.say(room, "!tiro d6 tras la riada")
         await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="a readable roll after the flood")
-        assert running.bot.store.kept_undecrypted(room, ana.user_id) == MAX_KEPT_PER_SENDER
+        assert running.bot.matrix_store.kept_undecrypted(room, ana.user_id) == MAX_KEPT_PER_SENDER
         assert all(running.bot.store.was_handled(event_id) for event_id in flood[MAX_KEPT_PER_SENDER:])
         assert not any(running.bot.store.was_handled(event_id) for event_id in flood[:MAX_KEPT_PER_SENDER])
 
@@ -371,7 +371,7 @@ async def test_a_key_that_comes_after_the_floor_changed_is_not_judged(e2e_cast, 
     async with run_bot(e2e_cast.config()) as running:
         room = await open_e2e_table(e2e_cast, players=1)
         late, key = await send_with_withheld_key(ana, room, "!tiro d20 antes de la raya")
-        await ana.wait_until(lambda: any(row[0] == late for row in running.bot.store.undecrypted()),
+        await ana.wait_until(lambda: any(row[0] == late for row in running.bot.matrix_store.undecrypted()),
                              what="the bot keeps the message it cannot read")
         dash = await gm.say(room, "-----")
         await gm.wait_for(room, lambda ev: ev.get("type") == "m.reaction" and ev.get("sender") == bot_id

@@ -12,6 +12,7 @@ from nio import ErrorResponse
 
 from bot.core.store import Store
 from bot.matrix.bot import STATE_FETCHES
+from bot.matrix.store import MatrixStore
 from tests.matrix.conftest import Chat, membership, redaction_of, reply_to
 from tests.matrix.test_matrix_e2e import encrypted_reply, open_e2e_table
 from tests.matrix.test_matrix_protocol import open_table
@@ -40,7 +41,7 @@ async def make_rooms(cast, count: int, players: list[Chat]) -> list[str]:
 def stored(config) -> dict[str, dict]:
     store = Store(config.db_path)
     try:
-        return store.room_auths()
+        return MatrixStore(store).room_auths()
     finally:
         store.db.conn.close()
 

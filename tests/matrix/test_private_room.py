@@ -16,7 +16,7 @@ async def test_a_player_who_rejects_or_leaves_the_private_room_gets_a_new_one(ca
     gm, ana = cast.gm, cast.players[0]
     bot_id = cast.bot_user.user_id
     async with run_bot(cast.config()) as running:
-        store = running.bot.store
+        store = running.bot.matrix_store
         room = await gm.create_room(invite=[bot_id, ana.user_id])
         await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
         await ana.join(room)

@@ -1,24 +1,27 @@
-"""The Matrix transport's state in ``Store`` (saved power levels, private rooms, skipped events), and the
-upgrade of a database where the transport had made its tables itself (no homeserver)."""
+"""The Matrix transport's state in its own tables on the table's ``Store`` (saved power levels, private
+rooms, skipped events), and the upgrade of a database where the transport had made its tables itself
+(no homeserver)."""
 
 from __future__ import annotations
 
 import sqlite3
 
 from bot.core.store import SCHEMA_VERSION, Store
+from bot.matrix.store import MatrixStore
 
 
 def test_saved_power_levels_private_rooms_and_skipped_events():
     store = Store()
-    assert store.saved_power_levels("!r:s") is None and store.rooms_with_saved_power_levels() == []
-    store.save_power_levels("!r:s", {"users": {"@gm:s": 100}, "events_default": 0})
-    assert store.saved_power_levels("!r:s") == {"users": {"@gm:s": 100}, "events_default": 0}
-    assert store.rooms_with_saved_power_levels() == ["!r:s"]
-    store.forget_power_levels("!r:s")
-    assert store.saved_power_levels("!r:s") is None
-    assert store.private_room("@ana:s") is None
-    store.set_private_room("@ana:s", "!dm:s")
-    assert store.private_room("@ana:s") == "!dm:s"
+    matrix = MatrixStore(store)
+    assert matrix.saved_power_levels("!r:s") is None and matrix.rooms_with_saved_power_levels() == []
+    matrix.save_power_levels("!r:s", {"users": {"@gm:s": 100}, "events_default": 0})
+    assert matrix.saved_power_levels("!r:s") == {"users": {"@gm:s": 100}, "events_default": 0}
+    assert matrix.rooms_with_saved_power_levels() == ["!r:s"]
+    matrix.forget_power_levels("!r:s")
+    assert matrix.saved_power_levels("!r:s") is None
+    assert matrix.private_room("@ana:s") is None
+    matrix.set_private_room("@ana:s", "!dm:s")
+    assert matrix.private_room("@ana:s") == "!dm:s"
     store.mark_skipped("$bad", "!r:s", 0)
     store.mark_skipped("$bad", "!r:s", 0)  # seen again (a backfill): no error
     assert store.was_handled("$bad")
@@ -26,9 +29,12 @@ def test_saved_power_levels_private_rooms_and_skipped_events():
 
 def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_path):
     path = str(tmp_path / "rolbot.db")
-    Store(path).db.conn.close()
+    store = Store(path)
+    MatrixStore(store)
+    store.db.conn.close()
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA user_version = 1")
+    conn.execute("DELETE FROM meta WHERE key = 'schema:matrix'")
     conn.execute("DROP TABLE matrix_saved_power")
     conn.execute("DROP TABLE matrix_dm")
     # What the transport created beside the store before the tables moved into the store's schema.
@@ -40,8 +46,9 @@ def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_
     conn.close()
     store = Store(path)
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert store.saved_power_levels("!r:s") == {"events_default": 0}
-    assert store.private_room("@ana:s") == "!dm:s"
+    matrix = MatrixStore(store)
+    assert matrix.saved_power_levels("!r:s") == {"events_default": 0}
+    assert matrix.private_room("@ana:s") == "!dm:s"
 
 
 def test_room_auth_state_round_trips_through_the_store():
@@ -54,7 +61,7 @@ def test_room_auth_state_round_trips_through_the_store():
     for user, value in (("@gm:s", "join"), ("@ana:s", "join"), ("@bruno:s", "join"), ("@bruno:s", "leave")):
         auth.apply({"type": "m.room.member", "state_key": user, "content": {"membership": value}})
     assert auth.dirty and auth.members == {"@gm:s", "@ana:s"}
-    store = Store()
+    store = MatrixStore(Store())
     store.save_room_auths({"!r:s": auth.to_dict()})
     loaded = RoomAuth.from_dict(store.room_auths()["!r:s"])
     assert loaded == auth and loaded.is_admin("@gm:s") and loaded.level("@bot:s") == 50 and loaded.encrypted
