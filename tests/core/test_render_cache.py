@@ -104,3 +104,24 @@ def test_the_gms_copy_of_a_roll_against_an_npc_is_still_rendered_and_sent() -> N
     room, gm = [a for a in t.for_line(FIRST) if a["action"] == "send"]
     assert not room.get("gm_copy") and gm.get("gm_copy") and gm["private_to"] == GM
     assert "vs 4" in gm["text"] and "vs 4" not in room["text"]
+
+
+def test_a_text_of_a_few_scalars_is_rendered_once(tmp_path: Path) -> None:
+    """Reactions, the redaction reason and state labels are texts asked for on many events: rendered
+    once per context; ``True`` and ``1`` stay apart, and other contexts are rendered each time."""
+    (tmp_path / "label_kind.txt").write_text("{{ key }}={{ value }}", encoding="utf-8")
+    renderer = Renderer((), str(tmp_path))
+    asked: list[str] = []
+    original = renderer.env.get_template
+
+    def get_template(name: str, *args: Any, **kwargs: Any) -> Template:
+        asked.append(name)
+        return original(name, *args, **kwargs)
+
+    renderer.env.get_template = get_template  # type: ignore[method-assign]
+    assert [renderer.text("label_kind", key="herida", value=v) for v in (True, True, 1, 1)] == [
+        "herida=True", "herida=True", "herida=1", "herida=1"]
+    assert asked == ["label_kind.txt", "label_kind.txt"]
+    assert renderer.text("label_kind", key="x", value=["a"]) == "x=['a']"
+    assert renderer.text("label_kind", key="x", value=["a"]) == "x=['a']"
+    assert len(asked) == 4
