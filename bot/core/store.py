@@ -217,7 +217,11 @@ class Store:
             self._rooms_written.clear()
             conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            self._rooms_written.clear()  # what this transaction wrote may not be in the database
+            raise
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()

@@ -3,6 +3,9 @@ statements never lose state: one transaction per event, the handled record in it
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Any
+
 import pytest
 
 from bot.core.events import Event
@@ -118,3 +121,39 @@ def test_a_rooms_state_is_updated_in_place(tmp_path) -> None:
     table.handle(Event(ROOM, GM, "!combate", "$fight"))
     assert table.store.db.execute(rowid, [ROOM]).fetchone()[0] == before
     assert make_table(db=str(tmp_path / "t.db")).room(ROOM).combat is not None
+
+
+class _FailingCommit:
+    """The store's connection, with its next COMMIT refused (a full disk) and rolled back."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.failed = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+    def execute(self, sql: str, *params: Any) -> sqlite3.Cursor:
+        if sql == "COMMIT" and not self.failed:
+            self.failed = True
+            self.conn.execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.conn.execute(sql, *params)
+
+
+def test_a_room_written_in_a_transaction_whose_commit_failed_is_written_again(tmp_path) -> None:
+    """A COMMIT that fails loses what the transaction wrote: the store forgets it wrote the room."""
+    path = str(tmp_path / "t.db")
+    table = _table(tmp_path)
+    store = table.store
+    changed = table.room(ROOM).to_dict()
+    changed["system"] = "savage"
+    data = RoomState.from_dict(changed).to_json()
+    real = store.db.conn
+    store.db.conn = _FailingCommit(real)  # type: ignore[assignment]
+    with pytest.raises(sqlite3.OperationalError), store.transaction():
+        store.save_room(ROOM, data)
+    store.db.conn = real
+    with store.transaction():
+        store.save_room(ROOM, data)
+    assert (make_table(db=path).store.load_room(ROOM) or {}).get("system") == "savage"
