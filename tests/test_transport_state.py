@@ -89,7 +89,7 @@ def test_a_database_made_by_main_keeps_every_row_of_the_transports_state(tmp_pat
         conn.execute("INSERT INTO matrix_undecrypted_notice VALUES ('!r:s', '@ana:s')")
         conn.executemany("INSERT INTO meta VALUES (?, ?)", [
             ("irc_people", json.dumps(people)), ("irc_mute:#mesa", mute.to_json()),
-            ("irc_last_msgid:#mesa", "abc"), ("irc_last_msgid:#otra", "def")])
+            ("irc_last_msgid:#mesa", "abc"), ("irc_last_msgid:#otra", "def"), ("matrix_sync_token", "s72_9")])
     conn.close()
     before = {t: sqlite3.connect(db).execute(f"SELECT count(*) FROM {t}").fetchone()[0]
               for t in ("handled", "rooms", "rolls", "acta", "outbox")}
@@ -103,10 +103,20 @@ def test_a_database_made_by_main_keeps_every_row_of_the_transports_state(tmp_pat
     assert matrix.undecrypted_event("$e") == ("{}", "ep") and matrix.undecrypted_noticed("!r:s", "@ana:s")
     assert irc.people() == people and irc.mute_record("#mesa") == mute
     assert irc.last_seen("#mesa") == "abc" and irc.last_seen("#otra") == "def"
-    assert store.meta_with_prefix("irc_") == [], "moved, not copied"
+    assert matrix.sync_token() == "s72_9"
+    assert store.meta_with_prefix("irc_") == store.meta_with_prefix("matrix_") == [], "moved, not copied"
     store.db.conn.close()
     store = Store(str(db))
     assert IrcStore(store).people() == people and MatrixStore(store).private_room("@ana:s") == "!dm:s"
+
+
+def test_the_matrix_sync_token_is_kept_in_its_own_table() -> None:
+    store = Store()
+    matrix = MatrixStore(store)
+    assert matrix.sync_token() is None
+    matrix.save_sync_token("s1")
+    matrix.save_sync_token("s2")
+    assert matrix.sync_token() == "s2" and store.meta_with_prefix("matrix") == []
 
 
 def test_irc_state_round_trips_through_its_tables() -> None:

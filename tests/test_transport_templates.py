@@ -84,3 +84,10 @@ def test_the_startup_errors_of_a_transport_are_in_its_folder() -> None:
                 raised.add(node.args[0].value)
     assert raised and raised == matrix and not core & matrix
     assert not core & _strings(_transport_files("matrix"))
+
+
+def test_a_group_folder_overrides_a_transport_message(tmp_path: Path) -> None:
+    (tmp_path / "matrix").mkdir()
+    (tmp_path / "matrix" / "undecryptable.txt").write_text("🔐 {{ who }}: no te leo.", encoding="utf-8")
+    assert Renderer(override_dir=str(tmp_path)).render("matrix/undecryptable", who="ana").body == "🔐 ana: no te leo."
+    assert "no he podido leer" in Renderer().render("matrix/undecryptable", who="ana").body

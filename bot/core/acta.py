@@ -1,6 +1,6 @@
 """The room's acta: its in-character record, kept only while the GM has it on (``!acta activar``).
 
-What a handled event adds to or changes in the record is gathered on the ``Context`` (``records``)
+What a handled event adds to or changes in the record is gathered on the event's unit of work (``records``)
 and written by ``Table.handle`` in the event's own transaction, so a refused command records
 nothing and a crash loses the event and its record together.
 
@@ -12,11 +12,12 @@ and secret rolls (a roll answered privately: nothing reveals one to the room, so
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from bot.core.records import Change, Entry, EntryKind
+from bot.core.view import EventView
+
 if TYPE_CHECKING:
-    from bot.core.context import Context
     from bot.core.protocol import Line
 
 SESSION_GAP = 6 * 3600 * 1000
@@ -30,46 +31,9 @@ FORMATS: tuple[Format, ...] = ("md", "html")
 HIDDEN_IN_DOCUMENT = ("lock", "turn")
 """Kept in the record, left out of the exported document (moderation, not story)."""
 
-EntryKind = Literal["narration", "dialogue", "action", "roll", "state", "combat", "combat_end", "round", "turn", "lock"]
-SPOKEN: tuple[EntryKind, ...] = ("narration", "dialogue", "action")
-"""Entries that are someone's message: an edit changes them, a redaction removes them."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of the record. ``source`` is the chat event it came from (a roll: its request), and
-    ``sender`` the user id who sent it: only they may edit it."""
-
-    session: int
-    kind: EntryKind
-    actor: str
-    text: str
-    source: str
-    ts: int
-    data: dict[str, Any] = field(default_factory=dict)
-    sender: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A change to what is recorded: ``edit`` or ``forget`` the entries of chat event ``source``,
-    ``undo`` every entry it wrote (its command was undone), or ``erase`` recorded sessions
-    (``sessions`` None: all of them). An edit or a forget applies only
-    to entries ``by`` sent, unless ``any_sender`` (a redaction by the GM or a room admin)."""
-
-    op: Literal["edit", "forget", "erase", "undo"]
-    source: str = ""
-    kind: EntryKind = "dialogue"
-    text: str = ""
-    sessions: tuple[int, ...] | None = None
-    by: str = ""
-    any_sender: bool = False
-
-
-Record = Entry | Change
-
-
-def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **data: Any) -> None:
+def record(ctx: EventView, kind: EntryKind, actor: str = "", text: str = "", **data: Any) -> None:
     """Add an entry for the event being handled, if the room records. A first entry, one after
     ``!sesion fin``, or one more than ``SESSION_GAP`` after the last opens a new session."""
     acta = ctx.room.acta
@@ -80,11 +44,11 @@ def record(ctx: Context, kind: EntryKind, actor: str = "", text: str = "", **dat
         acta.session += 1
         acta.open = True
     acta.last_ts = max(acta.last_ts, ts)
-    ctx.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data,
+    ctx.work.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data,
                              ctx.sender))
 
 
-def roll(ctx: Context, result: dict[str, Any], body: str, secret: bool = False, who: str | None = None,
+def roll(ctx: EventView, result: dict[str, Any], body: str, secret: bool = False, who: str | None = None,
          label: str = "") -> None:
     """A roll the room saw: the message ``body`` it got, the structured ``result`` (the roll JSON) and
     the named roll's ``label`` (``Pelear d6``). It is credited to ``who`` (the character that rolled),
@@ -99,35 +63,7 @@ def roll(ctx: Context, result: dict[str, Any], body: str, secret: bool = False, 
     record(ctx, "roll", actor, line, result=result, **({"label": label[:80]} if label else {}))
 
 
-Board = tuple[int, tuple[str, ...], dict[str, list[str]]]
-"""A running combat as the record compares it: round, order, each combatant's state labels."""
-
-
-def board(ctx: Context) -> Board | None:
-    """The combat's state labels (the ones ``!estado`` shows), when the room records a running combat."""
-    combat = ctx.room.combat
-    if not ctx.room.acta.on or combat is None or not combat.started:
-        return None
-    rules = ctx.game.combat
-    labels = {}
-    for name in combat.order:
-        character = ctx.room.find_character(name)
-        labels[name] = rules.conditions(ctx, combat, character) if character else []
-    return combat.round, tuple(combat.order), labels
-
-
-def state_changes(ctx: Context, before: Board | None) -> None:
-    """After an event: each combatant whose state labels changed gets a ``state`` entry. A new round
-    or a new order (cards dealt again, initiative) is the round's heading, not a change of state."""
-    after = board(ctx)
-    if before is None or after is None or before[:2] != after[:2]:
-        return
-    for name, labels in after[2].items():
-        if labels != before[2].get(name):
-            record(ctx, "state", name, ", ".join(labels), before=before[2].get(name, []), after=labels)
-
-
-def said(ctx: Context, line: Line) -> None:
+def said(ctx: EventView, line: Line) -> None:
     """Plain text or an action allowed on the floor: narration from the GM, dialogue from a player,
     ``/me`` from either (out-of-character text is not recorded)."""
     kind = _spoken_kind(ctx, line)
@@ -135,7 +71,7 @@ def said(ctx: Context, line: Line) -> None:
         record(ctx, kind, _speaker(ctx, kind), _spoken_text(ctx, line))
 
 
-def edited(ctx: Context, line: Line) -> None:
+def edited(ctx: EventView, line: Line) -> None:
     """An allowed edit: the entry of the edited message takes the new text, or goes if the new text
     is no longer in character. Only the message's sender may edit it (Matrix lets anyone send an edit
     naming any event; clients show only the sender's)."""
@@ -144,33 +80,33 @@ def edited(ctx: Context, line: Line) -> None:
         return
     kind = _spoken_kind(ctx, line)
     if kind is None:
-        ctx.records.append(Change("forget", target, by=ctx.sender))
+        ctx.work.records.append(Change("forget", target, by=ctx.sender))
     else:
-        ctx.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT], by=ctx.sender))
+        ctx.work.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT], by=ctx.sender))
 
 
-def redacted(ctx: Context) -> None:
+def redacted(ctx: EventView) -> None:
     """A message deleted from the chat leaves the record (a roll it asked for stays), when its sender,
     the GM or a room admin deleted it."""
     if ctx.event.target:
-        ctx.records.append(Change("forget", ctx.event.target, by=ctx.sender, any_sender=ctx.is_gm()))
+        ctx.work.records.append(Change("forget", ctx.event.target, by=ctx.sender, any_sender=ctx.is_gm()))
 
 
-def undone(ctx: Context, source: str) -> None:
+def undone(ctx: EventView, source: str) -> None:
     """An undone command's entries (its rolls, the states and turns it recorded) leave the record; its
     rolls stay in the roll history."""
-    ctx.records.append(Change("undo", source))
+    ctx.work.records.append(Change("undo", source))
 
 
-def erase(ctx: Context, sessions: tuple[int, ...] | None) -> None:
+def erase(ctx: EventView, sessions: tuple[int, ...] | None) -> None:
     """Delete recorded sessions (None: all). Deleting the open one closes it."""
     acta = ctx.room.acta
     if sessions is None or acta.session in sessions:
         acta.open = False
-    ctx.records.append(Change("erase", sessions=sessions))
+    ctx.work.records.append(Change("erase", sessions=sessions))
 
 
-def _speaker(ctx: Context, kind: EntryKind) -> str:
+def _speaker(ctx: EventView, kind: EntryKind) -> str:
     """Who an entry names: a player's character (else their user id); for the GM, the NPC whose turn
     it is (on a player's turn, or out of combat, the GM speaks for no one) or the GM's own character."""
     if not ctx.is_gm():
@@ -183,7 +119,7 @@ def _speaker(ctx: Context, kind: EntryKind) -> str:
     return character.name if character is not None and kind != "narration" else ""
 
 
-def _spoken_kind(ctx: Context, line: Line) -> EntryKind | None:
+def _spoken_kind(ctx: EventView, line: Line) -> EntryKind | None:
     if line.kind == "action":
         return "action"
     if line.kind == "talk":
@@ -191,5 +127,5 @@ def _spoken_kind(ctx: Context, line: Line) -> EntryKind | None:
     return None
 
 
-def _spoken_text(ctx: Context, line: Line) -> str:
+def _spoken_text(ctx: EventView, line: Line) -> str:
     return line.args if line.kind == "action" else ctx.event.text.strip()

@@ -12,7 +12,8 @@ from base64 import b64encode
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from bot.core.acta import HIDDEN_IN_DOCUMENT, Entry, Format
+from bot.core.acta import HIDDEN_IN_DOCUMENT, Format
+from bot.core.records import Entry
 from bot.core.render import Renderer, without_controls
 from bot.core.store import Store
 

@@ -9,6 +9,8 @@ from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
 
+MAX_COMBATANTS = 40
+
 
 def ensure_character(ctx: Context, name: str) -> Character:
     """A known character, or a new non-player character run by the GM."""
@@ -247,3 +249,31 @@ def board(ctx: Context, combat: Combat) -> list[dict[str, Any]]:
             "conditions": rules.conditions(ctx, combat, character) if character else [],
         })
     return rows
+
+
+ActaBoard = tuple[int, tuple[str, ...], dict[str, list[str]]]
+"""A running combat as the record compares it: round, order, each combatant's state labels."""
+
+
+def acta_board(ctx: Context) -> ActaBoard | None:
+    """The combat's state labels (the ones ``!estado`` shows), when the room records a running combat."""
+    combat = ctx.room.combat
+    if not ctx.room.acta.on or combat is None or not combat.started:
+        return None
+    rules = ctx.game.combat
+    labels = {}
+    for name in combat.order:
+        character = ctx.room.find_character(name)
+        labels[name] = rules.conditions(ctx, combat, character) if character else []
+    return combat.round, tuple(combat.order), labels
+
+
+def record_state_changes(ctx: Context, before: ActaBoard | None) -> None:
+    """After an event: each combatant whose state labels changed gets a ``state`` entry. A new round
+    or a new order (cards dealt again, initiative) is the round's heading, not a change of state."""
+    after = acta_board(ctx)
+    if before is None or after is None or before[:2] != after[:2]:
+        return
+    for name, labels in after[2].items():
+        if labels != before[2].get(name):
+            acta.record(ctx, "state", name, ", ".join(labels), before=before[2].get(name, []), after=labels)

@@ -1,6 +1,6 @@
 """Commands as groups: one small function per command, its usage next to it.
 
-The core has one group (the commands every room has, ``bot/core/room_commands.py``) and each game
+The core has one group (the commands every room has, ``bot/core/room_commands/``) and each game
 brings its own (``bot/games/<game>/``). What ``!ayuda`` says of them lives in its topics
 (``templates/core/topic_*.txt``, ``templates/<game>/topic_*.txt``).
 """
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from bot.core import args
+from bot.core.context import Context
 from bot.core.state import name_key
+from systems.refusal import Refusal
 
-if TYPE_CHECKING:
-    from bot.core.context import Context
+__all__ = ["Command", "CommandGroup", "Handler", "ParsedHandler"]
 
-__all__ = ["Command", "CommandGroup", "Handler"]
-
-Handler = Callable[["Context", str], None]
+Handler = Callable[[Context, str], None]
+ParsedHandler = Callable[[Context, args.Parsed], None]
 
 
 MAX_COMMAND_ARGS = 2000
@@ -55,16 +55,47 @@ class CommandGroup:
         """Register the decorated function under ``names`` (Spanish first, English alias second)."""
 
         def register(fn: Handler) -> Handler:
-            cmd = Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question, free)
-            for name in names:
-                key = name_key(name)
-                if key in self._by_name:
-                    raise ValueError(f"command name registered twice: {name}")
-                self._by_name[key] = cmd
-            self._commands.append(cmd)
+            self._add(Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question, free))
             return fn
 
         return register
+
+    def takes(self, *names: str, spec: args.Spec, gm_only: bool = False, in_character: bool = False,
+              question: bool = False, free: bool = False) -> Callable[[ParsedHandler], ParsedHandler]:
+        """Register the decorated function under ``names``, given its arguments as ``spec`` reads them
+        (``bot/core/args.py``): its usage is the spec's, and a text that does not fit it is answered
+        with that usage."""
+
+        def register(fn: ParsedHandler) -> ParsedHandler:
+            def run(ctx: Context, text: str) -> None:
+                parsed = args.parse(spec, text)
+                if parsed is None:
+                    raise Refusal("usage", command=cmd)
+                fn(ctx, parsed)
+
+            cmd = Command(tuple(names), run, args.usage(spec), gm_only, in_character, args.required(spec), question,
+                          free)
+            self._add(cmd)
+            return fn
+
+        return register
+
+    def _add(self, cmd: Command) -> None:
+        for name in cmd.names:
+            key = name_key(name)
+            if key in self._by_name:
+                raise ValueError(f"command name registered twice: {name}")
+            self._by_name[key] = cmd
+        self._commands.append(cmd)
+
+    @classmethod
+    def joined(cls, *groups: CommandGroup) -> CommandGroup:
+        """One group of the commands of ``groups``, in their order (a name in two of them is refused)."""
+        joined = cls()
+        for group in groups:
+            for cmd in group:
+                joined._add(cmd)
+        return joined
 
     def find(self, name: str) -> Command | None:
         return self._by_name.get(name_key(name))

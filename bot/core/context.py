@@ -2,58 +2,207 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from random import Random
-from typing import Any
+from typing import Any, Protocol
 
-from bot.core import acta, privacy
-from bot.core.commands import Command, CommandGroup
-from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
-from bot.core.game import Game, GameRegistry
-from bot.core.render import Message, Renderer
+from bot.core import replies
+from bot.core.events import Event, PowerLevels, React, Redact
+from bot.core.privacy import Views, recipients
+from bot.core.records import RollRequest, SheetRoll, Vitality
+from bot.core.render import Renderer
+from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
-from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
-from bot.core.store import Store, UndoStep
-from systems.base import GameSystem, Outcome, sized_dice
+from bot.core.state import MAX_NAME, Character, Combat, RoomState
+from bot.core.store import Store
+from bot.core.work import UnitOfWork
+from systems.base import GameSystem, Outcome
 from systems.refusal import Refusal
 
-ROLLER_KEYS = ("who", "attacker", "name")
-"""The context keys of a game's roll message that name who rolled (``name``: the subject of a soak, a
-recovery...; of a damage roll it is the target, so the acta does not credit a damage roll to it)."""
+
+class CommandSpec(Protocol):
+    """A command as a context finds it (``bot.core.commands.Command`` is one)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def usage(self) -> str: ...
+
+    @property
+    def run(self) -> Callable[[Context, str], None]: ...
+
+    @property
+    def gm_only(self) -> bool: ...
+
+    @property
+    def in_character(self) -> bool: ...
+
+    @property
+    def needs_args(self) -> bool: ...
+
+    @property
+    def question(self) -> bool: ...
+
+    @property
+    def free(self) -> bool: ...
+
+
+class CommandBook(Protocol):
+    """Commands found by any of their names (``bot.core.commands.CommandGroup`` is one)."""
+
+    def find(self, name: str) -> CommandSpec | None: ...
+
+    def __iter__(self) -> Iterator[CommandSpec]: ...
+
+
+class CombatRules(Protocol):
+    """A game's combat hooks. Each mutates ``combat.data`` (its own JSON-able state)."""
+
+    def initiative(self, ctx: Context, combat: Combat) -> None:
+        """Order ``combat.order`` by the game's initiative and announce it."""
+
+    def new_round(self, ctx: Context, combat: Combat) -> None:
+        """Between rounds (re-deal cards, reset per-round counters)."""
+
+    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
+        """At the start of ``actor``'s turn (conditions that tick)."""
+
+    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
+        """Short condition labels for the status board."""
+        ...
+
+    def vitality(self, ctx: Context, character: Character) -> Vitality:
+        """Whether ``character`` can act, is down, or is dead, from its sheet."""
+        ...
+
+    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
+        """``character`` enters the running combat (``!entra``): give it the game's initiative now
+        (a card, a roll, its stats), put it in ``combat.order`` with ``bot.core.combat.place_late``
+        and keep ``combat.data`` in step; nobody else's initiative changes. Returns how its
+        initiative reads for the room (None: nothing to show, such as an NPC's sheet numbers)."""
+        ...
+
+    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        """``name`` has just left ``combat.order`` (``!sale``): forget what ``combat.data`` keeps of
+        it for the turn order (its card, its roll)."""
+
+
+class SheetRules(Protocol):
+    """How a game rolls from a character's sheet and the table's state (``!tiro``)."""
+
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        """Resolve the request's text for its actor: a named roll (``Disparar vs 6``) from the sheet, or
+        an expression with the state's modifiers added when ``auto``. Refuse a roll the actor may not
+        make now (with the reason; the actor's vitality through ``bot.core.rolls.require_up``, which
+        checks it once per request); None leaves the text to the system as a plain roll."""
+        ...
+
+
+class GameHooks(Protocol):
+    """The room's game as a command sees it (``bot.core.game.Game`` is one): its resolver, hooks,
+    commands, sheet and files."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def system(self) -> GameSystem: ...
+
+    @property
+    def combat(self) -> CombatRules: ...
+
+    @property
+    def commands(self) -> CommandBook: ...
+
+    @property
+    def cards(self) -> Traversable | None: ...
+
+    @property
+    def sheet_rules(self) -> SheetRules | None: ...
+
+    @property
+    def sheet_fields(self) -> dict[str, type]: ...
+
+    @property
+    def sheet_names(self) -> dict[str, str]: ...
+
+    @property
+    def sheet_aliases(self) -> dict[str, str]: ...
+
+    @property
+    def sheet_state(self) -> frozenset[str]: ...
+
+    @property
+    def sheet_roles(self) -> frozenset[str]: ...
+
+    @property
+    def sheet_derived(self) -> frozenset[str]: ...
+
+    @property
+    def gm_fields(self) -> frozenset[str]: ...
+
+    @property
+    def turn_group(self) -> Callable[[Character], str] | None: ...
+
+    @property
+    def npc_words(self) -> dict[str, tuple[str, str]]: ...
+
+
+class GameBook(Protocol):
+    """The games a table offers, by key (``bot.core.game.GameRegistry`` is one)."""
+
+    def __contains__(self, key: object) -> bool: ...
+
+    def __getitem__(self, key: str) -> GameHooks: ...
+
+    def __iter__(self) -> Iterator[GameHooks]: ...
+
+    def __hash__(self) -> int: ...
+
+    def keys(self) -> tuple[str, ...]: ...
+
+    def game_for(self, key: str) -> GameHooks:
+        """The game of ``key``; the default one for a key no longer offered."""
+        ...
+
+    @property
+    def default(self) -> GameHooks: ...
 
 
 @dataclass
 class Context:
+    """One event as a command sees it: the room, its settings and game, how to answer (the unit of
+    work gathers what it leaves for the event's transaction) and the argument helpers every game
+    shares."""
+
     event: Event
     room: RoomState
     settings: RoomSettings
     renderer: Renderer
     rng: Random
-    games: GameRegistry
-    room_commands: CommandGroup
-    actions: list[Action] = field(default_factory=list)
+    games: GameBook
+    commands: CommandBook
+    """The commands every room has; the game's come first (``find_command``)."""
+    work: UnitOfWork
+    store: Store | None = None
+    """Read-only use by commands (roll history); writes go through ``work``."""
+    recorded_sessions: Callable[[], list[int]] = list
+    """The session numbers the room's acta holds now (read from the store), in order."""
     on_grant: bool = False
     """The command runs on the sender's ``!permite`` grant (the lock or the turn would refuse it)."""
     grant_spent: bool = False
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
-    records: list[acta.Record] = field(default_factory=list)
-    """What the event adds to or changes in the room's acta, written in the event's transaction."""
-    store: Store | None = None
-    """Read-only use by commands (roll history); writes go through ``rolls`` and ``reveals``."""
-    rolls: list[dict[str, Any]] = field(default_factory=list)
-    """Roll records to store with the event (``bot/core/rolls.py``)."""
-    reveals: list[str] = field(default_factory=list)
-    """Secret rolls the GM revealed in this event (roll ids)."""
-    recorded_sessions: Callable[[], list[int]] = list
-    """The session numbers the room's acta holds now (read from the store), in order."""
     answer_privately: bool = False
     """A question asked off the floor (``Command.question``): every answer goes to the sender alone."""
-    undoable: list[UndoStep] = field(default_factory=list)
-    """The command of this event changed the play: how to take it back (``bot/core/undo.py``)."""
-    undone: list[str] = field(default_factory=list)
-    """The events whose commands this event took back (``!deshacer``)."""
 
     @property
     def sender(self) -> str:
@@ -64,18 +213,17 @@ class Context:
         return self.room.system or self.settings.system or self.games.default.key
 
     @property
-    def game(self) -> Game:
+    def game(self) -> GameHooks:
         """The room's game (a key no longer offered falls back to the default one)."""
-        key = self.system_key
-        return self.games.get(key, self.games.default)
+        return self.games.game_for(self.system_key)
 
     @property
     def system(self) -> GameSystem:
         return self.game.system
 
-    def find_command(self, name: str) -> Command | None:
+    def find_command(self, name: str) -> CommandSpec | None:
         """The room's game's own command of that name, else the core's."""
-        return self.game.commands.find(name) or self.room_commands.find(name)
+        return self.game.commands.find(name) or self.commands.find(name)
 
     @property
     def enforcement(self) -> str:
@@ -113,80 +261,24 @@ class Context:
         character = self.character
         return character.name if character else self.sender
 
-    def render_send(self, kind: str, *, reply: bool = True, mentions: tuple[str, ...] = (),
-                    private_to: str | None = None, roll: Outcome | None = None,
-                    roll_json: dict[str, Any] | None = None, roll_id: str | None = None,
-                    secret: bool = False, private_also: tuple[str, ...] = (), to_room_gms: bool = False,
-                    rendered: privacy.Views | None = None, **context: Any) -> None:
-        """Queue a message. ``roll``: the outcome a game's own message shows (the template's ``r``),
-        recorded as the room's roll. A message that shows a roll carries it (``roll_json``, its
-        record's ``roll_id``, the ``applied`` modifiers of the context, and whether it is ``secret``);
-        ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
-        room goes to the acta; a secret one (sent privately) does not, until it is revealed.
-        What it shows of a GM-owned sheet follows ``bot/core/privacy.py``: whoever is no GM gets the
-        room's copy, and the GMs get theirs privately when it says more."""
-        if self.answer_privately and private_to is None:
-            private_to = self.sender
-        params = {"r": roll, **context}
-        views = rendered or privacy.render_views(self, kind, params)
-        who = ""
-        if roll_json is None and roll is not None:  # a game's own roll
-            roll_json = roll.as_json()
-            who = next((v for k in ROLLER_KEYS if isinstance(v := context.get(k), str)), "")
-            roll_id = self.record_roll(roll, privacy.public_roll(roll_json, views) or {}, who or self.speaker_name,
-                                       "", (), private_to is not None, views.public)
-            secret = private_to is not None
-        public_json = privacy.public_roll(roll_json, views)
-        if public_json is not None:
-            named = context.get("who")
-            label = context.get("label")
-            credited = named if isinstance(named, str) else None if public_json.get("kind") == "damage" else who
-            # The acta shows no more of the label than the room's copy does (an NPC's skill without its die).
-            shown = next((c for c in ((label, label.rsplit(" ", 1)[0]) if isinstance(label, str) and label else ())
-                          if f" · {c}" in views.public.body), "")
-            acta.roll(self, public_json, views.public.body, secret=secret or private_to is not None, who=credited or None,
-                      label=shown)
-        applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
-        send = Send(
-            self.event.room_id, views.public, self.event.event_id if reply else None, mentions, private_to,
-            template=kind, actor=self.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
-            private_also=private_also, to_room_gms=to_room_gms, secret=secret,
-        )
-        self.actions += privacy.addressed(self, send, views, roll_json)
-
-    def record_roll(self, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
-                    applied: Sequence[tuple[str, int]], secret: bool, message: Message,
-                    target: str | None = None) -> str:
-        """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id.
-        ``message`` is the room's copy; ``target`` whom it was rolled against."""
-        roll_id = f"{self.event.event_id}/r{len(self.rolls)}"
-        self.rolls.append({
-            "roll_id": roll_id, "room_id": self.event.room_id, "event_id": self.event.event_id, "ts": self.event.ts,
-            "actor": name_key(who), "sender": self.sender, "system": self.system_key, "label": label,
-            "secret": int(secret), "revealed": 0,
-            "data": json.dumps({"who": who, "target": target, "roll": roll_json, "applied": list(applied)},
-                               ensure_ascii=False),
-            "dice": json.dumps(sized_dice(outcome)),
-            "message": json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
-        })
-        return roll_id
-
-    def reply(self, kind: str, *, roll: Outcome | None = None, **context: Any) -> None:
-        self.render_send(kind, roll=roll, **context)
+    def reply(self, kind: str, *, roll: Outcome | None = None, rendered: Views | None = None,
+              **context: Any) -> None:
+        replies.render_send(self, kind, roll=roll, rendered=rendered, **context)
 
     def announce(self, kind: str, mentions: tuple[str, ...] = (), *, roll: Outcome | None = None,
                  **context: Any) -> None:
-        self.render_send(kind, reply=False, mentions=mentions, roll=roll, **context)
+        replies.render_send(self, kind, Addressing(reply=False, mentions=mentions), roll=roll, **context)
 
     def whisper(self, user_id: str, kind: str, *, roll: Outcome | None = None, **context: Any) -> None:
-        self.render_send(kind, private_to=user_id, roll=roll, **context)
+        replies.render_send(self, kind, Addressing(private_to=user_id), roll=roll, **context)
 
     def tell_gms(self, kind: str, **context: Any) -> None:
         """A message for the GMs only, to those the GMs' copies go to (``privacy.recipients``), and with
         ``to_room_gms`` to the room's creators and users of power level 50+ the transport knows when no
         GM is named. With no GM known at all it is addressed to the sender, who then reads it too."""
-        first, *others = privacy.recipients(self) or (self.sender,)
-        self.render_send(kind, private_to=first, private_also=tuple(others), to_room_gms=not self.gms, **context)
+        first, *others = recipients(self) or (self.sender,)
+        replies.render_send(self, kind, Addressing(private_to=first, private_also=tuple(others),
+                                                   to_room_gms=not self.gms), **context)
 
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
@@ -275,11 +367,11 @@ class Context:
 
     def redact(self) -> None:
         reason = self.renderer.text("redact_reason")
-        self.actions.append(Redact(self.event.room_id, self.event.event_id, reason))
+        self.work.actions.append(Redact(self.event.room_id, self.event.event_id, reason))
 
     def react(self, key_kind: str) -> None:
         """React to the event with the emoji in template ``key_kind``."""
-        self.actions.append(React(self.event.room_id, self.event.event_id, self.renderer.text(key_kind)))
+        self.work.actions.append(React(self.event.room_id, self.event.event_id, self.renderer.text(key_kind)))
 
     def power_levels(self, lock: bool, speakers: tuple[str, ...] = ()) -> None:
-        self.actions.append(PowerLevels(self.event.room_id, lock, speakers, self.event.event_id))
+        self.work.actions.append(PowerLevels(self.event.room_id, lock, speakers, self.event.event_id))

@@ -5,63 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any
 
 from bot.core.commands import CommandGroup
+from bot.core.context import CombatRules, SheetRules
+from bot.core.records import Vitality
+from bot.core.state import Character
 from systems.base import GameSystem
 
-if TYPE_CHECKING:
-    from bot.core.context import Context
-    from bot.core.rolls import SheetRoll
-    from bot.core.state import Character, Combat
-
 __all__ = ["CombatRules", "Game", "GameRegistry", "SheetRules", "Vitality"]
-
-Vitality = Literal["up", "down", "dead"]
-"""``up`` acts; ``down`` (dying, incapacitated, unconscious...) makes only the rolls its state requires,
-which its game rolls for it; ``dead`` leaves the turn order."""
-
-
-class CombatRules(Protocol):
-    """A game's combat hooks. Each mutates ``combat.data`` (its own JSON-able state)."""
-
-    def initiative(self, ctx: Context, combat: Combat) -> None:
-        """Order ``combat.order`` by the game's initiative and announce it."""
-
-    def new_round(self, ctx: Context, combat: Combat) -> None:
-        """Between rounds (re-deal cards, reset per-round counters)."""
-
-    def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        """At the start of ``actor``'s turn (conditions that tick)."""
-
-    def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        """Short condition labels for the status board."""
-        ...
-
-    def vitality(self, ctx: Context, character: Character) -> Vitality:
-        """Whether ``character`` can act, is down, or is dead, from its sheet."""
-        ...
-
-    def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
-        """``character`` enters the running combat (``!entra``): give it the game's initiative now
-        (a card, a roll, its stats), put it in ``combat.order`` with ``bot.core.combat.place_late``
-        and keep ``combat.data`` in step; nobody else's initiative changes. Returns how its
-        initiative reads for the room (None: nothing to show, such as an NPC's sheet numbers)."""
-        ...
-
-    def leave(self, ctx: Context, combat: Combat, name: str) -> None:
-        """``name`` has just left ``combat.order`` (``!sale``): forget what ``combat.data`` keeps of
-        it for the turn order (its card, its roll)."""
-
-
-class SheetRules(Protocol):
-    """How a game rolls from a character's sheet and the table's state (``!tiro``)."""
-
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
-        """Resolve ``text`` for ``actor``: a named roll (``Disparar vs 6``) from the sheet, or an
-        expression with the state's modifiers added when ``auto``. Refuse a roll the actor may not
-        make now (with the reason); None leaves ``text`` to the system as a plain roll."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -124,8 +76,9 @@ class GameRegistry:
     def __getitem__(self, key: str) -> Game:
         return self._games[key]
 
-    def get(self, key: str, default: Game) -> Game:
-        return self._games.get(key, default)
+    def game_for(self, key: str) -> Game:
+        """The game of ``key``; the default one for a key no longer offered."""
+        return self._games.get(key) or self.default
 
     def __contains__(self, key: Any) -> bool:
         return key in self._games

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.core.events import Send
 from bot.core.render import Message
 from bot.core.state import Character, name_key
-
-if TYPE_CHECKING:
-    from bot.core.context import Context
+from bot.core.view import EventView
 
 PRIVATE_ROLL_KEYS = frozenset({
     "tn", "dc", "target", "defense", "toughness", "skill", "margin", "damage_reduction", "threshold",
@@ -43,7 +41,7 @@ class Views:
     """None: the message names no GM-owned sheet (everyone gets ``public``)."""
 
 
-def gm_owned(ctx: Context, context: dict[str, Any]) -> frozenset[str]:
+def gm_owned(ctx: EventView, context: dict[str, Any]) -> frozenset[str]:
     """The name keys of the GM-owned characters a message's context names (its string values, the
     characters in it, and the strings inside its lists and tuples)."""
     found: set[str] = set()
@@ -65,7 +63,7 @@ def _names(value: Any, depth: int) -> Iterable[str]:
             yield from _names(item, depth - 1)
 
 
-def render_views(ctx: Context, kind: str, params: dict[str, Any]) -> Views:
+def render_views(ctx: EventView, kind: str, params: dict[str, Any]) -> Views:
     """``kind`` rendered for the room and, if it names a GM-owned sheet (or left one's numbers out),
     for the GMs. The GMs' copy is rendered only when the room's read what differs in it (``gm_view``,
     ``gm_numbers`` when it names such a sheet, a ``gm_sheet`` that said yes); else it is the same."""
@@ -105,7 +103,7 @@ class _Flag:
         return hash(self.value)
 
 
-def _view(ctx: Context, owned: frozenset[str], gm_view: bool, hid: list[str], read: list[str]) -> dict[str, Any]:
+def _view(ctx: EventView, owned: frozenset[str], gm_view: bool, hid: list[str], read: list[str]) -> dict[str, Any]:
     """What a template asks about GM-owned sheets in one copy; ``hid`` gathers the names it left out,
     ``read`` the flags it read whose value the other copy changes."""
     def gm_sheet(name: object) -> bool:
@@ -131,13 +129,13 @@ def public_roll(roll_json: dict[str, Any] | None, views: Views) -> dict[str, Any
     return {k: v for k, v in roll_json.items() if k not in PRIVATE_ROLL_KEYS}
 
 
-def recipients(ctx: Context) -> tuple[str, ...]:
+def recipients(ctx: EventView) -> tuple[str, ...]:
     """Who gets the GMs' copies: the GMs named by the config or ``!master``, else the room's creators and
     users of power level 50+ (IRC operators) the transport has shown the core."""
     return tuple(ctx.gms) or tuple(ctx.room.admins)
 
 
-def addressed(ctx: Context, send: Send, views: Views, roll_json: dict[str, Any] | None) -> list[Send]:
+def addressed(ctx: EventView, send: Send, views: Views, roll_json: dict[str, Any] | None) -> list[Send]:
     """``send`` (the room's copy, ``views.public`` with its public roll) as its readers may get it: whole
     when they are all GMs; else as it is, and the GMs' copy (the whole ``roll_json``) to the GMs
     privately when theirs says more."""

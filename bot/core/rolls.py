@@ -10,51 +10,24 @@ shows it until the GM reveals it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core import combat as rounds
 from bot.core import privacy
+from bot.core import words_es as vocab
 from bot.core.context import Context
+from bot.core.records import RollRequest, SheetRoll
+from bot.core.replies import Addressing, ShownRoll, record_roll, render_send
 from bot.core.state import Character, name_key
-from systems.base import Outcome
 from systems.dice import minus_signs
 from systems.refusal import Refusal
 
-HIDDEN_WORDS = ("oculta", "oculto", "hidden", "secreto", "secreta", "privada", "en secreto")
-"""What makes a roll secret: a word after the roll (``en secreto`` is one), or the whole of a parenthesis."""
-NO_STATE = (("sin", "estado"), ("no", "state"))
 MAX_MACROS = 20
 MAX_MACRO_NAME = 20
 MAX_MACRO_TEXT = 200
 
 
-@dataclass
-class SheetRoll:
-    """What a game made of a roll from the actor's sheet and the table's state."""
-
-    outcome: Outcome
-    applied: list[tuple[str, int]] = field(default_factory=list)
-    """The modifiers the game added by itself (``(reason, value)``), listed in the reply."""
-    label: str = ""
-    """The named roll, as the sheet calls it (``Disparar d8``), or empty for an expression."""
-    replay: str = ""
-    """The system text that rolls it again with the same modifiers, for a reroll (``!repetir``); empty
-    for a plain roll, which leaves no state behind (the room's state never depends on plain dice)."""
-    changes_state: bool = False
-    """Its result changes the table's state (a recovery that may end Shaken): it cannot be secret, since
-    what it changed would show before ``!revelar``."""
-
-
-@dataclass
-class RollRequest:
-    """The words of ``!tiro`` the core reads before the game sees the rest."""
-
-    text: str
-    secret: bool = False
-    auto: bool = True
-
-
-def read_request(args: str) -> RollRequest:
+def read_request(args: str, actor: Character | None = None) -> RollRequest:
     """``oculta`` (or ``secreto``, ``en secreto``...) and ``sin estado`` anywhere after the first word,
     outside a ``(comment)``, and a parenthesis that is only such a word; the rest is the roll, its phone
     dashes before a number read as minus signs. Read after a macro is expanded, so a macro can make its
@@ -68,24 +41,24 @@ def read_request(args: str) -> RollRequest:
         if word.startswith("("):
             end = next((j for j in range(i, len(words)) if words[j].endswith(")")), len(words) - 1)
             inner = name_key(" ".join(words[i:end + 1]).strip("()"))
-            if kept and inner in HIDDEN_WORDS:
+            if kept and inner in vocab.HIDDEN:
                 secret = True
             else:
                 kept += words[i:end + 1]
             i = end + 1
             continue
-        if kept and i + 1 < len(words) and f"{folded} {name_key(words[i + 1])}" in HIDDEN_WORDS:
+        if kept and i + 1 < len(words) and f"{folded} {name_key(words[i + 1])}" in vocab.HIDDEN:
             secret, i = True, i + 2
             continue
-        if kept and folded in HIDDEN_WORDS:
+        if kept and folded in vocab.HIDDEN:
             secret, i = True, i + 1
             continue
-        if i + 1 < len(words) and (folded, name_key(words[i + 1])) in NO_STATE:
+        if i + 1 < len(words) and (folded, name_key(words[i + 1])) in vocab.NO_STATE:
             auto, i = False, i + 2
             continue
         kept.append(word)
         i += 1
-    return RollRequest(" ".join(kept), secret, auto)
+    return RollRequest(" ".join(kept), secret, auto, actor)
 
 
 def macros_of(character: Character) -> dict[str, str]:
@@ -138,22 +111,33 @@ def gms_turn_character(ctx: Context) -> Character | None:
 
 def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll:
     """The room's game resolves ``text`` for ``actor`` from its sheet and state, or the system rolls it."""
+    return resolve_request(ctx, RollRequest(text, auto=auto, actor=actor))
+
+
+def resolve_request(ctx: Context, request: RollRequest) -> SheetRoll:
+    """The room's game resolves the request from the actor's sheet and state, or the system rolls it."""
     rules = ctx.game.sheet_rules
     if rules is not None:
-        made = rules.roll(ctx, actor, text, auto)
+        made = rules.roll(ctx, request)
         if made is not None:
             return made
-    return SheetRoll(ctx.system.roll(text, ctx.rng))
+    return SheetRoll(ctx.system.roll(request.text, ctx.rng))
 
 
-AGAINST_WORDS = ("contra", "vs")
+def require_up(ctx: Context, request: RollRequest, character: Character | None) -> None:
+    """``bot.core.combat.require_up`` for the request's roll, once per character."""
+    if character is None or name_key(character.name) in request.up:
+        return
+    rounds.require_up(ctx, character)
+    request.up.add(name_key(character.name))
+
 
 
 def against(ctx: Context, text: str) -> Character | None:
     """The character after ``contra`` in a roll's text, or None."""
     words = text.split()
     for i, word in enumerate(words[:-1]):
-        if name_key(word) in AGAINST_WORDS:
+        if name_key(word) in vocab.AGAINST:
             target, _ = ctx.room.leading_character(words[i + 1:])
             if target is not None:
                 return target
@@ -184,19 +168,19 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     if secret and made.changes_state:
         raise Refusal("secret_changes_state")
     who = actor.name if actor is not None else ctx.speaker_name
-    roll_json = made.outcome.as_json()
+    roll_json = made.json
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label,
               "target": target.name if target is not None else None, **context}
     views = privacy.render_views(ctx, kind, {**fields, "hidden": secret})
-    roll_id = ctx.record_roll(made.outcome, roll_json, who, made.label, made.applied, secret, views.public,
-                              target=fields["target"])
+    roll_id = record_roll(ctx, made.outcome, roll_json, who, made.label, made.applied, secret, views.public,
+                          target=fields["target"])
     if secret:
         gms = tuple(g for g in privacy.recipients(ctx) if g != ctx.sender)
-        ctx.render_send(kind, private_to=ctx.sender, private_also=gms, to_room_gms=True, secret=True,
-                        roll_json=roll_json, roll_id=roll_id, rendered=views, hidden=True, **fields)
+        render_send(ctx, kind, Addressing(private_to=ctx.sender, private_also=gms, to_room_gms=True),
+                    shown=ShownRoll(roll_json, roll_id, secret=True), rendered=views, hidden=True, **fields)
         ctx.reply("hidden_roll_notice", who=who)
     else:
-        ctx.render_send(kind, roll_json=roll_json, roll_id=roll_id, rendered=views, hidden=False, **fields)
+        render_send(ctx, kind, shown=ShownRoll(roll_json, roll_id), rendered=views, hidden=False, **fields)
     if actor is not None and made.replay:
         ctx.room.rerolls[name_key(actor.name)] = {
             "text": made.replay, "label": made.label, "stamp": stamp(ctx), "applied": made.applied,

@@ -23,7 +23,7 @@ from typing import Any
 import snowballstemmer
 import sqlite_utils
 
-from bot.core.game import GameRegistry
+from bot.core.context import GameBook
 
 _WORD = re.compile(r"[^\W_]+")
 MAX_QUERY_WORDS = 12
@@ -104,7 +104,7 @@ def _indexed(card: dict[str, Any]) -> dict[str, Any]:
 class Rulebook:
     """Every card of the registry's games, searchable by game."""
 
-    def __init__(self, games: GameRegistry) -> None:
+    def __init__(self, games: GameBook) -> None:
         self.db = sqlite_utils.Database(memory=True)
         rows = [_indexed(card) for game in games for card in load_cards(game.key, game.cards)]
         self.with_cards = {row["system"] for row in rows}
@@ -118,7 +118,7 @@ class Rulebook:
 
     @staticmethod
     @lru_cache(maxsize=4)
-    def of(games: GameRegistry) -> Rulebook:
+    def of(games: GameBook) -> Rulebook:
         """The rulebook of a registry, built on first use."""
         return Rulebook(games)
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from typing import Any
 
-from bot.core.game import Game
+from bot.core import words_es as vocab
+from bot.core.context import GameHooks
 from bot.core.rolls import check_macro
 from bot.core.state import Character, RoomState, name_key
 from systems.refusal import Refusal
@@ -31,7 +32,6 @@ from systems.refusal import Refusal
 MAX_FIELD_WORDS = 4
 MAX_VALUE = 40
 MAX_NUMBER = 10_000
-MACRO_WORDS = ("macro",)
 SKIPPED_LINES = ("(", "📜")
 """Lines of an exported sheet that are not pasted back: its title and the state the table keeps."""
 MACROS = "macros"
@@ -43,7 +43,7 @@ def field_key(text: str) -> str:
     return name_key(text).replace(" ", "_")
 
 
-def find_field(game: Game, name: str) -> str | None:
+def find_field(game: GameHooks, name: str) -> str | None:
     """The key of the game's field called ``name`` (its key, its shown name or an alias), or None."""
     key = field_key(name)
     if key in game.sheet_fields:
@@ -53,12 +53,10 @@ def find_field(game: Game, name: str) -> str | None:
     return next((k for k, shown in game.sheet_names.items() if field_key(shown) == key), None)
 
 
-def shown_name(game: Game, key: str) -> str:
+def shown_name(game: GameHooks, key: str) -> str:
     return game.sheet_names.get(key) or key.replace("_", " ")
 
 
-YES_WORDS = ("si", "s", "yes", "y")
-NO_WORDS = ("no", "n")
 FIELD_SEPARATORS = ":="
 """What may stand between a pasted field's name and its value besides a space (``Campo: valor``)."""
 ENTRY_SEPARATORS = ",;"
@@ -74,7 +72,7 @@ class YesNo(str):
     valid = "yes_no"
 
     def __new__(cls, value: str) -> YesNo:
-        if name_key(value) not in (*YES_WORDS, *NO_WORDS):
+        if name_key(value) not in (*vocab.YES, *vocab.NO):
             raise ValueError(value)
         return super().__new__(cls, value.strip())
 
@@ -86,9 +84,9 @@ class Flag(int):
 
     def __new__(cls, value: str | int) -> Flag:
         word = name_key(str(value))
-        if word in YES_WORDS or word == "1":
+        if word in vocab.YES or word == "1":
             return super().__new__(cls, 1)
-        if word in NO_WORDS or word == "0":
+        if word in vocab.NO or word == "0":
             return super().__new__(cls, 0)
         raise ValueError(value)
 
@@ -140,7 +138,7 @@ class SheetEdit:
     rejected: tuple[Rejected, ...] = ()
 
 
-def _leading_field(game: Game, words: list[str]) -> tuple[str | None, int]:
+def _leading_field(game: GameHooks, words: list[str]) -> tuple[str | None, int]:
     """The longest field name at the start of ``words`` and how many words it takes."""
     for cut in range(min(len(words), MAX_FIELD_WORDS), 0, -1):
         key = find_field(game, " ".join(words[:cut]))
@@ -149,7 +147,7 @@ def _leading_field(game: Game, words: list[str]) -> tuple[str | None, int]:
     return None, 0
 
 
-def guess_field(game: Game, name: str) -> str:
+def guess_field(game: GameHooks, name: str) -> str:
     """The game's field (as it shows it) whose name, short form or key is closest to a misspelt
     ``name``, or empty. Names are bounded (``MAX_FIELD_WORDS`` words, 30 characters)."""
     names = {field_key(shown): key for key, shown in game.sheet_names.items()}
@@ -159,20 +157,20 @@ def guess_field(game: Game, name: str) -> str:
     return shown_name(game, names[close[0]]) if close else ""
 
 
-def _unknown(game: Game, words: list[str]) -> Rejected:
+def _unknown(game: GameHooks, words: list[str]) -> Rejected:
     """An entry that starts with no field: its name is every word but the value (the last)."""
     name = " ".join(words[:-1][:MAX_FIELD_WORDS]) if len(words) > 1 else " ".join(words)
     value = words[-1] if len(words) > 1 else ""
     return Rejected("unknown_field", name[:30], value[:30], guess=guess_field(game, name))
 
 
-def read_edit(game: Game, text: str) -> SheetEdit:
+def read_edit(game: GameHooks, text: str) -> SheetEdit:
     """The fields and macros in ``text`` (either form), and the fields it names that cannot be set. A
     line with no separator that does not read as pairs is one ``Campo valor`` whose value has several
     words: the export of a one-field sheet (``Arma Rifle de asalto``); if it is not that either, the
     pairs are the answer."""
     words = text.split()
-    if any(mark in text for mark in (*ENTRY_SEPARATORS, "\n")) or (words and name_key(words[0]) in MACRO_WORDS):
+    if any(mark in text for mark in (*ENTRY_SEPARATORS, "\n")) or (words and name_key(words[0]) in vocab.MACRO):
         return _read_entries(game, _pasted_entries(game, text))
     paired = _read_entries(game, _paired_entries(game, text))
     if not paired.rejected:
@@ -181,7 +179,7 @@ def read_edit(game: Game, text: str) -> SheetEdit:
     return whole if not whole.rejected else paired
 
 
-def _read_entries(game: Game, entries: list[Any]) -> SheetEdit:
+def _read_entries(game: GameHooks, entries: list[Any]) -> SheetEdit:
     values: dict[str, Any] = {}
     macros: dict[str, str] = {}
     rejected: list[Rejected] = []
@@ -205,7 +203,7 @@ def _read_entries(game: Game, entries: list[Any]) -> SheetEdit:
     return SheetEdit(values, macros, tuple(rejected))
 
 
-def _field_values(game: Game, key: str, value: str) -> dict[str, Any]:
+def _field_values(game: GameHooks, key: str, value: str) -> dict[str, Any]:
     """What ``Campo valor`` sets: the field, and for a field whose type names an ``inner`` field a
     value in parentheses sets that one too (Savage's ``Dureza 7 (2)``: Toughness and its armour)."""
     field_type = game.sheet_fields[key]
@@ -217,14 +215,14 @@ def _field_values(game: Game, key: str, value: str) -> dict[str, Any]:
     return {key: coerce(key, value, field_type)}
 
 
-def _pasted_entries(game: Game, text: str) -> list[Any]:
+def _pasted_entries(game: GameHooks, text: str) -> list[Any]:
     """``Campo valor, Campo: valor; Campo=valor`` lines; ``Macro NOMBRE = EXPR`` lines whole."""
     entries: list[Any] = []
     for line in text.splitlines():
         words = line.split()
         if not words or line.lstrip().startswith(SKIPPED_LINES):
             continue
-        if name_key(words[0]) in MACRO_WORDS:
+        if name_key(words[0]) in vocab.MACRO:
             entries.append((None, " ".join(words[1:])))
             continue
         for part in line.replace(";", ",").split(","):
@@ -233,7 +231,7 @@ def _pasted_entries(game: Game, text: str) -> list[Any]:
     return entries
 
 
-def _entry_words(game: Game, part: str) -> list[str]:
+def _entry_words(game: GameHooks, part: str) -> list[str]:
     """One pasted field's words: ``Campo: valor`` and ``Campo=valor``, unless what comes before the mark
     is a field and its value (a value may hold a colon: ``Arma M4:A1``)."""
     cut = next((i for i, char in enumerate(part) if char in FIELD_SEPARATORS), -1)
@@ -243,7 +241,7 @@ def _entry_words(game: Game, part: str) -> list[str]:
     return part.split()
 
 
-def _paired_entries(game: Game, text: str) -> list[Any]:
+def _paired_entries(game: GameHooks, text: str) -> list[Any]:
     """``campo valor campo valor``: a field name (maybe several words) and a one-word value; ``campo:``
     and ``campo=valor`` read the same, and a value's ``(parenthesis)`` goes with it (``Dureza 7 (2)``). A
     word that starts no field takes the next word as its value, unless that one starts a field."""
@@ -270,7 +268,7 @@ def _split_marks(word: str) -> list[str]:
     return word.split()
 
 
-def players_part(game: Game, character: Character, edit: SheetEdit) -> tuple[SheetEdit, list[str]]:
+def players_part(game: GameHooks, character: Character, edit: SheetEdit) -> tuple[SheetEdit, list[str]]:
     """What of a player's ``edit`` they may set, and the GM-only fields it would have changed (a paste
     of the sheet as exported carries them unchanged). An edit of nothing but GM-only fields is refused,
     naming the first."""
@@ -282,7 +280,7 @@ def players_part(game: Game, character: Character, edit: SheetEdit) -> tuple[She
     return replace(edit, values=allowed), kept
 
 
-def derived_changes(game: Game, character: Character, values: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+def derived_changes(game: GameHooks, character: Character, values: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     """The derived numbers ``values`` changes on the sheet, as (shown name, old, new); one set for the
     first time is no change."""
     return [(shown_name(game, key), character.sheet[key], value) for key, value in values.items()
@@ -302,7 +300,7 @@ def fits(value: Any, field_type: type) -> bool:
     return True
 
 
-def play_in(room: RoomState, game: Game, games: Iterable[Game]) -> None:
+def play_in(room: RoomState, game: GameHooks, games: Iterable[GameHooks]) -> None:
     """Put the room's sheets, and what its combat keeps for a game, in ``game``: each character's sheet
     of the game it was in goes to ``other_sheets`` and its sheet of ``game`` (empty the first time) comes
     back. A sheet in no game yet (stored before sheets were kept per game, or just made) is taken as
@@ -324,7 +322,7 @@ def play_in(room: RoomState, game: Game, games: Iterable[Game]) -> None:
         combat.game = game.key
 
 
-def _place(character: Character, game: Game, games: list[Game]) -> None:
+def _place(character: Character, game: GameHooks, games: list[GameHooks]) -> None:
     for key, value in list(character.sheet.items()):
         if key in game.sheet_fields and fits(value, game.sheet_fields[key]):
             continue
@@ -335,14 +333,14 @@ def _place(character: Character, game: Game, games: list[Game]) -> None:
     character.game = game.key
 
 
-def kept_state(game: Game, character: Character) -> str:
+def kept_state(game: GameHooks, character: Character) -> str:
     """What the table keeps on the sheet besides its fields (states, counters), shown, not pasted."""
     return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(character.sheet.items())
                      if key not in game.sheet_fields and not key.startswith("_") and key != MACROS
                      and isinstance(value, (str, int)) and not isinstance(value, bool))
 
 
-def export(game: Game, character: Character) -> tuple[str, list[str]]:
+def export(game: GameHooks, character: Character) -> tuple[str, list[str]]:
     """The sheet as it pastes back: ``Campo valor, ...`` in the game's field order, and one
     ``Macro NOMBRE = EXPR`` line per macro."""
     sheet = character.sheet

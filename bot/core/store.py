@@ -22,15 +22,13 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
 
-from bot.core.acta import SPOKEN, Change, Entry, Record
 from bot.core.errors import StartupError
 from bot.core.events import Action, action_from_dict, action_to_dict
-from bot.core.state import Part
+from bot.core.records import SPOKEN, Change, Entry, Record, UndoStep
 
 ROOMS_REMEMBERED = 256
 """Rooms whose stored state the store keeps in memory to skip rewriting it unchanged (as many as
@@ -114,17 +112,6 @@ MIGRATIONS: list[Migration] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 PART_VERSION = "schema:"
 """The meta key before a part's name (``schema:<name>``): the version of that part of the database."""
-
-
-@dataclass(frozen=True, slots=True)
-class UndoStep:
-    """A command ``!deshacer`` can take back: its event, how the answer names it, the room's state
-    (``RoomState.to_json``) just before it and the parts of it the command changed."""
-
-    event_id: str
-    label: str
-    state: str
-    parts: list[Part]
 
 
 def _startup_error(err: sqlite3.Error, path: str) -> StartupError:

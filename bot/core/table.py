@@ -12,8 +12,8 @@ from functools import partial
 
 from bot.core import acta, floor, sheets, undo
 from bot.core import combat as rounds
-from bot.core.commands import MAX_COMMAND_ARGS, Command
-from bot.core.context import Context
+from bot.core.commands import MAX_COMMAND_ARGS
+from bot.core.context import CommandSpec, Context
 from bot.core.events import Action, Event
 from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
@@ -22,6 +22,7 @@ from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState
 from bot.core.store import Store
+from bot.core.work import UnitOfWork
 from systems.refusal import Refusal
 
 log = logging.getLogger(__name__)
@@ -128,25 +129,26 @@ class Table:
                 return None
             ctx = self._context(event)
             try:
-                before = acta.board(ctx)
+                before = rounds.acta_board(ctx)
                 dispatch(ctx)
-                if not ctx.undone:
-                    acta.state_changes(ctx, before)
+                if not ctx.work.undone:
+                    rounds.record_state_changes(ctx, before)
             except Exception:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, fresh=True)
                 ctx.reply("internal_error")
             sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
-            actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(ctx.actions)]
-            self.store.add_rolls(ctx.rolls)
-            for step in ctx.undoable:
+            work = ctx.work
+            actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(work.actions)]
+            self.store.add_rolls([roll.to_row() for roll in work.rolls])
+            for step in work.undoable:
                 self.store.push_undo(event.room_id, step, undo.UNDO_DEPTH)
-            for undone in ctx.undone:
+            for undone in work.undone:
                 self.store.drop_undo(event.room_id, undone)
-            for roll_id in ctx.reveals:
+            for roll_id in work.reveals:
                 self.store.reveal_roll(roll_id)
             self.store.save_room(event.room_id, ctx.room.to_json())
-            self.store.write_acta(event.room_id, ctx.records)
+            self.store.write_acta(event.room_id, work.records)
             if self._seed is not None:
                 self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
             self.store.queue_actions(event.event_id, actions)
@@ -156,8 +158,9 @@ class Table:
         """The room's sheets are put in the game it plays now (the configured one may have changed)."""
         if fresh:
             self._rooms.pop(event.room_id, None)
-        ctx = Context(event, self.room(event.room_id), self.settings.for_room(event.room_id),
-                      self.renderer, self.rng, self.games, ROOM_COMMANDS, store=self.store,
+        room = self.room(event.room_id)
+        ctx = Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
+                      ROOM_COMMANDS, UnitOfWork(room), store=self.store,
                       recorded_sessions=partial(self.store.acta_sessions, event.room_id))
         sheets.play_in(ctx.room, ctx.game, ctx.games)
         return ctx
@@ -166,7 +169,7 @@ class Table:
         """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the
         state such as the table page."""
         ctx = Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
-                      ROOM_COMMANDS)
+                      ROOM_COMMANDS, UnitOfWork(room))
         sheets.play_in(ctx.room, ctx.game, ctx.games)
         return ctx
 
@@ -232,23 +235,20 @@ _TALK = Line("talk")
 """A player's line of dashes and a name, or of a few dashes, is plain text: no player locks anything."""
 
 
-def _run_on_grant(ctx: Context, line: Line, command: Command) -> bool:
+def _run_on_grant(ctx: Context, line: Line, command: CommandSpec) -> bool:
     """Run ``command`` on the sender's grant. Only a valid command (one that spends the grant) counts:
     otherwise its answers and changes are dropped and the post is treated as without the grant."""
-    snapshot, answered, recorded = ctx.room.to_json(), len(ctx.actions), len(ctx.records)
-    rolled, revealed, steps = len(ctx.rolls), len(ctx.reveals), len(ctx.undoable)
+    mark = ctx.work.mark()
     ctx.on_grant = True
     _run(ctx, line, command)
     ctx.on_grant = False
     if ctx.grant_spent:
         return True
-    del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
-    del ctx.undoable[steps:]
-    ctx.room.restore(snapshot)
+    ctx.work.rollback(mark)
     return False
 
 
-def _run(ctx: Context, line: Line, command: Command) -> None:
+def _run(ctx: Context, line: Line, command: CommandSpec) -> None:
     if len(line.args) > MAX_COMMAND_ARGS:
         ctx.reply("command_too_long", limit=MAX_COMMAND_ARGS)
         return
@@ -261,20 +261,20 @@ def _run(ctx: Context, line: Line, command: Command) -> None:
     run(ctx, command, line.args)
 
 
-def run(ctx: Context, command: Command, args: str) -> None:
-    """Run ``command``; a refusal undoes whatever it changed and answers with its one message. A command
-    that changed the play can be taken back later (``!deshacer``)."""
-    snapshot, play, answered, recorded = ctx.room.to_json(), ctx.room.play_json(), len(ctx.actions), len(ctx.records)
-    rolled, revealed, undone = len(ctx.rolls), len(ctx.reveals), len(ctx.undone)
+def run(ctx: Context, command: CommandSpec, args: str) -> None:
+    """Run ``command``; a refusal rolls the event's unit of work back to where it stood before it and
+    answers with its one message. A command that changed the play can be taken back later (``!deshacer``)."""
+    mark, play = ctx.work.mark(), ctx.room.play_json()
     acted = rounds.acting(ctx)
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx, acted)
-        undo.keep(ctx, command, args, snapshot, play)
+        undo.keep(ctx, command, args, mark.snapshot, play)
         if command.in_character and not command.free:
             floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one
     except Refusal as refusal:
-        ctx.room.restore(snapshot)
-        del ctx.actions[answered:], ctx.records[recorded:], ctx.rolls[rolled:], ctx.reveals[revealed:]
-        del ctx.undone[undone:]
-        ctx.reply(refusal.kind, private_to=ctx.sender if refusal.private else None, **refusal.context())
+        ctx.work.rollback(mark)
+        if refusal.private:
+            ctx.whisper(ctx.sender, refusal.kind, **refusal.context())
+        else:
+            ctx.reply(refusal.kind, **refusal.context())

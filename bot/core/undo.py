@@ -11,9 +11,8 @@ command wrote into the acta; its dice stay rolled: in the roll history, and the 
 from __future__ import annotations
 
 from bot.core import acta
-from bot.core.commands import Command
-from bot.core.context import Context
-from bot.core.store import UndoStep
+from bot.core.context import CommandSpec, Context
+from bot.core.records import UndoStep
 
 UNDO_DEPTH = 20
 MAX_LABEL = 80
@@ -21,24 +20,24 @@ _SHEET_COMMANDS = ("ficha", "macro")
 """Commands whose arguments are a sheet's values: for a GM's sheet the answer names only the character."""
 
 
-def keep(ctx: Context, command: Command, args: str, snapshot: str, play: str) -> None:
+def keep(ctx: Context, command: CommandSpec, args: str, snapshot: str, play: str) -> None:
     """After ``command`` ran: a step to undo it when it changed the play (``play`` was it before)."""
-    if ctx.undone or ctx.room.play_json() == play:
+    if ctx.work.undone or ctx.room.play_json() == play:
         return
-    ctx.undoable.append(UndoStep(ctx.event.event_id, _label(ctx, command, args), snapshot,
+    ctx.work.undoable.append(UndoStep(ctx.event.event_id, _label(ctx, command, args), snapshot,
                                  ctx.room.changed_since(snapshot)))
 
 
 def take_back(ctx: Context, step: UndoStep) -> None:
     ctx.room.undo_to(step.state, step.parts)
-    ctx.undone.append(step.event_id)
+    ctx.work.undone.append(step.event_id)
     acta.undone(ctx, step.event_id)
     combat = ctx.room.combat
     ctx.reply("undone", command=step.label, round=combat.round if combat and combat.started else None,
               actor=combat.current if combat else None)
 
 
-def _label(ctx: Context, command: Command, args: str) -> str:
+def _label(ctx: Context, command: CommandSpec, args: str) -> str:
     """The command as the answer names it: ``!daño Orco 3``. A GM's sheet shows no numbers to the room,
     so an edit of one is named by its character alone."""
     words = args.split()

@@ -5,7 +5,9 @@
 - ``text``: a rendered message as IRC lines (bold, no control characters), split under 512 bytes, and
   an incoming line decoded (UTF-8, a cut character dropped, else Latin-1) (pure);
 - ``modes``: the mute lock as ``+m``/``+v`` changes and their undoing (pure);
-- ``flood``: the token bucket every sent line goes through, and the once-a-minute limit per sender.
+- ``flood``: the token bucket every sent line goes through, and the once-a-minute limit per sender;
+- ``store``: its tables on the table's database (who each nick is, the mute records, the last message
+  seen per channel), with their own migrations.
 
 Only this package imports pydle. README "rolbot en IRC" says what it does and needs.
 """

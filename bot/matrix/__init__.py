@@ -5,7 +5,9 @@
 - ``translate``: sync event JSON to the core's ``Event`` (pure);
 - ``power``: creators and power levels, the mute's power levels (pure);
 - ``outbox``: sending (encrypted in encrypted rooms), redacting, reacting, power levels, private rooms;
-- ``crosssign``: the cross-signing keys of the bot's account and the signature of its device.
+- ``crosssign``: the cross-signing keys of the bot's account and the signature of its device;
+- ``store``: its tables on the table's database (saved power levels, private rooms, room state,
+  messages waiting for their key), with their own migrations.
 
 End-to-end encryption: ``docs/encryption.md``.
 

@@ -2,7 +2,7 @@
 
 Design notes (DESIGN.md 4):
 - We drive ``client.sync(since=token)`` ourselves. The sync token lives in the bot's SQLite
-  (meta ``matrix_sync_token``) and is saved only once every event of that batch (and of all
+  (its table ``matrix_sync``, ``bot.matrix.store``) and is saved only once every event of that batch (and of all
   earlier batches) has been committed by the table. The table's outbox covers the actions.
 - One worker task per room with its own queue: events of one room are handled in order, a slow
   room never stalls syncing or the other rooms.
@@ -46,7 +46,6 @@ from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot.matrix")
 
-SYNC_TOKEN_KEY = "matrix_sync_token"
 STATE_FETCHES = 8
 """How many rooms' full state are read from the homeserver at once (rooms with no stored copy)."""
 KEEP_UNDECRYPTED_S = 7 * 86400
@@ -180,7 +179,7 @@ class MatrixBot:
     # ------------------------------------------------------------------ sync
 
     async def _sync_loop(self) -> None:
-        token = self.store.get_meta(SYNC_TOKEN_KEY)
+        token = self.matrix_store.sync_token()
         first = token is None
         failures = 0
         while not self._stopping:
@@ -277,7 +276,7 @@ class MatrixBot:
         while self._batches and self._batches[0].dispatched and self._batches[0].pending == 0:
             token = self._batches.popleft().token
         if token is not None:
-            self.store.set_meta(SYNC_TOKEN_KEY, token)
+            self.matrix_store.save_sync_token(token)
 
     # ------------------------------------------------------------------ membership
 

@@ -1,7 +1,7 @@
 """The Matrix transport's state, on the table's database (``bot.core.store.Store``), in tables of its own
 with their own schema version (``Store.open_part("matrix", ...)``): power levels saved while a room is
-muted, each user's private room, what the bot knows of each room's power, and encrypted events waiting
-for their key. Its writes share the table's connection, so one made inside an event's transaction
+muted, each user's private room, what the bot knows of each room's power, encrypted events waiting
+for their key, and the sync token. Its writes share the table's connection, so one made inside an event's transaction
 commits with it.
 
 The tables kept their names from when the core's schema made them (its versions 2 to 4), so a database
@@ -43,7 +43,18 @@ def _migrate_3(db: sqlite_utils.Database) -> None:
     db.table("matrix_room_auth").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
 
 
-MIGRATIONS: list[Migration] = [_migrate_1, _migrate_2, _migrate_3]
+_OLD_SYNC_TOKEN = "matrix_sync_token"
+
+
+def _migrate_4(db: sqlite_utils.Database) -> None:
+    """The sync token (where the next sync starts), moved out of the core's ``meta``, where an earlier
+    rolbot kept it as ``matrix_sync_token``."""
+    db.execute("CREATE TABLE IF NOT EXISTS matrix_sync (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL)")
+    db.execute("INSERT OR REPLACE INTO matrix_sync (id, token) SELECT 1, value FROM meta WHERE key = ?", [_OLD_SYNC_TOKEN])
+    db.execute("DELETE FROM meta WHERE key = ?", [_OLD_SYNC_TOKEN])
+
+
+MIGRATIONS: list[Migration] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4]
 
 
 class MatrixStore:
@@ -53,6 +64,14 @@ class MatrixStore:
         store.open_part("matrix", MIGRATIONS)
         self.db = store.db
         self.transaction = store.transaction
+
+    def sync_token(self) -> str | None:
+        """Where the next sync starts: saved once every event of the batches before it was handled."""
+        row = self.db.execute("SELECT token FROM matrix_sync WHERE id = 1").fetchone()
+        return row[0] if row else None
+
+    def save_sync_token(self, token: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO matrix_sync (id, token) VALUES (1, ?)", [token])
 
     def saved_power_levels(self, room_id: str) -> dict[str, Any] | None:
         """The room's power levels as they were before a mute, while the mute lasts."""

@@ -22,7 +22,7 @@ KIND = re.compile(r"[a-z][a-z_]*(/[a-z_]+)?")
 DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet", "sheet_valid")
 """Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics)."""
 HELP_TOPIC = "topic_"
-"""``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands.py``)."""
+"""``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands/``)."""
 
 
 def _python_trees() -> list[tuple[Path, ast.AST]]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from bot.core import combat as rounds
+from bot.core import words_es as vocab
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll, opponent
+from bot.core.rolls import RollRequest, SheetRoll, opponent, require_up
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, name_key
 from bot.games.reino.sheet import ATTRIBUTES, FALLBACK, SAVES, SKILLS, sheet_bonus
@@ -27,14 +27,14 @@ from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
 from systems.reino.resolver import ReinoSystem
 from systems.reino.rules import Action, ReinoCharacter, ReinoRuleError
 
-_AGAINST = ("contra", "vs")
 _PLAIN_D20 = re.compile(r"^1?d20\s")
 _D20_WITH_MODIFIER = re.compile(r"^1?d20[+-]\d")
 _CHECK_WORDS = ("prueba", "ataque")
 
 
 class ReinoSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        actor, text, auto = request.actor, request.text, request.auto
         words = text.split()
         key, used = _leading(ctx, words)
         if actor is None:
@@ -49,7 +49,7 @@ class ReinoSheetRules:
             text = " ".join([key if key in SAVES else "prueba", f"{bonus:+d}", *words])
         elif not _is_check(text):
             return None
-        rounds.require_up(ctx, actor)
+        require_up(ctx, request, actor)
         combat = ctx.room.combat
         rc = load(ctx, actor)
         applied: list[tuple[str, int]] = []
@@ -99,7 +99,7 @@ def _leading(ctx: Context, words: list[str]) -> tuple[str | None, int]:
 def _against(ctx: Context, words: list[str]) -> list[str]:
     """``contra NOMBRE``: the DC is that character's Defense now (without Dodge if stunned or surprised)."""
     for i, word in enumerate(words):
-        if word.lower() in _AGAINST and i + 1 < len(words):
+        if word.lower() in vocab.AGAINST and i + 1 < len(words):
             target, used = opponent(ctx, words[i + 1:])
             if target is not None:
                 combat = ctx.room.combat

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor, rolls
+from bot.core import words_es as vocab
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
@@ -61,7 +62,6 @@ MAX_AREA_TARGETS = 12
 _COUNT = re.compile(r"^[+-]\d{1,2}$")
 _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
-_END = ("fin", "end")
 _FIRE = ("fuego", "fire")
 _REROLL = ("repetir", "otra", "reroll")
 _DECLINE = ("no", "decline")
@@ -514,13 +514,13 @@ def task_command(ctx: Context, args: str) -> None:
     state = SavageCombat.load(combat)
     word, _, rest = args.strip().partition(" ")
     word = fold(word)
-    if word and word not in (*_END, *DRAMATIC_TASKS, "grupo"):
+    if word and word not in (*vocab.END, *DRAMATIC_TASKS, "grupo"):
         _task_roll(ctx, combat, state, args)
     elif not word:
         _show_task(ctx, state)
     elif not ctx.is_gm():
         ctx.reply("gm_only", command="tarea " + word[:20])
-    elif word in _END:
+    elif word in vocab.END:
         state.task = None
         state.save(combat)
         ctx.reply("savage/table_task", title="", task=None, event="ended")

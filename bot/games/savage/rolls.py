@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from bot.core import combat as rounds
+from bot.core import words_es as vocab
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll, opponent, stamp
+from bot.core.rolls import RollRequest, SheetRoll, opponent, require_up, stamp
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, name_key
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
@@ -37,7 +37,6 @@ ACTION_KINDS = frozenset({"trait", "rof", "support"})
 SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
 _ACTIONS = re.compile(r"^acciones?$")
-_AGAINST = ("contra", "vs")
 _ROF_VERBS = ("rof", "cdf", "cadencia")
 ATTACK_SKILLS = frozenset({"pelear", "disparar", "atletismo"})
 RANGED_SKILLS = frozenset({"disparar", "atletismo"})
@@ -51,14 +50,16 @@ HIT_KEY = "_impacto"
 
 
 class SavageSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
-        made = self._roll(ctx, actor, text, auto)
-        if made is not None and actor is not None and made.outcome.as_json().get("kind") == "recovery":
-            recover(ctx, actor, made.outcome.as_json())
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        actor = request.actor
+        made = self._roll(ctx, request)
+        if made is not None and actor is not None and made.json.get("kind") == "recovery":
+            recover(ctx, actor, made.json, request)
             made.changes_state = True
         return made
 
-    def _roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+    def _roll(self, ctx: Context, asked: RollRequest) -> SheetRoll | None:
+        actor, text, auto = asked.actor, asked.text, asked.auto
         words = text.split()
         if actor is not None and words and fold(words[0]) in _DAMAGE_VERBS and not _starts_with_dice(words[1:]):
             damage = weapon_damage(actor)
@@ -98,7 +99,7 @@ class SavageSheetRules:
             raise Refusal("savage/table_error", code="recovered_already", name=actor.name,
                           bennies=savage_of(actor).bennies)
         if kind not in SHAKEN_ALLOWS:
-            rounds.require_up(ctx, actor)
+            require_up(ctx, asked, actor)
             if savage_of(actor).shaken:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name,
                               bennies=savage_of(actor).bennies)
@@ -114,22 +115,24 @@ class SavageSheetRules:
             added += _carried_support(actor, key) if kind == "trait" else []
         full = " ".join([text, *added])
         outcome = ctx.system.roll(full, ctx.rng)
+        result = outcome.as_json()
         if helped is not None:
-            give_support(ctx, actor, helped, int(outcome.as_json().get("bonus", 0)))
+            give_support(ctx, actor, helped, int(result.get("bonus", 0)))
         reasons = {_reason(word) for word in added}
-        applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", []) if m["reason"] in reasons]
+        applied = [(m["reason"], m["value"]) for m in result.get("modifiers", []) if m["reason"] in reasons]
         if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
             applied.append(("sin_entrenar", -2))
         if key in ATTACK_SKILLS and kind == "trait":
-            note_hit(ctx, actor, target, outcome.as_json())
-        return SheetRoll(outcome, applied, label, full)
+            note_hit(ctx, actor, target, result)
+        return SheetRoll(outcome, applied, label, full, shown=result)
 
 
-def recover(ctx: Context, actor: Character, roll: dict[str, object]) -> None:
-    """A Spirit roll of a Shaken character is its recovery roll (as ``!recuperar``): success ends Shaken."""
+def recover(ctx: Context, actor: Character, roll: dict[str, object], request: RollRequest | None = None) -> None:
+    """A Spirit roll of a Shaken character is its recovery roll (as ``!recuperar``): success ends Shaken.
+    ``request``: the roll's, whose vitality checks it shares."""
     savage = savage_of(actor)
     if savage.shaken:
-        rounds.require_up(ctx, actor)
+        require_up(ctx, request or RollRequest("", actor=actor), actor)
         after = recover_at_turn_start(savage, str(roll.get("outcome")))
         if after != savage:
             store(actor, after)
@@ -166,7 +169,7 @@ def _against(ctx: Context, key: str | None, words: list[str]) -> tuple[list[str]
     if not (normal_die(words[0]) or verb in _ROF_VERBS or verb in _DAMAGE_VERBS):
         return words, None
     for i, word in enumerate(words):
-        if fold(word) in _AGAINST and i + 1 < len(words):
+        if fold(word) in vocab.AGAINST and i + 1 < len(words):
             target, used = opponent(ctx, words[i + 1:])
             if target is not None:
                 return [*words[:i], *_judged_against(ctx, key, verb, target), *words[i + 1 + used:]], target

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import combat as rounds
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll
+from bot.core.rolls import RollRequest, SheetRoll, require_up
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS
@@ -26,7 +25,8 @@ from systems.sombra.wounds import combined_effect
 
 
 class SombraSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        actor, text, auto = request.actor, request.text, request.auto
         words = text.split()
         key, used = leading_skill(ctx, words)
         if actor is None:
@@ -36,7 +36,7 @@ class SombraSheetRules:
         value = actor.sheet.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refusal("sombra/table_missing", name=actor.name, fields=[key])
-        rounds.require_up(ctx, actor)
+        require_up(ctx, request, actor)
         effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
         applied: list[tuple[str, Any]] = []
         if auto:

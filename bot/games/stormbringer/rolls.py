@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import combat as rounds
+from bot.core import words_es as vocab
 from bot.core.context import Context
-from bot.core.rolls import SheetRoll
+from bot.core.rolls import RollRequest, SheetRoll, require_up
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import sheet as sh
@@ -24,13 +24,13 @@ from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
 from systems.stormbringer.rules import unfit_modifier
 
-_AGAINST = ("vs", "contra")
 _SUCCESSES = ("success", "critical")
 MAX_CHANCE_DIGITS = 3
 
 
 class StormbringerSheetRules:
-    def roll(self, ctx: Context, actor: Character | None, text: str, auto: bool) -> SheetRoll | None:
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        actor, text, auto = request.actor, request.text, request.auto
         words = text.split()
         key, used = _leading_skill(ctx, words)
         if key is None or actor is None or (len(words) > used and words[used].rstrip("%").isdigit()):
@@ -40,7 +40,7 @@ class StormbringerSheetRules:
         if not isinstance(value, int):
             raise Refusal("stormbringer/table_refused", code="no_skill", name=actor.name, skill=key)
         rest = " ".join(rest_words)
-        rounds.require_up(ctx, actor)
+        require_up(ctx, request, actor)
         combat = ctx.room.combat
         verb = f"d100 vs {value}"
         count = None
@@ -59,23 +59,24 @@ class StormbringerSheetRules:
                 rest = f"{unfit_modifier(value).value:+d} {rest}"
         full = f"{verb} {rest}".strip()
         outcome = ctx.system.roll(full, ctx.rng)
+        result = outcome.as_json()
         if combat is not None and count is not None and key in ATTACK_SKILLS | PARRY_SKILLS:
-            _count_action(actor, combat, count, key, outcome.as_json())
+            _count_action(actor, combat, count, key, result)
         if combat is not None and weapon is not None:
-            if outcome.as_json().get("outcome") in _SUCCESSES:
-                add_blow(combat, actor, None, key, outcome.as_json()["outcome"] == "critical", weapon)
+            if result.get("outcome") in _SUCCESSES:
+                add_blow(combat, actor, None, key, result["outcome"] == "critical", weapon)
             else:
                 missed(combat)
-        applied = [(m["reason"], m["value"]) for m in outcome.as_json().get("modifiers", [])
+        applied = [(m["reason"], m["value"]) for m in result.get("modifiers", [])
                    if m["reason"] in ("extra_attack", "extra_parry")]
-        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full)
+        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}%", full, shown=result)
 
 
 def _given_chance(words: list[str]) -> tuple[int | None, list[str]]:
     """``vs N`` / ``contra N`` after the skill: the chance to use instead of the sheet's, and the rest."""
     for i, word in enumerate(words[:-1]):
         number = words[i + 1].rstrip("%")
-        if name_key(word) in _AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
+        if name_key(word) in vocab.AGAINST and number.isdigit() and len(number) <= MAX_CHANCE_DIGITS:
             return int(number), [*words[:i], *words[i + 2:]]
     return None, words
 

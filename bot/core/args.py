@@ -1,0 +1,151 @@
+"""A command's arguments as a spec: what it takes, read from the text after its name, and its usage.
+
+``Arg("NOMBRE")`` is the text the other elements leave (one word or more, as typed), ``Key(vocab.END)``
+one keyword of the vocabulary (any of its words, shown by the first), ``User("@usuario")`` one word that
+starts with ``@``, ``Opt(...)`` any of them or nothing.
+``usage`` writes what ``!ayuda`` shows (``[fin]``, ``NOMBRE``, ``[nueva]``); ``parse`` gives what
+was said, or None when the text does not fit (the command then answers with its usage)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.core.state import name_key
+
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """The rest of the text, as typed (one word or more), shown as ``shown``."""
+
+    shown: str
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One word of ``words`` (folded as ``name_key`` folds it), shown by the first."""
+
+    words: tuple[str, ...]
+
+    @property
+    def shown(self) -> str:
+        return self.words[0]
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """One word that starts with ``@`` (a user id, checked by the command), shown as ``shown``."""
+
+    shown: str
+
+
+@dataclass(frozen=True, slots=True)
+class Opt:
+    """``element`` or nothing."""
+
+    element: Arg | Key | User
+
+    @property
+    def shown(self) -> str:
+        return f"[{self.element.shown}]"
+
+
+Element = Arg | Key | User | Opt
+Sequence = tuple[Element, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Either:
+    """One of several sequences, shown ``A | B``; read trying first those that start with a keyword,
+    so a keyword wins over a name (``reiniciar Orco`` restarts, with Orco)."""
+
+    alternatives: tuple[Sequence, ...]
+
+    def __init__(self, *alternatives: Sequence) -> None:
+        object.__setattr__(self, "alternatives", alternatives)
+
+
+Spec = Sequence | Either
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What the text said: each ``Arg``'s text and each ``Key`` given, by how the spec shows them."""
+
+    texts: dict[str, str]
+    keys: frozenset[str]
+
+    def text(self, shown: str) -> str:
+        """The text of ``Arg(shown)``; empty when an optional one was not given."""
+        return self.texts.get(shown, "")
+
+    def has(self, key: Key) -> bool:
+        return key.shown in self.keys
+
+
+def usage(spec: Spec) -> str:
+    if isinstance(spec, Either):
+        return " | ".join(usage(alternative) for alternative in spec.alternatives)
+    return " ".join(element.shown for element in spec)
+
+
+def required(spec: Spec) -> bool:
+    """The spec takes something: a command with nothing after its name answers with its usage."""
+    if isinstance(spec, Either):
+        return all(required(alternative) for alternative in spec.alternatives)
+    return any(not isinstance(element, Opt) for element in spec)
+
+
+def parse(spec: Spec, text: str) -> Parsed | None:
+    """Read ``text`` by ``spec`` (``_sequence``; an ``Either`` by its first alternative that fits)."""
+    if not isinstance(spec, Either):
+        return _sequence(spec, text)
+    keyed = sorted(spec.alternatives, key=lambda alternative: not (alternative and isinstance(alternative[0], Key)))
+    return next((got for alternative in keyed if (got := _sequence(alternative, text)) is not None), None)
+
+
+def _sequence(spec: Sequence, text: str) -> Parsed | None:
+    """Read ``text`` by ``spec``: the elements before its ``Arg`` from the left and those after it from
+    the right, one word each, and the ``Arg`` the words between (as typed); words left over, or a
+    required element missing, make it None. One pass over the words (the text is bounded)."""
+    words = list(_WORD.finditer(text))
+    split = next((i for i, e in enumerate(spec) if isinstance(e.element if isinstance(e, Opt) else e, Arg)), None)
+    before, after = (spec, ()) if split is None else (spec[:split], spec[split + 1:])
+    arg = None if split is None else spec[split]
+    inner = arg.element if isinstance(arg, Opt) else arg
+    least = 1 if isinstance(arg, Arg) else 0
+    texts: dict[str, str] = {}
+    keys: set[str] = set()
+    first, last = 0, len(words)
+    for element in before:
+        taken = _one(element, words[first][0] if first < last else None, texts, keys)
+        if taken is None:
+            return None
+        first += taken
+    for element in reversed(after):
+        taken = _one(element, words[last - 1][0] if last - first > least else None, texts, keys)
+        if taken is None:
+            return None
+        last -= taken
+    if inner is not None and first < last:
+        texts[inner.shown] = text[words[first].start():words[last - 1].end()]
+        first = last
+    if first < last or (isinstance(arg, Arg) and arg.shown not in texts):
+        return None
+    return Parsed(texts, frozenset(keys))
+
+
+def _one(element: Element, word: str | None, texts: dict[str, str], keys: set[str]) -> int | None:
+    """How many words (0 or 1) ``element`` takes of ``word``; None when it is required and ``word`` is
+    not one."""
+    optional = isinstance(element, Opt)
+    inner = element.element if isinstance(element, Opt) else element
+    if word is not None and isinstance(inner, Key) and name_key(word) in inner.words:
+        keys.add(inner.shown)
+        return 1
+    if word is not None and isinstance(inner, User) and word.startswith("@"):
+        texts[inner.shown] = word
+        return 1
+    return 0 if optional else None

@@ -1,0 +1,108 @@
+"""How the table answers: a message rendered through the privacy rule, addressed, with the roll it shows.
+
+``Context.reply``, ``announce``, ``whisper`` and ``tell_gms`` come here. Every message is rendered for
+the room and, when it names a GM-owned sheet, for the GMs (``bot/core/privacy.py``); one that shows a
+roll carries it, and a roll the room sees goes to the acta (a secret one waits for ``!revelar``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core import acta, privacy
+from bot.core.events import Send
+from bot.core.records import RollRecord
+from bot.core.render import Message
+from bot.core.state import name_key
+from bot.core.view import EventView
+from systems.base import Outcome, sized_dice
+
+ROLLER_KEYS = ("who", "attacker", "name")
+"""The context keys of a game's roll message that name who rolled (``name``: the subject of a soak, a
+recovery...; of a damage roll it is the target, so the acta does not credit a damage roll to it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Addressing:
+    """Who a message goes to. ``reply``: it answers the event; ``mentions``: whom it pings; ``private_to``
+    (and ``private_also``): only they get it; ``to_room_gms``: the transport adds the room's GMs it knows
+    by power (no GM is named)."""
+
+    reply: bool = True
+    mentions: tuple[str, ...] = ()
+    private_to: str | None = None
+    private_also: tuple[str, ...] = ()
+    to_room_gms: bool = False
+
+
+ROOM = Addressing()
+"""An answer to the event, in the room."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShownRoll:
+    """The roll a message shows, already recorded (``record_roll``): its object, its record's id and
+    whether it is secret."""
+
+    json: dict[str, Any]
+    roll_id: str | None = None
+    secret: bool = False
+
+
+def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outcome | None = None,
+                shown: ShownRoll | None = None, rendered: privacy.Views | None = None, **context: Any) -> None:
+    """Queue a message. ``roll``: the outcome a game's own message shows (the template's ``r``),
+    recorded as the room's roll; ``shown``: a roll recorded already (``bot/core/rolls.py``);
+    ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
+    room goes to the acta; a secret one (sent privately) does not, until it is revealed.
+    What it shows of a GM-owned sheet follows ``bot/core/privacy.py``: whoever is no GM gets the
+    room's copy, and the GMs get theirs privately when it says more."""
+    private_to = to.private_to
+    if view.answer_privately and private_to is None:
+        private_to = view.sender
+    params = {"r": roll, **context}
+    views = rendered or privacy.render_views(view, kind, params)
+    who = ""
+    roll_json, roll_id, secret = (shown.json, shown.roll_id, shown.secret) if shown else (None, None, False)
+    if roll_json is None and roll is not None:  # a game's own roll
+        roll_json = roll.as_json()
+        who = next((v for k in ROLLER_KEYS if isinstance(v := context.get(k), str)), "")
+        roll_id = record_roll(view, roll, privacy.public_roll(roll_json, views) or {}, who or view.speaker_name,
+                              "", (), private_to is not None, views.public)
+        secret = private_to is not None
+    public_json = privacy.public_roll(roll_json, views)
+    if public_json is not None:
+        named = context.get("who")
+        label = context.get("label")
+        credited = named if isinstance(named, str) else None if public_json.get("kind") == "damage" else who
+        # The acta shows no more of the label than the room's copy does (an NPC's skill without its die).
+        shown_label = next((c for c in ((label, label.rsplit(" ", 1)[0]) if isinstance(label, str) and label else ())
+                            if f" · {c}" in views.public.body), "")
+        acta.roll(view, public_json, views.public.body, secret=secret or private_to is not None, who=credited or None,
+                  label=shown_label)
+    applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
+    send = Send(
+        view.event.room_id, views.public, view.event.event_id if to.reply else None, to.mentions, private_to,
+        template=kind, actor=view.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
+        private_also=to.private_also, to_room_gms=to.to_room_gms, secret=secret,
+    )
+    view.work.actions += privacy.addressed(view, send, views, roll_json)
+
+
+def record_roll(view: EventView, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
+                applied: Sequence[tuple[str, int]], secret: bool, message: Message,
+                target: str | None = None) -> str:
+    """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id.
+    ``message`` is the room's copy; ``target`` whom it was rolled against."""
+    event = view.event
+    roll_id = f"{event.event_id}/r{len(view.work.rolls)}"
+    view.work.rolls.append(RollRecord(
+        roll_id, event.room_id, event.event_id, event.ts, name_key(who), view.sender, view.system_key, label,
+        int(secret), 0,
+        json.dumps({"who": who, "target": target, "roll": roll_json, "applied": list(applied)}, ensure_ascii=False),
+        json.dumps(sized_dice(outcome)),
+        json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
+    ))
+    return roll_id

@@ -1,0 +1,103 @@
+"""The acta and the table page: recording, its sessions, their links and the page's address."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from bot.core import acta
+from bot.core import words_es as vocab
+from bot.core.args import Key, Opt, Parsed
+from bot.core.commands import CommandGroup
+from bot.core.context import Context
+from systems.refusal import Refusal
+
+COMMANDS = CommandGroup()
+NEW = Key(vocab.NEW)
+_SESSION_NUMBER = re.compile(r"[0-9]{1,6}")
+PAGE_TOKEN_BYTES = 24
+"""The table page's token: 192 random bits."""
+
+
+@COMMANDS.command("acta", "log", usage="[N] | activar | desactivar | borrar N|todo")
+def acta_command(ctx: Context, args: str) -> None:
+    words = args.lower().split()
+    word = words[0] if words else ""
+    if word in (*vocab.ON, *vocab.OFF, *vocab.DELETE) and not ctx.is_gm():
+        raise Refusal("gm_only", command=f"acta {word}")
+    record = ctx.room.acta
+    if word in vocab.ON:
+        record.on = True
+        ctx.announce("acta_on")
+    elif word in vocab.OFF:
+        record.on, record.open = False, False
+        ctx.announce("acta_off")
+    elif word in vocab.DELETE:
+        _erase_sessions(ctx, words[1:])
+    elif len(words) <= 1 and (not word or _SESSION_NUMBER.fullmatch(word)):
+        _acta_links(ctx, int(word) if word else None)
+    else:
+        raise ctx.usage("acta")
+
+
+def _erase_sessions(ctx: Context, words: list[str]) -> None:
+    every = len(words) == 1 and words[0] in vocab.ALL
+    if not every and (not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words)):
+        raise ctx.usage("acta")
+    sessions = None if every else tuple(sorted({int(w) for w in words}))
+    _known_sessions(ctx, sessions or ())
+    acta.erase(ctx, sessions)
+    ctx.reply("acta_erased", sessions=sessions)
+
+
+def _known_sessions(ctx: Context, asked: tuple[int, ...]) -> None:
+    """Refuse when the acta holds no session, or not every one ``asked`` (an empty or erased
+    session has no document)."""
+    known = ctx.recorded_sessions()
+    if not known:
+        raise Refusal("acta_empty", on=ctx.room.acta.on)
+    missing = [n for n in asked if n not in known]
+    if missing:
+        raise Refusal("acta_no_session", missing=missing, known=known)
+
+
+def _acta_links(ctx: Context, session: int | None) -> None:
+    _known_sessions(ctx, () if session is None else (session,))
+    if ctx.room.page_token is None and not ctx.is_gm():
+        raise Refusal("acta_no_page")
+    ctx.reply("acta_links", url=_page_url(ctx), session=session, on=ctx.room.acta.on)
+
+
+def _page_url(ctx: Context, renew: bool = False) -> str:
+    """The room's table page address (a new token if it has none or ``renew``: only the GM's commands
+    ask for it then); a refusal without ``[web] public_url``."""
+    base = ctx.settings.public_url
+    if not base:
+        raise Refusal("no_public_url")
+    if renew or ctx.room.page_token is None:
+        ctx.room.page_token = secrets.token_urlsafe(PAGE_TOKEN_BYTES)
+    return f"{base.rstrip('/')}/mesa/{ctx.room.page_token}"
+
+
+@COMMANDS.takes("mesa", "table", spec=(Opt(NEW),), gm_only=True)
+def table_page_command(ctx: Context, got: Parsed) -> None:
+    renew = got.has(NEW)
+    ctx.reply("table_page_link", url=_page_url(ctx, renew=renew), renewed=renew)
+
+
+@COMMANDS.command("sesion", "session", usage="[fin]", gm_only=True)
+def session_command(ctx: Context, args: str) -> None:
+    record = ctx.room.acta
+    if not record.on:
+        raise Refusal("acta_empty", on=False)
+    if args.strip().lower() in vocab.END:
+        if not record.open:
+            raise Refusal("session_not_open")
+        record.open = False
+        ctx.announce("session_ended", session=record.session)
+        return
+    if args.strip():
+        raise ctx.usage("sesion")
+    record.session += 1
+    record.open, record.last_ts = True, ctx.event.ts
+    ctx.announce("session_started", session=record.session)

@@ -1,0 +1,201 @@
+"""Characters: claiming one (``!pj``), their sheets (``!ficha``) and the GM's NPCs (``!pnj``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.core import combat as rounds
+from bot.core import privacy, rolls, sheets
+from bot.core import words_es as vocab
+from bot.core.args import Arg, Opt, Parsed, User
+from bot.core.combat import MAX_COMBATANTS
+from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
+from bot.core.context import Context
+from bot.core.sheets import MACROS
+from bot.core.state import MAX_NAME, Character, clean_name, has_visible_letter, name_key
+from systems.refusal import Refusal
+
+COMMANDS = CommandGroup()
+MAX_CHARACTERS = 200
+"""Characters in one room, NPCs included."""
+MAX_CHARACTERS_PER_PLAYER = 5
+"""Characters a player (not a GM) may add to a room with ``!pj``."""
+_USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
+_COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` (already ``clean_name``d) cannot be a character's name, or None."""
+    if not (0 < len(name) <= MAX_NAME and name.isprintable()) or name.startswith(("@", "!", "/")):
+        return "shape"
+    if not has_visible_letter(name):
+        return "no_letter"
+    return None
+
+
+def _require_name(name: str) -> None:
+    """Refuse ``name`` (already ``clean_name``d) if it cannot be a character's name."""
+    problem = _name_problem(name)
+    if problem is not None:
+        raise Refusal("bad_name", code=problem, limit=MAX_NAME)
+
+
+def _require_room_for(ctx: Context, count: int) -> None:
+    """Refuse ``count`` more characters when they would break a cap."""
+    characters = ctx.room.characters.values()
+    if len(characters) + count > MAX_CHARACTERS:
+        raise Refusal("too_many_characters", limit=MAX_CHARACTERS)
+    own = sum(1 for c in characters if c.creator == ctx.sender)
+    if not ctx.is_gm() and own + count > MAX_CHARACTERS_PER_PLAYER:
+        raise Refusal("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
+
+
+@COMMANDS.takes("pj", "pc", spec=(Arg("NOMBRE"), Opt(User("@usuario"))))
+def character_command(ctx: Context, got: Parsed) -> None:
+    owner = got.text("@usuario") or ctx.sender
+    if got.text("@usuario"):
+        if not ctx.is_gm():
+            raise Refusal("gm_only", command="pj NOMBRE @usuario")
+        if not _USER_ID.match(owner):
+            raise Refusal("bad_user", user=owner[:60])
+    name = clean_name(got.text("NOMBRE"))
+    _require_name(name)
+    character = ctx.room.find_character(name)
+    if character and not ctx.is_gm():
+        if character.npc:
+            raise Refusal("character_is_npc", name=character.name)
+        if character.owner and character.owner != owner:
+            raise Refusal("character_taken", name=character.name, owner=character.owner)
+    if character is None:
+        _require_room_for(ctx, 1)
+        character = Character(name, creator=ctx.sender)
+        ctx.room.characters[name_key(name)] = character
+    if not ctx.is_gm(owner):
+        _release_characters_of(ctx, owner)
+        character.lent = character.lent or character.npc
+    character.owner, character.npc = owner, False
+    ctx.reply("character_claimed", name=character.name, owner=owner)
+
+
+def _release_characters_of(ctx: Context, owner: str) -> None:
+    """A player plays one character: claiming another frees the previous one (an NPC the GM lent them
+    goes back to the GMs)."""
+    for other in ctx.room.characters.values():
+        if other.owner == owner:
+            other.owner = None
+            other.npc, other.lent = other.npc or other.lent, False
+
+
+@COMMANDS.command("ficha", "sheet", usage="NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...",
+                  needs_args=True)
+def sheet_command(ctx: Context, args: str) -> None:
+    words = args.split()
+    character, used = ctx.room.leading_character(words)
+    if character is None:
+        raise ctx.unknown_character(args.strip())
+    rest = _after_words(args, used)
+    if rest.strip() and not (ctx.is_gm() or character.owner == ctx.sender):
+        raise Refusal("not_your_character", name=character.name)
+    if not ctx.is_gm() and ctx.sheet_is_gms(character):
+        raise Refusal("npc_sheet_private", name=character.name)
+    kept: list[str] = []
+    changes: list[tuple[str, Any, Any]] = []
+    rejected: tuple[sheets.Rejected, ...] = ()
+    if rest.strip():
+        edit = sheets.read_edit(ctx.game, rest)
+        rejected = edit.rejected
+        if rejected and not edit.values and not edit.macros:
+            raise Refusal("sheet_rejected", name=character.name, rejected=rejected, kept=False,
+                          fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
+        if not ctx.is_gm():
+            edit, kept = sheets.players_part(ctx.game, character, edit)
+            changes = sheets.derived_changes(ctx.game, character, edit.values)
+        character.sheet.update(edit.values)
+        if edit.macros:
+            macros = {**rolls.macros_of(character), **edit.macros}
+            if len(macros) > rolls.MAX_MACROS:
+                raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
+            character.sheet[MACROS] = macros
+    ctx.reply("sheet", rendered=_sheet_message(ctx, character))
+    if rejected:
+        ctx.reply("sheet_rejected", name=character.name, rejected=rejected, kept=True,
+                  fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
+    if kept:
+        ctx.reply("sheet_fields_kept", name=character.name, fields=[sheets.shown_name(ctx.game, k) for k in kept])
+    if changes:
+        ctx.tell_gms("sheet_change_report", name=character.name, player=ctx.sender, changes=changes)
+
+
+def _sheet_message(ctx: Context, character: Character) -> privacy.Views:
+    """The sheet as ``!ficha`` shows it, or a refusal when pasting it back (``!ficha NOMBRE`` and the
+    message) would not fit in one command."""
+    line, macro_lines = sheets.export(ctx.game, character)
+    views = privacy.render_views(ctx, "sheet", {
+        "character": character, "name": character.name, "line": line, "macros": macro_lines,
+        "state": sheets.kept_state(ctx.game, character),
+        "fields": [sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields]})
+    if len(character.name) + 1 + len((views.gm or views.public).body) > MAX_COMMAND_ARGS:
+        raise Refusal("bad_macro", code="too_long", limit=MAX_COMMAND_ARGS)
+    return views
+
+
+def _after_words(text: str, count: int) -> str:
+    """``text`` after its first ``count`` words, its line breaks kept (a pasted sheet)."""
+    rest = text
+    for _ in range(count):
+        rest = rest.lstrip()
+        cut = next((i for i, c in enumerate(rest) if c.isspace()), len(rest))
+        rest = rest[cut:]
+    return rest
+
+
+@COMMANDS.command("pnj", "npc", usage="NOMBRE [xN] [grupo G]", gm_only=True, needs_args=True)
+def npc_command(ctx: Context, args: str) -> None:
+    """NPCs set up before the fight: ``!pnj Orco x3 grupo orcos`` makes Orco 1 to Orco 3, Extras
+    sharing a card where the system has groups; they join the next ``!iniciativa``."""
+    name_words: list[str] = []
+    group_words: list[str] | None = None
+    counts = []
+    settings: dict[str, str] = {}
+    for word in clean_name(args).split():
+        if name_key(word) in ctx.game.npc_words and name_words:
+            key, value = ctx.game.npc_words[name_key(word)]
+            settings[key] = value
+        elif name_key(word) in vocab.GROUP and group_words is None and name_words:
+            group_words = []
+        elif (count_match := _COUNT.fullmatch(word)) and name_words:
+            counts.append(int(count_match[1]))
+        else:
+            (name_words if group_words is None else group_words).append(word)
+    name, group = " ".join(name_words), None if group_words is None else " ".join(group_words)
+    _require_name(name)
+    if len(counts) > 1 or any(not 1 <= c <= MAX_COMBATANTS for c in counts):
+        raise Refusal("bad_npc_count", limit=MAX_COMBATANTS)
+    count = counts[0] if counts else None
+    if group is not None and "grupo" not in ctx.game.sheet_fields:
+        raise Refusal("npc_no_groups", system=ctx.system)
+    if group is not None and not 0 < len(group) <= MAX_NAME:
+        raise Refusal("bad_sheet_value", field=sheets.shown_name(ctx.game, "grupo"), value=group[:30])
+    if ctx.room.combat is not None and ctx.room.combat.started:
+        raise Refusal("npc_combat_started")
+    names = _numbered(ctx, name, count) if count is not None else [name]
+    for n in names:
+        _require_name(n)
+    taken = next((c for c in map(ctx.room.find_character, names) if c and not c.npc), None)
+    if taken is not None:
+        raise Refusal("npc_name_taken", name=taken.name, owner=taken.owner)
+    _require_room_for(ctx, sum(1 for n in names if ctx.room.find_character(n) is None))
+    npcs = [rounds.ensure_character(ctx, n) for n in names]
+    for npc in npcs:
+        npc.sheet.update(settings)
+        if group is not None:
+            npc.sheet["grupo"] = group
+    ctx.reply("npcs_ready", names=[c.name for c in npcs], group=group, combat=ctx.room.combat is not None)
+
+
+def _numbered(ctx: Context, name: str, count: int) -> list[str]:
+    """``count`` names ``NAME 1``, ``NAME 2``... skipping numbers already in the room."""
+    numbers = (i for i in range(1, count + len(ctx.room.characters) + 1)
+               if ctx.room.find_character(f"{name} {i}") is None)
+    return [f"{name} {i}" for _, i in zip(range(count), numbers)]

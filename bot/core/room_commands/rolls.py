@@ -1,0 +1,87 @@
+"""Rolls: ``!tiro`` from the sheet, secret rolls revealed, the roll history, dice statistics, macros."""
+
+from __future__ import annotations
+
+import json
+
+from bot.core import floor, rolls
+from bot.core import words_es as vocab
+from bot.core.args import Arg, Opt, Parsed
+from bot.core.commands import CommandGroup
+from bot.core.context import Context
+from bot.core.replies import ShownRoll, render_send
+from bot.core.room_commands.characters import _sheet_message
+from bot.core.sheets import MACROS
+from bot.core.state import name_key
+from systems.refusal import Refusal
+from systems.stats import counted_die_stats
+
+COMMANDS = CommandGroup()
+HISTORY_LENGTH = 10
+
+
+@COMMANDS.command("tiro", "roll", usage="HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]",
+                  in_character=True, needs_args=True)
+def roll_command(ctx: Context, args: str) -> None:
+    actor, text = rolls.roller(ctx, args)
+    request = rolls.read_request(rolls.expand_macro(actor, text), actor)
+    if not ctx.is_gm():
+        rolls.require_up(ctx, request, ctx.character)
+    made = rolls.resolve_request(ctx, request)
+    rolls.answer(ctx, actor, made, secret=request.secret, target=rolls.against(ctx, request.text))
+    floor.consume_grant(ctx)
+
+
+@COMMANDS.takes("revelar", "reveal", spec=(Opt(Arg("NOMBRE")),), gm_only=True)
+def reveal_command(ctx: Context, got: Parsed) -> None:
+    """The last secret roll (of NOMBRE's, if given) not yet revealed, posted to the room."""
+    hidden = ctx.store.hidden_rolls(ctx.event.room_id) if ctx.store is not None else []
+    if got.text("NOMBRE"):
+        key = name_key(ctx.character_named(got.text("NOMBRE")).name)
+        hidden = [r for r in hidden if r["actor"] == key]
+    hidden = [r for r in hidden if r["roll_id"] not in ctx.work.reveals]
+    if not hidden:
+        raise Refusal("no_hidden_roll")
+    row = hidden[0]
+    ctx.work.reveals.append(row["roll_id"])
+    record = rolls.record_row(row)
+    render_send(ctx, "roll_revealed", shown=ShownRoll(record["roll"], row["roll_id"]), who=record["who"],
+                target=record["target"], body=json.loads(row["message"])["body"], applied=record["applied"])
+
+
+@COMMANDS.takes("historial", "history", spec=(Opt(Arg("NOMBRE")),))
+def history_command(ctx: Context, got: Parsed) -> None:
+    character = ctx.character_named(got.text("NOMBRE")) if got.text("NOMBRE") else None
+    actor = name_key(character.name) if character else None
+    rows = ctx.store.rolls(ctx.event.room_id, actor=actor, limit=HISTORY_LENGTH) if ctx.store is not None else []
+    ctx.reply("roll_history", name=character.name if character else None, rows=[rolls.record_row(r) for r in rows])
+
+
+@COMMANDS.command("dados", "dice")
+def dice_command(ctx: Context, args: str) -> None:
+    total, counted = ctx.store.dice_counts(ctx.event.room_id) if ctx.store is not None else (0, [])
+    ctx.reply("dice_stats", stats=counted_die_stats(counted), rolls=total)
+
+
+@COMMANDS.command("macro", "alias", usage="[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", needs_args=True)
+def macro_command(ctx: Context, args: str) -> None:
+    head, equals, expression = args.partition("=")
+    character, words = ctx.own_or_named(head)
+    ctx.may_manage(character)
+    macros = rolls.macros_of(character)
+    if not equals:
+        if len(words) != 2 or name_key(words[1]) not in vocab.DELETE or name_key(words[0]) not in macros:
+            raise ctx.usage("macro")
+        del macros[name_key(words[0])]
+        character.sheet[MACROS] = macros
+        ctx.reply("macro_set", name=character.name, macro=words[0], expression=None)
+        return
+    if len(words) != 1:
+        raise Refusal("bad_macro", code="name", limit=rolls.MAX_MACRO_NAME)
+    key, text = rolls.check_macro(words[0], expression)
+    if key not in macros and len(macros) >= rolls.MAX_MACROS:
+        raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
+    macros[key] = text
+    character.sheet[MACROS] = macros
+    _sheet_message(ctx, character)
+    ctx.reply("macro_set", name=character.name, macro=key, expression=text)

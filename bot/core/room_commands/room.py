@@ -1,0 +1,109 @@
+"""The room's own commands: help, the game system, the enforcement mode, GMs, rule cards, undo."""
+
+from __future__ import annotations
+
+import re
+
+from bot.core import floor, sheets, undo
+from bot.core.args import Arg, Opt, Parsed
+from bot.core.commands import CommandGroup
+from bot.core.context import CommandSpec, Context
+from bot.core.render import Renderer
+from bot.core.room_commands.characters import _USER_ID
+from bot.core.rulebook import Rulebook
+from bot.core.state import ENFORCEMENT_MODES, MAX_NAME, name_key
+from systems.refusal import Refusal
+
+COMMANDS = CommandGroup()
+HELP_LINES = 2
+"""Lines of the topics that name a command, shown by ``!ayuda COMANDO``."""
+HELP_TOPIC = "topic_"
+"""``!ayuda TEMA``: message kinds ``topic_TEMA`` of the core and ``<game>/topic_TEMA`` of the room's game."""
+_COMMAND_MARK = re.compile(r"!([^\W_]+)")
+
+
+def help_topics(renderer: Renderer, game: str) -> dict[str, str]:
+    """The ``!ayuda`` topics of a room playing ``game``: name -> message kind. A game's topic replaces
+    the core's of the same name."""
+    topics = {kind.removeprefix(HELP_TOPIC): kind for kind in renderer.kinds(HELP_TOPIC)}
+    prefix = f"{game}/{HELP_TOPIC}"
+    topics.update({kind.removeprefix(prefix): kind for kind in renderer.kinds(prefix)})
+    return dict(sorted(topics.items()))
+
+
+@COMMANDS.takes("ayuda", "help", spec=(Opt(Arg("TEMA|COMANDO")),), question=True)
+def help_command(ctx: Context, got: Parsed) -> None:
+    """The common commands and the topics; one topic; or one command, with what the topics say of it."""
+    topics = help_topics(ctx.renderer, ctx.system_key)
+    asked = name_key(got.text("TEMA|COMANDO").lstrip("!/"))[:MAX_NAME]
+    if not asked:
+        ctx.reply("help", system=ctx.system_key, topics=list(topics),
+                  game_commands=[command.names[0] for command in ctx.game.commands])
+    elif asked in topics:
+        ctx.reply(topics[asked], system=ctx.system_key)
+    elif (command := ctx.find_command(asked)) is not None:
+        said = sorted(_lines_naming(ctx, command, topics))
+        ctx.reply("help_command", command=command, lines=[line for _, _, line in said[:HELP_LINES]],
+                  topics=list(dict.fromkeys(topic for _, topic, _ in said)) or list(topics))
+    else:
+        raise Refusal("help_unknown", asked=got.text("TEMA|COMANDO")[:MAX_NAME], topics=list(topics))
+
+
+def _lines_naming(ctx: Context, command: CommandSpec, topics: dict[str, str]) -> list[tuple[int, str, str]]:
+    """The topics' lines that name ``command`` (``!name``), each with where in it the name comes first
+    (a line that starts with it explains it) and its topic."""
+    keys = {name_key(name) for name in command.names}
+    found = []
+    for topic, kind in topics.items():
+        for line in ctx.renderer.text(kind, system=ctx.system_key).split("\n")[1:]:
+            marks = [m.start() for m in _COMMAND_MARK.finditer(name_key(line)) if m[1] in keys]
+            if marks:
+                found.append((marks[0], topic, line))
+    return found
+
+
+@COMMANDS.takes("sistema", "system", spec=(Arg("CLAVE"),), gm_only=True)
+def system_command(ctx: Context, got: Parsed) -> None:
+    key = got.text("CLAVE").lower()
+    if key not in ctx.games:
+        raise Refusal("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
+    ctx.room.system = key
+    sheets.play_in(ctx.room, ctx.game, ctx.games)
+    ctx.reply("system_set", system=ctx.system)
+
+
+@COMMANDS.takes("modo", "mode", spec=(Arg("warn|redact|mute"),), gm_only=True)
+def mode_command(ctx: Context, got: Parsed) -> None:
+    mode = got.text("warn|redact|mute").lower()
+    if mode not in ENFORCEMENT_MODES:
+        raise Refusal("bad_mode", mode=mode[:20], modes=ENFORCEMENT_MODES)
+    ctx.room.enforcement = mode
+    ctx.room.warned_no_power = False
+    ctx.reply("mode_set", mode=mode)
+
+
+@COMMANDS.takes("master", "gm", spec=(Arg("@usuario"),), gm_only=True)
+def gm_command(ctx: Context, got: Parsed) -> None:
+    user = got.text("@usuario")
+    if not _USER_ID.match(user):
+        raise Refusal("bad_user", user=user[:60])
+    if user not in ctx.room.gms:
+        ctx.room.gms.append(user)
+        floor.refresh_mute(ctx)
+    ctx.reply("gm_added", user=user)
+
+
+@COMMANDS.takes("regla", "rule", spec=(Arg("TEMA"),), question=True)
+def rule_command(ctx: Context, got: Parsed) -> None:
+    topic = got.text("TEMA")
+    cards = Rulebook.of(ctx.games).search(ctx.system_key, topic[:200])
+    ctx.reply("rule_cards", query=topic[:60], cards=cards)
+
+
+@COMMANDS.takes("deshacer", "undo", spec=(), gm_only=True)
+def undo_command(ctx: Context, got: Parsed) -> None:
+    """The last command that changed the play (anyone's), back through the last ``UNDO_DEPTH``."""
+    step = ctx.store.last_undo(ctx.event.room_id) if ctx.store is not None else None
+    if step is None:
+        raise Refusal("nothing_to_undo", limit=undo.UNDO_DEPTH)
+    undo.take_back(ctx, step)
