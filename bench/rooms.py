@@ -49,8 +49,9 @@ def build(path: str, rooms: int) -> tuple[int, float]:
     from bot.core.settings import RoomSettings, TableSettings
     from bot.core.store import Store
     from bot.core.table import Table
+    from bot.games import GAMES
 
-    table = Table(Store(path), TableSettings(RoomSettings(gms=(GM,))), random.Random(1))
+    table = Table(Store(path), TableSettings(RoomSettings(gms=(GM,))), random.Random(1), games=GAMES)
     start, events = time.perf_counter(), 0
     for r in range(rooms):
         room = f"!sala{r}:bench"
@@ -70,12 +71,13 @@ from bot.core.events import Event, Send
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 
 def status():
     fields = dict(line.split(":", 1) for line in open("/proc/self/status"))
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
-table = Table(Store(PATH), TableSettings(RoomSettings(gms=("@gm:bench",))))
+table = Table(Store(PATH), TableSettings(RoomSettings(gms=("@gm:bench",))), games=GAMES)
 rooms = table.store.room_ids()
 for room_id in rooms:
     table.room(room_id)

@@ -18,6 +18,7 @@ from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 
 GM = "@gm:bench"
 SESSION = [
@@ -41,7 +42,7 @@ SESSION = [
 
 
 def core_rate(path: str, events: int) -> float:
-    table = Table(Store(path), TableSettings(RoomSettings(gms=(GM,))), random.Random(1))
+    table = Table(Store(path), TableSettings(RoomSettings(gms=(GM,))), random.Random(1), games=GAMES)
     start = time.perf_counter()
     for i in range(events):
         sender, text = SESSION[i % len(SESSION)]

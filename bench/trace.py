@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from bot.core.events import Action, Event, Send  # noqa: E402
 from bot.core.store import Store  # noqa: E402
 from bot.core.table import Table  # noqa: E402
+from bot.games import GAMES  # noqa: E402
 from bot.matrix.outbox import Outbox  # noqa: E402
 from bot.matrix.power import RoomAuth  # noqa: E402
 from bot.matrix.store import MatrixStore  # noqa: E402
@@ -99,7 +100,7 @@ def one_roll(table: Table, outbox: _KeptOutbox, auth: RoomAuth, src: dict[str, A
     """The traced path: sync JSON to the core's event, the table's answer, the Matrix content."""
     event = translate(room, src, auth, BOT)
     assert isinstance(event, Event), event
-    actions: list[Action] = table.handle(event)
+    actions: list[Action] = table.handle(event, owner="matrix")
     for action in actions:
         if isinstance(action, Send):
             asyncio.run(outbox.send(action))
@@ -175,7 +176,7 @@ def _caller(frame: FrameType) -> str:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(str(Path(tmp) / "trace.db"))
-        table = Table(store, rng=random.Random(3))
+        table = Table(store, rng=random.Random(3), games=GAMES)
         auth = RoomAuth(creators={GM}, version="12", power={"users": {BOT: 100}},
                         members={BOT, GM, PLAYER})
         matrix_store = MatrixStore(store)
@@ -184,7 +185,7 @@ def main() -> None:
         for room in ROOMS:
             for n, (sender, text) in enumerate(SETUP):
                 event = translate(room, sync_event(n, room, sender, text), auth, BOT)
-                table.handle(event)  # type: ignore[arg-type]
+                table.handle(event, owner="matrix")  # type: ignore[arg-type]
         traced, warm = ROOMS
         one_roll(table, outbox, auth, sync_event(len(SETUP), warm, *ROLL), warm)
         outbox.sent.clear()

@@ -45,6 +45,7 @@ from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from bot.table_page import TablePages
 from bot.web import Metrics, make_app, start_web
 
@@ -72,7 +73,7 @@ def quantile(values: list[float], q: float) -> float:
 class Room:
     def __init__(self) -> None:
         settings = TableSettings(RoomSettings(system="savage", gms=(GM,), public_url="http://127.0.0.1"))
-        self.table = Table(Store(), settings, random.Random(5))
+        self.table = Table(Store(), settings, random.Random(5), games=GAMES)
         self.count = 0
 
     def say(self, sender: str, text: str) -> None:
@@ -212,7 +213,7 @@ class HoldTable:
 
     def __init__(self) -> None:
         settings = TableSettings(RoomSettings(system="savage", gms=(GM,), public_url="http://127.0.0.1"))
-        self.table = Table(Store(), settings, random.Random(7))
+        self.table = Table(Store(), settings, random.Random(7), games=GAMES)
         self.count = 0
         self.acta_rooms = [f"!acta{i}:bench" for i in range(ACTAS)]
         self.flood_rooms = [f"!sala{i}:bench" for i in range(FLOOD_ROOMS)]

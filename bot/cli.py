@@ -83,7 +83,7 @@ def cmd_console(args: argparse.Namespace) -> int:
         store = Store(args.db)
     except StartupError as err:
         return _startup_failed(err)
-    table = Table(store, TableSettings(defaults), make_rng(args.seed), renderer)
+    table = Table(store, TableSettings(defaults), make_rng(args.seed), renderer, games=GAMES)
     if args.db and args.seed is not None:
         table.resume_seed(args.seed)
     return run_console(table, sys.stdin, sys.stdout, args.jsonl)

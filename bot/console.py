@@ -5,14 +5,27 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
-from typing import IO
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
 from bot.core.render import Renderer
 from bot.core.table import Table
+from bot.transport import ActionRegistry, pending_of
 
 ROOM_ID = "!console:local"
+
+
+class ConsoleRoom:
+    """The console as the outbox knows it: the transport of its one room."""
+
+    name = "console"
+
+    def owns(self, room_id: str) -> bool:
+        return room_id == ROOM_ID
+
+
+CONSOLE = ConsoleRoom()
 _LINE = re.compile(r"^(@[^\s:]+:\S+?):(?:\s(.*))?$", re.DOTALL)
 
 
@@ -29,24 +42,42 @@ def read_events(lines: IO[str]) -> Iterator[Event | tuple[int, str]]:
         yield Event(ROOM_ID, match[1], match[2] or "", f"${number}", ts=number)
 
 
-def action_json(action: Action) -> dict:
-    data: dict = {"action": action.kind, "event": None, "text": None, "html": None, "id": action.action_id}
-    if isinstance(action, Send):
-        data.update(event=action.reply_to, text=action.message.body, html=action.message.html,
-                    mentions=list(action.mentions), private_to=action.private_to)
-        if action.private_also or action.to_room_gms:
-            data.update(private_also=list(action.private_also), to_room_gms=action.to_room_gms)
-        if action.gm_copy:
-            data.update(gm_copy=True)
-        if action.roll is not None:
-            data.update(roll=action.roll, roll_id=action.roll_id, secret=action.secret,
-                        applied=[{"reason": r, "value": v} for r, v in action.applied])
-    elif isinstance(action, Redact):
-        data.update(event=action.event_id, reason=action.reason)
-    elif isinstance(action, PowerLevels):
-        data.update(event=action.reply_to, lock=action.lock, speakers=list(action.speakers))
-    elif isinstance(action, React):
-        data.update(event=action.event_id, key=action.key)
+ACTIONS: ActionRegistry[Callable[[Any], dict[str, Any]]] = ActionRegistry("console")
+"""The fields each kind of action adds to its ``--jsonl`` line (DESIGN.md 3.2)."""
+
+
+@ACTIONS.on(Send)
+def _send_json(action: Send) -> dict[str, Any]:
+    data: dict[str, Any] = {"event": action.reply_to, "text": action.message.body, "html": action.message.html,
+                            "mentions": list(action.mentions), "private_to": action.private_to}
+    if action.private_also or action.to_room_gms:
+        data.update(private_also=list(action.private_also), to_room_gms=action.to_room_gms)
+    if action.gm_copy:
+        data.update(gm_copy=True)
+    if action.roll is not None:
+        data.update(roll=action.roll, roll_id=action.roll_id, secret=action.secret,
+                    applied=[{"reason": r, "value": v} for r, v in action.applied])
+    return data
+
+
+@ACTIONS.on(Redact)
+def _redact_json(action: Redact) -> dict[str, Any]:
+    return {"event": action.event_id, "reason": action.reason}
+
+
+@ACTIONS.on(PowerLevels)
+def _power_levels_json(action: PowerLevels) -> dict[str, Any]:
+    return {"event": action.reply_to, "lock": action.lock, "speakers": list(action.speakers)}
+
+
+@ACTIONS.on(React)
+def _react_json(action: React) -> dict[str, Any]:
+    return {"event": action.event_id, "key": action.key}
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    data: dict[str, Any] = {"action": action.kind, "event": None, "text": None, "html": None, "id": action.action_id}
+    data.update(ACTIONS[action](action))
     return data
 
 
@@ -55,7 +86,7 @@ def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> i
     handled in an earlier run over the same database are skipped, and how many is said on stderr."""
     renderer = table.renderer
     skipped = 0
-    for event_id, actions in _by_event(table.pending_actions()):
+    for event_id, actions in _by_event(pending_of(CONSOLE, table.store)):
         _print(stdout, renderer, jsonl, event_id, actions)
         table.actions_done([a.action_id for a in actions])
     for item in read_events(stdin):
@@ -65,7 +96,7 @@ def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> i
         if table.store.was_handled(item.event_id):
             skipped += 1
             continue
-        actions = table.handle(item)
+        actions = table.handle(item, owner=CONSOLE.name)
         _print(stdout, renderer, jsonl, item, actions)
         table.actions_done([a.action_id for a in actions])
     if skipped:

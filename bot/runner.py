@@ -1,5 +1,6 @@
-"""``rolbot run``: every transport the config names (Matrix, IRC or both) over one table core and one
-store; one web server whose ``/healthz`` waits for all of them."""
+"""``rolbot run``: the one composition root. It builds the store, the table (with the games registry), the
+web server and every transport the config names (Matrix, IRC or both; Matrix alone for
+``--setup-crypto``), held in one ``TransportHub``; ``/healthz`` waits for all of them."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ import base64
 import contextlib
 import logging
 import os
+import random
 import signal
-from typing import Any
+
+from aiohttp import web
 
 from bot.config import Config
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
+from bot.transport import TransportHub
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot")
@@ -70,54 +75,66 @@ def configure_logging(config: Config) -> None:
 
 
 def run(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
-    from bot.matrix import run_bot
-
     configure_logging(config)
-    if config.irc is None or setup_only:  # Matrix alone (the crypto set-up is Matrix's)
-        return run_bot(config, setup_only, reset_cross_signing)
-    return asyncio.run(run_transports(config, reset_cross_signing=reset_cross_signing))
+    return asyncio.run(run_transports(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing))
 
 
-async def run_transports(config: Config, stop: asyncio.Event | None = None, reset_cross_signing: bool = False) -> int:
-    """Run until SIGTERM/SIGINT (or ``stop`` is set); 1 if a transport failed for good."""
+def build_table(config: Config, rng: random.Random | None = None) -> Table:
+    """The run's one store and table, over the shipped games."""
+    os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
+    return Table(Store(config.db_path), config.table, rng=rng, games=GAMES, templates_dir=config.templates_dir)
+
+
+def build_hub(config: Config, table: Table, metrics: Metrics, setup_only: bool = False,
+              reset_cross_signing: bool = False) -> TransportHub:
+    """Every transport the config names (Matrix alone for the crypto set-up, which is Matrix's)."""
     from bot.irc.bot import IrcBot
+    from bot.matrix import MatrixBot
+
+    hub = TransportHub(table, metrics)
+    if config.matrix_config is not None:
+        hub.add(MatrixBot(config, table, metrics, setup_only=setup_only, reset_cross_signing=reset_cross_signing))
+    if config.irc is not None and not setup_only:
+        hub.add(IrcBot(config, table, metrics))
+    return hub
+
+
+async def serve_web(config: Config, table: Table, metrics: Metrics) -> web.AppRunner | None:
+    """The ``[web]`` server (``/healthz``, ``/metrics``, the table page), if the config binds one."""
+    hp = config.web_host_port()
+    if not hp:
+        return None
+    return await start_web(metrics, *hp, table=table, trusted_proxy=config.web_trusted_proxy)
+
+
+async def run_transports(config: Config, stop: asyncio.Event | None = None, setup_only: bool = False,
+                         reset_cross_signing: bool = False) -> int:
+    """Run until SIGTERM/SIGINT (or ``stop`` is set); 1 if a transport failed for good, or (``setup_only``)
+    if the bot's device could not be cross-signed."""
     from bot.matrix import MatrixBot, PermanentError
 
-    os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
-    store = Store(config.db_path)
-    table = Table(store, config.table, templates_dir=config.templates_dir)
+    table = build_table(config)
     metrics = Metrics()
-    bots: list[Any] = []
-    if config.matrix_config is not None:
-        bots.append(MatrixBot(config, table, store, metrics=metrics, serve_web=False,
-                              reset_cross_signing=reset_cross_signing))
-    if config.irc is not None:
-        bots.append(IrcBot(config, table, store, metrics))
-    web = None
-    hp = config.web_host_port()
-    if hp:
-        web = await start_web(metrics, *hp, table=table, trusted_proxy=config.web_trusted_proxy)
-
-    def stop_all() -> None:
-        for bot in bots:
-            bot.stop()
-
+    hub = build_hub(config, table, metrics, setup_only, reset_cross_signing)
+    server = None
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop_all)
     watcher = asyncio.ensure_future(stop.wait()) if stop is not None else None
-    if watcher is not None:
-        watcher.add_done_callback(lambda _: stop_all())
     failed = False
-    tasks = [asyncio.ensure_future(bot.run()) for bot in bots]
+    tasks: list[asyncio.Future[None]] = []
     try:
+        server = await serve_web(config, table, metrics)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, hub.stop)
+        if watcher is not None:
+            watcher.add_done_callback(lambda _: hub.stop())
+        tasks = [asyncio.ensure_future(transport.run()) for transport in hub.transports]
         for done in asyncio.as_completed(tasks):
             try:
                 await done
             except PermanentError as err:
                 log.error("%s", err)
                 failed = True
-            stop_all()  # one transport ended: the others stop too
+            hub.stop()  # one transport ended: the others stop too
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
@@ -125,7 +142,9 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, rese
             watcher.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
-        if web is not None:
-            await web.cleanup()
-        store.db.conn.close()
+        if server is not None:
+            await server.cleanup()
+        table.store.db.conn.close()
+    if setup_only:
+        return 0 if not failed and all(t.setup_ok for t in hub.transports if isinstance(t, MatrixBot)) else 1
     return 1 if failed else 0

@@ -9,16 +9,57 @@ transport sends the replies, in the room's order, under its own rate limits.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from functools import partial
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar, get_args, runtime_checkable
 
-from bot.committed import handle_until_committed
 from bot.core.events import Action, Event
-from bot.core.table import Table
-from bot.web import Metrics
+
+if TYPE_CHECKING:
+    from bot.core.store import Store
+    from bot.core.table import Table
+    from bot.web import Metrics
 
 log = logging.getLogger(__name__)
+Answer = TypeVar("Answer")
+Item = TypeVar("Item")
+
+ACTION_KINDS: tuple[type[Action], ...] = get_args(Action)
+"""Every kind of action the core answers with (``bot.core.events.Action``)."""
+Handler = TypeVar("Handler")
+
+
+class ActionRegistry(Generic[Handler]):
+    """How one transport carries out each kind of ``Action``: one handler per kind, looked up by the
+    action's class (no ``isinstance`` ladder). ``missing()`` names the kinds it has no handler for:
+    a kind added to ``Action`` without a handler in every transport fails ``tests/test_transport.py``."""
+
+    def __init__(self, transport: str) -> None:
+        self.transport = transport
+        self.handlers: dict[type[Action], Handler] = {}
+
+    def on(self, kind: type[Action]) -> Callable[[Handler], Handler]:
+        """Register the decorated handler for ``kind`` (once)."""
+        def register(handler: Handler) -> Handler:
+            self.add(kind, handler)
+            return handler
+        return register
+
+    def add(self, kind: type[Action], handler: Handler) -> None:
+        if kind in self.handlers:
+            raise ValueError(f"{self.transport}: {kind.__name__} has a handler already")
+        self.handlers[kind] = handler
+
+    def __getitem__(self, action: Action) -> Handler:
+        return self.handlers[type(action)]
+
+    def missing(self, kinds: tuple[type[Any], ...] = ACTION_KINDS) -> list[str]:
+        return [kind.__name__ for kind in kinds if kind not in self.handlers]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +73,18 @@ class Capabilities:
     messages_per_second: float | None = None
     """The rate the network lets the bot send at, if it has a known fixed one (IRC's token bucket);
     ``None`` when the server says so itself (Matrix's 429s)."""
+
+    def event_flags(self, may_redact: bool, may_mute: bool) -> EventFlags:
+        """The ``Event`` fields that tell the core what enforcement can do in the room now: what the
+        network allows, as far as the bot's power there (``may_redact``, ``may_mute``) goes."""
+        return EventFlags(network_redacts=self.network_redacts, bot_can_redact=self.network_redacts and may_redact,
+                          bot_can_mute=self.bot_can_mute and may_mute)
+
+
+class EventFlags(TypedDict):
+    network_redacts: bool
+    bot_can_redact: bool
+    bot_can_mute: bool
 
 
 @runtime_checkable
@@ -54,6 +107,91 @@ class Transport(Protocol):
         """Carry out committed actions of rooms it owns, after those already handed to it for the
         same room. It must not block: it queues."""
         ...
+
+
+class Backoff:
+    """The growing pause between failed attempts that every transport uses (a sync, a request, a
+    connection, an event's transaction): ``first`` seconds, doubled after each failure up to ``cap``,
+    each drawn at random within 75-100 % of that (``jitter``) so restarted bots do not retry in step."""
+
+    def __init__(self, first: float, cap: float, jitter: bool = True) -> None:
+        self.first = first
+        self.cap = cap
+        self.jitter = jitter
+        self.failures = 0
+
+    def next(self) -> float:
+        """The pause after one more failure."""
+        wait = min(self.cap, self.first * 2 ** self.failures)
+        self.failures += 1
+        return wait * random.uniform(0.75, 1.0) if self.jitter else wait
+
+    def reset(self) -> None:
+        """It worked: the next failure starts from ``first`` again."""
+        self.failures = 0
+
+
+async def pause(stop: asyncio.Event, seconds: float) -> None:
+    """Sleep ``seconds``, or less if ``stop`` is set meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+
+
+def fitting(run: list[Item], fits: Callable[[list[Item]], bool]) -> list[Item]:
+    """Coalescing under a limit, as both transports do it (Matrix's one message for the replies a 429
+    held back, IRC's notices joined while its bucket is empty): the longest part of ``run`` from its
+    start that ``fits`` the budget (``fits`` must hold for every shorter part when it holds for a
+    longer one); at least the first item, which goes alone whatever its size. ``fits`` is asked once
+    when all fit, else about log2(len(run)) times."""
+    if len(run) <= 1 or fits(run):
+        return run
+    low, high = 1, len(run) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(run[:middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return run[:low]
+
+
+async def handle_until_committed(handle: Callable[[Event], Answer], event: Event, metrics: Metrics,
+                                 stopping: Callable[[], bool]) -> Answer:
+    """``handle(event)``, retried with a growing pause (0.5 s to 30 s) while it fails, so an event is
+    never skipped by a passing database error; once the bot is stopping, the failure is raised."""
+    backoff = Backoff(0.5, 30.0, jitter=False)
+    while True:
+        try:
+            return handle(event)
+        except Exception:
+            metrics.errors += 1
+            log.exception("room %s: event %s not handled, retrying", event.room_id, event.event_id)
+            if stopping():
+                raise
+            await asyncio.sleep(backoff.next())
+
+
+class Owner(Protocol):
+    """What the outbox needs of a transport: its name and which rooms it owns."""
+
+    name: str
+
+    def owns(self, room_id: str) -> bool: ...
+
+
+def pending_of(owner: Owner, store: Store) -> list[Action]:
+    """The actions committed for ``owner`` and not carried out yet (a stop or a crash came between), in
+    their order: those the outbox keeps as its own, and those queued before the outbox kept owners
+    of the rooms it owns, from now on kept as its own. Another transport's are left as they are."""
+    own, claimed = [], []
+    for recorded, action in store.pending_owned(owner.name):
+        if recorded or owner.owns(action.room_id):
+            own.append(action)
+            if not recorded:
+                claimed.append(action.action_id)
+    if claimed:
+        store.claim_actions(claimed, owner.name)
+    return own
 
 
 class TransportHub:
@@ -88,7 +226,9 @@ class TransportHub:
         """Handle an event that comes from a source owning no room (the GM's screen): the table's
         answer, committed, handed to the room's transport. It runs in the caller's task; the
         table core is synchronous, so it never interleaves with another event's handling."""
-        actions = await handle_until_committed(self.table.handle, event, self.metrics, lambda: self._stopping)
+        owner = self.owner(event.room_id)
+        actions = await handle_until_committed(partial(self.table.handle, owner=owner.name if owner else ""), event,
+                                               self.metrics, lambda: self._stopping)
         self.deliver(actions)
         return actions
 

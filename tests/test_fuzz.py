@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GM, ANA, BRUNO, EVE = "@gm:fuzz", "@ana:fuzz", "@bruno:fuzz", "@eve:fuzz"
 SENDERS = (GM, GM, ANA, ANA, BRUNO, EVE)
 NAMES = ("Ana", "Bruno", "Orco", "McAvoy", "Kurtz", "ána", "ORCO", "nadie", "Lerma")
-INTERNAL_ERROR = Table(Store(), TableSettings()).renderer.text("internal_error").strip()
+INTERNAL_ERROR = Table(Store(), TableSettings(), games=GAMES).renderer.text("internal_error").strip()
 
 
 def _doc_words(key: str) -> list[str]:
@@ -98,7 +98,7 @@ def check_roll(key: str, text: str, seed: int) -> None:
 
 
 def new_table(key: str, enforce: str) -> Table:
-    return Table(Store(), TableSettings(RoomSettings(system=key, gms=(GM,), enforcement=enforce)), random.Random(7))
+    return Table(Store(), TableSettings(RoomSettings(system=key, gms=(GM,), enforcement=enforce)), random.Random(7), games=GAMES)
 
 
 def check_session(key: str, enforce: str, session: list[tuple[int, str, bool]]) -> None:

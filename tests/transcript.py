@@ -11,6 +11,7 @@ from bot.console import ROOM_ID, run_console
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 
 GM = "@gm:local"
 
@@ -51,7 +52,7 @@ class Transcript:
 def make_table(system: str = "generic", enforce: str = "redact", seed: int = 1, db: str | None = None,
                gms: tuple[str, ...] = (GM,), ooc_in_locks: bool = False) -> Table:
     settings = TableSettings(RoomSettings(system=system, gms=gms, enforcement=enforce, ooc_in_locks=ooc_in_locks))
-    return Table(Store(db), settings, random.Random(seed))
+    return Table(Store(db), settings, random.Random(seed), games=GAMES)
 
 
 def play(script: str, table: Table | None = None, **options: object) -> Transcript:

@@ -178,6 +178,11 @@ class GameBook(Protocol):
     def default(self) -> GameHooks: ...
 
 
+def named_gms(settings: RoomSettings, room: RoomState) -> list[str]:
+    """A room's GMs by name: the config's, then those added with ``!master``."""
+    return [*settings.gms, *(g for g in room.gms if g not in settings.gms)]
+
+
 @dataclass
 class Context:
     """One event as a command sees it: the room, its settings and game, how to answer (the unit of
@@ -231,7 +236,7 @@ class Context:
 
     @property
     def gms(self) -> list[str]:
-        return [*self.settings.gms, *(g for g in self.room.gms if g not in self.settings.gms)]
+        return named_gms(self.settings, self.room)
 
     def is_gm(self, user_id: str | None = None) -> bool:
         """Named by the config or ``!master``, or shown by the transport as the room's creator or a user

@@ -96,6 +96,14 @@ def _migrate_8(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS undo_room ON undo (room_id, id)")
 
 
+def _migrate_9(db: sqlite_utils.Database) -> None:
+    """Which transport owns each action (its ``Transport.name``): the one that carries it out after a
+    restart. Actions queued before have none: a transport that owns their room claims them
+    (``bot.transport.pending_of``)."""
+    if "transport" not in db.table("outbox").columns_dict:
+        db.execute("ALTER TABLE outbox ADD COLUMN transport TEXT NOT NULL DEFAULT ''")
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 
@@ -107,7 +115,7 @@ def _part_of_another_package(db: sqlite_utils.Database) -> None:
 
 MIGRATIONS: list[Migration] = [
     _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
-    _migrate_5, _migrate_6, _migrate_7, _migrate_8,
+    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 PART_VERSION = "schema:"
@@ -390,20 +398,35 @@ class Store:
     def reveal_roll(self, roll_id: str) -> None:
         self.db.execute("UPDATE rolls SET revealed = 1 WHERE roll_id = ?", [roll_id])
 
-    def queue_actions(self, event_id: str, actions: list[Action]) -> None:
+    def queue_actions(self, event_id: str, actions: list[Action], owner: str = "") -> None:
+        """``owner``: the name of the transport that owns the event's room."""
         if not actions:
             return
         rows = []
         for action in actions:
             self._seq += 1
-            rows.append((action.action_id, event_id, self._seq, json.dumps(action_to_dict(action), ensure_ascii=False)))
+            rows.append((action.action_id, event_id, self._seq, json.dumps(action_to_dict(action), ensure_ascii=False),
+                         owner))
         self.db.conn.executemany(
-            "INSERT INTO outbox (action_id, event_id, seq, data, done) VALUES (?, ?, ?, ?, 0)", rows
+            "INSERT INTO outbox (action_id, event_id, seq, data, done, transport) VALUES (?, ?, ?, ?, 0, ?)", rows
         )
 
     def pending_actions(self) -> list[Action]:
         rows = self.db.execute("SELECT data FROM outbox WHERE done = 0 ORDER BY seq")
         return [action_from_dict(json.loads(r[0])) for r in rows]
+
+    def pending_owned(self, owner: str) -> list[tuple[str, Action]]:
+        """The pending actions ``owner`` has, and those of no owner (queued before owners were kept), with
+        the owner each has (``owner`` or empty), in their order."""
+        rows = self.db.execute("SELECT transport, data FROM outbox WHERE done = 0 AND transport IN (?, '') ORDER BY seq",
+                               [owner])
+        return [(r[0], action_from_dict(json.loads(r[1]))) for r in rows]
+
+    def claim_actions(self, action_ids: list[str], owner: str) -> None:
+        """Record ``owner`` as the owner of these actions of no owner."""
+        with self.transaction():
+            self.db.conn.executemany("UPDATE outbox SET transport = ? WHERE action_id = ? AND transport = ''",
+                                     [[owner, a] for a in action_ids])
 
     def actions_done(self, action_ids: list[str]) -> None:
         """One statement, its own transaction (none for no actions); a long list in one transaction."""

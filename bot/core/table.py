@@ -13,7 +13,7 @@ from functools import partial
 from bot.core import acta, floor, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
-from bot.core.context import CommandSpec, Context
+from bot.core.context import CommandSpec, Context, named_gms
 from bot.core.events import Action, Event
 from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
@@ -35,14 +35,11 @@ again when they are next used (every event writes its room's whole state)."""
 
 class Table:
     def __init__(self, store: Store, settings: TableSettings | None = None,
-                 rng: random.Random | None = None, renderer: Renderer | None = None,
-                 games: GameRegistry | None = None, templates_dir: str | None = None) -> None:
-        """``games`` defaults to the shipped ones (``bot/games/__init__.py``); ``templates_dir`` is a
-        group's folder of messages searched before the shipped templates (``[templates] dir``)."""
-        if games is None:
-            from bot.games import GAMES
-
-            games = GAMES
+                 rng: random.Random | None = None, renderer: Renderer | None = None, *,
+                 games: GameRegistry, templates_dir: str | None = None) -> None:
+        """``games``: the registry of the games it plays (the shipped ones are ``bot.games.GAMES``, given by
+        whoever builds the table); ``templates_dir`` is a group's folder of messages searched before the
+        shipped templates (``[templates] dir``)."""
         self.games = games
         self.store = store
         self.settings = settings or TableSettings()
@@ -78,13 +75,14 @@ class Table:
             self._rooms.move_to_end(room_id)
         return state
 
-    def handle(self, event: Event) -> list[Action]:
-        """Handle ``event`` once: an event id seen before gives no actions.
+    def handle(self, event: Event, owner: str = "") -> list[Action]:
+        """Handle ``event`` once: an event id seen before gives no actions. ``owner`` names the transport
+        that owns the event's room: the outbox keeps it with the actions, for that transport's restart.
 
         If the transaction fails the room's cached state is dropped, so memory never holds
         a change the database rolled back."""
         try:
-            actions = self._handle(event)
+            actions = self._handle(event, owner)
         except Exception:
             self._rooms.pop(event.room_id, None)
             raise
@@ -102,7 +100,7 @@ class Table:
                            [combat.round, combat.turn, combat.order] if combat else None,
                            room.exploration is not None, sorted(room.granted)])
 
-    def handle_undecryptable(self, event: Event) -> list[Action] | None:
+    def handle_undecryptable(self, event: Event, owner: str = "") -> list[Action] | None:
         """A message the transport cannot read yet (``kind == "encrypted"``; the sender is known).
 
         During a lock that keeps the sender off the floor it counts as writing and is judged now
@@ -120,9 +118,9 @@ class Table:
         except Exception:
             self._rooms.pop(event.room_id, None)
             raise
-        return self.handle(event)
+        return self.handle(event, owner)
 
-    def _handle(self, event: Event) -> list[Action] | None:
+    def _handle(self, event: Event, owner: str) -> list[Action] | None:
         """None: handled before."""
         with self.store.transaction():
             if not self.store.claim_event(event.event_id, event.room_id, event.ts):
@@ -151,7 +149,7 @@ class Table:
             self.store.write_acta(event.room_id, work.records)
             if self._seed is not None:
                 self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
-            self.store.queue_actions(event.event_id, actions)
+            self.store.queue_actions(event.event_id, actions, owner)
         return actions
 
     def _context(self, event: Event, fresh: bool = False) -> Context:
@@ -172,6 +170,11 @@ class Table:
                       ROOM_COMMANDS, UnitOfWork(room))
         sheets.play_in(ctx.room, ctx.game, ctx.games)
         return ctx
+
+    def gms_of(self, room_id: str) -> list[str]:
+        """The room's GMs the table knows by name (``Context.gms``: the config's, then ``!master``'s), for a
+        transport to tell what only GMs may see; the GMs it knows by power it adds itself."""
+        return named_gms(self.settings.for_room(room_id), self.room(room_id))
 
     def pending_actions(self) -> list[Action]:
         return self.store.pending_actions()

@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import importlib.metadata
 import itertools
 import logging
-import random
 import re
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,15 +39,14 @@ import pydle
 from pydle.features.ircv3.tags import TaggedMessage
 from pydle.features.whox import WHOXSupport
 
-from bot.committed import handle_until_committed
 from bot.config import Config, IrcConfig, irc_account_id, irc_room_key
 from bot.core.events import Action, Event, EventKind, PowerLevels, React, Redact, Send
-from bot.core.store import Store
 from bot.core.table import Table
 from bot.irc.flood import PerSender, TokenBucket
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
 from bot.irc.store import IrcStore
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
+from bot.transport import ActionRegistry, Backoff, Capabilities, fitting, handle_until_committed, pause, pending_of
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
@@ -58,6 +58,8 @@ JOIN_WITH = "  |  "
 """Between replies joined into one line while the bucket is empty."""
 OP_PREFIXES = {"o", "a", "q"}
 MAX_RECONNECT_S = 60.0
+STABLE_S = 30.0
+"""A connection that lasted this long was good: the next reconnection waits the least again."""
 QUIT_WAIT_S = 5.0
 RECLAIM_NICK_S = 30.0
 """Under another nick (ours was taken), ask for ours back this often (and whenever its holder leaves)."""
@@ -98,6 +100,20 @@ class Channel:
     """Lines said before the channel was synced, handled once it is."""
 
 
+@dataclass
+class _Delivery:
+    """What the handlers of one batch of actions share."""
+
+    private: set[str]
+    """Who gets a private message in the batch (a secret roll's GM copy is not doubled)."""
+    muted: dict[str, Channel] = field(default_factory=dict)
+    """The channels a lock changed: their modes are reconciled once, after the batch."""
+
+
+ACTIONS: ActionRegistry[Callable[[IrcBot, Any, _Delivery], None]] = ActionRegistry("irc")
+"""How IRC carries out each kind of action (``IrcBot.deliver``)."""
+
+
 @dataclass(order=True)
 class Line:
     priority: int
@@ -110,12 +126,19 @@ class Line:
 
 
 class IrcBot:
-    def __init__(self, config: Config, table: Table, store: Store, metrics: Metrics) -> None:
+    """The IRC transport (``bot.transport.Transport``): it owns the channels of its config."""
+
+    name = "irc"
+
+    def __init__(self, config: Config, table: Table, metrics: Metrics) -> None:
         assert config.irc is not None
         self.config = config
         self.icfg: IrcConfig = config.irc
+        self.capabilities = Capabilities(network_redacts=False, bot_can_mute=True,
+                                         messages_per_second=1 / self.icfg.flood_interval_s)
+        """IRC takes no line back; ``+m`` mutes; the bucket lets a line out every ``flood_interval_s``."""
         self.table = table
-        self.irc_store = IrcStore(store)
+        self.irc_store = IrcStore(table.store)
         self.metrics = metrics
         self._stopping = False
         self._stop_event = asyncio.Event()
@@ -140,6 +163,9 @@ class IrcBot:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def owns(self, room_id: str) -> bool:
+        return room_id in self.channels
+
     def stop(self) -> None:
         self._stopping = True
         self._stop_event.set()
@@ -153,7 +179,7 @@ class IrcBot:
         worker = asyncio.ensure_future(self._worker())
         sender = asyncio.ensure_future(self._sender())
         self._resume_pending()
-        failures = 0
+        backoff = Backoff(0.5, MAX_RECONNECT_S)
         try:
             while not self._stopping:
                 started = time.monotonic()
@@ -164,12 +190,12 @@ class IrcBot:
                     log.exception("IRC connection failed")
                 if self._stopping:
                     break
-                failures = 0 if time.monotonic() - started > 30 else failures + 1
-                wait = min(MAX_RECONNECT_S, 0.5 * 2 ** failures) * random.uniform(0.75, 1.0)
+                if time.monotonic() - started > STABLE_S:
+                    backoff.reset()
+                wait = backoff.next()
                 log.warning("IRC connection lost; reconnecting in %.1f s", wait)
                 self.metrics.irc_reconnects += 1
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop_event.wait(), wait)
+                await pause(self._stop_event, wait)
         finally:
             self._stopping = True
             self._events.put_nowait(None)
@@ -401,7 +427,7 @@ class IrcBot:
         bot_op = self.bot_is_op(channel)
         event = Event(irc_room_key(channel.name), person.user_id, text, event_id, kind=kind,
                       ts=_server_time(tags), sender_is_admin=self.is_op(channel, nick),
-                      bot_can_redact=bot_op, bot_can_mute=bot_op, network_redacts=False)
+                      **self.capabilities.event_flags(bot_op, bot_op))
         self._senders[event_id] = self.fold(nick)
         while len(self._senders) > RECENT_EVENTS:
             self._senders.popitem(last=False)
@@ -416,46 +442,42 @@ class IrcBot:
             if event is None:
                 break
             try:
-                actions = await handle_until_committed(self.table.handle, event, self.metrics,
-                                                       lambda: self._stopping)
+                actions = await handle_until_committed(functools.partial(self.table.handle, owner=self.name), event,
+                                                       self.metrics, lambda: self._stopping)
             except Exception:  # logged; the bot is stopping, and the event is handled at the next start
                 break
             self.metrics.events_handled += 1
-            self.execute(actions)
+            self.deliver(actions)
 
     def _resume_pending(self) -> None:
-        """Actions committed before a stop and not sent: sent now (IRC channels only)."""
-        pending = [a for a in self.table.pending_actions() if a.room_id in self.channels]
+        """Actions committed before a stop and not sent: sent now (IRC's own only)."""
+        pending = pending_of(self, self.table.store)
         if pending:
             log.info("%d IRC actions pending from before the stop", len(pending))
-            self.execute(pending)
+            self.deliver(pending)
 
     # ------------------------------------------------------------------ actions out
 
-    def execute(self, actions: list[Action]) -> None:
+    def deliver(self, actions: list[Action]) -> None:
         """The table's actions; the channels a lock changed are brought to it once, after all of them
         (a named lock replacing a narration is an unlock and a lock: only the voices change)."""
-        private = {a.private_to for a in actions if isinstance(a, Send) and a.private_to is not None}
-        muted: dict[str, Channel] = {}
+        batch = _Delivery({a.private_to for a in actions if isinstance(a, Send) and a.private_to is not None})
         for action in actions:
-            if isinstance(action, Send):
-                self._send(action, private)
-            elif isinstance(action, PowerLevels):
-                channel = self._mute(action)
-                if channel is not None:
-                    muted[channel.name] = channel
-            elif isinstance(action, React):
-                self._react(action)
-            elif isinstance(action, Redact):  # IRC cannot take a line back (the warning says so)
-                self._done(action.action_id)
-        for channel in muted.values():
+            ACTIONS[action](self, action, batch)
+        for channel in batch.muted.values():
             self.reconcile(channel)
+
+    @ACTIONS.on(Redact)
+    def _redact(self, action: Redact, batch: _Delivery) -> None:
+        """IRC cannot take a line back (the warning says so)."""
+        self._done(action.action_id)
 
     def _done(self, action_id: str) -> None:
         if action_id:
             self.table.action_done(action_id)
 
-    def _send(self, action: Send, private: set[str]) -> None:
+    @ACTIONS.on(Send)
+    def _send(self, action: Send, batch: _Delivery) -> None:
         channel = self.channels.get(action.room_id)
         if channel is None:
             self._done(action.action_id)
@@ -467,7 +489,7 @@ class IrcBot:
             targets = [nick for nick in (self.nick_of(u) for u in (action.private_to, *action.private_also)) if nick]
             if not self._known_gm(channel, action.private_to):
                 # A secret roll goes to its roller and to the channel's GMs.
-                targets += [n for n in self._gm_nicks(channel) if self._id_of(n) not in private]
+                targets += [n for n in self._gm_nicks(channel) if self._id_of(n) not in batch.private]
             if not targets:
                 log.info("%s: private message for %s, who is not here: dropped", channel.name, action.private_to)
             for i, nick in enumerate(dict.fromkeys(targets)):
@@ -493,7 +515,8 @@ class IrcBot:
                 line = line.replace(person.user_id, person.nick)
         return line
 
-    def _react(self, action: React) -> None:
+    @ACTIONS.on(React)
+    def _react(self, action: React, batch: _Delivery) -> None:
         """The GM's confirmation of a lock: IRC has no reactions, so a private notice with the emoji."""
         nick = self._senders.get(action.event_id)
         person = self.people.get(nick) if nick else None
@@ -511,8 +534,7 @@ class IrcBot:
         return (nick is not None and self.is_op(channel, nick)) or user_id in self._listed_gms(channel)
 
     def _listed_gms(self, channel: Channel) -> set[str]:
-        room_id = irc_room_key(channel.name)
-        return {*self.table.settings.for_room(room_id).gms, *self.table.room(room_id).gms}
+        return set(self.table.gms_of(irc_room_key(channel.name)))
 
     def _gm_nicks(self, channel: Channel) -> list[str]:
         listed = self._listed_gms(channel)
@@ -563,13 +585,13 @@ class IrcBot:
     def _record(self, room_id: str) -> MuteRecord | None:
         return self.irc_store.mute_record(room_id)
 
-    def _mute(self, action: PowerLevels) -> Channel | None:
-        """Keep what the lock asks for in the channel's mute record; the channel to reconcile, if any.
-        The modes to restore are those from before the first lock: a record still waiting for its
-        undoing keeps them."""
+    @ACTIONS.on(PowerLevels)
+    def _mute(self, action: PowerLevels, batch: _Delivery) -> None:
+        """Keep what the lock asks for in the channel's mute record; the channel is reconciled after the
+        batch (``batch.muted``). The modes to restore are those from before the first lock: a record
+        still waiting for its undoing keeps them."""
         channel = self.channels.get(action.room_id)
         record = self._record(action.room_id)
-        changed = None
         if channel is not None:
             if action.lock:
                 if record is None:
@@ -582,9 +604,8 @@ class IrcBot:
             if record is not None:
                 self.irc_store.save_mute_record(action.room_id, record)
                 self.metrics.power_level_changes += 1
-                changed = channel
+                batch.muted[channel.name] = channel
         self._done(action.action_id)
-        return changed
 
     def reconcile(self, channel: Channel) -> None:
         """Bring the channel's modes to what its mute record asks for; without ``+o``, ask for it once."""
@@ -648,23 +669,25 @@ class IrcBot:
         joinable notices to the same target into this line, as far as the byte budget allows."""
         if len(self._lines) < 2 or self.bucket.tokens >= 2:
             return line
-        target, text = line.params[0], line.params[1]
+        target = line.params[0]
         budget = self.budget(line.command, target)
-        done = list(line.done)
-        joined = 0
-        while self._lines:
-            nxt = self._lines[0]
-            if not (nxt.joinable and nxt.command == line.command and nxt.params[0] == target):
-                break
-            candidate = text + JOIN_WITH + nxt.params[1]
-            if len(candidate.encode()) > budget:
-                break
-            heapq.heappop(self._lines)
-            text, done, joined = candidate, done + nxt.done, joined + 1
-        if joined:
+        most = 1 + budget // len(JOIN_WITH)  # more cannot fit: each adds the separator at least
+        run = [line]
+        while self._lines and len(run) < most and self._joins(self._lines[0], line):
+            run.append(heapq.heappop(self._lines))
+        joined = fitting(run, lambda part: len(JOIN_WITH.join(p.params[1] for p in part).encode()) <= budget)
+        for rest in run[len(joined):]:
+            heapq.heappush(self._lines, rest)
+        if len(joined) > 1:
             self.metrics.coalesced_messages += 1
-            self.metrics.coalesced_replies += joined + 1
+            self.metrics.coalesced_replies += len(joined)
+        text = JOIN_WITH.join(p.params[1] for p in joined)
+        done = [action_id for p in joined for action_id in p.done]
         return Line(line.priority, line.seq, line.command, [target, text], done, True)
+
+    @staticmethod
+    def _joins(nxt: Line, line: Line) -> bool:
+        return nxt.joinable and nxt.command == line.command and nxt.params[0] == line.params[0]
 
 
 def _server_time(tags: dict[str, Any]) -> int:

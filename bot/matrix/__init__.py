@@ -14,9 +14,9 @@ End-to-end encryption: ``docs/encryption.md``.
 Only this package imports nio.
 """
 
-from bot.matrix.bot import MatrixBot, run_bot
+from bot.matrix.bot import MatrixBot
 from bot.matrix.errors import PermanentError
 from bot.matrix.power import RoomAuth, locked_power_levels
 from bot.matrix.translate import Malformed, translate
 
-__all__ = ["Malformed", "MatrixBot", "PermanentError", "RoomAuth", "locked_power_levels", "run_bot", "translate"]
+__all__ = ["Malformed", "MatrixBot", "PermanentError", "RoomAuth", "locked_power_levels", "translate"]

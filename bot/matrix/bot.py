@@ -17,9 +17,6 @@ import contextlib
 import functools
 import json
 import logging
-import os
-import random
-import signal
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -27,10 +24,8 @@ from typing import Any
 
 from nio import AsyncClient, EncryptionError, ErrorResponse, LocalProtocolError, MegolmEvent, MessageDirection
 
-from bot.committed import handle_until_committed
-from bot.config import Config, is_irc_channel
+from bot.config import Config
 from bot.core.events import Action, Event, PowerLevels, Send
-from bot.core.store import Store
 from bot.core.table import Table
 from bot.matrix.coalesce import Coalesced, Limiter, RoomDelivery, inflight_records, wait_for_job
 from bot.matrix.crosssign import ensure_cross_signing
@@ -40,9 +35,10 @@ from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.store import MatrixStore
-from bot.matrix.translate import ENCRYPTED, Malformed, is_own_join, is_state, translate
+from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
 from bot.net import describe_network_error
-from bot.web import Metrics, start_web
+from bot.transport import Backoff, handle_until_committed, pause, pending_of
+from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -90,23 +86,25 @@ class Job:
 
 
 class MatrixBot:
-    def __init__(self, config: Config, table: Table | None = None, store: Store | None = None,
-                 rng: random.Random | None = None, setup_only: bool = False, metrics: Metrics | None = None,
-                 serve_web: bool = True, reset_cross_signing: bool = False) -> None:
+    """The Matrix transport (``bot.transport.Transport``): it owns the rooms it is in."""
+
+    name = "matrix"
+    capabilities = CAPABILITIES
+
+    def __init__(self, config: Config, table: Table, metrics: Metrics, setup_only: bool = False,
+                 reset_cross_signing: bool = False) -> None:
         """``setup_only``: log in, publish the device keys, set up cross-signing and stop
         (``rolbot run --setup-crypto``); ``setup_ok`` then says whether the device is signed.
-        ``metrics`` and ``serve_web=False``: another transport shares the table and the web server.
         ``reset_cross_signing``: replace the account's cross-signing identity with new keys
-        (``rolbot run --reset-cross-signing``)."""
+        (``rolbot run --reset-cross-signing``). The table, its store and the web server are the
+        runner's (``bot.runner``)."""
         self.config = config
         self.user_id = config.matrix.user_id
-        os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
-        self.store = store or Store(config.db_path)
+        self.store = table.store
         self.matrix_store = MatrixStore(self.store)
-        self.table = table or Table(self.store, config.table, rng=rng, templates_dir=config.templates_dir)
-        self.metrics = metrics or Metrics()
+        self.table = table
+        self.metrics = metrics
         self.metrics.transports["matrix"] = False
-        self.serve_web = serve_web
         self.ready = asyncio.Event()
         self._stopping = False
         self._stop_event = asyncio.Event()
@@ -115,7 +113,6 @@ class MatrixBot:
         self._batches: deque[Batch] = deque()
         self._auth: dict[str, RoomAuth] = {}
         self._fetching: dict[str, asyncio.Future[RoomAuth]] = {}
-        self._web: Any = None
         self.undecryptable_wait = config.matrix.undecryptable_wait_s
         self.setup_only = setup_only
         self.setup_ok = False
@@ -126,6 +123,7 @@ class MatrixBot:
                              self._auth, self._auth_for, lambda: self._stopping)
         self.limiter = Limiter()
         self.deliveries: dict[str, RoomDelivery] = {}
+        self._load_auth()  # the rooms it owns, from the start (``owns``)
 
     @property
     def client(self) -> AsyncClient:
@@ -133,6 +131,16 @@ class MatrixBot:
         return self.session.client
 
     # ------------------------------------------------------------------ lifecycle
+
+    def owns(self, room_id: str) -> bool:
+        """The rooms the bot is in (their state is stored from the first sync that shows them)."""
+        return room_id in self._auth
+
+    def deliver(self, actions: list[Action]) -> None:
+        """Committed actions of its rooms (from an event another source handed the table): each room's
+        worker carries them out after what it has in hand."""
+        for action in actions:
+            self._enqueue(action.room_id, Job(action=action))
 
     def stop(self) -> None:
         """Ask the bot to stop: the event in hand is finished, nothing new is started."""
@@ -144,14 +152,10 @@ class MatrixBot:
         return self._stopping
 
     async def run(self) -> None:
-        hp = self.config.web_host_port()
-        if hp and self.serve_web:
-            self._web = await start_web(self.metrics, *hp, table=self.table, trusted_proxy=self.config.web_trusted_proxy)
         watch: asyncio.Future[None] | None = None
         try:
             await self.session.login()
             if not self._stopping:
-                self._load_auth()
                 self._resume_pending()
                 watch = asyncio.ensure_future(self._watch_undecrypted())
                 await self._sync_loop()
@@ -173,15 +177,13 @@ class MatrixBot:
             await asyncio.gather(*self._workers.values(), return_exceptions=True)
         self._advance_token()
         await self.session.close()
-        if self._web:
-            await self._web.cleanup()
 
     # ------------------------------------------------------------------ sync
 
     async def _sync_loop(self) -> None:
         token = self.matrix_store.sync_token()
         first = token is None
-        failures = 0
+        backoff = Backoff(0.5, 30.0)
         while not self._stopping:
             timeout = 1 if first or not self.ready.is_set() else self.config.matrix.sync_timeout_ms
             limit = 1 if first else self.config.matrix.timeline_limit
@@ -202,21 +204,18 @@ class MatrixBot:
             else:
                 problem = None if not isinstance(resp, ErrorResponse) else f"{resp.status_code} {resp.message}"
             if problem is not None:
-                failures += 1
                 self.metrics.errors += 1
+                wait = backoff.next()
                 if isinstance(resp, ErrorResponse) and resp.status_code == "M_LIMIT_EXCEEDED":
                     wait = (resp.retry_after_ms or 1000) / 1000
                 elif isinstance(resp, ErrorResponse) and resp.status_code == "M_UNKNOWN_TOKEN":
                     log.warning("token rejected: logging in again")
                     await self.session.relogin()
                     continue
-                else:
-                    wait = min(30.0, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
                 log.warning("sync failed (%s); retrying in %.1f s", problem, wait)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop_event.wait(), wait)
+                await pause(self._stop_event, wait)
                 continue
-            failures = 0
+            backoff.reset()
             # Events first, keys after: a send to an encrypted room queries new devices itself
             # (outbox) and nio claims the one-time keys it lacks before it shares a room key.
             await self._process_sync(resp, since=token, first=first)
@@ -471,8 +470,7 @@ class MatrixBot:
         coalesced = {a for record in inflight for a in record.action_ids}
         for record in inflight:
             self._enqueue(record.room_id, Job(coalesced=record))
-        pending = [a for a in self.table.pending_actions()
-                   if a.action_id not in coalesced and not is_irc_channel(a.room_id)]  # IRC's are its own
+        pending = [a for a in pending_of(self, self.store) if a.action_id not in coalesced]
         for action in pending:
             self._enqueue(action.room_id, Job(action=action))
         unlocking = {a.room_id for a in pending if isinstance(a, PowerLevels)}
@@ -493,11 +491,9 @@ class MatrixBot:
 
     def _gms_of(self, room_id: str) -> list[str]:
         """Who the rate-limit notice is for: the room's GMs, else its creators."""
-        gms = [*self.table.settings.for_room(room_id).gms, *self.table.room(room_id).gms]
+        gms = self.table.gms_of(room_id)
         auth = self._auth.get(room_id)
-        if not gms and auth is not None:
-            gms = sorted(auth.creators)
-        return list(dict.fromkeys(gms))
+        return gms if gms or auth is None else sorted(auth.creators)
 
     async def _worker(self, room_id: str, queue: asyncio.Queue[Job | None]) -> None:
         """Handle the room's jobs in order. Their actions go out right away, unless the server is
@@ -556,13 +552,13 @@ class MatrixBot:
         except Exception:  # not lost (still pending or in the outbox): tried again after a pause
             self.metrics.errors += 1
             log.exception("room %s: error sending", delivery.room_id)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop_event.wait(), 1.0)
+            await pause(self._stop_event, 1.0)
 
     async def _table(self, event: Event, undecryptable: bool = False) -> list[Action] | None:
         """The table's answer to ``event``, retried until its transaction commits."""
         handle = self.table.handle_undecryptable if undecryptable else self.table.handle
-        return await handle_until_committed(handle, event, self.metrics, lambda: self._stopping)
+        return await handle_until_committed(functools.partial(handle, owner=self.name), event, self.metrics,
+                                            lambda: self._stopping)
 
     async def _handle_event(self, event: Event, batch: Batch | None, parked: bool = False) -> None:
         """Handle one event; the sync token never moves past an event the table did not commit.
@@ -724,25 +720,3 @@ def _megolm_session(raw: dict[str, Any]) -> tuple[str, str]:
         return "", ""
     sender_key, session_id = content.get("sender_key"), content.get("session_id")
     return (sender_key if isinstance(sender_key, str) else "", session_id if isinstance(session_id, str) else "")
-
-
-# --------------------------------------------------------------------------- entry point
-
-async def _main(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
-    bot = MatrixBot(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing)
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, bot.stop)
-    try:
-        await bot.run()
-    except PermanentError as err:
-        log.error("%s", err)
-        return 1
-    if setup_only:
-        return 0 if bot.setup_ok else 1
-    return 0
-
-
-def run_bot(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
-    """The Matrix transport alone (``bot.runner.run`` has set up logging)."""
-    return asyncio.run(_main(config, setup_only, reset_cross_signing))

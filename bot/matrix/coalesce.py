@@ -30,10 +30,11 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from bot.core.events import Action, PowerLevels, React, Redact, Send
+from bot.core.events import Action, Send
 from bot.core.render import MAX_BODY
 from bot.matrix.errors import PermanentError, RateLimited
-from bot.matrix.outbox import Outbox
+from bot.matrix.outbox import ACTIONS, Outbox
+from bot.transport import fitting
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -44,17 +45,8 @@ MIN_WAIT_S = 0.05
 
 
 def priority(action: Action) -> int:
-    """Lower goes first under the limit: power levels of a mute, redactions, lock confirmations
-    (reactions) and lock notices, then the other notices (roll replies), then private messages."""
-    if isinstance(action, PowerLevels):
-        return 0
-    if isinstance(action, Redact):
-        return 1
-    if isinstance(action, React):
-        return 2
-    if action.private_to:
-        return 5
-    return 3 if action.template.startswith("lock_") else 4
+    """Lower goes first under the limit (``Carry.priority``)."""
+    return ACTIONS[action].priority(action)
 
 
 def matrix_to(room_id: str, event_id: str) -> str:
@@ -163,20 +155,18 @@ class RoomDelivery:
             self.limited = False
 
     def _build(self, group: list[Send], notice: bool) -> Coalesced:
-        """The one message for ``group`` (shortened from its end until it fits a message)."""
+        """The one message for ``group`` (as much of it from its start as fits a message)."""
         renderer = self.outbox.renderer
         gms = self.gms_of(self.room_id)
-        while True:
-            target = next((a.reply_to for a in reversed(group) if a.reply_to), None)
-            entries = [{"actor": a.actor, "body": a.message.body, "html": Markup(a.message.html),
-                        "link": matrix_to(self.room_id, a.reply_to) if a.reply_to and a.reply_to != target else ""}
-                       for a in group]
-            context = {"entries": entries, "notice": notice, "gms": gms, "bot": self.bot_user}
-            body = renderer.env.get_template("matrix/coalesced.txt").render(context).strip()
-            html = renderer.env.get_template("matrix/coalesced.html").render(context).strip()
-            if len(group) <= 1 or (len(body) <= MAX_BODY and len(html) <= MAX_BODY):
-                break
-            group = group[:-1]
+
+        def fits(part: list[Send]) -> bool:
+            context = self._context(part, notice, gms)
+            return (len(renderer.env.get_template("matrix/coalesced.txt").render(context).strip()) <= MAX_BODY
+                    and len(renderer.env.get_template("matrix/coalesced.html").render(context).strip()) <= MAX_BODY)
+
+        group = fitting(group, fits)
+        target = reply_target(group)
+        context = self._context(group, notice, gms)
         message = renderer.render("matrix/coalesced", **context)
         mentions = list(dict.fromkeys([*(m for a in group for m in a.mentions), *(gms if notice else [])]))
         content: dict[str, Any] = {
@@ -189,6 +179,14 @@ class RoomDelivery:
         ids = [a.action_id for a in group]
         txn = "rolbot-c-" + hashlib.sha256("\n".join([self.room_id, *ids, str(notice)]).encode()).hexdigest()[:32]
         return Coalesced(self.room_id, ids, content, txn, notice)
+
+    def _context(self, group: list[Send], notice: bool, gms: list[str]) -> dict[str, Any]:
+        """What the ``coalesced`` template shows: the message replies to the last roll and links the others."""
+        target = reply_target(group)
+        entries = [{"actor": a.actor, "body": a.message.body, "html": Markup(a.message.html),
+                    "link": matrix_to(self.room_id, a.reply_to) if a.reply_to and a.reply_to != target else ""}
+                   for a in group]
+        return {"entries": entries, "notice": notice, "gms": gms, "bot": self.bot_user}
 
     async def _send_coalesced(self, coalesced: Coalesced) -> None:
         try:
@@ -206,6 +204,11 @@ class RoomDelivery:
         metrics.coalesced_replies += len(coalesced.action_ids)
         log.info("room %s: %d replies sent in one message (rate limited)", coalesced.room_id,
                  len(coalesced.action_ids))
+
+
+def reply_target(group: list[Send]) -> str | None:
+    """The event a coalesced message replies to: the last one its replies answer."""
+    return next((a.reply_to for a in reversed(group) if a.reply_to), None)
 
 
 def coalesced_actions(group: list[Send], coalesced: Coalesced) -> list[Send]:

@@ -10,6 +10,7 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from nio import MatrixRoom, RoomPreset
@@ -21,6 +22,7 @@ from bot.matrix.errors import PermanentError
 from bot.matrix.power import RoomAuth, locked_power_levels
 from bot.matrix.session import Session
 from bot.matrix.store import MatrixStore
+from bot.transport import ActionRegistry
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
@@ -28,6 +30,20 @@ log = logging.getLogger("rolbot.matrix")
 
 ENCRYPTION_STATE = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
 """The private room for secret rolls is made encrypted, as Element makes a private room."""
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """How Matrix carries out one kind of action, and its place in the queue under a rate limit."""
+
+    run: Callable[[Outbox, Any], Awaitable[None]]
+    priority: Callable[[Any], int]
+    """Lower goes first while the homeserver limits the bot (``bot.matrix.coalesce``): power levels
+    of a mute, redactions, lock confirmations (reactions) and lock notices, then the other notices
+    (roll replies, 4: coalesced with the lock notices, 3), then private messages (5)."""
+
+
+ACTIONS: ActionRegistry[Carry] = ActionRegistry("matrix")
 
 
 def txn_id(action_id: str) -> str:
@@ -54,17 +70,7 @@ class Outbox:
         """Carry out ``action`` and mark it done, unless the bot is stopping and it failed
         (then it stays in the outbox and is retried at the next start)."""
         try:
-            if isinstance(action, Send):
-                await self.send(action)
-                self.metrics.replies += 1
-            elif isinstance(action, Redact):
-                await self.redact(action)
-                self.metrics.redactions += 1
-            elif isinstance(action, React):
-                await self.react(action)
-            elif isinstance(action, PowerLevels):
-                await self.power_levels(action)
-                self.metrics.power_level_changes += 1
+            await ACTIONS[action].run(self, action)
         except PermanentError as err:
             log.error("action %s in %s failed: %s", action.kind, action.room_id, err)
             if self.stopping():
@@ -204,3 +210,30 @@ class Outbox:
                 self.matrix_store.forget_power_levels(room_id)
                 if room_id in self._auths:
                     self._auths[room_id].power = saved
+
+
+async def _send(outbox: Outbox, action: Send) -> None:
+    await outbox.send(action)
+    outbox.metrics.replies += 1
+
+
+async def _redact(outbox: Outbox, action: Redact) -> None:
+    await outbox.redact(action)
+    outbox.metrics.redactions += 1
+
+
+async def _power_levels(outbox: Outbox, action: PowerLevels) -> None:
+    await outbox.power_levels(action)
+    outbox.metrics.power_level_changes += 1
+
+
+def _send_priority(action: Send) -> int:
+    if action.private_to:
+        return 5
+    return 3 if action.template.startswith("lock_") else 4
+
+
+ACTIONS.add(PowerLevels, Carry(_power_levels, lambda _: 0))
+ACTIONS.add(Redact, Carry(_redact, lambda _: 1))
+ACTIONS.add(React, Carry(Outbox.react, lambda _: 2))
+ACTIONS.add(Send, Carry(_send, _send_priority))

@@ -9,7 +9,6 @@ import contextvars
 import json
 import logging
 import os
-import random
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -23,6 +22,7 @@ from bot.config import Config
 from bot.matrix.discovery import discover
 from bot.matrix.errors import MatrixStartupError, PermanentError, RateLimited
 from bot.net import describe_network_error
+from bot.transport import Backoff, pause
 from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
@@ -151,7 +151,7 @@ class Session:
                       attempts: int | None = None, cap: float = 30.0) -> T:
         """Run ``call`` until it succeeds: 429 waits ``retry_after_ms``; 5xx and network errors back
         off exponentially (capped). A 4xx other than 429 raises ``PermanentError``."""
-        failures = 0
+        backoff = Backoff(0.5, cap)
         while True:
             try:
                 resp = await self.unless_stopped(what, call)
@@ -176,15 +176,13 @@ class Session:
                     self.metrics.errors += 1
                     raise PermanentError(f"{what}: {resp.status_code} {resp.message}")
                 problem = f"HTTP {status} {resp.status_code}"
-            failures += 1
+            wait = backoff.next()
             self.metrics.retries += 1
-            if (attempts and failures >= attempts) or (self._stopping() and failures >= 2):
+            if (attempts and backoff.failures >= attempts) or (self._stopping() and backoff.failures >= 2):
                 self.metrics.errors += 1
-                raise PermanentError(f"{what}: {problem} (after {failures} attempts)")
-            wait = min(cap, 0.25 * 2 ** failures) * random.uniform(0.75, 1.0)
+                raise PermanentError(f"{what}: {problem} (after {backoff.failures} attempts)")
             log.warning("%s: %s; retrying in %.1f s", what, problem, wait)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop_event.wait(), wait)
+            await pause(self._stop_event, wait)
 
     async def unless_stopped(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """``call()``, given up ``STOP_GRACE_S`` after the bot is asked to stop: SIGTERM is honoured

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.core.events import Event, EventKind
 from bot.matrix.power import RoomAuth
+from bot.transport import Capabilities
 
 TEXT_KINDS: dict[str, EventKind] = {"m.text": "text", "m.emote": "emote", "m.notice": "notice"}
 MEDIA_MSGTYPES = frozenset({"m.image", "m.file", "m.audio", "m.video", "m.location"})
@@ -22,6 +23,8 @@ POLL_TYPES = frozenset({
     "m.poll.response", "org.matrix.msc3381.poll.response",
     "m.poll.end", "org.matrix.msc3381.poll.end",
 })
+CAPABILITIES = Capabilities(network_redacts=True, bot_can_mute=True)
+"""Matrix takes messages back (redactions) and mutes by power levels; the homeserver sets the rate (429s)."""
 REDACTION = "m.room.redaction"
 """Nobody's writing: it only takes the deleted message out of the room's acta."""
 ENCRYPTED = "m.room.encrypted"
@@ -81,8 +84,7 @@ def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str,
         kind="other",
         ts=_timestamp(src.get("origin_server_ts"), int(time.time() * 1000) if now_ms is None else now_ms),
         sender_is_admin=auth.is_admin(sender),
-        bot_can_redact=auth.can_redact(bot_user),
-        bot_can_mute=auth.can_mute(bot_user),
+        **CAPABILITIES.event_flags(auth.can_redact(bot_user), auth.can_mute(bot_user)),
     )
     if etype == REDACTION:
         return _redaction(base, src)

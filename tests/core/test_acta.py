@@ -17,6 +17,7 @@ from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from tests.transcript import GM
 
 ROOM = "!console:local"
@@ -29,7 +30,7 @@ class Room:
 
     def __init__(self, system: str = "generic", db: str | None = None, public_url: str | None = None) -> None:
         settings = TableSettings(RoomSettings(system=system, gms=(GM,), public_url=public_url))
-        self.table = Table(Store(db), settings, random.Random(7))
+        self.table = Table(Store(db), settings, random.Random(7), games=GAMES)
         self.count = 0
         self.ts = 1_700_000_000_000
 

@@ -10,6 +10,7 @@ from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from tests.transcript import play
 
 GM = "@gm:local"
@@ -57,7 +58,7 @@ def test_the_room_commands_usage_comes_from_their_specs() -> None:
 
 def test_words_a_spec_does_not_take_are_answered_with_the_usage_and_change_nothing() -> None:
     settings = TableSettings(RoomSettings(gms=(GM,), public_url="https://m.example"))
-    table = Table(Store(), settings, random.Random(1))
+    table = Table(Store(), settings, random.Random(1), games=GAMES)
     transcript = play(f"{GM}: !mesa nueva otra\n{GM}: !deshacer ya\n{GM}: !mesa NUEVA", table)
     assert "!mesa [nueva]" in transcript.text(1)
     assert "!deshacer" in transcript.text(2)

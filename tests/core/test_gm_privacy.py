@@ -76,7 +76,7 @@ class Room:
     def __post_init__(self) -> None:
         settings = TableSettings(RoomSettings(system=self.game, gms=(GM,) if self.configured else (),
                                               public_url="https://rol.example.org"))
-        self.table = Table(Store(), settings, random.Random(7))
+        self.table = Table(Store(), settings, random.Random(7), games=GAMES)
         for sender, text in setup_script(self.game):
             self.say(sender, text)
 

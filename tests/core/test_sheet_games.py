@@ -11,6 +11,7 @@ from bot.core.events import Event, Send
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from tests.transcript import make_table, play
 
 FIXTURE = Path(__file__).parent / "fixtures" / "main_7f6c244.sql"
@@ -96,7 +97,7 @@ def _fixture_table(tmp_path: Path) -> Table:
     with sqlite3.connect(db) as conn:
         conn.executescript(FIXTURE.read_text(encoding="utf-8"))
     settings = TableSettings(RoomSettings(system="savage", gms=("@gm:local",)))
-    return Table(Store(str(db)), settings, random.Random(3))
+    return Table(Store(str(db)), settings, random.Random(3), games=GAMES)
 
 
 def _say(table: Table, room: str, sender: str, text: str, n: int) -> str:

@@ -12,6 +12,7 @@ from jinja2 import meta
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from tests.transcript import play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +61,7 @@ def template_files() -> list[str]:
     return sorted(n for n in names if n.endswith((".txt", ".html")))
 
 
-RENDERER = Table(Store()).renderer
+RENDERER = Table(Store(), games=GAMES).renderer
 
 
 def test_every_kind_the_code_names_has_a_plain_template() -> None:
@@ -95,7 +96,7 @@ def test_a_group_folder_overrides_a_core_and_a_game_message(tmp_path: Path) -> N
     (tmp_path / "unknown_command.txt").write_text("🙃 «{{ name }}» no existe aquí.", encoding="utf-8")
     (tmp_path / "savage").mkdir()
     (tmp_path / "savage" / "syntax.txt").write_text("Savage de la casa: !tiro d8.", encoding="utf-8")
-    table = Table(Store(), TableSettings(RoomSettings(system="savage")), templates_dir=str(tmp_path))
+    table = Table(Store(), TableSettings(RoomSettings(system="savage")), templates_dir=str(tmp_path), games=GAMES)
     t = play("@ana:local: !nada\n@ana:local: !ayuda sintaxis\n@ana:local: !estado", table=table)
     assert t.text(1) == "🙃 «nada» no existe aquí."
     assert "Savage de la casa: !tiro d8." in t.text(2) and "rof 3 d8" not in t.text(2)

@@ -13,6 +13,7 @@ from bot.core.render import Message
 from bot.core.state import Character
 from bot.core.store import Store
 from bot.core.table import Table, run
+from bot.games import GAMES
 from systems.base import roll_dice
 from systems.refusal import Refusal
 
@@ -33,7 +34,7 @@ def leave_everything_then_refuse(ctx, args: str) -> None:  # type: ignore[no-unt
 
 
 def test_a_refusal_rolls_the_whole_unit_of_work_back_to_its_mark() -> None:
-    table = Table(Store())
+    table = Table(Store(), games=GAMES)
     ctx = table.context_for(Event("!r:local", "@gm:local", "!todo", "$1"), table.room("!r:local"))
     ctx.reply("gm_added", user="@ana:local")
     before = ctx.room.to_json()

@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 
 from bot.config import parse_config
-from bot.core.store import Store
-from bot.core.table import Table
 from bot.irc.bot import IrcBot
+from bot.runner import build_table
 from bot.web import Metrics
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,11 +222,10 @@ class RunningIrcBot:
         import random
 
         self.config = config
-        Path(config.storage_path).mkdir(parents=True, exist_ok=True)
-        self.store = Store(config.db_path)
-        self.table = Table(self.store, config.table, rng=random.Random(seed) if seed is not None else None)
+        self.table = build_table(config, rng=random.Random(seed) if seed is not None else None)
+        self.store = self.table.store
         self.metrics = Metrics()
-        self.bot = IrcBot(config, self.table, self.store, self.metrics)
+        self.bot = IrcBot(config, self.table, self.metrics)
         self.task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> RunningIrcBot:

@@ -186,7 +186,7 @@ async def test_a_whisper_to_a_player_goes_to_them_and_to_the_gms_only(ngircd, ta
         await wait_until(lambda: running.bot.nick_of(running.bot.people["ana"].user_id) == "ana", "ana known")
         marks = len(dj.lines), len(ana.lines), len(bob.lines)
         ana_id = running.bot.people["ana"].user_id
-        running.bot.execute([Send("#mesa", Message("secreto 17", "secreto <b>17</b>"), private_to=ana_id)])
+        running.bot.deliver([Send("#mesa", Message("secreto 17", "secreto <b>17</b>"), private_to=ana_id)])
         assert (await ana.notice_from("rolbot", marks[1], "secreto 17", target="ana")).formatted == "secreto \x0217\x02"
         await dj.notice_from("rolbot", marks[0], "secreto 17", target="dj")
         mark = bob.say(CHANNEL, "!tiro 1d2")

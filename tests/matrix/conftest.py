@@ -375,25 +375,38 @@ class RunningBot:
 
     def __init__(self, config) -> None:
         from bot.matrix import MatrixBot
+        from bot.runner import build_table
+        from bot.web import Metrics
 
-        self.bot = MatrixBot(config)
+        self.config = config
+        self.bot = MatrixBot(config, build_table(config), Metrics())
         self.task: asyncio.Task | None = None
+        self.web: Any = None
 
     async def __aenter__(self) -> RunningBot:
+        from bot.runner import serve_web
+
+        self.web = await serve_web(self.config, self.bot.table, self.bot.metrics)
         self.task = asyncio.ensure_future(self.bot.run())
         ready = asyncio.ensure_future(self.bot.ready.wait())
         done, _ = await asyncio.wait({self.task, ready}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:
             ready.cancel()
-            if self.task.done():
-                self.task.result()
-            raise AssertionError("the bot did not finish its first sync")
+            try:
+                if self.task.done():
+                    self.task.result()
+                raise AssertionError("the bot did not finish its first sync")
+            finally:
+                await self.stop()
         return self
 
     async def stop(self) -> None:
         if self.task and not self.task.done():
             self.bot.stop()
             await asyncio.wait_for(self.task, 30)
+        if self.web is not None:
+            await self.web.cleanup()
+            self.web = None
         self.bot.store.db.conn.close()
 
     async def __aexit__(self, *exc) -> None:

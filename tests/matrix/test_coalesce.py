@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.core.events import Action, PowerLevels, Redact, Send
-from bot.core.render import Message, Renderer
+from bot.core.render import MAX_BODY, Message, Renderer
 from bot.core.store import Store
 from bot.matrix.coalesce import Limiter, RoomDelivery, inflight_records
 from bot.matrix.errors import RateLimited
@@ -106,3 +106,19 @@ async def test_a_crash_after_the_coalesced_send_resends_the_same_message() -> No
     assert outbox.sent[1] == (first_tx, first_content)  # same txn id: the homeserver deduplicates it
     assert store.pending_actions() == [] and inflight_records(store) == []
     assert store.get_meta("rate_limit_noticed/" + ROOM) == "1"
+
+
+async def test_replies_too_long_for_one_message_go_in_as_few_as_fit() -> None:
+    store = Store()
+    outbox = FakeOutbox(store)
+    room = delivery(outbox, Limiter())
+    actions: list[Action] = [Send(ROOM, Message(f"{i}: " + "x" * 900, f"{i}: " + "x" * 900), reply_to=f"$t{i}",
+                                  action_id=f"$t{i}/0", template="roll_by", actor="Kurtz") for i in range(9)]
+    queued(store, actions)
+    room.limited = True
+    room.add(actions)
+    await room.flush()
+    bodies = [content["body"] for _, content in outbox.sent]
+    assert len(bodies) == 3 and all(len(body) <= MAX_BODY for body in bodies)
+    assert [body.count("x" * 900) for body in bodies] == [3, 4, 2]  # each as full as it may be (the first tells the GM)
+    assert store.pending_actions() == []

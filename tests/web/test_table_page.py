@@ -15,6 +15,7 @@ from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from bot.table_page import sse_message
 from bot.web import Metrics, make_app
 
@@ -25,7 +26,7 @@ ROOM, OTHER = "!mesa:local", "!otra:local"
 class Tables:
     def __init__(self, system: str = "savage") -> None:
         settings = TableSettings(RoomSettings(system=system, gms=(GM,), public_url="https://rol.example.org"))
-        self.table = Table(Store(), settings, random.Random(3))
+        self.table = Table(Store(), settings, random.Random(3), games=GAMES)
         self.count = 0
 
     def say(self, sender: str, text: str, room: str = ROOM, **extra: Any) -> list[str]:

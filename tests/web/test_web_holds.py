@@ -23,6 +23,7 @@ from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
+from bot.games import GAMES
 from bot.web import Metrics, start_web
 
 GM = "@gm:local"
@@ -34,7 +35,7 @@ ANSWERS_AT_ALL_S = 20.0
 class Tables:
     def __init__(self, templates_dir: str | None = None) -> None:
         settings = TableSettings(RoomSettings(system="savage", gms=(GM,), public_url="https://rol.example.org"))
-        self.table = Table(Store(), settings, random.Random(3), templates_dir=templates_dir)
+        self.table = Table(Store(), settings, random.Random(3), templates_dir=templates_dir, games=GAMES)
         self.count = 0
 
     def say(self, room: str, sender: str, text: str) -> None:
