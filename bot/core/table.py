@@ -123,7 +123,7 @@ class Table:
     def _handle(self, event: Event, owner: str) -> list[Action] | None:
         """None: handled before."""
         with self.store.transaction():
-            if self.store.was_handled(event.event_id):
+            if not self.store.claim_event(event.event_id, event.room_id, event.ts):
                 return None
             ctx = self._context(event)
             try:
@@ -150,7 +150,6 @@ class Table:
             if self._seed is not None:
                 self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
             self.store.queue_actions(event.event_id, actions, owner)
-            self.store.mark_handled(event.event_id, event.room_id, event.ts)
         return actions
 
     def _context(self, event: Event, fresh: bool = False) -> Context:
