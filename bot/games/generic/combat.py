@@ -8,7 +8,7 @@ from bot.core.combat import place_late
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat
-from bot.games.generic.state import ROLLS
+from bot.games.generic.state import GenericState, InitiativeRoll
 from systems.dice import parse
 
 
@@ -19,7 +19,7 @@ class GenericCombat:
         rolls = [_roll(ctx, name) for name in combat.order]
         rolls.sort(key=_rank)
         combat.order = [name for _, _, name in rolls]
-        combat.data[ROLLS] = [list(r) for r in rolls]
+        GenericState.of(combat).rolls = rolls
         ctx.announce("generic/initiative", rolls=rolls)
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
@@ -37,21 +37,25 @@ class GenericCombat:
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """1d20 + ``iniciativa`` rolled now, placed among the rolls already made (with no rolls, the
         order was set by hand: last)."""
-        if ROLLS not in combat.data:
+        state = GenericState.of(combat)
+        made = state.rolls
+        if made is None:
             place_late(combat, character.name, [*combat.order, character.name])
             return None
         roll = _roll(ctx, character.name)
-        rolls = sorted([*map(tuple, combat.data[ROLLS]), roll], key=_rank)
-        combat.data[ROLLS] = [list(r) for r in rolls]
+        rolls = sorted([*made, roll], key=_rank)
+        state.rolls = rolls
         place_late(combat, character.name, [name for _, _, name in rolls])
         return None if ctx.sheet_is_gms(character) else ctx.renderer.text("generic/join", total=roll[0])
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
-        if ROLLS in combat.data:
-            combat.data[ROLLS] = [r for r in combat.data[ROLLS] if r[2] != name]
+        state = GenericState.of(combat)
+        made = state.rolls
+        if made is not None:
+            state.rolls = [r for r in made if r[2] != name]
 
 
-def _roll(ctx: Context, name: str) -> tuple[int, int, str]:
+def _roll(ctx: Context, name: str) -> InitiativeRoll:
     """(total, bonus, name): 1d20 plus the sheet's ``iniciativa``."""
     character = ctx.room.find_character(name)
     bonus = int(character.sheet.get("iniciativa", 0)) if character else 0

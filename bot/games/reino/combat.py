@@ -20,11 +20,10 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat, name_key
-from bot.games.reino.state import combatants, fighter_data, labels, load, save
+from bot.games.reino.state import ReinoState, combatants, fighter_data, labels, load, save
 from systems.reino.outcomes import ReinoCheck, ReinoDyingSave
 from systems.reino.rules import (
     Combatant,
-    CombatSequence,
     Condition,
     apply_dying_save,
     apply_recovery,
@@ -43,7 +42,8 @@ from systems.reino.rules import (
 class ReinoCombat:
 
     def initiative(self, ctx: Context, combat: Combat) -> None:
-        unaware = set(combat.data.get("unaware", []))
+        state = ReinoState.of(combat)
+        unaware = set(state.unaware)
         people = [
             Combatant(name, load(ctx, c).initiative if (c := ctx.room.find_character(name)) else 0,
                       aware=name_key(name) not in unaware)
@@ -51,17 +51,18 @@ class ReinoCombat:
         ]
         seq = start_combat(ctx.rng, people)
         combat.order = [r.name for r in seq.order]
-        combat.data.update(sequence=seq.to_dict(), surprise_round=seq.surprise_round, taken={})
+        state.start(seq)
         combat.surprise = seq.surprise_round  # the core shows it as the surprise round, round 0
-        for fighter in combat.data.get("fighters", {}).values():
-            fighter.update(stunned_round=None, stunned_since=None)
+        for fighter in state.fighters():
+            fighter.update({"stunned_round": None, "stunned_since": None})
         caught = [p.name for p in people if not p.aware] if seq.surprise_round else []
         ctx.announce("reino/table_initiative", rolls=seq.order, surprised=caught)
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
-        if combat.data.get("surprise_round"):
+        state = ReinoState.of(combat)
+        if state.surprise_round:
             self._end_surprise_round(ctx, combat)
-        combat.data["taken"] = {}
+        state.new_round()
         _by_initiative(combat)
         for character in combatants(ctx.room, combat):
             _end_table_stun(ctx, combat, character)
@@ -70,9 +71,9 @@ class ReinoCombat:
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
         stunned = load(ctx, actor).stunned(combat.round)
-        if stunned or combat.data.get("surprise_round"):
-            ctx.announce("reino/table_turn_note", name=actor.name, stunned=stunned,
-                         surprise_round=bool(combat.data.get("surprise_round")))
+        surprise_round = ReinoState.of(combat).surprise_round
+        if stunned or surprise_round:
+            ctx.announce("reino/table_turn_note", name=actor.name, stunned=stunned, surprise_round=surprise_round)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         return labels(ctx, actor, combat, gms_sheet=ctx.sheet_is_gms(actor))
@@ -84,39 +85,45 @@ class ReinoCombat:
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """1d20 + initiative rolled now, placed among the rolls already made; in an order set by hand
         (``!turnos``, no rolls), last."""
-        if "sequence" not in combat.data:
+        state = ReinoState.of(combat)
+        made = state.sequence
+        if made is None:
             rounds.place_late(combat, character.name, [*combat.order, character.name])
             return None
-        seq = join_combat(ctx.rng, CombatSequence.from_dict(combat.data["sequence"]),
-                          Combatant(character.name, load(ctx, character).initiative))
-        combat.data["sequence"] = seq.to_dict()
+        seq = join_combat(ctx.rng, made, Combatant(character.name, load(ctx, character).initiative))
+        state.sequence = seq
         rounds.place_late(combat, character.name, [r.name for r in seq.order])
         roll = next(r for r in seq.rolls if r.name == character.name)
         return None if ctx.sheet_is_gms(character) else ctx.renderer.text("reino/table_join", r=roll)
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
-        if "sequence" in combat.data:
-            combat.data["sequence"] = leave_combat(CombatSequence.from_dict(combat.data["sequence"]), name).to_dict()
+        state = ReinoState.of(combat)
+        made = state.sequence
+        if made is not None:
+            state.sequence = leave_combat(made, name)
 
     @staticmethod
     def _end_surprise_round(ctx: Context, combat: Combat) -> None:
-        combat.data["surprise_round"] = False
-        seq = CombatSequence.from_dict(combat.data["sequence"])
+        state = ReinoState.of(combat)
+        state.surprise_round = False
+        seq = state.sequence
+        assert seq is not None  # a surprise round comes only from the initiative rolls
         if sorted(name_key(r.name) for r in seq.rolls) != sorted(name_key(n) for n in combat.order):
             return  # the GM set the order by hand (!turnos): it stays
         seq = next_turn(ctx.rng, replace(seq, turn=len(seq.rolls) - 1))
-        combat.data["sequence"] = seq.to_dict()
+        state.sequence = seq
         combat.order = [r.name for r in seq.order]
-        rolled = {name_key(n) for n in combat.data.get("unaware", [])}
+        rolled = {name_key(n) for n in state.unaware}
         ctx.announce("reino/table_late_initiative", rolls=[r for r in seq.rolls if name_key(r.name) in rolled])
 
 
 def _by_initiative(combat: Combat) -> None:
     """A new round follows the initiative rolls (a latecomer who acted right after the turn it came in
     takes its own place), unless the GM set the order by hand."""
-    if "sequence" not in combat.data:
+    seq = ReinoState.of(combat).sequence
+    if seq is None:
         return
-    rank = {name_key(r.name): i for i, r in enumerate(CombatSequence.from_dict(combat.data["sequence"]).order)}
+    rank = {name_key(r.name): i for i, r in enumerate(seq.order)}
     if all(name_key(n) in rank for n in combat.order):
         combat.order.sort(key=lambda n: rank[name_key(n)])
 

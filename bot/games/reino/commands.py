@@ -12,11 +12,14 @@ from dataclasses import replace
 
 from bot.core import combat as rounds
 from bot.core import floor, rolls
+from bot.core.args import Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
 from bot.games.reino.sheet import DEAD, DEFAULT_CRITICAL, SKILLS, UNCONSCIOUS, normalise_sheet, sheet_bonus, sheet_grip
 from bot.games.reino.state import (
+    PendingBlow,
+    ReinoState,
     budget,
     check_action,
     commit_action,
@@ -169,9 +172,9 @@ def _critical_multiplier(attacker: Character) -> int:
     return int(value) if isinstance(value, int) else DEFAULT_CRITICAL
 
 
-def _blows(ctx: Context) -> dict[str, dict]:
+def _blows(ctx: Context) -> dict[str, PendingBlow]:
     combat = ctx.room.combat
-    return combat.data.setdefault("pending", {}) if combat is not None else {}
+    return ReinoState.of(combat).pending() if combat is not None else {}
 
 
 def _leave_blow(ctx: Context, attacker: Character, target: Character, multiplier: int) -> None:
@@ -209,7 +212,8 @@ def damage_command(ctx: Context, args: str) -> None:
     if points is None or points < 0:
         raise ctx.usage("dano")
     actor = ctx.acting_character()
-    if actor is not None and _blows(ctx).get(name_key(actor.name), {}).get("target") == target.name:
+    blow = _blows(ctx).get(name_key(actor.name)) if actor is not None else None
+    if actor is not None and blow is not None and blow["target"] == target.name:
         del _blows(ctx)[name_key(actor.name)]  # the GM gives that blow's damage by hand
     _hurt(ctx, target, points, halve)
 
@@ -314,8 +318,8 @@ def action_points_command(ctx: Context, args: str) -> None:
     ctx.reply("reino/table_ap", name=who.name, points=rc.action_points, spent=spending)
 
 
-@COMMANDS.command("repetir", "reroll")
-def reroll_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("repetir", "reroll", spec=(), lenient=True)
+def reroll_command(ctx: Context, got: Parsed) -> None:
     """Reino has no rerolls: an Action Point turns the last failed roll into a bare success
     (the same as ``!pa éxito``)."""
     _buy_success(ctx, _actor(ctx))
@@ -491,7 +495,7 @@ def surprise_command(ctx: Context, args: str) -> None:
     too_long = len(names) > MAX_NAMES or any(len(n) > MAX_NAME for n in names)
     if name_key(args) not in _NOBODY_WORDS and (not names or too_long):
         raise ctx.usage("sorpresa")
-    combat.data["unaware"] = [name_key(n) for n in names]
+    ReinoState.of(combat).unaware = [name_key(n) for n in names]
     ctx.reply("reino/table_surprise", names=names)
 
 

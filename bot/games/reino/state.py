@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.core.context import Context
 from bot.core.state import Character, Combat, RoomState, name_key
@@ -29,6 +29,7 @@ from systems.reino.rules import (
     ROUNDS_PER_MINUTE,
     Action,
     ActionBudget,
+    CombatSequence,
     Condition,
     ReinoCharacter,
     ReinoRuleError,
@@ -36,10 +37,96 @@ from systems.reino.rules import (
 )
 
 
-def fighter_data(combat: Combat | None, character: Character) -> dict[str, Any]:
-    if combat is None:
-        return {}
-    return combat.data.setdefault("fighters", {}).setdefault(name_key(character.name), {})
+class Fighter(TypedDict, total=False):
+    """What a fight keeps of one combatant (``combat.data["fighters"]``, by name key)."""
+
+    stunned_round: int | None
+    """The round Malherido/Incapacitado stuns it for."""
+    stunned_since: int | None
+    """The round a table Aturdido began."""
+    dying_saves: int
+    unconscious_since: int
+    """The round it fell unconscious, for the wake-up roll every 10 rounds."""
+
+
+class PendingBlow(TypedDict):
+    """A landed blow whose damage ``!daño`` rolls (``combat.data["pending"]``, by the attacker's name key)."""
+
+    target: str
+    multiplier: int
+
+
+@dataclass
+class ReinoState:
+    """Reino's keys in ``combat.data``, typed. A view over the combat's own dict: what it reads and
+    writes is the stored JSON as it always was (the layout is in this module's docstring)."""
+
+    combat: Combat
+
+    @classmethod
+    def of(cls, combat: Combat) -> ReinoState:
+        return cls(combat)
+
+    @property
+    def _data(self) -> dict[str, Any]:
+        return self.combat.data
+
+    def fighter(self, character: Character) -> Fighter:
+        """The fight's data of ``character``, kept (added when missing)."""
+        return self._data.setdefault("fighters", {}).setdefault(name_key(character.name), {})
+
+    def fighters(self) -> list[Fighter]:
+        return list(self._data.get("fighters", {}).values())
+
+    def start(self, sequence: CombatSequence) -> None:
+        """The initiative rolled: the sequence, whether a surprise round comes first, no actions taken."""
+        self._data.update(sequence=sequence.to_dict(), surprise_round=sequence.surprise_round, taken={})
+
+    @property
+    def sequence(self) -> CombatSequence | None:
+        """The rules' initiative sequence; None when the GM set the order by hand (``!turnos``)."""
+        stored = self._data.get("sequence")
+        return None if stored is None else CombatSequence.from_dict(stored)
+
+    @sequence.setter
+    def sequence(self, sequence: CombatSequence) -> None:
+        self._data["sequence"] = sequence.to_dict()
+
+    @property
+    def surprise_round(self) -> bool:
+        return bool(self._data.get("surprise_round"))
+
+    @surprise_round.setter
+    def surprise_round(self, value: bool) -> None:
+        self._data["surprise_round"] = value
+
+    @property
+    def unaware(self) -> list[str]:
+        """The name keys of the surprised."""
+        return self._data.get("unaware", [])
+
+    @unaware.setter
+    def unaware(self, keys: list[str]) -> None:
+        self._data["unaware"] = keys
+
+    def taken(self, character: Character) -> list[str]:
+        """The actions ``character`` spent this round."""
+        return self._data.get("taken", {}).get(name_key(character.name), [])
+
+    def take(self, character: Character, taken: list[str]) -> None:
+        self._data.setdefault("taken", {})[name_key(character.name)] = taken
+
+    def new_round(self) -> None:
+        """No actions taken yet."""
+        self._data["taken"] = {}
+
+    def pending(self) -> dict[str, PendingBlow]:
+        """The landed blows waiting for ``!daño``, kept (added when missing)."""
+        return self._data.setdefault("pending", {})
+
+
+def fighter_data(combat: Combat | None, character: Character) -> Fighter:
+    return ReinoState.of(combat).fighter(character) if combat is not None else {}
 
 
 def load(ctx: Context, character: Character) -> ReinoCharacter:
@@ -87,7 +174,7 @@ def save(character: Character, combat: Combat | None, rc: ReinoCharacter) -> Non
             fighter.pop("unconscious_since", None)
         elif fighter.get("unconscious_since") is None:
             fighter["unconscious_since"] = combat.round
-        fighter.update(stunned_round=rc.stunned_round, dying_saves=rc.dying_saves)
+        fighter.update({"stunned_round": rc.stunned_round, "dying_saves": rc.dying_saves})
 
 
 def in_round(combat: Combat | None) -> bool:
@@ -96,14 +183,15 @@ def in_round(combat: Combat | None) -> bool:
 
 def surprised(combat: Combat | None, character: Character) -> bool:
     """Unaware during the surprise round: no action, and Defense without the Dodge bonus."""
-    if not in_round(combat) or not combat.data.get("surprise_round"):  # type: ignore[union-attr]
+    if combat is None or not in_round(combat) or not ReinoState.of(combat).surprise_round:
         return False
-    return name_key(character.name) in combat.data.get("unaware", [])  # type: ignore[union-attr]
+    return name_key(character.name) in ReinoState.of(combat).unaware
 
 
 def budget(combat: Combat, character: Character, rc: ReinoCharacter) -> ActionBudget:
-    taken = combat.data.get("taken", {}).get(name_key(character.name), [])
-    fresh = budget_for(rc, combat.round, surprise_round=bool(combat.data.get("surprise_round")))
+    state = ReinoState.of(combat)
+    taken = state.taken(character)
+    fresh = budget_for(rc, combat.round, surprise_round=state.surprise_round)
     return replace(fresh, taken=tuple(taken))
 
 
@@ -121,7 +209,7 @@ def check_action(
 
 def commit_action(combat: Combat | None, character: Character, spent: ActionBudget | None) -> None:
     if combat is not None and spent is not None:
-        combat.data.setdefault("taken", {})[name_key(character.name)] = list(spent.taken)
+        ReinoState.of(combat).take(character, list(spent.taken))
 
 
 def combatants(room: RoomState, combat: Combat) -> list[Character]:

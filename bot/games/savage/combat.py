@@ -23,7 +23,7 @@ DEFAULT_PACE = 6
 
 class SavageCombatRules:
     def initiative(self, ctx: Context, combat: Combat) -> None:
-        state = SavageCombat.load(combat)
+        state = SavageCombat.of(combat)
         if not state.dealt:
             state.deck = ActionDeck.new(ctx.rng)
         state.roster = list(combat.order)
@@ -33,7 +33,7 @@ class SavageCombatRules:
         state.save(combat)
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
-        state = SavageCombat.load(combat)
+        state = SavageCombat.of(combat)
         close_soak(ctx, state)
         state.save(combat)
         if not state.dealt:
@@ -51,7 +51,7 @@ class SavageCombatRules:
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
         for character in ctx.room.characters.values():
             end_supports(character, acting=name_key(character.name) == name_key(actor.name))
-        state = SavageCombat.load(combat)
+        state = SavageCombat.of(combat)
         close_soak(ctx, state)
         state.save(combat)
         if name_key(actor.name) in map(name_key, state.started):
@@ -78,7 +78,7 @@ class SavageCombatRules:
                      joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        state = SavageCombat.load(combat)
+        state = SavageCombat.of(combat)
         savage = savage_of(actor)
         if savage.out and not savage.wild_card and not savage.dead:
             return [ctx.renderer.text("savage/table_label", key="out", value=True)]
@@ -106,7 +106,7 @@ class SavageCombatRules:
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """A card dealt now (an Extra whose group has one shares it), placed by the cards in play.
         Without cards (turns set by hand) the latecomer acts last in the round."""
-        state = SavageCombat.load(combat)
+        state = SavageCombat.of(combat)
         if not state.dealt:
             rounds.place_late(combat, character.name, [*combat.order, character.name])
             return None
@@ -123,7 +123,7 @@ class SavageCombatRules:
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the roster; the card goes to the discards unless the rest of its group stays."""
-        state = SavageCombat.load(combat)
+        state = SavageCombat.of(combat)
         if not state.dealt:
             return
         state.roster = [n for n in state.roster if name_key(n) != name_key(name)]

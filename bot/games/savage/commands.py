@@ -10,6 +10,7 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core import floor, rolls
 from bot.core import words_es as vocab
+from bot.core.args import Key, Opt, Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
@@ -35,7 +36,7 @@ from bot.games.savage.rolls import (
     weapon_is_ranged,
 )
 from bot.games.savage.sheet import group_of, nerves_of, normal_die, savage_of, sheet_die, store
-from bot.games.savage.state import SavageCombat
+from bot.games.savage.state import SavageCombat, combat_snapshot, restore_combat
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.savage.deck import Card, interrupt, surprise
@@ -62,7 +63,7 @@ MAX_AREA_TARGETS = 12
 _COUNT = re.compile(r"^[+-]\d{1,2}$")
 _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
-_FIRE = ("fuego", "fire")
+FIRE = Key(("fuego", "fire"))
 _REROLL = ("repetir", "otra", "reroll")
 _DECLINE = ("no", "decline")
 UNTRAINED = "d4"
@@ -178,7 +179,7 @@ def close_soak_chance(ctx: Context) -> None:
     """A new damage roll: the chance to soak the last one has passed."""
     combat = ctx.room.combat
     if combat is not None:
-        state = SavageCombat.load(combat)
+        state = SavageCombat.of(combat)
         close_soak(ctx, state)
         state.save(combat)
 
@@ -206,7 +207,7 @@ def _apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect:
     passed, at once when there is none."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
-    state = SavageCombat.load(combat) if combat else None
+    state = SavageCombat.of(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
     can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
@@ -254,7 +255,7 @@ def soak_command(ctx: Context, args: str) -> None:
     last = fold(words[-1]) if words else ""
     rest = " ".join(words[:-1]) if last in (*_REROLL, *_DECLINE) else rest
     combat = ctx.room.combat
-    state = SavageCombat.load(combat) if combat else None
+    state = SavageCombat.of(combat) if combat else None
     hit = state.hits.get(name_key(target.name)) if state else None
     if combat is None or state is None or hit is None:
         raise refuse("no_soak" if last in _REROLL else "no_hit", name=target.name)
@@ -369,20 +370,20 @@ def _current_actor(ctx: Context, combat: Combat) -> Character | None:
     return actor
 
 
-@COMMANDS.command("esperar", "hold", in_character=True)
-def hold_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("esperar", "hold", spec=(), in_character=True, lenient=True)
+def hold_command(ctx: Context, got: Parsed) -> None:
     _hold(ctx, overwatch=False)
 
 
-@COMMANDS.command("guardia", "overwatch", usage="[fuego]", in_character=True)
-def overwatch_command(ctx: Context, args: str) -> None:
-    if fold(args.strip()) not in _FIRE:
+@COMMANDS.takes("guardia", "overwatch", spec=(Opt(FIRE),), in_character=True, lenient=True)
+def overwatch_command(ctx: Context, got: Parsed) -> None:
+    if not got.has(FIRE):
         _hold(ctx, overwatch=True)
         return
     combat = ctx.running_combat()
     if not ctx.is_gm():
         raise Refusal("gm_only", command="guardia fuego")
-    state = SavageCombat.load(combat)
+    state = SavageCombat.of(combat)
     watch, shooters = state.watch().trigger()
     state.overwatch = watch.watchers
     for name in shooters:
@@ -397,7 +398,7 @@ def _hold(ctx: Context, overwatch: bool) -> None:
     actor = _current_actor(ctx, combat)
     if actor is None:
         return
-    state = SavageCombat.load(combat)
+    state = SavageCombat.of(combat)
     state.holding = [*state.holding, actor.name] if not state.is_holding(actor.name) else state.holding
     if overwatch:
         state.overwatch = state.watch().enter(actor.name).watchers
@@ -417,7 +418,7 @@ def act_command(ctx: Context, args: str) -> None:
         raise ctx.usage("actuar")
     ctx.may_manage(holder)
     rounds.require_up(ctx, holder)
-    state = SavageCombat.load(combat)
+    state = SavageCombat.of(combat)
     if not state.is_holding(holder.name):
         raise refuse("not_holding", name=holder.name)
     state.stop_holding(holder.name)
@@ -436,7 +437,7 @@ def interrupt_command(ctx: Context, args: str) -> None:
         raise ctx.usage("interrumpir")
     ctx.may_manage(holder)
     rounds.require_up(ctx, holder)
-    state = SavageCombat.load(combat)
+    state = SavageCombat.of(combat)
     if not state.is_holding(holder.name):
         raise refuse("not_holding", name=holder.name)
     if name_key(target.name) != name_key(combat.current or "") or target is holder:
@@ -472,7 +473,7 @@ def surprise_command(ctx: Context, args: str) -> None:
     if not attackers or victims is None:
         raise ctx.usage("sorpresa")
     setup = surprise(attackers, {name: _notices(ctx, name) for name in victims})
-    state = SavageCombat.load(combat)
+    state = SavageCombat.of(combat)
     state.surprise = {"on_hold": list(setup.on_hold), "lose_first_round": list(setup.lose_first_round)}
     state.save(combat)
     ctx.reply("savage/table_surprise", attackers=setup.on_hold, victims=setup.lose_first_round, noticed=setup.dealt)
@@ -494,10 +495,10 @@ def _names(text: str) -> list[str] | None:
     return names if all(len(n) <= MAX_NAME for n in names) else None
 
 
-@COMMANDS.command("mazo", "deck")
-def deck_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("mazo", "deck", spec=(), lenient=True)
+def deck_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.room.combat
-    state = SavageCombat.load(combat) if combat else None
+    state = SavageCombat.of(combat) if combat else None
     if state is None or not state.dealt:
         raise refuse("no_deck")
     deck = state.deck
@@ -511,7 +512,7 @@ def task_command(ctx: Context, args: str) -> None:
     combat = ctx.room.combat
     if combat is None:
         raise refuse("task_needs_combat")
-    state = SavageCombat.load(combat)
+    state = SavageCombat.of(combat)
     word, _, rest = args.strip().partition(" ")
     word = fold(word)
     if word and word not in (*vocab.END, *DRAMATIC_TASKS, "grupo"):
@@ -607,7 +608,8 @@ def attack_command(ctx: Context, args: str) -> None:
     called = getattr(made.outcome, "called_shot", None)
     if called is not None:
         damage += f" apuntado {called.target} {called.penalty}"
-    attack = {"target": target.name, "damage": damage, "sheet": deepcopy(target.sheet), "combat": _combat_snapshot(ctx)}
+    attack = {"target": target.name, "damage": damage, "sheet": deepcopy(target.sheet),
+              "combat": combat_snapshot(ctx.room.combat)}
     ctx.room.rerolls[name_key(attacker.name)]["attack"] = attack
     _attack_damage(ctx, attacker, target, attack, made.outcome.as_json())
 
@@ -620,11 +622,6 @@ def _attack_damage(ctx: Context, attacker: Character, target: Character, attack:
         roll_damage(ctx, target, str(attack["damage"]) + (" aumento" if outcome == "raise" else ""), attacker)
 
 
-def _combat_snapshot(ctx: Context) -> dict[str, Any] | None:
-    combat = ctx.room.combat
-    return {"order": list(combat.order), "turn": combat.turn, "data": deepcopy(combat.data)} if combat else None
-
-
 def _take_back(ctx: Context, attack: dict[str, Any]) -> Character | None:
     """Undo an attack's damage: the target's sheet and the combat's order and hits as before it."""
     target = ctx.room.find_character(str(attack["target"]))
@@ -634,7 +631,7 @@ def _take_back(ctx: Context, attack: dict[str, Any]) -> Character | None:
     target.sheet.update(attack["sheet"])
     combat, before = ctx.room.combat, attack["combat"]
     if combat is not None and before is not None:
-        combat.order, combat.turn, combat.data = list(before["order"]), int(before["turn"]), deepcopy(before["data"])
+        restore_combat(combat, before)
     return target
 
 

@@ -33,7 +33,7 @@ def has_joker(ctx: Context, character: Character) -> bool:
     combat = ctx.room.combat
     if combat is None:
         return False
-    card = SavageCombat.load(combat).card_of(character)
+    card = SavageCombat.of(combat).card_of(character)
     return card is not None and card.joker
 
 
@@ -47,14 +47,14 @@ def recovery_rolled(ctx: Context, character: Character) -> bool:
     combat = ctx.room.combat
     if combat is None or not combat.started:
         return False
-    return SavageCombat.load(combat).recovered.get(name_key(character.name)) == _this_turn(combat)
+    return SavageCombat.of(combat).recovered.get(name_key(character.name)) == _this_turn(combat)
 
 
 def mark_recovery(ctx: Context, character: Character) -> None:
     combat = ctx.room.combat
     if combat is None or not combat.started:
         return
-    state = SavageCombat.load(combat)
+    state = SavageCombat.of(combat)
     state.recovered[name_key(character.name)] = _this_turn(combat)
     state.save(combat)
 

@@ -5,6 +5,7 @@ A character's Savage Worlds condition lives in ``character.sheet`` (JSON values;
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,8 @@ from systems.savage.state import DramaticTask, Overwatch
 
 @dataclass
 class SavageCombat:
-    """What this system keeps in ``combat.data`` (plain JSON through ``to_data``)."""
+    """What this system keeps in ``combat.data``, typed: ``of`` reads a copy, ``save`` writes it back
+    (plain JSON)."""
 
     deck: ActionDeck
     roster: list[str] = field(default_factory=list)
@@ -30,7 +32,7 @@ class SavageCombat:
     """Who made the Spirit roll to end Shaken, by name key: the turn it was made in (round, actor)."""
 
     @classmethod
-    def load(cls, combat: Combat) -> SavageCombat:
+    def of(cls, combat: Combat) -> SavageCombat:
         data = combat.data
         deck = ActionDeck.from_dict(data["deck"]) if "deck" in data else ActionDeck(pile=[])
         return cls(
@@ -74,3 +76,12 @@ def turn_key(combat_state: SavageCombat, character: Character, index: int) -> tu
         return (-1, 0, index)
     rank, suit = card.order_key
     return (rank, suit, index)
+
+
+def combat_snapshot(combat: Combat | None) -> dict[str, Any] | None:
+    """The combat's order, turn and data as they are now, for ``restore_combat``."""
+    return {"order": list(combat.order), "turn": combat.turn, "data": deepcopy(combat.data)} if combat else None
+
+
+def restore_combat(combat: Combat, before: dict[str, Any]) -> None:
+    combat.order, combat.turn, combat.data = list(before["order"]), int(before["turn"]), deepcopy(before["data"])

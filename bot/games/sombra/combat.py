@@ -9,9 +9,9 @@ from bot.core import combat as rounds
 from bot.core.context import Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat
-from bot.games.sombra.damage import _boat_state, _store_boat
-from bot.games.sombra.sheet import CAPSIZED, DEAD, ENGINE, JAMMED, _effect, _int, _table, _wounds
-from bot.games.sombra.state import BY_INITIATIVE, HELD, OPPORTUNITY, STATES, STUN_FRESH, THRESHOLD
+from bot.games.sombra.damage import boat_state, store_boat
+from bot.games.sombra.sheet import CAPSIZED, DEAD, ENGINE, JAMMED, sheet_int, table_of, wound_effect, wounds_of
+from bot.games.sombra.state import HELD, SombraState
 from systems.sombra.damage import sinking_round
 from systems.sombra.resolver import SombraInitiative
 from systems.sombra.rules import OPPORTUNITY_INITIATIVE, Attributes, Combatant, InitiativeSlot, initiative_order
@@ -21,11 +21,11 @@ def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
     """The combatant for ``name`` and whether VEL/AGI were missing (the default 5 is used)."""
     character = ctx.room.find_character(name)
     combat = ctx.room.combat
-    bonus = OPPORTUNITY_INITIATIVE if combat is not None and name in combat.data.get(OPPORTUNITY, []) else 0
-    if character is not None and _table(character) == "barco":
+    bonus = OPPORTUNITY_INITIATIVE if combat is not None and name in SombraState.of(combat).watching else 0
+    if character is not None and table_of(character) == "barco":
         return Combatant.boat(name, bonus), False
-    vel = _int(character, "vel") if character else None
-    agi = _int(character, "agi") if character else None
+    vel = sheet_int(character, "vel") if character else None
+    agi = sheet_int(character, "agi") if character else None
     default = Attributes()
     return Combatant(name, default.vel if vel is None else vel, default.agi if agi is None else agi, bonus), \
         vel is None or agi is None
@@ -45,86 +45,90 @@ class SombraCombat:
         entries = [_combatant(ctx, name) for name in combat.order]
         slots = initiative_order(c for c, _ in entries)
         combat.order = [s.combatant.name for s in slots]
-        combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
-        combat.data[BY_INITIATIVE] = True
+        state = SombraState.of(combat)
+        state.ties = [s.combatant.name for s in slots if s.tied]
+        state.by_initiative = True
         ctx.announce("sombra/table_initiative", roll=SombraInitiative(slots),
                      defaults=[c.name for c, missing in entries if missing])
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
         _count_thresholds(ctx, combat)
-        if combat.data.get(BY_INITIATIVE):
+        state = SombraState.of(combat)
+        if state.by_initiative:
             slots = _slots(ctx, combat.order)
             combat.order = [s.combatant.name for s in slots]
-            combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
+            state.ties = [s.combatant.name for s in slots if s.tied]
         for name in combat.order:
             character = ctx.room.find_character(name)
-            if character is None or _table(character) != "barco" or _int(character, "flotabilidad") is None:
+            if character is None or table_of(character) != "barco" or sheet_int(character, "flotabilidad") is None:
                 continue
-            before = _boat_state(character)
+            before = boat_state(character)
             after = sinking_round(before)
             if after != before:
-                _store_boat(character, after)
+                store_boat(character, after)
                 ctx.announce("sombra/table_sinking", name=name, lost=before.flotation - after.flotation,
                              state=after)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        stun = combat.data.setdefault("stun", {})
-        previous = combat.data.get("last_turn")
-        fresh = combat.data.get(STUN_FRESH, [])
+        state = SombraState.of(combat)
+        stun = state.stun_counts()
+        previous = state.last_turn
+        fresh = state.stun_fresh
         if previous in fresh:
             fresh.remove(previous)
         elif previous in stun:
             stun[previous] -= 1
             if stun[previous] <= 0:
                 del stun[previous]
-        held = combat.data.get(STATES, {}).get(previous)
+        held = state.manoeuvre(previous) if previous is not None else None
         if held and held["kind"] != HELD:
             if held["fresh"]:
                 held["fresh"] = False
             else:
-                del combat.data[STATES][previous]
-        combat.data["last_turn"] = actor.name
-        if actor.name in stun or _effect(actor).fallen:
+                state.end_manoeuvre(str(previous))
+        state.last_turn = actor.name
+        if actor.name in stun or wound_effect(actor).fallen:
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        return [ctx.renderer.text("sombra/table_condition", l=label) for label in _labels(ctx, combat, actor)]
+        return [ctx.renderer.text("sombra/table_condition", l=label) for label in status_labels(ctx, combat, actor)]
 
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """Placed by VEL, then AGI, among those still to act; in an order set by hand, last."""
         names = [*combat.order, character.name]
-        if not combat.data.get(BY_INITIATIVE):
+        state = SombraState.of(combat)
+        if not state.by_initiative:
             rounds.place_late(combat, character.name, names)
             return None
         slots = _slots(ctx, names)
         rounds.place_late(combat, character.name, [s.combatant.name for s in slots])
-        combat.data["ties"] = [s.combatant.name for s in slots if s.tied]
+        state.ties = [s.combatant.name for s in slots if s.tied]
         if ctx.sheet_is_gms(character):
             return None
         mine, missing = _combatant(ctx, character.name)
         return ctx.renderer.text("sombra/table_join", c=mine, defaulted=missing)
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
-        combat.data["ties"] = [n for n in combat.data.get("ties", []) if n != name]
-        combat.data.get("stun", {}).pop(name, None)
-        combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != name]
-        combat.data.get(STATES, {}).pop(name, None)
-        combat.data.get(THRESHOLD, {}).pop(name, None)
+        state = SombraState.of(combat)
+        state.ties = [n for n in state.ties if n != name]
+        state.end_stun(name)
+        state.end_manoeuvre(name)
+        state.end_threshold(name)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
-        if _int(character, DEAD):
+        if sheet_int(character, DEAD):
             return "dead"
-        return "up" if _effect(character).can_act else "down"
+        return "up" if wound_effect(character).can_act else "down"
 
 
 def _count_thresholds(ctx: Context, combat: Combat) -> None:
     """Each new round, one round of the death threshold (VIT) of who is down from a serious wound;
     at 0 they die. Whoever can act again (healed) stops counting."""
-    counts = combat.data.get(THRESHOLD, {})
+    counts = SombraState.of(combat).thresholds
     for name in list(counts):
         character = ctx.room.find_character(name)
-        if character is None or _effect(character).can_act or _int(character, DEAD):
+        if character is None or wound_effect(character).can_act or sheet_int(character, DEAD):
             del counts[name]
             continue
         counts[name] -= 1
@@ -134,31 +138,33 @@ def _count_thresholds(ctx: Context, combat: Combat) -> None:
         ctx.announce("sombra/table_threshold", name=name, left=counts.get(name, 0))
 
 
-def _labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
-    data = combat.data if combat else {}
+def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
+    fight = SombraState.of(combat) if combat else None
     labels: list[dict[str, Any]] = []
-    if actor.name in data.get("ties", []):
+    if fight and actor.name in fight.ties:
         labels.append({"kind": "tie"})
-    if data.get("stun", {}).get(actor.name):
-        labels.append({"kind": "stunned", "turns": data["stun"][actor.name]})
-    if actor.name in data.get(THRESHOLD, {}):
+    stun = fight.stunned(actor.name) if fight else 0
+    if stun:
+        labels.append({"kind": "stunned", "turns": stun})
+    thresholds = fight.thresholds if fight else {}
+    if actor.name in thresholds:
         # The rounds left are VIT counted down: an NPC's stay the GMs' (the round's notice tells them).
-        labels.append({"kind": "threshold", "rounds": data[THRESHOLD][actor.name], "secret": ctx.sheet_is_gms(actor)})
-    held = data.get(STATES, {}).get(actor.name)
+        labels.append({"kind": "threshold", "rounds": thresholds[actor.name], "secret": ctx.sheet_is_gms(actor)})
+    held = fight.manoeuvre(actor.name) if fight else None
     if held:
         labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
-    labels += [{"kind": "wound", "location": loc, **w} for loc, w in sorted(_wounds(actor).items())]
-    effect = _effect(actor)
+    labels += [{"kind": "wound", "location": loc, **w} for loc, w in sorted(wounds_of(actor).items())]
+    effect = wound_effect(actor)
     for flag in ("unconscious", "helpless", "fallen", "half_movement"):
         if getattr(effect, flag):
             labels.append({"kind": flag, "hours": effect.unconscious_hours})
     labels += [{"kind": "arm_useless", "arm": arm} for arm in sorted(effect.useless_arms)]
-    labels += [{"kind": flag} for flag in (JAMMED, CAPSIZED) if _int(actor, flag)]
-    if _int(actor, ENGINE) == 0:
+    labels += [{"kind": flag} for flag in (JAMMED, CAPSIZED) if sheet_int(actor, flag)]
+    if sheet_int(actor, ENGINE) == 0:
         labels.append({"kind": "adrift"})
     if effect.penalty:
         labels.append({"kind": "penalty", "value": effect.penalty})
-    if _table(actor) == "barco" and _int(actor, "flotabilidad") is not None:
-        state = _boat_state(actor)
+    if table_of(actor) == "barco" and sheet_int(actor, "flotabilidad") is not None:
+        state = boat_state(actor)
         labels.append({"kind": "boat", "flotation": state.flotation, "sinking": state.sinking, "sunk": state.sunk})
     return labels

@@ -13,11 +13,12 @@ from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor
+from bot.core.args import Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import Character
-from bot.games.sombra.combat import _labels
-from bot.games.sombra.damage import _apply
+from bot.games.sombra.combat import status_labels
+from bot.games.sombra.damage import apply_damage
 from bot.games.sombra.rolls import leading_skill
 from bot.games.sombra.sheet import (
     ATTACK_SKILLS,
@@ -29,33 +30,31 @@ from bot.games.sombra.sheet import (
     MAX_SKILL,
     WOUNDS,
     ZONE_ARMOUR,
-    _dodge,
-    _effect,
-    _fighting_skill,
-    _int,
-    _require,
-    _sheet_weapon,
-    _strength,
-    _table,
-    _target,
-    _weapon_for,
-    _weapon_request,
-    _weapon_type,
-    _wounds,
+    dodge_value,
+    fighting_skill,
+    require_fields,
+    sheet_int,
+    sheet_weapon,
+    strength_clause,
+    table_of,
+    target_with_table,
+    weapon_for,
+    weapon_request,
+    weapon_type,
+    wound_effect,
+    wounds_of,
 )
 from bot.games.sombra.state import (
     DISADVANTAGE,
     DOWN,
     HELD,
-    OPPORTUNITY,
-    STUN_FRESH,
-    THRESHOLD,
     UNBALANCED,
-    _round_state,
-    _set_state,
-    _state_of,
-    _state_penalty,
-    _states,
+    SombraState,
+    manoeuvres,
+    round_state,
+    set_state,
+    state_of,
+    state_penalty,
 )
 from systems.dice import DiceError
 from systems.refusal import Refusal
@@ -114,28 +113,28 @@ def attack_command(ctx: Context, args: str) -> None:
     attacker = _attacker(ctx)
     if attacker is None:
         raise Refusal("sombra/table_no_attacker")
-    target, table, rest = _target(ctx, args)
-    if _int(attacker, DEAD):
+    target, table, rest = target_with_table(ctx, args)
+    if sheet_int(attacker, DEAD):
         rounds.require_up(ctx, attacker)
-    effect = _effect(attacker)
+    effect = wound_effect(attacker)
     if not effect.can_act:
         raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect, two_handed=False)
     skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
     bayonet = skill == "cuchillo" and plain(rest[0]) == "bayoneta"
-    skill = skill or ("pelea" if _weapon_type(_sheet_weapon(attacker)) in MELEE_TYPES else "disparo")
-    held = _state_of(ctx, attacker)
+    skill = skill or ("pelea" if weapon_type(sheet_weapon(attacker)) in MELEE_TYPES else "disparo")
+    held = state_of(ctx, attacker)
     if held in (DOWN, HELD):
         raise Refusal("sombra/table_held", name=attacker.name, state=held)
-    _require(attacker, (skill,))
-    state = _round_state(ctx.room.combat)
+    require_fields(attacker, (skill,))
+    state = round_state(ctx.room.combat)
     if state is not None and state["defence"].get(attacker.name):
         raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
-    weapon = _weapon_for(attacker, skill)
+    weapon = weapon_for(attacker, skill)
     options = rest[used:]
     fixed = skill == "fusil" and any(plain(w) == "bayoneta" for w in options)
     if fixed:
         options = [w for w in options if plain(w) != "bayoneta"]
-        weapon = weapon if _weapon_type(weapon) in MELEE_TYPES else KNIFE
+        weapon = weapon if weapon_type(weapon) in MELEE_TYPES else KNIFE
     if (skill in MELEE_SKILLS or fixed) and table == "persona":
         _melee(ctx, attacker, target, skill, weapon, options, bayonet or fixed, fixed)
     else:
@@ -151,11 +150,11 @@ def _check(ctx: Context, who: Character, value: int, clauses: str, *, arms: bool
     too when the action uses them (``arms``: two-handed or not; None: no arm), halved when stunned.
     Returns the roll, the number aimed at and whether stunned."""
     combat = ctx.room.combat
-    effect = _effect(who)
+    effect = wound_effect(who)
     hands = effect.arm_penalty(arms) if arms is not None else 0
     if hands is None:
         raise Refusal("sombra/table_cannot_act", name=who.name, effect=effect, two_handed=bool(arms))
-    stunned = bool(combat and combat.data.get("stun", {}).get(who.name))
+    stunned = bool(combat and SombraState.of(combat).stunned(who.name))
     aim = value // 2 if stunned else value
     modifier = effect.penalty + hands
     penalty = f"{modifier:+d}" if modifier else ""
@@ -172,9 +171,9 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
     fire = parse_fire(options)
     if fire.bullets is not None and skill not in BURST_SKILLS:
         raise Refusal("sombra/table_no_burst", name=attacker.name, skill=skill)
-    if skill in FIREARM_SKILLS and _int(attacker, JAMMED):
+    if skill in FIREARM_SKILLS and sheet_int(attacker, JAMMED):
         raise Refusal("sombra/table_jammed", name=attacker.name)
-    state = _round_state(ctx.room.combat)
+    state = round_state(ctx.room.combat)
     second = ""
     covering = False
     if state is not None and skill in FIREARM_SKILLS:
@@ -187,13 +186,13 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
         shot = fired["shots"] + 1
         state["fire"][attacker.name] = {"shots": shot, "covering": covering, "burst": fire.bullets is not None}
         second = "segundo" if shot_penalty(shot) else ""
-    value = _int(attacker, skill) or 0
+    value = sheet_int(attacker, skill) or 0
     for bullet in range(1, (fire.bullets or 1) + 1):
         clause = fire.bullet_clause(bullet) if fire.bullets else ""
-        words = [table, "daño", weapon + _strength(attacker), second, clause, *fire.rest]
+        words = [table, "daño", weapon + strength_clause(attacker), second, clause, *fire.rest]
         result, aim, stunned = _check(ctx, attacker, value, " ".join(w for w in words if w),
-                                      arms=skill in TWO_HANDED_SKILLS, extra=_state_penalty(ctx, attacker))
-        reports = _apply(ctx, target, table, result.damage) if result.damage else []
+                                      arms=skill in TWO_HANDED_SKILLS, extra=state_penalty(ctx, attacker))
+        reports = apply_damage(ctx, target, table, result.damage) if result.damage else []
         jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
         if jams:
             attacker.sheet[JAMMED] = 1
@@ -207,14 +206,14 @@ def _fire(ctx: Context, attacker: Character, target: Character, table: str, skil
 
 def _difficulty(rival: Character) -> tuple[tuple[str, int], ...]:
     """The difficulty the rival's Esquivar gives a melee action (none when it is normal)."""
-    value = unarmed_difficulty(_dodge(rival))
+    value = unarmed_difficulty(dodge_value(rival))
     return (("esquiva", value),) if value else ()
 
 
 def _melee_damage(character: Character, weapon: str, result: SombraCheck, doubled: bool = False) -> DamageResult:
     """The blow of the winner of a fight, from its own dice (a critical does the maximum); a received
     charge that wins does double."""
-    request = _weapon_request(weapon + _strength(character))
+    request = weapon_request(weapon + strength_clause(character))
     dice = result.check.dice
     digit = dice.location if result.hit_digit is None else result.hit_digit
     damage = damage_from_dice(request.damage_type, dice, "persona", request.total_bonus,
@@ -238,11 +237,11 @@ def _melee(ctx: Context, attacker: Character, target: Character, skill: str, wea
     if maneuver == "carga" and not bayonet:
         raise Refusal("sombra/table_charge_needs_bayonet", name=attacker.name)
     if maneuver in ("derribar", "carga"):
-        _require(target, ("coo",))
-    state = _round_state(ctx.room.combat)
+        require_fields(target, ("coo",))
+    state = round_state(ctx.room.combat)
     stance = state["defence"].get(target.name) if state else None
-    value = _int(attacker, skill) or 0
-    extra = _difficulty(target) + _state_penalty(ctx, attacker)
+    value = sheet_int(attacker, skill) or 0
+    extra = _difficulty(target) + state_penalty(ctx, attacker)
     if fixed:
         extra += (("bayoneta_calada", FIXED_BAYONET),)
     if bayonet:
@@ -252,22 +251,22 @@ def _melee(ctx: Context, attacker: Character, target: Character, skill: str, wea
     ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
               aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
               covering=False, melee=True, jams=False, maneuver=maneuver)
-    effect = _effect(target)
+    effect = wound_effect(target)
     defence: SombraCheck | None = None
     defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
-    if effect.can_act and _state_of(ctx, target) is None and \
+    if effect.can_act and state_of(ctx, target) is None and \
             (stance == "esquiva" or effect.arm_penalty(False) is not None):
         if stance == "esquiva":
-            defender_value = _dodge(target)
+            defender_value = dodge_value(target)
             defence, defender_aim, defender_stunned = _check(ctx, target, defender_value, "", arms=None,
-                                                             extra=_state_penalty(ctx, target))
+                                                             extra=state_penalty(ctx, target))
         else:
-            defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or _fighting_skill(target)
-            _require(target, (defender_skill,))
-            defender_value = _int(target, defender_skill) or 0
+            defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or fighting_skill(target)
+            require_fields(target, (defender_skill,))
+            defender_value = sheet_int(target, defender_skill) or 0
             clauses, against = ("parada", ()) if stance == "parada" else ("", _difficulty(attacker))
             defence, defender_aim, defender_stunned = _check(
-                ctx, target, defender_value, clauses, arms=False, extra=against + _state_penalty(ctx, target))
+                ctx, target, defender_value, clauses, arms=False, extra=against + state_penalty(ctx, target))
     winner = _fight_winner(attack, defence)
     struck, damage, reports, doubled = None, None, [], False
     if winner == 0 and maneuver in (None, "carga"):
@@ -275,9 +274,9 @@ def _melee(ctx: Context, attacker: Character, target: Character, skill: str, wea
     elif winner == 1 and stance in (None, "recepcion") and defence is not None:
         doubled = stance == "recepcion" and maneuver == "carga"
         struck = attacker
-        damage = _melee_damage(target, _weapon_for(target, defender_skill or "pelea"), defence, doubled)
+        damage = _melee_damage(target, weapon_for(target, defender_skill or "pelea"), defence, doubled)
     if struck is not None and damage is not None:
-        reports = _apply(ctx, struck, "persona", damage)
+        reports = apply_damage(ctx, struck, "persona", damage)
     outcome = _maneuver_outcome(ctx, attacker, target, maneuver, winner == 0)
     winner_name = {0: attacker.name, 1: target.name}.get(winner)
     ctx.reply("sombra/table_defence", roll=defence, attacker=attacker.name, defender=target.name, stance=stance,
@@ -293,14 +292,14 @@ def _maneuver_outcome(ctx: Context, attacker: Character, target: Character, mane
                       won: bool) -> str | None:
     """What a won (or a failed grab) manoeuvre leaves: the states it sets, named for the message."""
     if maneuver == "placar" and won:
-        _set_state(ctx, target, DOWN)
-        _set_state(ctx, attacker, DOWN)
+        set_state(ctx, target, DOWN)
+        set_state(ctx, attacker, DOWN)
         return "tackled"
     if maneuver == "apresar":
         if won:
-            _set_state(ctx, target, HELD, by=attacker.name)
+            set_state(ctx, target, HELD, by=attacker.name)
             return "held"
-        _set_state(ctx, attacker, DISADVANTAGE)
+        set_state(ctx, attacker, DISADVANTAGE)
         return "grab_failed"
     return None
 
@@ -309,10 +308,10 @@ def _knockdown(ctx: Context, winner: Character, loser: Character, winning: Sombr
     """The loser rolls Coordinación (3×COO) with the winner's low die as a penalty: a failure throws
     them down, a success leaves them unbalanced (+5 to their rolls)."""
     penalty = knockdown_penalty(winning.check)
-    value = min(KNOCKDOWN_SCALE * (_int(loser, "coo") or 0), MAX_SKILL)
+    value = min(KNOCKDOWN_SCALE * (sheet_int(loser, "coo") or 0), MAX_SKILL)
     result, aim, stunned = _check(ctx, loser, value, "", arms=None, extra=(("dado_menor", penalty),))
     fell = not result.check.succeeded
-    _set_state(ctx, loser, DOWN if fell else UNBALANCED)
+    set_state(ctx, loser, DOWN if fell else UNBALANCED)
     ctx.reply("sombra/table_knockdown", roll=result, name=loser.name, value=value, aim=aim, stunned=stunned,
               fell=fell)
 
@@ -335,7 +334,7 @@ def defence_command(ctx: Context, args: str) -> None:
     word = plain(" ".join(words))
     if word not in STANCES:
         raise ctx.usage("defensa")
-    state = _round_state(ctx.running_combat())
+    state = round_state(ctx.running_combat())
     assert state is not None
     stance = STANCES[word]
     if stance is None:
@@ -344,23 +343,23 @@ def defence_command(ctx: Context, args: str) -> None:
         if character.name in state["attacked"]:
             raise Refusal("sombra/table_defence_late", name=character.name)
         if stance == "esquiva":
-            _dodge(character)
+            dodge_value(character)
         else:
-            _require(character, ("cuchillo",) if stance == "recepcion" else ("pelea",))
+            require_fields(character, ("cuchillo",) if stance == "recepcion" else ("pelea",))
         state["defence"][character.name] = stance
     ctx.reply("sombra/table_defence_declared", name=character.name, stance=stance)
 
 
-@COMMANDS.command("desencasquillar", "unjam", in_character=True)
-def unjam_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("desencasquillar", "unjam", spec=(), in_character=True, lenient=True)
+def unjam_command(ctx: Context, got: Parsed) -> None:
     """Clearing a jammed firearm (a fumble jams it) takes the turn's fire."""
     shooter = _attacker(ctx)
     if shooter is None:
         raise Refusal("sombra/table_no_attacker")
-    if not _int(shooter, JAMMED):
+    if not sheet_int(shooter, JAMMED):
         raise Refusal("sombra/table_not_jammed", name=shooter.name)
     del shooter.sheet[JAMMED]
-    state = _round_state(ctx.room.combat)
+    state = round_state(ctx.room.combat)
     if state is not None:
         state["fire"][shooter.name] = {"shots": 0, "covering": False, "burst": True}
     ctx.reply("sombra/table_unjammed", name=shooter.name, in_combat=state is not None)
@@ -372,7 +371,7 @@ def turn_boat_command(ctx: Context, args: str) -> None:
     """A boat turning against high waves: its pilot (named, or who acts for the sender) rolls Pilotar;
     a medium failure or a fumble capsizes it."""
     boat, words = ctx.named_character(args)
-    if _table(boat) != "barco":
+    if table_of(boat) != "barco":
         raise Refusal("sombra/table_not_boat", name=boat.name)
     named, rest = ctx.split_name(" ".join(words))
     if named is not None:
@@ -383,8 +382,8 @@ def turn_boat_command(ctx: Context, args: str) -> None:
         pilot = _attacker(ctx)
     if pilot is None or pilot.name == boat.name:
         raise Refusal("sombra/table_no_attacker")
-    _require(pilot, ("pilotar",))
-    value = _int(pilot, "pilotar") or 0
+    require_fields(pilot, ("pilotar",))
+    value = sheet_int(pilot, "pilotar") or 0
     result, aim, stunned = _check(ctx, pilot, value, " ".join(words), arms=None)
     overturned = capsizes(result.outcome)
     if overturned:
@@ -403,33 +402,34 @@ def opportunity_command(ctx: Context, args: str) -> None:
     if ending not in ("", "fin"):
         raise ctx.usage("oportunidad")
     combat = ctx.declared_combat()
-    watching = [n for n in combat.data.get(OPPORTUNITY, []) if n != character.name]
+    state = SombraState.of(combat)
+    watching = [n for n in state.watching if n != character.name]
     if not ending:
         watching.append(character.name)
-    combat.data[OPPORTUNITY] = watching
+    state.watching = watching
     ctx.reply("sombra/table_opportunity", name=character.name, watching=not ending, bonus=OPPORTUNITY_INITIATIVE)
 
 
-@COMMANDS.command("forcejeo", "struggle", in_character=True)
-def struggle_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("forcejeo", "struggle", spec=(), in_character=True, lenient=True)
+def struggle_command(ctx: Context, got: Parsed) -> None:
     """The held one struggles: an opposed roll of 3×FUE; two wins in a row set them free."""
     held = _attacker(ctx)
     if held is None:
         raise Refusal("sombra/table_no_attacker")
-    state = _states(ctx).get(held.name)
+    state = manoeuvres(ctx).get(held.name)
     holder = ctx.room.find_character(str(state.get("by") or "")) if state and state["kind"] == HELD else None
     if state is None or holder is None:
         raise Refusal("sombra/table_not_held", name=held.name)
-    _require(held, ("fue",))
-    _require(holder, ("fue",))
-    mine, _, _ = _check(ctx, held, min(KNOCKDOWN_SCALE * (_int(held, "fue") or 0), MAX_SKILL), "", arms=None)
-    theirs, _, _ = _check(ctx, holder, min(KNOCKDOWN_SCALE * (_int(holder, "fue") or 0), MAX_SKILL), "",
+    require_fields(held, ("fue",))
+    require_fields(holder, ("fue",))
+    mine, _, _ = _check(ctx, held, min(KNOCKDOWN_SCALE * (sheet_int(held, "fue") or 0), MAX_SKILL), "", arms=None)
+    theirs, _, _ = _check(ctx, holder, min(KNOCKDOWN_SCALE * (sheet_int(holder, "fue") or 0), MAX_SKILL), "",
                           arms=None)
     won = _fight_winner(mine, theirs) == 0
     state["escapes"] = state["escapes"] + 1 if won else 0
     free = state["escapes"] >= ESCAPES
     if free:
-        del _states(ctx)[held.name]
+        del manoeuvres(ctx)[held.name]
     ctx.reply("sombra/table_struggle", roll=mine, name=held.name, holder=holder.name, won=won, free=free,
               escapes=state["escapes"], needed=ESCAPES)
     ctx.reply("sombra/table_struggle_holder", roll=theirs, name=holder.name)
@@ -438,7 +438,7 @@ def struggle_command(ctx: Context, args: str) -> None:
 
 def _after(ctx: Context, target: Character, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The target's state after a blow; a stun the blow just announced is not stated twice."""
-    labels = _labels(ctx, ctx.room.combat, target)
+    labels = status_labels(ctx, ctx.room.combat, target)
     if any(rep.get("stun") for rep in reports):
         labels = [label for label in labels if label["kind"] != "stunned"]
     return labels
@@ -464,7 +464,7 @@ def _fixed_damage(table: str, words: list[str]) -> DamageResult | None:
 @COMMANDS.command("daño", "damage", usage="NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC", gm_only=True,
          needs_args=True)
 def damage_command(ctx: Context, args: str) -> None:
-    target, table, words = _target(ctx, args)
+    target, table, words = target_with_table(ctx, args)
     if not words:
         raise Refusal("sombra/table_damage_usage")
     damage = _fixed_damage(table, words)
@@ -473,7 +473,7 @@ def damage_command(ctx: Context, args: str) -> None:
         roll = ctx.system.roll(" ".join(["daño", words[0], table, *words[1:]]), ctx.rng)
         assert isinstance(roll, SombraDamageRoll)
         damage = roll.damage
-    reports = _apply(ctx, target, table, damage)
+    reports = apply_damage(ctx, target, table, damage)
     ctx.reply("sombra/table_damage", target=target.name, roll=roll, damage=damage, reports=reports,
               after=_after(ctx, target, reports))
 
@@ -481,15 +481,15 @@ def damage_command(ctx: Context, args: str) -> None:
 @COMMANDS.command("heridas", "wounds", usage="NOMBRE", needs_args=True)
 def wounds_command(ctx: Context, args: str) -> None:
     character, _ = ctx.named_character(args)
-    ctx.reply("sombra/table_wounds", name=character.name, table=_table(character),
-              labels=_labels(ctx, ctx.room.combat, character), effect=_effect(character),
+    ctx.reply("sombra/table_wounds", name=character.name, table=table_of(character),
+              labels=status_labels(ctx, ctx.room.combat, character), effect=wound_effect(character),
               armour=character.sheet.get(ZONE_ARMOUR) or {})
 
 
 @COMMANDS.command("curar", "heal", usage="NOMBRE [localización]", gm_only=True, needs_args=True)
 def heal_command(ctx: Context, args: str) -> None:
     character, words = ctx.named_character(args)
-    wounds, location = _wounds(character), None
+    wounds, location = wounds_of(character), None
     if words:
         location = LOCATION_WORDS.get(plain(" ".join(words)))
         healed = [key for key in AREAS.get(location[1], (location[1],)) if key in wounds] if location else []
@@ -504,9 +504,8 @@ def heal_command(ctx: Context, args: str) -> None:
     character.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
     if combat is not None and combined_effect(wounds).can_act:
-        combat.data.get(THRESHOLD, {}).pop(character.name, None)
+        SombraState.of(combat).end_threshold(character.name)
     if combat is not None and "cabeza" not in wounds:
-        combat.data.get("stun", {}).pop(character.name, None)
-        combat.data[STUN_FRESH] = [n for n in combat.data.get(STUN_FRESH, []) if n != character.name]
+        SombraState.of(combat).end_stun(character.name)
     ctx.reply("sombra/table_healed", name=character.name, location=location[1] if location else None,
-              left=_labels(ctx, combat, character))
+              left=status_labels(ctx, combat, character))

@@ -7,40 +7,41 @@ from typing import Any
 
 from bot.core.context import Context
 from bot.core.state import Character
-from bot.games.sombra.sheet import ENGINE, FLOTATION_LOST, WOUNDS, ZONE_ARMOUR, _int, _wounds
-from bot.games.sombra.state import STUN_FRESH, THRESHOLD
+from bot.games.sombra.sheet import ENGINE, FLOTATION_LOST, WOUNDS, ZONE_ARMOUR, sheet_int, wounds_of
+from bot.games.sombra.state import SombraState
 from systems.sombra.damage import BoatState, DamageResult, LocationHit, armour_loss, engine_hit, hit_boat, interior_damage
 from systems.sombra.wounds import STUN_TURNS, apply_wound, combined_effect, pain_resistance
 
 
-def _apply(ctx: Context, target: Character, table: str, damage: DamageResult) -> list[dict[str, Any]]:
+def apply_damage(ctx: Context, target: Character, table: str, damage: DamageResult) -> list[dict[str, Any]]:
     """Store what each hit of ``damage`` does to ``target``; one report per hit for the message."""
     apply = {"persona": _wound, "vehiculo": _vehicle_hit, "barco": _boat_hit}[table]
     return [apply(ctx, target, hit, damage) for hit in damage.hits]
 
 
 def _wound(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
-    vol = _int(target, "vol")
+    vol = sheet_int(target, "vol")
     pain = pain_resistance(vol) if vol is not None else 0
-    wounds, result = apply_wound(_wounds(target), hit.key, hit.damage, _int(target, "res") or 0, pain)
+    wounds, result = apply_wound(wounds_of(target), hit.key, hit.damage, sheet_int(target, "res") or 0, pain)
     if result.worsened:
         target.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
-    vit = _int(target, "vit")
+    vit = sheet_int(target, "vit")
     if combat is not None and vit is not None and not combined_effect(wounds).can_act:
-        combat.data.setdefault(THRESHOLD, {}).setdefault(target.name, vit)
+        SombraState.of(combat).start_threshold(target.name, vit)
     if result.stuns and combat is not None:
         # Counted down as each of the victim's turns ends: hurt in its own turn, that one does not count.
-        combat.data.setdefault("stun", {})[target.name] = STUN_TURNS
-        fresh = [n for n in combat.data.get(STUN_FRESH, []) if n != target.name]
+        state = SombraState.of(combat)
+        state.stun_counts()[target.name] = STUN_TURNS
+        fresh = [n for n in state.stun_fresh if n != target.name]
         if combat.started and combat.current == target.name:
             fresh.append(target.name)
-        combat.data[STUN_FRESH] = fresh
+        state.stun_fresh = fresh
     return {"kind": "wound", "hit": hit, "wound": result, "stun": STUN_TURNS if result.stuns else 0}
 
 
 def _zone_armour(target: Character, zone: str) -> int:
-    return int((target.sheet.get(ZONE_ARMOUR) or {}).get(zone, _int(target, "blindaje") or 0))
+    return int((target.sheet.get(ZONE_ARMOUR) or {}).get(zone, sheet_int(target, "blindaje") or 0))
 
 
 def _set_zone_armour(target: Character, zone: str, armour: int) -> None:
@@ -55,12 +56,12 @@ def _vehicle_hit(ctx: Context, target: Character, hit: LocationHit, damage: Dama
             "interior": interior_damage(armour, hit.damage)}
 
 
-def _boat_state(target: Character, *zones: str) -> BoatState:
-    return BoatState({z: _zone_armour(target, z) for z in zones}, _int(target, "flotabilidad") or 0,
-                     _int(target, FLOTATION_LOST) or 0)
+def boat_state(target: Character, *zones: str) -> BoatState:
+    return BoatState({z: _zone_armour(target, z) for z in zones}, sheet_int(target, "flotabilidad") or 0,
+                     sheet_int(target, FLOTATION_LOST) or 0)
 
 
-def _store_boat(target: Character, state: BoatState) -> None:
+def store_boat(target: Character, state: BoatState) -> None:
     for zone, armour in state.armour.items():
         _set_zone_armour(target, zone, armour)
     target.sheet["flotabilidad"] = state.flotation
@@ -68,10 +69,10 @@ def _store_boat(target: Character, state: BoatState) -> None:
 
 
 def _boat_hit(ctx: Context, target: Character, hit: LocationHit, damage: DamageResult) -> dict[str, Any]:
-    state, result = hit_boat(_boat_state(target, hit.key), hit.key, hit.damage,
+    state, result = hit_boat(boat_state(target, hit.key), hit.key, hit.damage,
                              below_waterline=damage.below_waterline)
-    _store_boat(target, state)
-    engine = _int(target, ENGINE)
+    store_boat(target, state)
+    engine = sheet_int(target, ENGINE)
     adrift = False
     if engine is not None:
         left = engine_hit(hit.key, result.equipment, engine)

@@ -17,7 +17,7 @@ from bot.core.rolls import RollRequest, SheetRoll, require_up
 from bot.core.sheets import find_field, shown_name
 from bot.core.state import Character
 from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS
-from bot.games.sombra.state import DISADVANTAGE, STATE_PENALTY, STATES, UNBALANCED
+from bot.games.sombra.state import DISADVANTAGE, STATE_PENALTY, UNBALANCED, SombraState
 from systems.refusal import Refusal
 from systems.sombra.resolver import SombraCheck, SombraSystem
 from systems.sombra.rules import TWO_HANDED_SKILLS
@@ -49,9 +49,9 @@ class SombraSheetRules:
             if arms:
                 applied.append(("herida_brazo", arms))
             combat = ctx.room.combat
-            if combat is not None and combat.data.get("stun", {}).get(actor.name):
+            if combat is not None and SombraState.of(combat).stunned(actor.name):
                 applied.append(("aturdimiento", value - value // 2))
-            state = combat.data.get(STATES, {}).get(actor.name) if combat is not None else None
+            state = SombraState.of(combat).manoeuvre(actor.name) if combat is not None else None
             if state and state["kind"] in (UNBALANCED, DISADVANTAGE):
                 applied.append((state["kind"], STATE_PENALTY))
         full = " ".join(["3d10", "vs", str(value), *words[used:]])

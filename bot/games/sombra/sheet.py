@@ -67,7 +67,7 @@ class WeaponDamage(str):
 
     def __new__(cls, value: str) -> WeaponDamage:
         try:
-            _weapon_type(value.strip())
+            weapon_type(value.strip())
         except DiceError:
             raise ValueError(value) from None
         return super().__new__(cls, value.strip())
@@ -94,42 +94,42 @@ SHEET_FIELDS: dict[str, type] = {
 }
 
 
-def _int(character: Character, key: str) -> int | None:
+def sheet_int(character: Character, key: str) -> int | None:
     value = character.sheet.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _table(character: Character) -> str | None:
+def table_of(character: Character) -> str | None:
     """The target's hit-location table from its ``tipo`` (people by default); None if unknown."""
     return TABLE_WORDS.get(plain(str(character.sheet.get("tipo", "persona"))))
 
 
-def _wounds(character: Character) -> dict[str, dict[str, Any]]:
+def wounds_of(character: Character) -> dict[str, dict[str, Any]]:
     return dict(character.sheet.get(WOUNDS) or {})
 
 
-def _effect(character: Character) -> WoundEffect:
-    return combined_effect(_wounds(character))
+def wound_effect(character: Character) -> WoundEffect:
+    return combined_effect(wounds_of(character))
 
 
-def _target(ctx: Context, args: str) -> tuple[Character, str, list[str]]:
+def target_with_table(ctx: Context, args: str) -> tuple[Character, str, list[str]]:
     """The named character with a known ``tipo`` and the sheet fields its table needs; else a refusal."""
     character, rest = ctx.named_character(args)
-    table = _table(character)
+    table = table_of(character)
     if table is None:
         raise Refusal("sombra/table_bad_kind", name=character.name, value=str(character.sheet.get("tipo"))[:30])
-    _require(character, REQUIRED[table])
+    require_fields(character, REQUIRED[table])
     return character, table, rest
 
 
-def _require(character: Character, fields: tuple[str, ...]) -> None:
+def require_fields(character: Character, fields: tuple[str, ...]) -> None:
     """Refuse when the sheet lacks any of ``fields``, naming them."""
-    absent = [f for f in fields if _int(character, f) is None]
+    absent = [f for f in fields if sheet_int(character, f) is None]
     if absent:
         raise Refusal("sombra/table_missing", name=character.name, fields=absent)
 
 
-def _weapon_request(weapon: str) -> DamageRequest:
+def weapon_request(weapon: str) -> DamageRequest:
     """A weapon's damage (``II+2``, ``I fue 8``), read by the system's own parser."""
     parsed = parse_keyword_roll(f"daño {weapon}")
     clauses = parsed[1] if parsed else None
@@ -138,41 +138,41 @@ def _weapon_request(weapon: str) -> DamageRequest:
     return clauses.damage
 
 
-def _weapon_type(weapon: str) -> int:
+def weapon_type(weapon: str) -> int:
     """The damage type of a sheet's ``arma`` (``II+2``)."""
-    return _weapon_request(weapon).damage_type
+    return weapon_request(weapon).damage_type
 
 
-def _sheet_weapon(character: Character) -> str:
+def sheet_weapon(character: Character) -> str:
     return str(character.sheet.get("arma") or UNARMED)
 
 
-def _weapon_for(character: Character, skill: str) -> str:
+def weapon_for(character: Character, skill: str) -> str:
     """The sheet's weapon, but bare hands for Pelea and a knife (type I) for Cuchillo when it is a gun."""
-    weapon = _sheet_weapon(character)
-    if skill in MELEE_SKILLS and _weapon_type(weapon) not in MELEE_TYPES:
+    weapon = sheet_weapon(character)
+    if skill in MELEE_SKILLS and weapon_type(weapon) not in MELEE_TYPES:
         return UNARMED if skill == "pelea" else KNIFE
     return weapon
 
 
-def _strength(character: Character) -> str:
-    return f" fue {_int(character, 'fue')}" if _int(character, "fue") is not None else ""
+def strength_clause(character: Character) -> str:
+    return f" fue {sheet_int(character, 'fue')}" if sheet_int(character, "fue") is not None else ""
 
 
-def _dodge(character: Character) -> int:
+def dodge_value(character: Character) -> int:
     """The Esquivar capacity: the sheet's, else 2×AGI+VEL; a refusal naming it when neither is there."""
-    value = _int(character, "esquivar")
+    value = sheet_int(character, "esquivar")
     if value is not None:
         return value
-    agi, vel = _int(character, "agi"), _int(character, "vel")
+    agi, vel = sheet_int(character, "agi"), sheet_int(character, "vel")
     if agi is None or vel is None:
         raise Refusal("sombra/table_missing", name=character.name, fields=["esquivar"])
     return min(2 * agi + vel, MAX_SKILL)
 
 
-def _fighting_skill(character: Character) -> str:
+def fighting_skill(character: Character) -> str:
     """Cuchillo with a blade in hand (type I) when the sheet has it, else Pelea."""
-    armed = _weapon_type(_sheet_weapon(character)) == 1 and _int(character, "cuchillo") is not None
+    armed = weapon_type(sheet_weapon(character)) == 1 and sheet_int(character, "cuchillo") is not None
     return "cuchillo" if armed else "pelea"
 
 

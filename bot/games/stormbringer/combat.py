@@ -34,7 +34,7 @@ def begin_actions(ctx: Context, combat: Combat) -> None:
     phases = st.begin_actions(ctx, combat)
     ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
                  rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
-                 changing=[n for n in combat.order if name_key(n) in combat.data.get("changing", [])])
+                 changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).changing])
 
 
 def condition_label(ctx: Context, code: str, **params: object) -> str:
@@ -43,23 +43,21 @@ def condition_label(ctx: Context, code: str, **params: object) -> str:
 
 class StormbringerCombat:
     def initiative(self, ctx: Context, combat: Combat) -> None:
-        st.data(combat).update(counters={}, blows=[], changing=[])
-        combat.data.pop("missed", None)
+        st.StormbringerState.of(combat).start()
         announce_phases(ctx, combat, 1)
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
-        st.data(combat).update(counters={}, changing=[])
-        combat.data.pop("missed", None)
+        state = st.StormbringerState.of(combat)
+        state.new_round()
         st.close_round_blows(combat)
         st.prune_surprise(combat)
         if st.ordered_by_hand(combat):
-            for key in ("phases", "order", "stage"):
-                combat.data.pop(key, None)
+            state.drop_worked_out()
         else:
             announce_phases(ctx, combat, combat.round)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        combat.data.pop("riposte", None)
+        st.StormbringerState.of(combat).riposte = None
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
@@ -100,7 +98,7 @@ class StormbringerCombat:
             return None
         phases, ideal = st.round_order(ctx, combat, [*combat.order, character.name], max(combat.round, 1))
         rounds.place_late(combat, character.name, phases.intent if st.declaring(combat) else ideal)
-        st.data(combat).update(phases=phases.to_dict(), order=list(combat.order))
+        st.StormbringerState.of(combat).worked_out(phases, combat.order)
         if ctx.sheet_is_gms(character):
             return None
         des = character.sheet.get("des")
@@ -108,8 +106,8 @@ class StormbringerCombat:
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the order worked out from the sheets too, so it stays theirs."""
-        order = combat.data.get("order")
-        if isinstance(order, list) and name in order:
+        order = st.StormbringerState.of(combat).order
+        if order is not None and name in order:
             order.remove(name)
         if st.declaring(combat) and combat.order and st.last_declarer(ctx, combat, after=0):
             begin_actions(ctx, combat)   # the last declarer left: the attacks start, not a new round

@@ -9,6 +9,7 @@ import re
 
 from bot.core import combat as rounds
 from bot.core import floor
+from bot.core.args import Arg, Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.room_commands import next_command as core_next
@@ -98,14 +99,14 @@ def attack_command(ctx: Context, args: str) -> None:
     req.ambidextrous = sh.yes(attacker, "ambidiestro")
     req.ordinal = count.attacks + 1
     req.modifiers[:0] = fitness(attacker, weapon, req.base)
-    caught = combat.data.get("unaware", [])
+    caught = st.StormbringerState.of(combat).unaware
     if target is not None and name_key(target.name) in caught:
         req.factor = "double"
         caught.remove(name_key(target.name))
     result = resolve_attack(req, ctx.rng)
     count.record_attack(slot=weapon.slot, shield=weapon.shield)
     st.save_counter(combat, attacker.name, count)
-    combat.data.pop("riposte", None)
+    st.StormbringerState.of(combat).riposte = None
     blow = None
     if result.roll.succeeded:
         blow = add_blow(combat, attacker, target, skill, result.roll.outcome == "critical", weapon)
@@ -121,7 +122,7 @@ def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
     riposte (``respuesta``) the master who has just parried."""
     if not ctx.is_gm():
         return ctx.own_character()
-    pending = combat.data.get("riposte")
+    pending = st.StormbringerState.of(combat).riposte
     if pending and any(name_key(w) in RIPOSTE_WORDS for w in words):
         return ctx.character_named(pending["by"])
     return ctx.character_named(combat.current or "")
@@ -130,7 +131,7 @@ def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
 def riposte_target(ctx: Context, combat: Combat, attacker: Character, target: Character | None) -> Character:
     """Out of turn, the grant a master's successful parry gives covers only the riposte: an attack by
     that master on the attacker just parried."""
-    pending = combat.data.get("riposte")
+    pending = st.StormbringerState.of(combat).riposte
     if not pending or name_key(pending["by"]) != name_key(attacker.name):
         raise refuse("riposte_only", name=attacker.name, against=None)
     against = ctx.character_named(pending["against"])
@@ -189,7 +190,7 @@ def parry_command(ctx: Context, args: str) -> None:
     broken = break_weapons(ctx, blow, defender, weapon, result.effect, result.roll.succeeded)
     riposte = result.effect.stops_blow and sh.master(defender)
     if riposte:
-        combat.data["riposte"] = {"by": defender.name, "against": blow["attacker"]}
+        st.StormbringerState.of(combat).riposte = {"by": defender.name, "against": blow["attacker"]}
         if defender.owner:
             floor.grant(ctx, defender.owner, "ataque")  # the master's riposte needs no !permite
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="parry", hidden=False,
@@ -239,12 +240,12 @@ def dodge_command(ctx: Context, args: str) -> None:
 
 # -- the round: declarations of intent, change of weapon --------------------------------------
 
-@COMMANDS.command("siguiente", "next")
-def next_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("siguiente", "next", spec=(), lenient=True)
+def next_command(ctx: Context, got: Parsed) -> None:
     """As every room's ``!siguiente``; after the last declaration of intent, the attacks start."""
     combat = ctx.running_combat()
     if not (st.declaring(combat) and st.last_declarer(ctx, combat)):
-        core_next(ctx, args)
+        core_next(ctx, got)
         return
     actor = ctx.room.find_character(combat.current or "")
     if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
@@ -252,8 +253,8 @@ def next_command(ctx: Context, args: str) -> None:
     start_actions(ctx, combat)
 
 
-@COMMANDS.command("acciones", "actions", gm_only=True)
-def actions_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("acciones", "actions", spec=(), gm_only=True, lenient=True)
+def actions_command(ctx: Context, got: Parsed) -> None:
     """The GM closes the declarations of intent (all made, or none to make): the attacks start."""
     combat = ctx.running_combat()
     if not st.declaring(combat):
@@ -284,10 +285,9 @@ def weapon_command(ctx: Context, args: str) -> None:
     for field in ("arma_tipo", "arma_rota", "arma_fue", "arma_des", "arma_pv"):
         character.sheet.pop(field, None)
     character.sheet["arma"] = weapon
-    changing = st.data(combat).setdefault("changing", [])
-    if name_key(character.name) not in changing:
-        changing.append(name_key(character.name))
-    disarmed = combat.data.get("disarmed", [])
+    state = st.StormbringerState.of(combat)
+    state.change_weapon(name_key(character.name))
+    disarmed = state.disarmed
     if name_key(character.name) in disarmed:
         disarmed.remove(name_key(character.name))
     ctx.reply("stormbringer/table_weapon", name=character.name, weapon=weapon, phase=sh.phase_kind(character))
@@ -468,9 +468,7 @@ def behind_command(ctx: Context, args: str) -> None:
     victim = ctx.character_named(args)
     check = pod_save(ctx, victim)
     if not check.roll.succeeded:
-        caught = st.data(combat).setdefault("unaware", [])
-        if name_key(victim.name) not in caught:
-            caught.append(name_key(victim.name))
+        st.StormbringerState.of(combat).catch_unaware(name_key(victim.name))
     ctx.reply("stormbringer/table_pod", save="behind", roll=check, attacker=None, victim=victim.name)
 
 
@@ -502,19 +500,18 @@ def disarm_command(ctx: Context, args: str) -> None:
     if blow is None or victim is None:
         raise refuse("no_critical")
     st.blows(combat).remove(blow)
-    disarmed = st.data(combat).setdefault("disarmed", [])
-    if name_key(victim.name) not in disarmed:
-        disarmed.append(name_key(victim.name))
+    st.StormbringerState.of(combat).disarm(name_key(victim.name))
     ctx.reply("stormbringer/table_disarm", attacker=blow["attacker"], victim=victim.name)
 
 
-@COMMANDS.command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True)
-def first_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("primero", "first", spec=(Arg("jugadores|máster"),), gm_only=True)
+def first_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.declared_combat()
-    side = SIDES.get(name_key(args))
+    said = got.text("jugadores|máster")
+    side = SIDES.get(name_key(said))
     if side is None:
-        raise refuse("bad_side", value=args[:20])
-    st.data(combat)["first"] = side
+        raise refuse("bad_side", value=said[:20])
+    st.StormbringerState.of(combat).first = side
     ctx.reply("stormbringer/table_first", side=side)
 
 

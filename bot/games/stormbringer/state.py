@@ -16,8 +16,8 @@ Layout of ``combat.data``:
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypedDict
 
 from bot.core import combat as rounds
 from bot.core.context import Context
@@ -26,10 +26,154 @@ from bot.games.stormbringer.sheet import phase_kind, sheet_int
 from systems.stormbringer.combat import NORMAL, ActionLimits, Combatant, RoundCounter, RoundPhases, SurpriseState, round_phases
 
 
-def data(combat: Combat) -> dict[str, Any]:
-    for key in ("counters", "surprise", "wounds"):
-        combat.data.setdefault(key, {})
-    return combat.data
+class Riposte(TypedDict):
+    """A master's riposte earned by a parry: ``by`` whom, ``against`` the attacker just parried."""
+
+    by: str
+    against: str
+
+
+@dataclass
+class StormbringerState:
+    """Stormbringer's keys in ``combat.data`` (the layout is in this module's docstring), typed. A view
+    over the combat's own dict: what it reads and writes is the stored JSON as it always was; the
+    per-name tables (counters, surprise, wounds) are added where they always were."""
+
+    combat: Combat
+
+    @classmethod
+    def of(cls, combat: Combat) -> StormbringerState:
+        return cls(combat)
+
+    @property
+    def _raw(self) -> dict[str, Any]:
+        return self.combat.data
+
+    @property
+    def _kept(self) -> dict[str, Any]:
+        """The dict with its per-name tables added when missing."""
+        for key in ("counters", "surprise", "wounds"):
+            self.combat.data.setdefault(key, {})
+        return self.combat.data
+
+    def start(self) -> None:
+        """A new combat's round 1: no counters, blows, changes of weapon or missed attack."""
+        self._kept.update(counters={}, blows=[], changing=[])
+        self._raw.pop("missed", None)
+
+    def new_round(self) -> None:
+        """No counters, changes of weapon or missed attack (the blows wait for their damage)."""
+        self._kept.update(counters={}, changing=[])
+        self._raw.pop("missed", None)
+
+    @property
+    def first(self) -> str:
+        """The side that goes first in round 1 ("players" or "gm")."""
+        return str(self._kept.get("first", "players"))
+
+    @first.setter
+    def first(self, side: str) -> None:
+        self._kept["first"] = side
+
+    def worked_out(self, phases: RoundPhases, order: list[str]) -> None:
+        """The round's phases and the turn order worked out from them."""
+        self._kept.update(phases=phases.to_dict(), order=list(order))
+
+    def intent(self, order: list[str]) -> None:
+        """The declarations of intent start, in ``order``."""
+        self._kept.update(order=list(order), stage="intent")
+
+    def actions(self) -> None:
+        """The attacks resolve."""
+        self._kept["stage"] = "actions"
+
+    def drop_worked_out(self) -> None:
+        """The GM set the turns by hand: no phases, worked-out order or stage."""
+        for key in ("phases", "order", "stage"):
+            self._raw.pop(key, None)
+
+    @property
+    def stage(self) -> str | None:
+        return self._raw.get("stage")
+
+    @property
+    def order(self) -> list[str] | None:
+        """The turn order last worked out from the sheets (None when there is none)."""
+        order = self._raw.get("order")
+        return order if isinstance(order, list) else None
+
+    def blows(self) -> list[dict[str, Any]]:
+        """The landed attacks awaiting defence or damage, kept (a single ``blow`` of an older version is
+        taken in)."""
+        table: list[dict[str, Any]] = self._raw.setdefault("blows", [])
+        old = self._raw.pop("blow", None)
+        if isinstance(old, dict):
+            table.append({"round": self.combat.round, **old})
+        return table
+
+    def keep_blows(self, table: list[dict[str, Any]]) -> None:
+        self._raw["blows"] = table
+
+    @property
+    def missed(self) -> bool:
+        """The latest attack missed."""
+        return bool(self._raw.get("missed"))
+
+    def miss(self, missed: bool) -> None:
+        if missed:
+            self._raw["missed"] = True
+        else:
+            self._raw.pop("missed", None)
+
+    @property
+    def riposte(self) -> Riposte | None:
+        return self._raw.get("riposte")
+
+    @riposte.setter
+    def riposte(self, riposte: Riposte | None) -> None:
+        if riposte is None:
+            self._raw.pop("riposte", None)
+        else:
+            self._raw["riposte"] = riposte
+
+    @property
+    def changing(self) -> list[str]:
+        """The name keys of who declared a change of weapon this round."""
+        return self._raw.get("changing", [])
+
+    def change_weapon(self, key: str) -> None:
+        changing = self._kept.setdefault("changing", [])
+        if key not in changing:
+            changing.append(key)
+
+    @property
+    def unaware(self) -> list[str]:
+        """The name keys of who an ambush caught unaware."""
+        return self._raw.get("unaware", [])
+
+    def catch_unaware(self, key: str) -> None:
+        caught = self._kept.setdefault("unaware", [])
+        if key not in caught:
+            caught.append(key)
+
+    @property
+    def disarmed(self) -> list[str]:
+        """The name keys of the disarmed (``!desarmar``), until they draw a weapon."""
+        return self._raw.get("disarmed", [])
+
+    def disarm(self, key: str) -> None:
+        disarmed = self._kept.setdefault("disarmed", [])
+        if key not in disarmed:
+            disarmed.append(key)
+
+    def counters(self) -> dict[str, dict[str, Any]]:
+        return self._kept["counters"]
+
+    def surprise(self) -> dict[str, dict[str, Any]]:
+        return self._kept["surprise"]
+
+    def wounds(self) -> dict[str, list[str]]:
+        return self._kept["wounds"]
 
 
 def side(ctx: Context, character: Character) -> str:
@@ -42,21 +186,21 @@ def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
         character = ctx.room.find_character(name)
         if character is not None:
             out.append(Combatant(character.name, sheet_int(character, "des"), phase_kind(character),
-                                 side(ctx, character), name_key(name) in combat.data.get("changing", [])))
+                                 side(ctx, character), name_key(name) in StormbringerState.of(combat).changing))
     return out
 
 
 def order_round(ctx: Context, combat: Combat, round_number: int) -> RoundPhases:
     """Phases of ``round_number`` from the sheets; the turn order is missile, melee, then the rest."""
     phases, combat.order = round_order(ctx, combat, combat.order, round_number)
-    data(combat).update(phases=phases.to_dict(), order=list(combat.order))
+    StormbringerState.of(combat).worked_out(phases, combat.order)
     return phases
 
 
 def round_order(ctx: Context, combat: Combat, names: list[str], round_number: int) -> tuple[RoundPhases, list[str]]:
     """The phases of ``names`` in ``round_number`` and the turn order they give."""
     fighters = combatants(ctx, replace(combat, order=names))
-    phases = round_phases(fighters, round_number, data(combat).get("first", "players"))
+    phases = round_phases(fighters, round_number, StormbringerState.of(combat).first)
     acting = set(phases.missile) | set(phases.melee)
     rest = [c.name for c in sorted(fighters, key=lambda c: -c.dex) if c.name not in acting]
     return phases, [*phases.missile, *phases.melee, *rest]
@@ -65,12 +209,12 @@ def round_order(ctx: Context, combat: Combat, names: list[str], round_number: in
 def begin_intent(combat: Combat, phases: RoundPhases) -> None:
     """The round starts with the declarations: the turns go to the declarers, lowest DEX first."""
     combat.order = list(phases.intent)
-    data(combat).update(order=list(combat.order), stage="intent")
+    StormbringerState.of(combat).intent(combat.order)
 
 
 def declaring(combat: Combat) -> bool:
     """The declarations of intent are going round (and the order is still the worked-out one)."""
-    return combat.data.get("stage") == "intent" and not ordered_by_hand(combat)
+    return StormbringerState.of(combat).stage == "intent" and not ordered_by_hand(combat)
 
 
 def last_declarer(ctx: Context, combat: Combat, after: int = 1) -> bool:
@@ -82,7 +226,7 @@ def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:
     """After the last declaration: the attack phases, worked out again (a declared change of weapon
     costs 5 DEX); the next turn is the first of them."""
     phases = order_round(ctx, combat, max(combat.round, 1))
-    data(combat)["stage"] = "actions"
+    StormbringerState.of(combat).actions()
     combat.turn = -1
     return phases
 
@@ -90,20 +234,15 @@ def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:
 def ordered_by_hand(combat: Combat) -> bool:
     """The GM set the turns (``!turnos``) since the order was last worked out from the sheets. The dead
     leaving the order (``bot.core.combat.drop_dead``) keep it worked out: what is left of it still counts."""
-    worked_out = combat.data.get("order")
-    if not isinstance(worked_out, list):
+    worked_out = StormbringerState.of(combat).order
+    if worked_out is None:
         return True
     return [name for name in worked_out if name in combat.order] != combat.order
 
 
 def blows(combat: Combat) -> list[dict[str, Any]]:
-    """The landed attacks awaiting defence or damage, oldest first (a single ``blow`` of an older
-    version is taken in)."""
-    table: list[dict[str, Any]] = combat.data.setdefault("blows", [])
-    old = combat.data.pop("blow", None)
-    if isinstance(old, dict):
-        table.append({"round": combat.round, **old})
-    return table
+    """The landed attacks awaiting defence or damage, oldest first."""
+    return StormbringerState.of(combat).blows()
 
 
 def aims_at(blow: dict[str, Any], name: str) -> bool:
@@ -121,15 +260,16 @@ def pending_blow(combat: Combat | None, name: str) -> dict[str, Any] | None:
 def close_round_blows(combat: Combat) -> None:
     """At a new round: the stopped blows go, and the others can no longer be defended (they wait for
     their damage)."""
-    combat.data["blows"] = [{**b, "defended": True} for b in blows(combat) if b["landed"]]
+    state = StormbringerState.of(combat)
+    state.keep_blows([{**b, "defended": True} for b in state.blows() if b["landed"]])
 
 
 def counter(combat: Combat, name: str) -> RoundCounter:
-    return RoundCounter.from_dict(data(combat)["counters"].get(name_key(name), {}))
+    return RoundCounter.from_dict(StormbringerState.of(combat).counters().get(name_key(name), {}))
 
 
 def save_counter(combat: Combat, name: str, value: RoundCounter) -> None:
-    data(combat)["counters"][name_key(name)] = value.to_dict()
+    StormbringerState.of(combat).counters()[name_key(name)] = value.to_dict()
 
 
 def surprise_round(combat: Combat, start: int) -> int:
@@ -138,19 +278,19 @@ def surprise_round(combat: Combat, start: int) -> int:
 
 
 def limits(combat: Combat, name: str) -> ActionLimits:
-    entry = data(combat)["surprise"].get(name_key(name))
+    entry = StormbringerState.of(combat).surprise().get(name_key(name))
     if entry is None:
         return NORMAL
     return SurpriseState.from_dict(entry).limits(surprise_round(combat, int(entry["from"])))
 
 
 def set_surprise(combat: Combat, name: str, state: SurpriseState) -> None:
-    data(combat)["surprise"][name_key(name)] = {**state.to_dict(), "from": max(combat.round, 1)}
+    StormbringerState.of(combat).surprise()[name_key(name)] = {**state.to_dict(), "from": max(combat.round, 1)}
 
 
 def surprise_left(combat: Combat, name: str) -> int:
     """Rounds of surprise still to come, this one included (ambush only; 0 otherwise)."""
-    entry = data(combat)["surprise"].get(name_key(name))
+    entry = StormbringerState.of(combat).surprise().get(name_key(name))
     if entry is None or entry["kind"] != "ambush":
         return 0
     return max(0, int(entry["rounds"]) - surprise_round(combat, int(entry["from"])) + 1)
@@ -158,25 +298,25 @@ def surprise_left(combat: Combat, name: str) -> int:
 
 def prune_surprise(combat: Combat) -> None:
     """Drop surprise entries that no longer limit anyone."""
-    table = data(combat)["surprise"]
+    table = StormbringerState.of(combat).surprise()
     for key in [k for k, v in table.items() if SurpriseState.from_dict(v).limits(
             surprise_round(combat, int(v["from"]))) == NORMAL]:
         del table[key]
 
 
 def wounds(combat: Combat, name: str) -> list[str]:
-    return list(data(combat)["wounds"].get(name_key(name), []))
+    return list(StormbringerState.of(combat).wounds().get(name_key(name), []))
 
 
 def add_wound(combat: Combat, name: str, code: str) -> None:
-    codes = data(combat)["wounds"].setdefault(name_key(name), [])
+    codes = StormbringerState.of(combat).wounds().setdefault(name_key(name), [])
     if code not in codes:
         codes.append(code)
 
 
 def disarmed(combat: Combat, name: str) -> bool:
     """Disarmed by a critical (``!desarmar``) until a weapon is drawn or picked up (``!arma``)."""
-    return name_key(name) in combat.data.get("disarmed", [])
+    return name_key(name) in StormbringerState.of(combat).disarmed
 
 
 def stunned(combat: Combat, name: str) -> bool:

@@ -6,8 +6,8 @@ Each test quotes the sentence of the house rules (``../shared/rules/000_*``, ``0
 from __future__ import annotations
 
 from bot.console import ROOM_ID
-from tests.games.savage.test_resolver import enumerate_outcomes, p_below
 from tests.games.savage.test_sheets import CAST, FIRST, applied, roll
+from tests.systems.savage.test_resolver import enumerate_outcomes, p_below
 from tests.transcript import assert_refused, make_table, play
 
 TURNS = CAST + """

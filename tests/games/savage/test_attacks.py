@@ -11,9 +11,9 @@ from itertools import product
 from bot.console import ROOM_ID
 from systems.savage import SYSTEM
 from systems.savage.deck import ActionDeck, Card
-from tests.games.savage.test_resolver import chains
 from tests.games.savage.test_sheets import CAST, FIRST, roll
 from tests.scripted import FaceRng
+from tests.systems.savage.test_resolver import chains
 from tests.transcript import assert_refused, make_table, play
 
 
