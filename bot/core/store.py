@@ -104,6 +104,13 @@ def _migrate_9(db: sqlite_utils.Database) -> None:
         db.execute("ALTER TABLE outbox ADD COLUMN transport TEXT NOT NULL DEFAULT ''")
 
 
+def _migrate_screen_links(db: sqlite_utils.Database) -> None:
+    """Each GM's private screen link of a room (``!pantalla``): one token per (room, GM), replaced by
+    ``!pantalla nueva``, looked up by the token on each request to ``/master/<token>``."""
+    db.execute("CREATE TABLE IF NOT EXISTS screen_links (room_id TEXT NOT NULL, user_id TEXT NOT NULL,"
+               " token TEXT NOT NULL UNIQUE, PRIMARY KEY (room_id, user_id))")
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 
@@ -115,7 +122,7 @@ def _part_of_another_package(db: sqlite_utils.Database) -> None:
 
 MIGRATIONS: list[Migration] = [
     _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
-    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9,
+    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9, _migrate_screen_links,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 PART_VERSION = "schema:"
@@ -279,6 +286,23 @@ class Store:
         """The room whose table page token is ``token`` (compare it again before trusting it)."""
         row = self.db.execute(f"SELECT room_id FROM rooms WHERE {_PAGE_TOKEN} = ?", [token]).fetchone()
         return row[0] if row else None
+
+    # -- the GMs' screen links (``!pantalla``, bot/screen/)
+
+    def screen_token(self, room_id: str, user_id: str) -> str | None:
+        row = self.db.execute("SELECT token FROM screen_links WHERE room_id = ? AND user_id = ?",
+                              [room_id, user_id]).fetchone()
+        return row[0] if row else None
+
+    def set_screen_token(self, room_id: str, user_id: str, token: str) -> None:
+        """The GM's link of the room is ``token`` from now on (an earlier one stops working)."""
+        self.db.execute("INSERT OR REPLACE INTO screen_links (room_id, user_id, token) VALUES (?, ?, ?)",
+                        [room_id, user_id, token])
+
+    def screen_link(self, token: str) -> tuple[str, str] | None:
+        """(room id, GM's user id) of a screen token, if it is a current one."""
+        row = self.db.execute("SELECT room_id, user_id FROM screen_links WHERE token = ?", [token]).fetchone()
+        return (row[0], row[1]) if row else None
 
     # -- what ``!deshacer`` can take back (bot/core/undo.py)
 
