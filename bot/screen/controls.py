@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from bot.core.context import CommandSpec
+from bot.core.context import FoundCommand
 from bot.core.state import RoomState
 
 MAX_FORM_BYTES = 4096
@@ -87,7 +87,7 @@ def read_form(body: bytes) -> dict[str, str]:
     return fields
 
 
-def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], CommandSpec | None]) -> str:
+def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], FoundCommand | None]) -> str:
     """The chat line a control stands for (``!daño Orco 2d6``), with ``find`` the room's commands."""
     control = CONTROLS.get(fields.get("accion", ""))
     if control is None:

@@ -30,7 +30,7 @@ from aiohttp import web
 
 from bot.core import combat as rounds
 from bot.core import sheets
-from bot.core.context import CommandSpec
+from bot.core.context import FoundCommand
 from bot.core.events import Action, Event, Send
 from bot.core.rolls import record_row
 from bot.core.state import RoomState
@@ -264,7 +264,7 @@ class ScreenPages:
             state.answer = Answer(command, answered_to(actions, user_id))
         raise web.HTTPSeeOther(location=token, headers={**COMMON_HEADERS})
 
-    def _finder(self, room_id: str, user_id: str) -> Callable[[str], CommandSpec | None]:
+    def _finder(self, room_id: str, user_id: str) -> Callable[[str], FoundCommand | None]:
         """The room's commands as its game finds them (the game's own first, then the core's)."""
         return self.table.context_for(Event(room_id, user_id, "", ""), self.table.room(room_id)).find_command
 
