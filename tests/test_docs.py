@@ -228,3 +228,15 @@ def test_the_architectures_folder_table_names_every_module_once() -> None:
     unplaced = [m for m in modules if m not in named and not any(n.endswith("/") and m.startswith(n)
                                                                and n.count("/") > 2 for n in named)]
     assert unplaced == []
+
+
+DESIGN_CITATION = re.compile(r"\bDESIGN(?:\.md)? +\d")
+CITING_DESIGN_IN_FLIGHT = ("bot/core/room_commands/__init__.py",)
+"""A file another branch is rewriting now (issue 23's argument specs): its citation moves after that merge."""
+
+
+def test_the_code_cites_the_contracts_in_docs_not_a_design_file() -> None:
+    """``docs/contracts.md#3.4``, never a section of the design file, which is not in the repository."""
+    citing = [str(source.relative_to(ROOT)) for source in _tracked_text() if source.is_file()
+              and DESIGN_CITATION.search(source.read_text(encoding="utf-8", errors="replace"))]
+    assert sorted(citing) == sorted(CITING_DESIGN_IN_FLIGHT)

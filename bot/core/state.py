@@ -142,7 +142,7 @@ class RoomState:
     gms: list[str] = field(default_factory=list)
     admins: list[str] = field(default_factory=list)
     """Users the transport said are the room's creators or have power level 50+ (IRC: operators), as
-    last seen on their own events: GMs of a room whose GMs nobody named (DESIGN.md 1.7)."""
+    last seen on their own events: GMs of a room whose GMs nobody named (docs/protocol.md#1.7)."""
     characters: dict[str, Character] = field(default_factory=dict)
     lock: FloorLock | None = None
     combat: Combat | None = None

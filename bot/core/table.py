@@ -188,7 +188,7 @@ class Table:
 
 
 def dispatch(ctx: Context) -> None:
-    """Lock and turn checks come first, before any other reply (DESIGN.md 1.8)."""
+    """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8)."""
     event = ctx.event
     ctx.note_admin()
     if event.kind == "redaction":
