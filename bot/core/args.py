@@ -1,8 +1,10 @@
 """A command's arguments as a spec: what it takes, read from the text after its name, and its usage.
 
 ``Arg("NOMBRE")`` is the text the other elements leave (one word or more, as typed), ``Key(vocab.END)``
-one keyword of the vocabulary (any of its words, shown by the first), ``User("@usuario")`` one word that
-starts with ``@``, ``Opt(...)`` any of them or nothing.
+one keyword of the vocabulary (any of its words, shown by the first; ``gm=True``: a GM's part of the
+command), ``User("@usuario")`` one word that starts with ``@``, ``Rest("EXPR")`` all the text after the
+elements before it, untouched, for a grammar of the command's own (a roll, a sheet), ``Opt(...)`` any of
+them or nothing.
 ``usage`` writes what ``!ayuda`` shows (``[fin]``, ``NOMBRE``, ``[nueva]``); ``parse`` gives what
 was said, or None when the text does not fit (the command then answers with its usage)."""
 
@@ -25,9 +27,11 @@ class Arg:
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One word of ``words`` (folded as ``name_key`` folds it), shown by the first."""
+    """One word of ``words`` (folded as ``name_key`` folds it), shown by the first. ``gm``: the
+    alternative it starts is the GM's (``!acta borrar``), refused to a player before its words are read."""
 
     words: tuple[str, ...]
+    gm: bool = False
 
     @property
     def shown(self) -> str:
@@ -42,17 +46,26 @@ class User:
 
 
 @dataclass(frozen=True, slots=True)
+class Rest:
+    """The text after the elements before it (the last one of its sequence), exactly as typed: its
+    spaces and line breaks kept, for the command's own grammar to read; shown as ``shown``, or not at
+    all when ``shown`` is empty (``Opt(Rest())``: words after a keyword that the command ignores)."""
+
+    shown: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Opt:
     """``element`` or nothing."""
 
-    element: Arg | Key | User
+    element: Arg | Key | User | Rest
 
     @property
     def shown(self) -> str:
-        return f"[{self.element.shown}]"
+        return f"[{self.element.shown}]" if self.element.shown else ""
 
 
-Element = Arg | Key | User | Opt
+Element = Arg | Key | User | Rest | Opt
 Sequence = tuple[Element, ...]
 
 
@@ -78,7 +91,7 @@ class Parsed:
     keys: frozenset[str]
 
     def text(self, shown: str) -> str:
-        """The text of ``Arg(shown)``; empty when an optional one was not given."""
+        """The text of ``Arg(shown)`` or ``Rest(shown)``; empty when an optional one was not given."""
         return self.texts.get(shown, "")
 
     def has(self, key: Key) -> bool:
@@ -88,7 +101,7 @@ class Parsed:
 def usage(spec: Spec) -> str:
     if isinstance(spec, Either):
         return " | ".join(usage(alternative) for alternative in spec.alternatives)
-    return " ".join(element.shown for element in spec)
+    return " ".join(element.shown for element in spec if element.shown)
 
 
 def required(spec: Spec) -> bool:
@@ -96,6 +109,20 @@ def required(spec: Spec) -> bool:
     if isinstance(spec, Either):
         return all(required(alternative) for alternative in spec.alternatives)
     return any(not isinstance(element, Opt) for element in spec)
+
+
+def gm_word(spec: Spec, text: str) -> str | None:
+    """The keyword ``text`` starts with when it starts an alternative of the GM's (a ``Key`` with
+    ``gm``), as the vocabulary spells it; else None."""
+    first = next(_WORD.finditer(text), None)
+    if first is None:
+        return None
+    word = name_key(first[0])
+    for alternative in spec.alternatives if isinstance(spec, Either) else (spec,):
+        lead = alternative[0].element if alternative and isinstance(alternative[0], Opt) else next(iter(alternative), None)
+        if isinstance(lead, Key) and lead.gm and word in lead.words:
+            return word
+    return None
 
 
 def parse(spec: Spec, text: str) -> Parsed | None:
@@ -110,6 +137,9 @@ def _sequence(spec: Sequence, text: str) -> Parsed | None:
     """Read ``text`` by ``spec``: the elements before its ``Arg`` from the left and those after it from
     the right, one word each, and the ``Arg`` the words between (as typed); words left over, or a
     required element missing, make it None. One pass over the words (the text is bounded)."""
+    end = spec[-1].element if spec and isinstance(spec[-1], Opt) else (spec[-1] if spec else None)
+    if isinstance(end, Rest):
+        return _rest(spec[:-1], end, isinstance(spec[-1], Opt), text)
     words = list(_WORD.finditer(text))
     split = next((i for i, e in enumerate(spec) if isinstance(e.element if isinstance(e, Opt) else e, Arg)), None)
     before, after = (spec, ()) if split is None else (spec[:split], spec[split + 1:])
@@ -134,6 +164,27 @@ def _sequence(spec: Sequence, text: str) -> Parsed | None:
         first = last
     if first < last or (isinstance(arg, Arg) and arg.shown not in texts):
         return None
+    return Parsed(texts, frozenset(keys))
+
+
+def _rest(spec: Sequence, rest: Rest, optional: bool, text: str) -> Parsed | None:
+    """Read ``text`` by ``spec`` (keywords and users) from the left, one word per element, and give
+    ``rest`` the text after them, untouched (required: some word of it)."""
+    texts: dict[str, str] = {}
+    keys: set[str] = set()
+    words = _WORD.finditer(text)
+    word = next(words, None)
+    end = 0
+    for element in spec:
+        taken = _one(element, word[0] if word else None, texts, keys)
+        if taken is None:
+            return None
+        if taken and word is not None:
+            end, word = word.end(), next(words, None)
+    if word is None and not optional:
+        return None
+    if word is not None and rest.shown:
+        texts[rest.shown] = text[end:]
     return Parsed(texts, frozenset(keys))
 
 

@@ -61,14 +61,26 @@ class CommandGroup:
         return register
 
     def takes(self, *names: str, spec: args.Spec, gm_only: bool = False, in_character: bool = False,
-              question: bool = False, free: bool = False) -> Callable[[ParsedHandler], ParsedHandler]:
+              question: bool = False, free: bool = False, lenient: bool = False,
+              before: Callable[[Context], None] | None = None) -> Callable[[ParsedHandler], ParsedHandler]:
         """Register the decorated function under ``names``, given its arguments as ``spec`` reads them
         (``bot/core/args.py``): its usage is the spec's, and a text that does not fit it is answered
-        with that usage."""
+        with that usage (with ``lenient``, it is read as no text at all: ``!siguiente ya``). ``before``
+        checks what comes first, whatever the text (``!sesion`` needs the acta on); then a player who
+        starts with a GM's keyword (``args.Key(gm=True)``) is refused before the rest is read."""
+        if lenient and args.parse(spec, "") is None:
+            raise ValueError(f"a lenient command must take no text: {names[0]}")
 
         def register(fn: ParsedHandler) -> ParsedHandler:
             def run(ctx: Context, text: str) -> None:
+                if before is not None:
+                    before(ctx)
+                word = args.gm_word(spec, text)
+                if word is not None and not ctx.is_gm():
+                    raise Refusal("gm_only", command=f"{cmd.name} {word}")
                 parsed = args.parse(spec, text)
+                if parsed is None and lenient:
+                    parsed = args.parse(spec, "")
                 if parsed is None:
                     raise Refusal("usage", command=cmd)
                 fn(ctx, parsed)

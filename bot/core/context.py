@@ -12,17 +12,17 @@ from bot.core import replies
 from bot.core.events import Event, PowerLevels, React, Redact
 from bot.core.privacy import Views, recipients
 from bot.core.records import RollRequest, SheetRoll, Vitality
-from bot.core.render import Renderer
+from bot.core.render import Renderer, without_controls
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
-from bot.core.state import MAX_NAME, Character, Combat, RoomState
+from bot.core.state import MAX_NAME, Character, Combat, RoomState, clean_name
 from bot.core.store import Store
 from bot.core.work import UnitOfWork
 from systems.base import GameSystem, Outcome
 from systems.refusal import Refusal
 
 
-class CommandSpec(Protocol):
+class FoundCommand(Protocol):
     """A command as a context finds it (``bot.core.commands.Command`` is one)."""
 
     @property
@@ -56,9 +56,9 @@ class CommandSpec(Protocol):
 class CommandBook(Protocol):
     """Commands found by any of their names (``bot.core.commands.CommandGroup`` is one)."""
 
-    def find(self, name: str) -> CommandSpec | None: ...
+    def find(self, name: str) -> FoundCommand | None: ...
 
-    def __iter__(self) -> Iterator[CommandSpec]: ...
+    def __iter__(self) -> Iterator[FoundCommand]: ...
 
 
 class CombatRules(Protocol):
@@ -226,7 +226,7 @@ class Context:
     def system(self) -> GameSystem:
         return self.game.system
 
-    def find_command(self, name: str) -> CommandSpec | None:
+    def find_command(self, name: str) -> FoundCommand | None:
         """The room's game's own command of that name, else the core's."""
         return self.game.commands.find(name) or self.commands.find(name)
 
@@ -287,7 +287,8 @@ class Context:
 
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
-        return Refusal("unknown_character", name=name[:MAX_NAME], known=self.room.character_names())
+        return Refusal("unknown_character", name=without_controls(clean_name(name))[:MAX_NAME],
+                       known=self.room.character_names())
 
     def usage(self, command_name: str) -> Refusal:
         """The refusal that shows a command's usage (raise it)."""

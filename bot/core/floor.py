@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from bot.core import acta
 from bot.core import combat as rounds
-from bot.core.context import CommandSpec, Context
+from bot.core.context import Context, FoundCommand
 from bot.core.protocol import Line
 from bot.core.state import Character, FloorLock, name_key
 
@@ -79,11 +79,11 @@ def close_lock(ctx: Context) -> None:
         ctx.power_levels(False)
 
 
-def in_character(line: Line, command: CommandSpec | None) -> bool:
+def in_character(line: Line, command: FoundCommand | None) -> bool:
     return line.kind == "action" or (command is not None and command.in_character)
 
 
-def refusal(ctx: Context, line: Line, command: CommandSpec | None) -> Refusal | None:
+def refusal(ctx: Context, line: Line, command: FoundCommand | None) -> Refusal | None:
     """What keeps this post off the floor without a grant: the lock (any post), then the turn
     (in-character posts only, docs/protocol.md#1.8); None when nothing does."""
     if not _lock_allows(ctx, line):
@@ -135,7 +135,7 @@ def refuse(ctx: Context, reason: Refusal) -> None:
         enforce(ctx, room.combat.warned, "turn_warning", actor=actor.name if actor else room.combat.current)
 
 
-def judge(ctx: Context, line: Line, command: CommandSpec | None) -> bool:
+def judge(ctx: Context, line: Line, command: FoundCommand | None) -> bool:
     """Refuse the post if the lock or the turn forbids it; grants never apply (edits, media...)."""
     reason = refusal(ctx, line, command)
     if reason is None:
@@ -148,7 +148,7 @@ GRANT_SEPARATOR = "|"
 """Between the command names a narrowed grant allows (``RoomState.grant_only``)."""
 
 
-def has_grant(ctx: Context, command: CommandSpec) -> bool:
+def has_grant(ctx: Context, command: FoundCommand) -> bool:
     """The sender holds a ``!permite`` grant that covers ``command`` (an in-character one)."""
     if not command.in_character or ctx.sender not in ctx.room.granted:
         return False

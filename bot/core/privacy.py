@@ -65,17 +65,47 @@ def _names(value: Any, depth: int) -> Iterable[str]:
 
 def render_views(ctx: EventView, kind: str, params: dict[str, Any]) -> Views:
     """``kind`` rendered for the room and, if it names a GM-owned sheet (or left one's numbers out),
-    for the GMs."""
+    for the GMs. The GMs' copy is rendered only when the room's read what differs in it (``gm_view``,
+    ``gm_numbers`` when it names such a sheet, a ``gm_sheet`` that said yes); else it is the same."""
     owned = gm_owned(ctx, params)
     hid: list[str] = []
-    public = ctx.renderer.render(kind, **params, **_view(ctx, owned, False, hid))
+    read: list[str] = []
+    public = ctx.renderer.render(kind, **params, **_view(ctx, owned, False, hid, read))
     if not (owned or hid):
         return Views(public, None)
-    return Views(public, ctx.renderer.render(kind, **params, **_view(ctx, owned, True, hid)))
+    if not (hid or read):
+        return Views(public, public)
+    return Views(public, ctx.renderer.render(kind, **params, **_view(ctx, owned, True, hid, [])))
 
 
-def _view(ctx: EventView, owned: frozenset[str], gm_view: bool, hid: list[str]) -> dict[str, Any]:
-    """What a template asks about GM-owned sheets in one copy; ``hid`` gathers the names it left out."""
+class _Flag:
+    """A yes or no a template reads (``gm_view``, ``gm_numbers``): each read is noted in ``read``, so the
+    GMs' copy, where it has the other value, is rendered only if the room's copy asked."""
+
+    __slots__ = ("name", "read", "value")
+
+    def __init__(self, name: str, value: bool, read: list[str]) -> None:
+        self.name, self.value, self.read = name, value, read
+
+    def __bool__(self) -> bool:
+        self.read.append(self.name)
+        return self.value
+
+    def __str__(self) -> str:
+        self.read.append(self.name)
+        return str(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        self.read.append(self.name)
+        return self.value == (other.value if isinstance(other, _Flag) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+def _view(ctx: EventView, owned: frozenset[str], gm_view: bool, hid: list[str], read: list[str]) -> dict[str, Any]:
+    """What a template asks about GM-owned sheets in one copy; ``hid`` gathers the names it left out,
+    ``read`` the flags it read whose value the other copy changes."""
     def gm_sheet(name: object) -> bool:
         """In this copy, the sheet of the character called ``name`` is the GMs' (leave out its numbers)."""
         if gm_view or not isinstance(name, str):
@@ -86,7 +116,9 @@ def _view(ctx: EventView, owned: frozenset[str], gm_view: bool, hid: list[str]) 
         hid.append(character.name)
         return True
 
-    return {"gm_view": gm_view, "gm_sheet": gm_sheet, "gm_numbers": bool(owned) and not gm_view}
+    numbers = bool(owned) and not gm_view
+    return {"gm_view": _Flag("gm_view", gm_view, read), "gm_sheet": gm_sheet,
+            "gm_numbers": _Flag("gm_numbers", numbers, read) if numbers else False}
 
 
 def public_roll(roll_json: dict[str, Any] | None, views: Views) -> dict[str, Any] | None:

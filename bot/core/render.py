@@ -35,6 +35,10 @@ from jinja2 import (
 from markupsafe import Markup, escape
 
 MAX_BODY = 4000
+MAX_REMEMBERED_TEXTS = 1024
+MAX_TEXT_KEY_ITEMS = 4
+MAX_TEXT_KEY_CHARS = 80
+"""``Renderer.text`` remembers texts made from at most this many scalars, strings this short."""
 _MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~&@])")
 _MARKDOWN_LINE_START = re.compile(r"^([#>+=-]|\d{1,9}(?=[.)]))", re.MULTILINE)
 _AUTOLINK = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*:(?=\S)"
@@ -126,6 +130,11 @@ class Renderer:
             auto_reload=False,
         )
         self._kinds: dict[str, list[str]] = {}
+        self._texts: dict[tuple[object, ...], str] = {}
+        """Texts already rendered from scalars (``text``), at most ``MAX_REMEMBERED_TEXTS``."""
+        self._plain_only: set[str] = set()
+        """Kinds found to have no ``K.html`` (templates are read once, as ``auto_reload`` is off): not
+        looked for again, since a lookup that fails searches every folder each time."""
         self.env.filters["md"] = markdown_text
         self.env.filters["lines"] = html_lines
         # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
@@ -138,9 +147,15 @@ class Renderer:
 
     def render(self, kind: str, **context: Any) -> Message:
         body = self.env.get_template(f"{kind}.txt").render(context).strip()
+        template = None
+        if kind not in self._plain_only:
+            try:
+                template = self.env.get_template(f"{kind}.html")
+            except TemplateNotFound:
+                self._plain_only.add(kind)
         try:
-            html = self.env.get_template(f"{kind}.html").render(context).strip()
-        except TemplateNotFound:
+            html = _plain_to_html(body) if template is None else template.render(context).strip()
+        except TemplateNotFound:  # an HTML template that includes one with no HTML of its own
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
 
@@ -158,8 +173,33 @@ class Renderer:
         return self._kinds[prefix]
 
     def text(self, kind: str, **context: Any) -> str:
-        """Only the plain body (CLI errors, logs meant for people)."""
-        return self.env.get_template(f"{kind}.txt").render(context).strip()
+        """Only the plain body (CLI errors, logs meant for people). A text whose context is a few short
+        scalars (a reaction's emoji, the redaction reason, a state label: asked for on many events) is
+        rendered once and remembered."""
+        key = _text_key(kind, context)
+        if key is not None and (known := self._texts.get(key)) is not None:
+            return known
+        text = self.env.get_template(f"{kind}.txt").render(context).strip()
+        if key is not None:
+            if len(self._texts) >= MAX_REMEMBERED_TEXTS:
+                self._texts.clear()
+            self._texts[key] = text
+        return text
+
+
+def _text_key(kind: str, context: dict[str, Any]) -> tuple[object, ...] | None:
+    """What a text's rendering depends on when its context is scalars (the type kept: ``True`` and ``1``
+    render differently), short ones; None otherwise."""
+    if len(context) > MAX_TEXT_KEY_ITEMS:
+        return None
+    items: list[object] = [kind]
+    for name, value in context.items():
+        if value is not None and type(value) not in (str, int, bool):
+            return None
+        if isinstance(value, str) and len(value) > MAX_TEXT_KEY_CHARS:
+            return None
+        items += (name, type(value), value)
+    return tuple(items)
 
 
 def _no_gm_sheet(name: object) -> bool:

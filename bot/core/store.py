@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,6 +30,11 @@ from bot.core.errors import StartupError
 from bot.core.events import Action, action_from_dict, action_to_dict
 from bot.core.records import SPOKEN, Change, Entry, Record, UndoStep
 
+ROOMS_REMEMBERED = 256
+"""Rooms whose stored state the store keeps in memory to skip rewriting it unchanged (as many as
+``Table`` keeps loaded)."""
+DONE_PER_STATEMENT = 500
+"""Actions marked sent by one statement (SQLite bounds the parameters of one)."""
 _ERROR_CODES = {
     "SQLITE_NOTADB": "db_not_sqlite",
     "SQLITE_CORRUPT": "db_corrupt",
@@ -139,6 +145,9 @@ class Store:
     def __init__(self, path: str | None = None) -> None:
         self._seq = 0
         self.path = path or ":memory:"
+        self._rooms_written: OrderedDict[str, str] = OrderedDict()
+        """The state of the rooms last read or written (``ROOMS_REMEMBERED`` of them), as the database
+        holds it: an unchanged room is not written again. Forgotten on every rollback."""
         if path:
             _owner_only(path)
         try:
@@ -200,9 +209,14 @@ class Store:
         try:
             yield
         except BaseException:
+            self._rooms_written.clear()
             conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            self._rooms_written.clear()  # what this transaction wrote may not be in the database
+            raise
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
@@ -230,16 +244,36 @@ class Store:
     def was_handled(self, event_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM handled WHERE event_id = ?", [event_id]).fetchone() is not None
 
-    def mark_handled(self, event_id: str, room_id: str, ts: int) -> None:
-        self.db.execute("INSERT INTO handled (event_id, room_id, ts) VALUES (?, ?, ?)", [event_id, room_id, ts])
+    def claim_event(self, event_id: str, room_id: str, ts: int) -> bool:
+        """Record the event as handled (inside its transaction): False when it was handled before.
+        One statement, where asking first and recording after took two."""
+        cur = self.db.conn.execute("INSERT OR IGNORE INTO handled (event_id, room_id, ts) VALUES (?, ?, ?)",
+                                   (event_id, room_id, ts))
+        return cur.rowcount > 0
 
     def load_room(self, room_id: str) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT data FROM rooms WHERE room_id = ?", [room_id]).fetchone()
-        return json.loads(row[0]) if row else None
+        row = self.db.conn.execute("SELECT data FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+        if not row:
+            return None
+        self._remember_room(room_id, row[0])
+        return json.loads(row[0])
 
     def save_room(self, room_id: str, data: str) -> None:
-        """``data``: the room state already serialised as JSON."""
-        self.db.execute("INSERT OR REPLACE INTO rooms (room_id, data) VALUES (?, ?)", [room_id, data])
+        """``data``: the room state already serialised as JSON; not written when the database holds it."""
+        if self._rooms_written.get(room_id) == data:
+            self._rooms_written.move_to_end(room_id)
+            return
+        # An upsert updates the row in place: REPLACE deletes and inserts it (new rowid, every index
+        # touched), about three more pages written per event.
+        self.db.conn.execute("INSERT INTO rooms (room_id, data) VALUES (?, ?)"
+                             " ON CONFLICT (room_id) DO UPDATE SET data = excluded.data", (room_id, data))
+        self._remember_room(room_id, data)
+
+    def _remember_room(self, room_id: str, data: str) -> None:
+        self._rooms_written[room_id] = data
+        self._rooms_written.move_to_end(room_id)
+        if len(self._rooms_written) > ROOMS_REMEMBERED:
+            self._rooms_written.popitem(last=False)
 
     def room_for_token(self, token: str) -> str | None:
         """The room whose table page token is ``token`` (compare it again before trusting it)."""
@@ -366,6 +400,8 @@ class Store:
 
     def queue_actions(self, event_id: str, actions: list[Action], owner: str = "") -> None:
         """``owner``: the name of the transport that owns the event's room."""
+        if not actions:
+            return
         rows = []
         for action in actions:
             self._seq += 1
@@ -393,5 +429,14 @@ class Store:
                                      [[owner, a] for a in action_ids])
 
     def actions_done(self, action_ids: list[str]) -> None:
-        with self.transaction():
-            self.db.conn.executemany("UPDATE outbox SET done = 1 WHERE action_id = ?", [[a] for a in action_ids])
+        """One statement, its own transaction (none for no actions); a long list in one transaction."""
+        if len(action_ids) > DONE_PER_STATEMENT:
+            with self.transaction():
+                for start in range(0, len(action_ids), DONE_PER_STATEMENT):
+                    self._mark_done(action_ids[start:start + DONE_PER_STATEMENT])
+        elif action_ids:
+            self._mark_done(action_ids)
+
+    def _mark_done(self, action_ids: list[str]) -> None:
+        marks = ", ".join("?" * len(action_ids))
+        self.db.conn.execute(f"UPDATE outbox SET done = 1 WHERE action_id IN ({marks})", action_ids)

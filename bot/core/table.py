@@ -13,7 +13,7 @@ from functools import partial
 from bot.core import acta, floor, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
-from bot.core.context import CommandSpec, Context, named_gms
+from bot.core.context import Context, FoundCommand, named_gms
 from bot.core.events import Action, Event
 from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
@@ -123,7 +123,7 @@ class Table:
     def _handle(self, event: Event, owner: str) -> list[Action] | None:
         """None: handled before."""
         with self.store.transaction():
-            if self.store.was_handled(event.event_id):
+            if not self.store.claim_event(event.event_id, event.room_id, event.ts):
                 return None
             ctx = self._context(event)
             try:
@@ -150,7 +150,6 @@ class Table:
             if self._seed is not None:
                 self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
             self.store.queue_actions(event.event_id, actions, owner)
-            self.store.mark_handled(event.event_id, event.room_id, event.ts)
         return actions
 
     def _context(self, event: Event, fresh: bool = False) -> Context:
@@ -239,7 +238,7 @@ _TALK = Line("talk")
 """A player's line of dashes and a name, or of a few dashes, is plain text: no player locks anything."""
 
 
-def _run_on_grant(ctx: Context, line: Line, command: CommandSpec) -> bool:
+def _run_on_grant(ctx: Context, line: Line, command: FoundCommand) -> bool:
     """Run ``command`` on the sender's grant. Only a valid command (one that spends the grant) counts:
     otherwise its answers and changes are dropped and the post is treated as without the grant."""
     mark = ctx.work.mark()
@@ -252,7 +251,7 @@ def _run_on_grant(ctx: Context, line: Line, command: CommandSpec) -> bool:
     return False
 
 
-def _run(ctx: Context, line: Line, command: CommandSpec) -> None:
+def _run(ctx: Context, line: Line, command: FoundCommand) -> None:
     if len(line.args) > MAX_COMMAND_ARGS:
         ctx.reply("command_too_long", limit=MAX_COMMAND_ARGS)
         return
@@ -265,7 +264,7 @@ def _run(ctx: Context, line: Line, command: CommandSpec) -> None:
     run(ctx, command, line.args)
 
 
-def run(ctx: Context, command: CommandSpec, args: str) -> None:
+def run(ctx: Context, command: FoundCommand, args: str) -> None:
     """Run ``command``; a refusal rolls the event's unit of work back to where it stood before it and
     answers with its one message. A command that changed the play can be taken back later (``!deshacer``)."""
     mark, play = ctx.work.mark(), ctx.room.play_json()

@@ -11,7 +11,7 @@ command wrote into the acta; its dice stay rolled: in the roll history, and the 
 from __future__ import annotations
 
 from bot.core import acta
-from bot.core.context import CommandSpec, Context
+from bot.core.context import Context, FoundCommand
 from bot.core.records import UndoStep
 
 UNDO_DEPTH = 20
@@ -20,7 +20,7 @@ _SHEET_COMMANDS = ("ficha", "macro")
 """Commands whose arguments are a sheet's values: for a GM's sheet the answer names only the character."""
 
 
-def keep(ctx: Context, command: CommandSpec, args: str, snapshot: str, play: str) -> None:
+def keep(ctx: Context, command: FoundCommand, args: str, snapshot: str, play: str) -> None:
     """After ``command`` ran: a step to undo it when it changed the play (``play`` was it before)."""
     if ctx.work.undone or ctx.room.play_json() == play:
         return
@@ -37,7 +37,7 @@ def take_back(ctx: Context, step: UndoStep) -> None:
               actor=combat.current if combat else None)
 
 
-def _label(ctx: Context, command: CommandSpec, args: str) -> str:
+def _label(ctx: Context, command: FoundCommand, args: str) -> str:
     """The command as the answer names it: ``!daño Orco 3``. A GM's sheet shows no numbers to the room,
     so an edit of one is named by its character alone."""
     words = args.split()

@@ -109,3 +109,100 @@ def test_iniciativa_reads_its_arguments_through_its_spec() -> None:
     command = ROOM_COMMANDS.find("iniciativa")
     assert command is not None and command.usage == "[NOMBRE...] | reiniciar [NOMBRE...]"
     assert command.run.__qualname__.startswith("CommandGroup.takes")
+
+
+def test_the_protocol_of_a_command_found_by_name_does_not_clash_with_a_spec() -> None:
+    from bot.core import args, context
+
+    assert hasattr(context, "FoundCommand") and not hasattr(context, "CommandSpec") and hasattr(args, "Spec")
+
+
+def test_every_room_command_reads_its_arguments_through_a_spec() -> None:
+    hand_parsed = [c.name for c in ROOM_COMMANDS if not c.run.__qualname__.startswith("CommandGroup.takes")]
+    assert hand_parsed == []
+
+
+def test_rest_takes_what_is_left_as_typed_and_is_shown_only_when_named() -> None:
+    from bot.core.args import Rest
+
+    assert usage((Key(vocab.ON), Opt(Rest()))) == "activar"
+    assert usage((Arg("NOMBRE"), Opt(Rest("campo valor...")))) == "NOMBRE [campo valor...]"
+    got = parse((Rest("EXPR"),), "  Disparar  contra Orco\n(oculta) ")
+    assert got is not None and got.text("EXPR") == "  Disparar  contra Orco\n(oculta) "
+    got = parse((Key(vocab.ON), Opt(Rest())), "activar ya mismo")
+    assert got is not None and got.has(Key(vocab.ON))
+    assert parse((Key(vocab.ON), Rest("X")), "activar") is None and required((Rest("X"),))
+    hostile = "<b>" + "\u202e\x00\x1b[31m" * 700 + "</b>"
+    got = parse((Rest("EXPR"),), hostile)
+    assert got is not None and got.text("EXPR") == hostile
+
+
+def test_a_lenient_command_reads_text_that_does_not_fit_as_nothing() -> None:
+    for text in ("ya", "fin del mundo", "<b>fin</b>", "\x00\x1b" * 900, "x" * 1999):
+        transcript = play(f"{GM}: !combate\n{GM}: !combate {text}\n{GM}: !estado {text}\n{GM}: !siguiente {text}")
+        assert transcript.text(1) != transcript.text(2), text
+        assert transcript.text(2) == play(f"{GM}: !combate\n{GM}: !combate").text(2), text
+        assert "!combate" not in transcript.text(3) and "!siguiente" not in transcript.text(4), text
+    ended = play(f"{GM}: !combate\n{GM}: !combate FIN")
+    assert ended.text(2) != ended.text(1) and "!combate [fin]" not in ended.text(2)
+
+
+def test_a_check_before_the_arguments_wins_over_the_usage() -> None:
+    for text in ("", "fin", "otra cosa", "<i>x</i>" * 200, "\x07" * 500):
+        assert play(f"{GM}: !sesion {text}".rstrip()).text(1) == play(f"{GM}: !sesion").text(1), text
+    on = play(f"{GM}: !acta activar\n{GM}: !sesion otra cosa\n{GM}: !sesion fin\n{GM}: !sesion")
+    assert "!sesion [fin]" in on.text(2) and "!sesion [fin]" not in on.text(3) + on.text(4)
+
+
+def test_a_gm_s_keyword_is_refused_to_a_player_before_the_usage_and_changes_nothing() -> None:
+    player = "@ana:local"
+    for text in ("activar", "ON ya", "borrar", "borrar <b>x</b>", "desactivar " + "\x1b" * 900):
+        transcript = play(f"{player}: !acta {text}\n{GM}: !acta")
+        word = text.split()[0].lower()
+        assert f"!acta {word}" in transcript.text(1) and "máster" in transcript.text(1).lower(), text
+        assert transcript.text(2) == play(f"{GM}: !acta").text(1), text
+    assert "!acta [N]" in play(f"{player}: !acta 1 2").text(1)
+    kept_on = play(f"{GM}: !acta activar ya\n{GM}: !acta")
+    assert kept_on.text(1) == play(f"{GM}: !acta activar").text(1)
+
+
+def test_games_read_simple_arguments_through_the_core_s_specs() -> None:
+    from bot.games import GAMES
+
+    converted = {"savage": ("esperar", "mazo", "guardia"), "sombra": ("desencasquillar", "forcejeo"),
+                 "reino": ("repetir",), "stormbringer": ("siguiente", "acciones", "primero")}
+    found = {(key, name): GAMES[key].commands.find(name) for key, names in converted.items() for name in names}
+    assert all(c is not None and c.run.__qualname__.startswith("CommandGroup.takes") for c in found.values())
+    assert {k: c.usage for k, c in found.items() if c is not None and c.usage} == {
+        ("savage", "guardia"): "[fuego]", ("stormbringer", "primero"): "jugadores|máster"}
+    watch = "@gm:local: !pj Kira @ana:local\n@gm:local: !combate\n@gm:local: !turnos Kira Orco\n"
+    for said in ("ya", "fuego ya", "<b>fuego</b>", "\x1b" * 900):
+        assert play(f"{watch}@ana:local: !guardia {said}", system="savage").texts(4) == play(
+            f"{watch}@ana:local: !guardia", system="savage").texts(4), said
+
+
+def test_commands_that_read_a_rest_refuse_hostile_text_in_spanish_and_change_nothing() -> None:
+    hostile = "<b>" + "\u202e\x00\x1b[31m" * 100 + "</b>"
+    lines = [f"{GM}: !pnj {hostile}", f"{GM}: !ficha {hostile}", f"@ana:local: !macro {hostile}",
+             f"@ana:local: !tiro {hostile}", f"{GM}: !acta borrar {hostile}", f"{GM}: !sesion {hostile}"]
+    transcript = play("\n".join([*lines, f"{GM}: !historial", f"{GM}: !turnos Kira Orco"]))
+    fresh = play(f"{GM}: !historial\n{GM}: !turnos Kira Orco")
+    said = ["nombre del personaje", "No hay ningún personaje", "No tienes personaje", "demasiado larga",
+            "Uso: !acta", "no está activada"]
+    assert [s for n, s in enumerate(said, 1) if s not in transcript.text(n)] == []
+    assert [transcript.texts(len(lines) + n) for n in (1, 2)] == [fresh.texts(n) for n in (1, 2)]
+
+
+def test_the_commands_read_through_a_spec_now_keep_the_usage_users_have_always_read() -> None:
+    shown = {name: ROOM_COMMANDS.find(name) for name in
+             ("tiro", "ficha", "macro", "pnj", "acta", "sesion", "combate", "exploracion", "siguiente", "estado",
+              "dados")}
+    assert {name: (c.usage, c.needs_args, c.gm_only) for name, c in shown.items() if c is not None} == {
+        "tiro": ("HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]", True, False),
+        "ficha": ("NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...", True, False),
+        "macro": ("[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", True, False),
+        "pnj": ("NOMBRE [xN] [grupo G]", True, True),
+        "acta": ("[N] | activar | desactivar | borrar N|todo", False, False),
+        "sesion": ("[fin]", False, True), "combate": ("[fin]", False, True), "exploracion": ("[fin]", False, True),
+        "siguiente": ("", False, False), "estado": ("", False, False), "dados": ("", False, False),
+    }

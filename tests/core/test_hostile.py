@@ -72,3 +72,15 @@ def test_fuzzed_sessions_never_crash(lines: list[tuple[str, str]], system: str) 
         for action in table.handle(Event("!r", sender, text, f"${i}")):
             if isinstance(action, Send):
                 assert "Algo ha fallado" not in action.message.body, text
+
+
+def test_a_refusal_never_repeats_control_or_direction_characters_of_a_typed_name() -> None:
+    """«Bad input gets a clear Spanish message»: the name a player typed comes back in the refusal as the room
+    would store it, without bell, escape or right-to-left override characters that would garble the room."""
+    table = make_table("savage")
+    table.handle(Event("!r", "@gm:x", "!pj Kira", "$1"))
+    for number, command in enumerate(("!ficha Ma\u202ela\x07o\x1b[31m", "!estado Ma\u200blo\x00"), start=2):
+        sends = [a for a in table.handle(Event("!r", "@gm:x", command, f"${number}")) if isinstance(a, Send)]
+        assert sends, command
+        for send in sends:
+            assert not any(c in send.message.body for c in "\u202e\u200b\x07\x1b\x00"), send.message.body

@@ -167,3 +167,14 @@ def test_long_results_are_summarised() -> None:
 
     message = Renderer().render("roll", r=DiceRoll(roll("1000d6", random.Random(3))))
     assert "+980" in message.body and len(message.body) < 300 and len(message.html) < 1500
+
+
+def test_rolls_with_the_same_dice_and_other_comments_share_one_compiled_roller() -> None:
+    """Issue 23 item 5: ``!tiro d20 prueba 1``, ``!tiro d20 prueba 2``... each parse to a new expression
+    (the comment is part of it), and each used to compile its own roller on the reply path."""
+    first, second = parse("d20+3 prueba 1"), parse("d20+3 prueba 2")
+    a, b = first.roll(random.Random(1)), second.roll(random.Random(1))
+    assert first.roller is not None and second.roller is not None
+    assert first.roller.__code__ is second.roller.__code__
+    assert (a.total, a.comment, b.total, b.comment) == (b.total, "prueba 1", a.total, "prueba 2")
+    assert a.expr is first and b.expr is second

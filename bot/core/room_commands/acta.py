@@ -7,42 +7,44 @@ import secrets
 
 from bot.core import acta
 from bot.core import words_es as vocab
-from bot.core.args import Key, Opt, Parsed
+from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from systems.refusal import Refusal
 
 COMMANDS = CommandGroup()
 NEW = Key(vocab.NEW)
+END = Key(vocab.END)
 _SESSION_NUMBER = re.compile(r"[0-9]{1,6}")
 PAGE_TOKEN_BYTES = 24
 """The table page's token: 192 random bits."""
 
 
-@COMMANDS.command("acta", "log", usage="[N] | activar | desactivar | borrar N|todo")
-def acta_command(ctx: Context, args: str) -> None:
-    words = args.lower().split()
-    word = words[0] if words else ""
-    if word in (*vocab.ON, *vocab.OFF, *vocab.DELETE) and not ctx.is_gm():
-        raise Refusal("gm_only", command=f"acta {word}")
+ON, OFF, DELETE = Key(vocab.ON, gm=True), Key(vocab.OFF, gm=True), Key(vocab.DELETE, gm=True)
+ACTA = Either((Opt(Arg("N")),), (ON, Opt(Rest())), (OFF, Opt(Rest())), (DELETE, Arg("N|todo")))
+"""The links (of session N), recording on or off (words after it ignored), erasing sessions."""
+
+
+@COMMANDS.takes("acta", "log", spec=ACTA)
+def acta_command(ctx: Context, got: Parsed) -> None:
     record = ctx.room.acta
-    if word in vocab.ON:
+    if got.has(ON):
         record.on = True
         ctx.announce("acta_on")
-    elif word in vocab.OFF:
+    elif got.has(OFF):
         record.on, record.open = False, False
         ctx.announce("acta_off")
-    elif word in vocab.DELETE:
-        _erase_sessions(ctx, words[1:])
-    elif len(words) <= 1 and (not word or _SESSION_NUMBER.fullmatch(word)):
-        _acta_links(ctx, int(word) if word else None)
+    elif got.has(DELETE):
+        _erase_sessions(ctx, got.text("N|todo").lower().split())
+    elif not got.text("N") or _SESSION_NUMBER.fullmatch(got.text("N")):
+        _acta_links(ctx, int(got.text("N")) if got.text("N") else None)
     else:
         raise ctx.usage("acta")
 
 
 def _erase_sessions(ctx: Context, words: list[str]) -> None:
     every = len(words) == 1 and words[0] in vocab.ALL
-    if not every and (not words or len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words)):
+    if not every and (len(words) > 20 or not all(_SESSION_NUMBER.fullmatch(w) for w in words)):
         raise ctx.usage("acta")
     sessions = None if every else tuple(sorted({int(w) for w in words}))
     _known_sessions(ctx, sessions or ())
@@ -85,19 +87,21 @@ def table_page_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("table_page_link", url=_page_url(ctx, renew=renew), renewed=renew)
 
 
-@COMMANDS.command("sesion", "session", usage="[fin]", gm_only=True)
-def session_command(ctx: Context, args: str) -> None:
-    record = ctx.room.acta
-    if not record.on:
+def _recording(ctx: Context) -> None:
+    """Sessions are of a recording acta: without one, that comes before the usage."""
+    if not ctx.room.acta.on:
         raise Refusal("acta_empty", on=False)
-    if args.strip().lower() in vocab.END:
+
+
+@COMMANDS.takes("sesion", "session", spec=(Opt(END),), gm_only=True, before=_recording)
+def session_command(ctx: Context, got: Parsed) -> None:
+    record = ctx.room.acta
+    if got.has(END):
         if not record.open:
             raise Refusal("session_not_open")
         record.open = False
         ctx.announce("session_ended", session=record.session)
         return
-    if args.strip():
-        raise ctx.usage("sesion")
     record.session += 1
     record.open, record.last_ts = True, ctx.event.ts
     ctx.announce("session_started", session=record.session)

@@ -8,7 +8,7 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core import privacy, rolls, sheets
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Opt, Parsed, User
+from bot.core.args import Arg, Opt, Parsed, Rest, User
 from bot.core.combat import MAX_COMBATANTS
 from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
 from bot.core.context import Context
@@ -23,6 +23,11 @@ MAX_CHARACTERS_PER_PLAYER = 5
 """Characters a player (not a GM) may add to a room with ``!pj``."""
 _USER_ID = re.compile(r"^@[^\s:]{1,100}:[^\s]{1,200}$")
 _COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
+SHEET = Rest("NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...")
+"""A sheet's edit, read by its own grammar: the longest known name first, then the game's fields
+(``sheets.read_edit``; a pasted sheet keeps its line breaks)."""
+NPCS = Rest("NOMBRE [xN] [grupo G]")
+"""NPCs, read by their own grammar: the name, a count, a group and the game's own words anywhere after it."""
 
 
 def _name_problem(name: str) -> str | None:
@@ -87,9 +92,9 @@ def _release_characters_of(ctx: Context, owner: str) -> None:
             other.npc, other.lent = other.npc or other.lent, False
 
 
-@COMMANDS.command("ficha", "sheet", usage="NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...",
-                  needs_args=True)
-def sheet_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("ficha", "sheet", spec=(SHEET,))
+def sheet_command(ctx: Context, got: Parsed) -> None:
+    args = got.text(SHEET.shown)
     words = args.split()
     character, used = ctx.room.leading_character(words)
     if character is None:
@@ -150,15 +155,15 @@ def _after_words(text: str, count: int) -> str:
     return rest
 
 
-@COMMANDS.command("pnj", "npc", usage="NOMBRE [xN] [grupo G]", gm_only=True, needs_args=True)
-def npc_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("pnj", "npc", spec=(NPCS,), gm_only=True)
+def npc_command(ctx: Context, got: Parsed) -> None:
     """NPCs set up before the fight: ``!pnj Orco x3 grupo orcos`` makes Orco 1 to Orco 3, Extras
     sharing a card where the system has groups; they join the next ``!iniciativa``."""
     name_words: list[str] = []
     group_words: list[str] | None = None
     counts = []
     settings: dict[str, str] = {}
-    for word in clean_name(args).split():
+    for word in clean_name(got.text(NPCS.shown)).split():
         if name_key(word) in ctx.game.npc_words and name_words:
             key, value = ctx.game.npc_words[name_key(word)]
             settings[key] = value

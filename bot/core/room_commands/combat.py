@@ -19,11 +19,12 @@ from systems.refusal import Refusal
 
 COMMANDS = CommandGroup()
 RESTART = Key(vocab.RESTART)
+END = Key(vocab.END)
 
 
-@COMMANDS.command("combate", "combat", usage="[fin]", gm_only=True)
-def combat_command(ctx: Context, args: str) -> None:
-    if args.strip().lower() in vocab.END:
+@COMMANDS.takes("combate", "combat", spec=(Opt(END),), gm_only=True, lenient=True)
+def combat_command(ctx: Context, got: Parsed) -> None:
+    if got.has(END):
         if ctx.room.combat is None:
             raise Refusal("no_combat")
         rounds_played = ctx.room.combat.round
@@ -167,8 +168,8 @@ def _combat_with_order(ctx: Context) -> Combat:
     return combat
 
 
-@COMMANDS.command("siguiente", "next")
-def next_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("siguiente", "next", spec=(), lenient=True)
+def next_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.running_combat()
     if not ctx.is_gm() and all(member.owner != ctx.sender for member in rounds.turn_members(ctx, combat)):
         raise Refusal("not_your_turn_to_end", actor=combat.current)
@@ -185,16 +186,16 @@ def allow_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("roll_granted", name=character.name, owner=character.owner)
 
 
-@COMMANDS.command("estado", "status")
-def status_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("estado", "status", spec=(), lenient=True)
+def status_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.room.combat
     ctx.reply("status", combat=combat, rows=rounds.board(ctx, combat) if combat else [],
               lock=ctx.room.lock, system=ctx.system)
 
 
-@COMMANDS.command("exploracion", "explore", usage="[fin]", gm_only=True)
-def exploration_command(ctx: Context, args: str) -> None:
-    if args.strip().lower() in vocab.END:
+@COMMANDS.takes("exploracion", "explore", spec=(Opt(END),), gm_only=True, lenient=True)
+def exploration_command(ctx: Context, got: Parsed) -> None:
+    if got.has(END):
         ctx.room.exploration = None
         ctx.reply("exploration_ended")
         return

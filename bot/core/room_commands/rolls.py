@@ -6,7 +6,7 @@ import json
 
 from bot.core import floor, rolls
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Opt, Parsed
+from bot.core.args import Arg, Opt, Parsed, Rest
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.replies import ShownRoll, render_send
@@ -18,12 +18,16 @@ from systems.stats import counted_die_stats
 
 COMMANDS = CommandGroup()
 HISTORY_LENGTH = 10
+ROLL = Rest("HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]")
+"""A roll, read by the roll's own grammar (``rolls.read_request``): a leading character's name, vs,
+contra, sin estado, oculta."""
+MACRO = Rest("[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar")
+"""A macro, read by its own grammar: the character named first (``Context.own_or_named``), ``=``."""
 
 
-@COMMANDS.command("tiro", "roll", usage="HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]",
-                  in_character=True, needs_args=True)
-def roll_command(ctx: Context, args: str) -> None:
-    actor, text = rolls.roller(ctx, args)
+@COMMANDS.takes("tiro", "roll", spec=(ROLL,), in_character=True)
+def roll_command(ctx: Context, got: Parsed) -> None:
+    actor, text = rolls.roller(ctx, got.text(ROLL.shown))
     request = rolls.read_request(rolls.expand_macro(actor, text), actor)
     if not ctx.is_gm():
         rolls.require_up(ctx, request, ctx.character)
@@ -57,15 +61,15 @@ def history_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("roll_history", name=character.name if character else None, rows=[rolls.record_row(r) for r in rows])
 
 
-@COMMANDS.command("dados", "dice")
-def dice_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("dados", "dice", spec=(), lenient=True)
+def dice_command(ctx: Context, got: Parsed) -> None:
     total, counted = ctx.store.dice_counts(ctx.event.room_id) if ctx.store is not None else (0, [])
     ctx.reply("dice_stats", stats=counted_die_stats(counted), rolls=total)
 
 
-@COMMANDS.command("macro", "alias", usage="[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", needs_args=True)
-def macro_command(ctx: Context, args: str) -> None:
-    head, equals, expression = args.partition("=")
+@COMMANDS.takes("macro", "alias", spec=(MACRO,))
+def macro_command(ctx: Context, got: Parsed) -> None:
+    head, equals, expression = got.text(MACRO.shown).partition("=")
     character, words = ctx.own_or_named(head)
     ctx.may_manage(character)
     macros = rolls.macros_of(character)

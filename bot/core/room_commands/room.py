@@ -7,7 +7,7 @@ import re
 from bot.core import floor, sheets, undo
 from bot.core.args import Arg, Opt, Parsed
 from bot.core.commands import CommandGroup
-from bot.core.context import CommandSpec, Context
+from bot.core.context import Context, FoundCommand
 from bot.core.render import Renderer
 from bot.core.room_commands.characters import _USER_ID
 from bot.core.rulebook import Rulebook
@@ -49,7 +49,7 @@ def help_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("help_unknown", asked=got.text("TEMA|COMANDO")[:MAX_NAME], topics=list(topics))
 
 
-def _lines_naming(ctx: Context, command: CommandSpec, topics: dict[str, str]) -> list[tuple[int, str, str]]:
+def _lines_naming(ctx: Context, command: FoundCommand, topics: dict[str, str]) -> list[tuple[int, str, str]]:
     """The topics' lines that name ``command`` (``!name``), each with where in it the name comes first
     (a line that starts with it explains it) and its topic."""
     keys = {name_key(name) for name in command.names}

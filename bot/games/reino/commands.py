@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from bot.core import combat as rounds
 from bot.core import floor, rolls
+from bot.core.args import Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
@@ -317,8 +318,8 @@ def action_points_command(ctx: Context, args: str) -> None:
     ctx.reply("reino/table_ap", name=who.name, points=rc.action_points, spent=spending)
 
 
-@COMMANDS.command("repetir", "reroll")
-def reroll_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("repetir", "reroll", spec=(), lenient=True)
+def reroll_command(ctx: Context, got: Parsed) -> None:
     """Reino has no rerolls: an Action Point turns the last failed roll into a bare success
     (the same as ``!pa éxito``)."""
     _buy_success(ctx, _actor(ctx))

@@ -10,6 +10,7 @@ from typing import Any
 from bot.core import combat as rounds
 from bot.core import floor, rolls
 from bot.core import words_es as vocab
+from bot.core.args import Key, Opt, Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import MAX_NAME, Character, Combat, name_key
@@ -62,7 +63,7 @@ MAX_AREA_TARGETS = 12
 _COUNT = re.compile(r"^[+-]\d{1,2}$")
 _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
-_FIRE = ("fuego", "fire")
+FIRE = Key(("fuego", "fire"))
 _REROLL = ("repetir", "otra", "reroll")
 _DECLINE = ("no", "decline")
 UNTRAINED = "d4"
@@ -369,14 +370,14 @@ def _current_actor(ctx: Context, combat: Combat) -> Character | None:
     return actor
 
 
-@COMMANDS.command("esperar", "hold", in_character=True)
-def hold_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("esperar", "hold", spec=(), in_character=True, lenient=True)
+def hold_command(ctx: Context, got: Parsed) -> None:
     _hold(ctx, overwatch=False)
 
 
-@COMMANDS.command("guardia", "overwatch", usage="[fuego]", in_character=True)
-def overwatch_command(ctx: Context, args: str) -> None:
-    if fold(args.strip()) not in _FIRE:
+@COMMANDS.takes("guardia", "overwatch", spec=(Opt(FIRE),), in_character=True, lenient=True)
+def overwatch_command(ctx: Context, got: Parsed) -> None:
+    if not got.has(FIRE):
         _hold(ctx, overwatch=True)
         return
     combat = ctx.running_combat()
@@ -494,8 +495,8 @@ def _names(text: str) -> list[str] | None:
     return names if all(len(n) <= MAX_NAME for n in names) else None
 
 
-@COMMANDS.command("mazo", "deck")
-def deck_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("mazo", "deck", spec=(), lenient=True)
+def deck_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.room.combat
     state = SavageCombat.of(combat) if combat else None
     if state is None or not state.dealt:

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.core import combat as rounds
 from bot.core import floor
+from bot.core.args import Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.state import Character
@@ -349,8 +350,8 @@ def defence_command(ctx: Context, args: str) -> None:
     ctx.reply("sombra/table_defence_declared", name=character.name, stance=stance)
 
 
-@COMMANDS.command("desencasquillar", "unjam", in_character=True)
-def unjam_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("desencasquillar", "unjam", spec=(), in_character=True, lenient=True)
+def unjam_command(ctx: Context, got: Parsed) -> None:
     """Clearing a jammed firearm (a fumble jams it) takes the turn's fire."""
     shooter = _attacker(ctx)
     if shooter is None:
@@ -409,8 +410,8 @@ def opportunity_command(ctx: Context, args: str) -> None:
     ctx.reply("sombra/table_opportunity", name=character.name, watching=not ending, bonus=OPPORTUNITY_INITIATIVE)
 
 
-@COMMANDS.command("forcejeo", "struggle", in_character=True)
-def struggle_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("forcejeo", "struggle", spec=(), in_character=True, lenient=True)
+def struggle_command(ctx: Context, got: Parsed) -> None:
     """The held one struggles: an opposed roll of 3×FUE; two wins in a row set them free."""
     held = _attacker(ctx)
     if held is None:

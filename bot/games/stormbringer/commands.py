@@ -9,6 +9,7 @@ import re
 
 from bot.core import combat as rounds
 from bot.core import floor
+from bot.core.args import Arg, Parsed
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.room_commands import next_command as core_next
@@ -239,12 +240,12 @@ def dodge_command(ctx: Context, args: str) -> None:
 
 # -- the round: declarations of intent, change of weapon --------------------------------------
 
-@COMMANDS.command("siguiente", "next")
-def next_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("siguiente", "next", spec=(), lenient=True)
+def next_command(ctx: Context, got: Parsed) -> None:
     """As every room's ``!siguiente``; after the last declaration of intent, the attacks start."""
     combat = ctx.running_combat()
     if not (st.declaring(combat) and st.last_declarer(ctx, combat)):
-        core_next(ctx, args)
+        core_next(ctx, got)
         return
     actor = ctx.room.find_character(combat.current or "")
     if not ctx.is_gm() and (actor is None or actor.owner != ctx.sender):
@@ -252,8 +253,8 @@ def next_command(ctx: Context, args: str) -> None:
     start_actions(ctx, combat)
 
 
-@COMMANDS.command("acciones", "actions", gm_only=True)
-def actions_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("acciones", "actions", spec=(), gm_only=True, lenient=True)
+def actions_command(ctx: Context, got: Parsed) -> None:
     """The GM closes the declarations of intent (all made, or none to make): the attacks start."""
     combat = ctx.running_combat()
     if not st.declaring(combat):
@@ -503,12 +504,13 @@ def disarm_command(ctx: Context, args: str) -> None:
     ctx.reply("stormbringer/table_disarm", attacker=blow["attacker"], victim=victim.name)
 
 
-@COMMANDS.command("primero", "first", usage="jugadores|máster", gm_only=True, needs_args=True)
-def first_command(ctx: Context, args: str) -> None:
+@COMMANDS.takes("primero", "first", spec=(Arg("jugadores|máster"),), gm_only=True)
+def first_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.declared_combat()
-    side = SIDES.get(name_key(args))
+    said = got.text("jugadores|máster")
+    side = SIDES.get(name_key(said))
     if side is None:
-        raise refuse("bad_side", value=args[:20])
+        raise refuse("bad_side", value=said[:20])
     st.StormbringerState.of(combat).first = side
     ctx.reply("stormbringer/table_first", side=side)
 
