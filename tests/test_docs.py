@@ -232,7 +232,7 @@ def test_the_architectures_folder_table_names_every_module_once() -> None:
 
 DESIGN_CITATION = re.compile(r"\bDESIGN(?:\.md)? +\d")
 CITING_DESIGN_IN_FLIGHT = ("bot/core/room_commands/__init__.py",)
-"""A file another branch is rewriting now (issue 23's argument specs): its citation moves after that merge."""
+"""A file the branches still in flight may change, left to the integrator: its citation moves after those merge."""
 
 
 def test_the_code_cites_the_contracts_in_docs_not_a_design_file() -> None:
