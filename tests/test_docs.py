@@ -240,3 +240,13 @@ def test_the_code_cites_the_contracts_in_docs_not_a_design_file() -> None:
     citing = [str(source.relative_to(ROOT)) for source in _tracked_text() if source.is_file()
               and DESIGN_CITATION.search(source.read_text(encoding="utf-8", errors="replace"))]
     assert sorted(citing) == sorted(CITING_DESIGN_IN_FLIGHT)
+
+
+README_SECTION = re.compile(r"README\b[^\n]{0,16}(?:«|section)")
+"""A pointer at a part of the README (named in guillemets, or as a section) that the split moved into ``docs/``."""
+
+
+def test_nothing_points_at_a_readme_section_that_moved() -> None:
+    sources = [source for source in _tracked_text() if source.is_file() and source != Path(__file__).resolve()]
+    assert [str(source.relative_to(ROOT)) for source in sources
+            if README_SECTION.search(source.read_text(encoding="utf-8", errors="replace"))] == []
