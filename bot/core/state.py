@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import unicodedata
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any
 
-Enforcement = Literal["warn", "redact", "mute"]
 ENFORCEMENT_MODES: tuple[str, ...] = ("warn", "redact", "mute")
 MAX_NAME = 40
 MAX_NAME_WORDS = 8
 """Character names are matched on at most this many words (keeps matching linear in the input)."""
+MAX_REMEMBERED_NAME = 120
+"""Names up to this long have their ``name_key`` remembered (so the memory it takes is bounded)."""
 INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 """Hangul fillers: Unicode letters that show nothing."""
 
@@ -33,7 +35,17 @@ def _taken_back(current: dict[str, Any], saved: dict[str, Any], key: str) -> dic
 
 def name_key(name: str) -> str:
     """Case- and accent-insensitive key of a character name, after NFKC (``𝐁𝐫𝐮𝐧𝐨``, ``ℬruno``: ``bruno``);
-    format characters (zero-width, direction marks) are ignored."""
+    format characters (zero-width, direction marks) are ignored. Short names (all a room's names) are
+    remembered: an event asks for the same few keys dozens of times."""
+    return _short_name_key(name) if len(name) <= MAX_REMEMBERED_NAME else _name_key(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _short_name_key(name: str) -> str:
+    return _name_key(name)
+
+
+def _name_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
     kept = (c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf")
     return " ".join("".join(kept).split())

@@ -216,11 +216,6 @@ def coalesced_actions(group: list[Send], coalesced: Coalesced) -> list[Send]:
     return [a for a in group if a.action_id in ids]
 
 
-def coalesced_targets(coalesced: Coalesced) -> list[str]:
-    """The events a coalesced message links (from its action ids, ``<event id>/<n>``)."""
-    return [a.rsplit("/", 1)[0] for a in coalesced.action_ids if "/" in a]
-
-
 def inflight_records(store: Any) -> list[Coalesced]:
     """Coalesced messages written before a stop and not known to be sent."""
     return [Coalesced.from_json(value) for _key, value in store.meta_with_prefix(COALESCED_KEY)]
