@@ -1,6 +1,6 @@
 """The Matrix bot: the sync loop, batches and the sync token, per-room workers, membership.
 
-Design notes (DESIGN.md 4):
+Design notes (docs/development.md#4):
 - We drive ``client.sync(since=token)`` ourselves. The sync token lives in the bot's SQLite
   (its table ``matrix_sync``, ``bot.matrix.store``) and is saved only once every event of that batch (and of all
   earlier batches) has been committed by the table. The table's outbox covers the actions.

@@ -7,7 +7,7 @@ worker keeps handling its events but does not wait on each send: their actions g
 ``RoomDelivery.pending``, and when the server allows the next message they go out by priority
 (what keeps the protocol first: a mute's power levels, redactions, lock confirmations) and every
 notice for the room is coalesced into one message (lock notices first, then the rest; it replies
-to the last roll and links the others, DESIGN.md 3.4). The GM is told once per room that the
+to the last roll and links the others, docs/contracts.md#3.4). The GM is told once per room that the
 server is slowing the bot down, inside that message.
 
 Crash safety: the coalesced message is written to ``meta`` (``coalesced/<room>``) with its
@@ -214,11 +214,6 @@ def reply_target(group: list[Send]) -> str | None:
 def coalesced_actions(group: list[Send], coalesced: Coalesced) -> list[Send]:
     ids = set(coalesced.action_ids)
     return [a for a in group if a.action_id in ids]
-
-
-def coalesced_targets(coalesced: Coalesced) -> list[str]:
-    """The events a coalesced message links (from its action ids, ``<event id>/<n>``)."""
-    return [a.rsplit("/", 1)[0] for a in coalesced.action_ids if "/" in a]
 
 
 def inflight_records(store: Any) -> list[Coalesced]:
