@@ -166,8 +166,6 @@ def test_the_readme_tours_the_gms_screen_into_the_gms_manual() -> None:
 
 EXAMPLES = ("hexagono", "hexchat")
 """The made-up game and network of «Adding a game» and «Adding a transport»: files still to be written."""
-IN_FLIGHT = ("bot/screen/",)
-"""Named by the page before its branch lands (issue 24's GM's screen): once it exists, this entry goes."""
 PLACEHOLDERS = {"<game>": "savage", "<transport>": "matrix"}
 CITED_PATH = re.compile(r"`((?:bot|systems|templates|tests|docs|bench)/[\w./<>-]*)`")
 CITED_NAME = re.compile(r"`((?:bot|systems)(?:\.\w+)+)")
@@ -202,8 +200,8 @@ def test_every_path_and_module_the_architecture_cites_exists() -> None:
             continue
         for placeholder, value in PLACEHOLDERS.items():
             name = name.replace(placeholder, value)
-        if (ROOT / name).exists() == (name in IN_FLIGHT):
-            missing.append(name if name not in IN_FLIGHT else f"{name} has landed: drop it from IN_FLIGHT")
+        if not (ROOT / name).exists():
+            missing.append(name)
     missing += [dotted for dotted in CITED_NAME.findall(text) if not _resolves(dotted)]
     assert missing == []
 
@@ -231,15 +229,13 @@ def test_the_architectures_folder_table_names_every_module_once() -> None:
 
 
 DESIGN_CITATION = re.compile(r"\bDESIGN(?:\.md)? +\d")
-CITING_DESIGN_IN_FLIGHT = ("bot/core/room_commands/__init__.py",)
-"""A file the branches still in flight may change, left to the integrator: its citation moves after those merge."""
 
 
 def test_the_code_cites_the_contracts_in_docs_not_a_design_file() -> None:
     """``docs/contracts.md#3.4``, never a section of the design file, which is not in the repository."""
     citing = [str(source.relative_to(ROOT)) for source in _tracked_text() if source.is_file()
               and DESIGN_CITATION.search(source.read_text(encoding="utf-8", errors="replace"))]
-    assert sorted(citing) == sorted(CITING_DESIGN_IN_FLIGHT)
+    assert citing == []
 
 
 README_SECTION = re.compile(r"README\b[^\n]{0,16}(?:«|section)")
