@@ -466,7 +466,7 @@ class MatrixBot:
     def _resume_pending(self) -> None:
         """Actions committed before a crash and not yet sent (a coalesced message as it was written);
         saved power levels with no open lock."""
-        inflight = inflight_records(self.store)
+        inflight = inflight_records(self.matrix_store)
         coalesced = {a for record in inflight for a in record.action_ids}
         for record in inflight:
             self._enqueue(record.room_id, Job(coalesced=record))
