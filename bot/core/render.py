@@ -62,17 +62,14 @@ def without_controls(text: str) -> str:
 
 
 SHOWN_AS_NOTHING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-"""What no message prints of a value: the control characters above, and the zero-width space, the direction
-marks, embeddings, overrides and isolates and the BOM, with which a typed name or expression echoed in a
-reply (``«Ma‮lo»``) would turn the rest of the room's line around. The zero-width joiner stays (emoji)."""
+"""What no rendered text keeps: the control characters above, and the zero-width space, the direction marks,
+embeddings, overrides and isolates and the BOM, with which a typed name or expression echoed in a reply
+(``«Ma‮lo»``) would turn the rest of the room's line around. The zero-width joiner stays (emoji). No template
+writes one, so they are taken out of the whole text once it is rendered (one pass in C, not a call per value)."""
 
 
-def shown(value: object) -> object:
-    """Every ``{{ value }}`` of a message, before it is escaped (the environment's ``finalize``)."""
-    if isinstance(value, str) and SHOWN_AS_NOTHING.search(value):
-        cleaned = SHOWN_AS_NOTHING.sub("", value)
-        return Markup(cleaned) if isinstance(value, Markup) else cleaned
-    return value
+def shown(text: str) -> str:
+    return SHOWN_AS_NOTHING.sub("", text)
 
 
 def markdown_text(value: object) -> str:
@@ -142,7 +139,6 @@ class Renderer:
             undefined=StrictUndefined,
             keep_trailing_newline=False,
             auto_reload=False,
-            finalize=shown,
         )
         self._kinds: dict[str, list[str]] = {}
         self._texts: dict[tuple[object, ...], str] = {}
@@ -161,7 +157,7 @@ class Renderer:
         return _renderer_from, self._made_from
 
     def render(self, kind: str, **context: Any) -> Message:
-        body = self.env.get_template(f"{kind}.txt").render(context).strip()
+        body = shown(self.env.get_template(f"{kind}.txt").render(context).strip())
         template = None
         if kind not in self._plain_only:
             try:
@@ -169,7 +165,7 @@ class Renderer:
             except TemplateNotFound:
                 self._plain_only.add(kind)
         try:
-            html = _plain_to_html(body) if template is None else template.render(context).strip()
+            html = _plain_to_html(body) if template is None else shown(template.render(context).strip())
         except TemplateNotFound:  # an HTML template that includes one with no HTML of its own
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
@@ -177,7 +173,7 @@ class Renderer:
     def document(self, kind: str, ext: str, **context: Any) -> str:
         """A whole file (``acta_document`` as ``txt`` or ``html``, ``table_page``...), not a chat message:
         no length cap. HTML files are autoescaped."""
-        return self.env.get_template(f"{kind}.{ext}").render(context)
+        return shown(self.env.get_template(f"{kind}.{ext}").render(context))
 
     def kinds(self, prefix: str) -> list[str]:
         """The message kinds named ``prefix`` + a name, from every folder (``topic_``, ``savage/topic_``)."""
@@ -194,7 +190,7 @@ class Renderer:
         key = _text_key(kind, context)
         if key is not None and (known := self._texts.get(key)) is not None:
             return known
-        text = self.env.get_template(f"{kind}.txt").render(context).strip()
+        text = shown(self.env.get_template(f"{kind}.txt").render(context).strip())
         if key is not None:
             if len(self._texts) >= MAX_REMEMBERED_TEXTS:
                 self._texts.clear()

@@ -20,7 +20,6 @@ Only this package imports nio.
 """
 
 from bot.matrix.bot import MatrixBot
-from bot.matrix.errors import PermanentError
 from bot.matrix.power import RoomAuth
 
-__all__ = ["MatrixBot", "PermanentError", "RoomAuth"]
+__all__ = ["MatrixBot", "RoomAuth"]
