@@ -29,6 +29,7 @@ from jinja2 import (
     FileSystemLoader,
     PrefixLoader,
     StrictUndefined,
+    Template,
     TemplateNotFound,
     select_autoescape,
 )
@@ -132,9 +133,9 @@ class Renderer:
         self._kinds: dict[str, list[str]] = {}
         self._texts: dict[tuple[object, ...], str] = {}
         """Texts already rendered from scalars (``text``), at most ``MAX_REMEMBERED_TEXTS``."""
-        self._plain_only: set[str] = set()
-        """Kinds found to have no ``K.html`` (templates are read once, as ``auto_reload`` is off): not
-        looked for again, since a lookup that fails searches every folder each time."""
+        self._templates: dict[str, tuple[Template, Template | None]] = {}
+        """Each kind's ``K.txt`` and ``K.html`` (None: it has none), looked up once: templates are read
+        once, as ``auto_reload`` is off, and a lookup that fails searches every folder each time."""
         self.env.filters["md"] = markdown_text
         self.env.filters["lines"] = html_lines
         # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
@@ -146,18 +147,22 @@ class Renderer:
         return _renderer_from, self._made_from
 
     def render(self, kind: str, **context: Any) -> Message:
-        body = self.env.get_template(f"{kind}.txt").render(context).strip()
-        template = None
-        if kind not in self._plain_only:
-            try:
-                template = self.env.get_template(f"{kind}.html")
-            except TemplateNotFound:
-                self._plain_only.add(kind)
+        plain, template = self._templates.get(kind) or self._look_up(kind)
+        body = plain.render(context).strip()
         try:
             html = _plain_to_html(body) if template is None else template.render(context).strip()
         except TemplateNotFound:  # an HTML template that includes one with no HTML of its own
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
+
+    def _look_up(self, kind: str) -> tuple[Template, Template | None]:
+        plain = self.env.get_template(f"{kind}.txt")
+        try:
+            rich: Template | None = self.env.get_template(f"{kind}.html")
+        except TemplateNotFound:
+            rich = None
+        self._templates[kind] = plain, rich
+        return plain, rich
 
     def document(self, kind: str, ext: str, **context: Any) -> str:
         """A whole file (``acta_document`` as ``txt`` or ``html``, ``table_page``...), not a chat message:
