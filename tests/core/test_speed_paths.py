@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 from bot.core.events import Message, PowerLevels, React, Redact, Send, action_from_dict, action_to_dict
+from bot.core.render import Renderer
 from bot.core.state import PLAY, RoomState
+from systems.base import roll_dice
 from tests.transcript import make_table, play
 
 
@@ -36,3 +41,18 @@ def test_an_action_goes_to_the_outbox_and_back_unchanged() -> None:
     ]
     for action in actions:
         assert action_from_dict(json.loads(json.dumps(action_to_dict(action)))) == action
+
+
+@pytest.mark.parametrize("ext", ["txt", "html"])
+def test_a_dice_list_writes_each_die_as_the_die_macro_does(ext: str) -> None:
+    """``dice_list`` writes ``die`` out for each die (one macro call per die was most of a roll's time):
+    the same dice, kept or dropped, exploded, at their maximum, more than shown, in both formats."""
+    macros = Renderer().env.get_template(f"macros.{ext}").module
+    rng = random.Random(7)
+    for text in ("3d10", "4d6kh3", "6d6!kl2", "10d2!", "25d6", "1d1"):
+        for _ in range(10):
+            for term in roll_dice(text, rng).result.terms:
+                dice = term.dice
+                shown = [str(macros.die(d)) for d in dice[:20]]  # type: ignore[attr-defined]
+                more = f", … +{len(dice) - 20}" if len(dice) > 20 else ""
+                assert str(macros.dice_list(dice)) == "[" + ", ".join(shown) + more + "]"  # type: ignore[attr-defined]
