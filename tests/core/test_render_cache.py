@@ -149,3 +149,13 @@ def test_a_kind_is_looked_up_once_and_renders_the_same_each_time(tmp_path: Path)
                               Message("Adiós <<Ana>>", "Adiós &lt;&lt;Ana&gt;&gt;")]
     assert asked == looked_up and "pair_kind.txt" in looked_up, asked
     assert renderer.render("pair_kind", name="Bruno") == Message("Hola Bruno", "<b>Hola Bruno</b>")
+
+
+def test_a_templates_globals_are_the_renderers_and_copy_fast(tmp_path: Path) -> None:
+    """Each render copies the template's globals into its context: they are a plain dict (Jinja's
+    ``ChainMap`` is copied key by key), with the renderer's globals in it."""
+    (tmp_path / "flag_kind.txt").write_text("{{ gm_view }} {{ range(2)|list }}", encoding="utf-8")
+    renderer = Renderer((), str(tmp_path))
+    template = renderer.env.get_template("flag_kind.txt")
+    assert type(template.globals) is dict and template.globals["gm_view"] is False
+    assert renderer.render("flag_kind").body == "False [0, 1]"
