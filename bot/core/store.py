@@ -104,6 +104,14 @@ def _migrate_9(db: sqlite_utils.Database) -> None:
         db.execute("ALTER TABLE outbox ADD COLUMN transport TEXT NOT NULL DEFAULT ''")
 
 
+def _migrate_10(db: sqlite_utils.Database) -> None:
+    """The outbox's index holds only the actions still to send: marking one sent drops its entry, where
+    the index of every action by ``done`` moved it to the other end (about one page more written per
+    event). The queries for pending actions (``done = 0``) use it."""
+    db.execute("DROP INDEX IF EXISTS idx_outbox_done_seq")
+    db.execute("CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (seq) WHERE done = 0")
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 
@@ -115,7 +123,7 @@ def _part_of_another_package(db: sqlite_utils.Database) -> None:
 
 MIGRATIONS: list[Migration] = [
     _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
-    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9,
+    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9, _migrate_10,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 PART_VERSION = "schema:"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from bot.core.events import Message, PowerLevels, React, Redact, Send, action_from_dict, action_to_dict
 from bot.core.render import Renderer
 from bot.core.state import PLAY, RoomState
+from bot.core.store import SCHEMA_VERSION, Store
 from systems.base import roll_dice
 from tests.transcript import make_table, play
 
@@ -56,3 +58,39 @@ def test_a_dice_list_writes_each_die_as_the_die_macro_does(ext: str) -> None:
                 shown = [str(macros.die(d)) for d in dice[:20]]  # type: ignore[attr-defined]
                 more = f", … +{len(dice) - 20}" if len(dice) > 20 else ""
                 assert str(macros.dice_list(dice)) == "[" + ", ".join(shown) + more + "]"  # type: ignore[attr-defined]
+
+
+def _plan(store: Store, sql: str, params: list[str]) -> str:
+    return " ".join(str(row[-1]) for row in store.db.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+
+
+def test_only_pending_actions_are_indexed_and_a_sent_one_leaves_the_index(tmp_path: Path) -> None:
+    """The outbox's index holds only what is still to send: queueing writes one entry, marking it sent
+    drops it (where the index of every action by ``done`` moved it, about one page more per event).
+    The queries for what is pending use it, and find what they did."""
+    store = Store(str(tmp_path / "rolbot.db"))
+    sent = Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")
+    waiting = Send("!r", Message("b", "b"), None, (), None, action_id="$e/1")
+    with store.transaction():
+        store.queue_actions("$e", [sent, waiting], "matrix")
+    store.actions_done(["$e/0"])
+    assert "outbox_pending" in _plan(store, "SELECT data FROM outbox WHERE done = 0 ORDER BY seq", [])
+    assert "outbox_pending" in _plan(
+        store, "SELECT transport, data FROM outbox WHERE done = 0 AND transport IN (?, '') ORDER BY seq", ["matrix"])
+    assert store.db.execute("SELECT count(*) FROM outbox INDEXED BY outbox_pending WHERE done = 0").fetchone() == (1,)
+    assert store.pending_actions() == [waiting] and store.pending_owned("matrix") == [("matrix", waiting)]
+
+
+def test_a_database_of_the_previous_version_gets_the_pending_index(tmp_path: Path) -> None:
+    path = str(tmp_path / "rolbot.db")
+    store = Store(path)
+    with store.transaction():
+        store.queue_actions("$e", [Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")], "irc")
+        store.db.execute("DROP INDEX outbox_pending")
+        store.db.execute("CREATE INDEX idx_outbox_done_seq ON outbox (done, seq)")
+        store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    store.db.conn.close()
+    reopened = Store(path)
+    names = {row[0] for row in reopened.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "outbox_pending" in names and "idx_outbox_done_seq" not in names
+    assert [a.action_id for a in reopened.pending_actions()] == ["$e/0"]
