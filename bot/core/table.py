@@ -145,7 +145,7 @@ class Table:
                 self.store.drop_undo(event.room_id, undone)
             for roll_id in work.reveals:
                 self.store.reveal_roll(roll_id)
-            self.store.save_room(event.room_id, ctx.room.to_json())
+            self.store.save_room(event.room_id, ctx.room.to_json(), ctx.room.page_token)
             self.store.write_acta(event.room_id, work.records)
             if self._seed is not None:
                 self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))

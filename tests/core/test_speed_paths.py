@@ -88,9 +88,61 @@ def test_a_database_of_the_previous_version_gets_the_pending_index(tmp_path: Pat
         store.queue_actions("$e", [Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")], "irc")
         store.db.execute("DROP INDEX outbox_pending")
         store.db.execute("CREATE INDEX idx_outbox_done_seq ON outbox (done, seq)")
-        store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+        store.db.execute("PRAGMA user_version = 9")
     store.db.conn.close()
     reopened = Store(path)
     names = {row[0] for row in reopened.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "outbox_pending" in names and "idx_outbox_done_seq" not in names
     assert [a.action_id for a in reopened.pending_actions()] == ["$e/0"]
+
+
+def _statements(store: Store) -> list[str]:
+    seen: list[str] = []
+    store.db.conn.set_trace_callback(seen.append)
+    return seen
+
+
+def test_a_rooms_page_token_is_found_and_a_save_that_keeps_it_writes_only_the_state(tmp_path: Path) -> None:
+    """The page token has a column and an index of its own (the index over the state's JSON was
+    rewritten on every save): a save that keeps the token sets the state alone; one that changes it
+    moves the lookup with it, across a restart too."""
+    path = str(tmp_path / "rolbot.db")
+    store = Store(path)
+    room = RoomState(page_token="t" * 32)
+    with store.transaction():
+        store.save_room("!a", room.to_json(), room.page_token)
+    room.system = "savage"
+    seen = _statements(store)
+    with store.transaction():
+        store.save_room("!a", room.to_json(), room.page_token)
+    assert [s.split(" WHERE")[0] for s in seen if "rooms" in s] == [
+        f"UPDATE rooms SET data = '{room.to_json()}'"], seen
+    assert store.room_for_token("t" * 32) == "!a"
+    room.page_token = "u" * 32
+    with store.transaction():
+        store.save_room("!a", room.to_json(), room.page_token)
+    assert store.room_for_token("t" * 32) is None and store.room_for_token("u" * 32) == "!a"
+    store.db.conn.close()
+    reopened = Store(path)
+    assert reopened.room_for_token("u" * 32) == "!a"
+    assert (reopened.load_room("!a") or {})["system"] == "savage"
+    assert "rooms_by_page_token" in _plan(reopened, "SELECT room_id FROM rooms WHERE page_token = ?", ["x"])
+
+
+def test_a_save_without_the_token_reads_it_from_the_state(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "rolbot.db"))
+    with store.transaction():
+        store.save_room("!a", RoomState(page_token="v" * 32).to_json())
+    assert store.room_for_token("v" * 32) == "!a"
+
+
+def test_a_database_of_version_10_keeps_its_rooms_tokens(tmp_path: Path) -> None:
+    path = str(tmp_path / "rolbot.db")
+    store = Store(path)
+    with store.transaction():
+        store.db.execute("DROP INDEX rooms_by_page_token")
+        store.db.execute("ALTER TABLE rooms DROP COLUMN page_token")
+        store.db.execute("INSERT INTO rooms (room_id, data) VALUES (?, ?)", ["!a", RoomState(page_token="w" * 32).to_json()])
+        store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    store.db.conn.close()
+    assert SCHEMA_VERSION == 11 and Store(path).room_for_token("w" * 32) == "!a"
