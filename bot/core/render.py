@@ -62,6 +62,20 @@ def without_controls(text: str) -> str:
     return CONTROL_CHARACTERS.sub("", text)
 
 
+SHOWN_AS_NOTHING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+"""What no message prints of a value: the control characters above, and the zero-width space, the direction
+marks, embeddings, overrides and isolates and the BOM, with which a typed name or expression echoed in a
+reply (``«Ma‮lo»``) would turn the rest of the room's line around. The zero-width joiner stays (emoji)."""
+
+
+def shown(value: object) -> object:
+    """Every ``{{ value }}`` of a message, before it is escaped (the environment's ``finalize``)."""
+    if isinstance(value, str) and SHOWN_AS_NOTHING.search(value):
+        cleaned = SHOWN_AS_NOTHING.sub("", value)
+        return Markup(cleaned) if isinstance(value, Markup) else cleaned
+    return value
+
+
 def markdown_text(value: object) -> str:
     """User text as literal Markdown: control characters dropped, the characters that make markup,
     links or autolinks escaped (an e-mail address gets a word joiner before its ``@``), and each
@@ -138,6 +152,7 @@ class Renderer:
             undefined=StrictUndefined,
             keep_trailing_newline=False,
             auto_reload=False,
+            finalize=shown,
         )
         self._kinds: dict[str, list[str]] = {}
         self._texts: dict[tuple[object, ...], str] = {}

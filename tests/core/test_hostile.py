@@ -84,3 +84,14 @@ def test_a_refusal_never_repeats_control_or_direction_characters_of_a_typed_name
         assert sends, command
         for send in sends:
             assert not any(c in send.message.body for c in "\u202e\u200b\x07\x1b\x00"), send.message.body
+
+
+def test_no_reply_echoes_control_or_direction_characters_of_what_was_typed() -> None:
+    """An expression or a question typed with bell, escape or a right-to-left override comes back without them
+    in the reply (``!tiro``'s «no es una tirada», ``!regla``'s «No encuentro nada sobre»), plain and HTML."""
+    table = make_table("savage")
+    typed = "Ma\u202ela\x07o\x1b[31m\u2066x"
+    for number, command in enumerate((f"!tiro {typed}", f"!regla {typed}", f"!{typed}"), start=1):
+        for send in [a for a in table.handle(Event("!r", "@gm:x", command, f"${number}")) if isinstance(a, Send)]:
+            for text in (send.message.body, send.message.html or ""):
+                assert not any(c in text for c in "\u202e\x07\x1b\u2066"), text
