@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.events import Message, PowerLevels, React, Redact, Send, action_from_dict, action_to_dict
+from bot.core.events import Event, Message, PowerLevels, React, Redact, Send, action_from_dict, action_to_dict
+from bot.core.game import Game
 from bot.core.render import Renderer
 from bot.core.state import PLAY, RoomState
 from bot.core.store import SCHEMA_VERSION, Store
+from bot.core.table import Table
+from bot.games import GAMES
 from systems.base import roll_dice
 from tests.transcript import make_table, play
 
@@ -146,3 +149,29 @@ def test_a_database_of_version_10_keeps_its_rooms_tokens(tmp_path: Path) -> None
         store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
     store.db.conn.close()
     assert SCHEMA_VERSION == 11 and Store(path).room_for_token("w" * 32) == "!a"
+
+
+def test_an_events_game_is_looked_up_once_and_follows_a_change_of_the_rooms_game() -> None:
+    """``Context.game`` is asked for many times per event: the lookup is kept while the room's game is
+    the same, and a command that changes it (``!sistema``), or a rollback that puts it back, is seen
+    at once."""
+    table = Table(Store(), games=GAMES)
+    ctx = table.context_for(Event("!r:local", "@gm:local", "!estado", "$1"), table.room("!r:local"))
+    asked: list[str] = []
+    registry = ctx.games
+    original = registry.game_for
+
+    def game_for(key: str) -> Game:
+        asked.append(key)
+        return original(key)
+
+    registry.game_for = game_for  # type: ignore[method-assign]
+    try:
+        assert [ctx.game.key for _ in range(5)] == ["generic"] * 5 and asked == []  # found making the context
+        mark = ctx.work.mark()
+        ctx.room.system = "savage"
+        assert ctx.game.key == "savage" and ctx.system is GAMES["savage"].system
+        ctx.work.rollback(mark)
+        assert ctx.game.key == "generic" and asked == ["savage", "generic"]
+    finally:
+        del registry.game_for
