@@ -18,6 +18,8 @@ from bot.config import Config
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.screen import Screen
+from bot.screen.page import ScreenPages
 from bot.transport import TransportHub
 from bot.web import Metrics, start_web
 
@@ -99,12 +101,15 @@ def build_hub(config: Config, table: Table, metrics: Metrics, setup_only: bool =
     return hub
 
 
-async def serve_web(config: Config, table: Table, metrics: Metrics) -> web.AppRunner | None:
-    """The ``[web]`` server (``/healthz``, ``/metrics``, the table page), if the config binds one."""
+async def serve_web(config: Config, table: Table, metrics: Metrics, screen: Screen | None = None
+                    ) -> web.AppRunner | None:
+    """The ``[web]`` server (``/healthz``, ``/metrics``, the table page and, with ``screen``, the GM's
+    screen), if the config binds one."""
     hp = config.web_host_port()
     if not hp:
         return None
-    return await start_web(metrics, *hp, table=table, trusted_proxy=config.web_trusted_proxy)
+    return await start_web(metrics, *hp, table=table, trusted_proxy=config.web_trusted_proxy,
+                           groups=[ScreenPages(screen)] if screen is not None else ())
 
 
 async def run_transports(config: Config, stop: asyncio.Event | None = None, setup_only: bool = False,
@@ -116,13 +121,16 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
     table = build_table(config)
     metrics = Metrics()
     hub = build_hub(config, table, metrics, setup_only, reset_cross_signing)
+    screen = None if setup_only else Screen(hub)
+    if screen is not None:
+        hub.add(screen)
     server = None
     loop = asyncio.get_running_loop()
     watcher = asyncio.ensure_future(stop.wait()) if stop is not None else None
     failed = False
     tasks: list[asyncio.Future[None]] = []
     try:
-        server = await serve_web(config, table, metrics)
+        server = await serve_web(config, table, metrics, screen)
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, hub.stop)
         if watcher is not None:
@@ -140,6 +148,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
             loop.remove_signal_handler(sig)
         if watcher is not None:
             watcher.cancel()
+        hub.stop()  # a transport's startup error ends the run too: the others (the screen) stop with it
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
         if server is not None:

@@ -72,7 +72,8 @@ COMMON_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 ACTA_ROUTE = r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(" + "|".join(FORMATS) + ")}"
-ASSETS = {"mesa.css": "text/css", "mesa.js": "text/javascript", "icono.svg": "image/svg+xml"}
+ASSETS = {"mesa.css": "text/css", "mesa.js": "text/javascript", "icono.svg": "image/svg+xml",
+          "pantalla.css": "text/css", "pantalla.js": "text/javascript"}
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -125,6 +126,11 @@ class TablePages:
         self._actas: OrderedDict[tuple[str, tuple[int, ...], str, int], asyncio.Future[str]] = OrderedDict()
         self._pool: ProcessPoolExecutor | None = None
         table.watchers.append(self._changed)
+
+    @property
+    def closing(self) -> bool:
+        """The server is stopping: every live stream ends."""
+        return self._closing
 
     def _changed(self, room_id: str) -> None:
         self._versions[room_id] += 1
@@ -238,11 +244,7 @@ class TablePages:
         token = request.match_info["token"]
         room_id = self._room_or_404(request)
         client = self.client(request)
-        self._check_room_for_a_stream(room_id, client)
-        feed = self._feeds.setdefault(room_id, Feed())
-        feed.streams += 1
-        self._by_address[client] += 1
-        self.metrics.web_streams += 1
+        feed = self.stream_opened(room_id, client)
         try:
             response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
                                                    "Content-Type": "text/event-stream; charset=utf-8"})
@@ -261,14 +263,26 @@ class TablePages:
         except ConnectionResetError:
             pass
         finally:
-            self.metrics.web_streams -= 1
-            self._by_address[client] -= 1
-            if not self._by_address[client]:
-                del self._by_address[client]
-            feed.streams -= 1
-            if not feed.streams:
-                self._feeds.pop(room_id, None)
+            self.stream_closed(room_id, client, feed)
         return response
+
+    def stream_opened(self, room_id: str, client: str) -> Feed:
+        """A live stream of the room opens (a refusal when a limit is reached): its room's feed."""
+        self._check_room_for_a_stream(room_id, client)
+        feed = self._feeds.setdefault(room_id, Feed())
+        feed.streams += 1
+        self._by_address[client] += 1
+        self.metrics.web_streams += 1
+        return feed
+
+    def stream_closed(self, room_id: str, client: str, feed: Feed) -> None:
+        self.metrics.web_streams -= 1
+        self._by_address[client] -= 1
+        if not self._by_address[client]:
+            del self._by_address[client]
+        feed.streams -= 1
+        if not feed.streams:
+            self._feeds.pop(room_id, None)
 
     async def acta_view(self, request: web.Request) -> web.Response:
         room_id = self._room_or_404(request)

@@ -15,8 +15,9 @@ import errno
 import os
 import socket
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
 
@@ -24,6 +25,7 @@ from bot.core.errors import StartupError
 
 if TYPE_CHECKING:
     from bot.core.table import Table
+    from bot.table_page import TablePages
 
 _BIND_ERRORS = {errno.EADDRINUSE: "web_port_in_use", errno.EADDRNOTAVAIL: "web_not_local",
                 errno.EACCES: "web_forbidden"}
@@ -31,6 +33,12 @@ HEADER_TIMEOUT_S = 10.0
 """From a connection's opening to the end of its first request's headers."""
 IDLE_TIMEOUT_S = 10.0
 """From an answer to the end of the next request's headers on the same connection."""
+
+
+class RouteGroup(Protocol):
+    """More pages of the app over the table's (the GM's screen, ``bot/screen/``)."""
+
+    def add_routes(self, app: web.Application, pages: TablePages) -> None: ...
 
 
 @dataclass
@@ -116,8 +124,10 @@ class Metrics:
         return "\n".join(out) + "\n"
 
 
-def make_app(metrics: Metrics, table: Table | None = None, trusted_proxy: str | None = None) -> web.Application:
-    """``trusted_proxy``: the address of the reverse proxy whose ``X-Forwarded-For`` names the client."""
+def make_app(metrics: Metrics, table: Table | None = None, trusted_proxy: str | None = None,
+             groups: Sequence[RouteGroup] = ()) -> web.Application:
+    """``trusted_proxy``: the address of the reverse proxy whose ``X-Forwarded-For`` names the client;
+    ``groups``: more pages, served with a table only."""
     async def healthz(_: web.Request) -> web.Response:
         if metrics.healthy:
             return web.Response(text="ok\n")
@@ -133,7 +143,10 @@ def make_app(metrics: Metrics, table: Table | None = None, trusted_proxy: str | 
     if table is not None:
         from bot.table_page import TablePages
 
-        TablePages(table, metrics, trusted_proxy).add_routes(app)
+        pages = TablePages(table, metrics, trusted_proxy)
+        pages.add_routes(app)
+        for group in groups:
+            group.add_routes(app, pages)
     return app
 
 
@@ -200,8 +213,9 @@ class _Site(web.BaseSite):
 
 
 async def start_web(metrics: Metrics, host: str, port: int, table: Table | None = None,
-                    trusted_proxy: str | None = None) -> web.AppRunner:
-    runner = web.AppRunner(make_app(metrics, table, trusted_proxy), access_log=None, keepalive_timeout=IDLE_TIMEOUT_S,
+                    trusted_proxy: str | None = None, groups: Sequence[RouteGroup] = ()) -> web.AppRunner:
+    runner = web.AppRunner(make_app(metrics, table, trusted_proxy, groups), access_log=None,
+                           keepalive_timeout=IDLE_TIMEOUT_S,
                            handler_cancellation=True)
     await runner.setup()
     site = _Site(runner, host, port)

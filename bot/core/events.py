@@ -39,6 +39,9 @@ class Event:
     bot_can_mute: bool = True
     network_redacts: bool = True
     """The network can take a message back (IRC cannot: enforcement there only warns and mutes)."""
+    in_room: bool = True
+    """The event is a message posted in the room, which the answers reply to; False for an event from a
+    source that owns no room (a control of the GM's screen): its answers are posted as they are."""
 
 
 @dataclass(frozen=True, slots=True)

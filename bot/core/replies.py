@@ -84,7 +84,8 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
                   label=shown_label)
     applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
     send = Send(
-        view.event.room_id, views.public, view.event.event_id if to.reply else None, to.mentions, private_to,
+        view.event.room_id, views.public, view.event.event_id if to.reply and view.event.in_room else None,
+        to.mentions, private_to,
         template=kind, actor=view.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
         private_also=to.private_also, to_room_gms=to.to_room_gms, secret=secret,
     )

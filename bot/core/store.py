@@ -105,7 +105,14 @@ def _migrate_9(db: sqlite_utils.Database) -> None:
         db.execute("ALTER TABLE outbox ADD COLUMN transport TEXT NOT NULL DEFAULT ''")
 
 
-def _migrate_10(db: sqlite_utils.Database) -> None:
+def _migrate_screen_links(db: sqlite_utils.Database) -> None:
+    """Each GM's private screen link of a room (``!pantalla``): one token per (room, GM), replaced by
+    ``!pantalla nueva``, looked up by the token on each request to ``/master/<token>``."""
+    db.execute("CREATE TABLE IF NOT EXISTS screen_links (room_id TEXT NOT NULL, user_id TEXT NOT NULL,"
+               " token TEXT NOT NULL UNIQUE, PRIMARY KEY (room_id, user_id))")
+
+
+def _migrate_11(db: sqlite_utils.Database) -> None:
     """The outbox's index holds only the actions still to send: marking one sent drops its entry, where
     the index of every action by ``done`` moved it to the other end (about one page more written per
     event). The queries for pending actions (``done = 0``) use it."""
@@ -113,7 +120,7 @@ def _migrate_10(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (seq) WHERE done = 0")
 
 
-def _migrate_11(db: sqlite_utils.Database) -> None:
+def _migrate_12(db: sqlite_utils.Database) -> None:
     """Each room's table page token in a column of its own, indexed where there is one: the index over
     the state's JSON was rewritten on every save of the room (about a page more per event)."""
     if "page_token" not in db.table("rooms").columns_dict:
@@ -134,7 +141,7 @@ def _part_of_another_package(db: sqlite_utils.Database) -> None:
 
 MIGRATIONS: list[Migration] = [
     _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
-    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9, _migrate_10, _migrate_11,
+    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9, _migrate_screen_links, _migrate_11, _migrate_12,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 PART_VERSION = "schema:"
@@ -311,6 +318,23 @@ class Store:
         """The room whose table page token is ``token`` (compare it again before trusting it)."""
         row = self.db.execute("SELECT room_id FROM rooms WHERE page_token = ?", [token]).fetchone()
         return row[0] if row else None
+
+    # -- the GMs' screen links (``!pantalla``, bot/screen/)
+
+    def screen_token(self, room_id: str, user_id: str) -> str | None:
+        row = self.db.execute("SELECT token FROM screen_links WHERE room_id = ? AND user_id = ?",
+                              [room_id, user_id]).fetchone()
+        return row[0] if row else None
+
+    def set_screen_token(self, room_id: str, user_id: str, token: str) -> None:
+        """The GM's link of the room is ``token`` from now on (an earlier one stops working)."""
+        self.db.execute("INSERT OR REPLACE INTO screen_links (room_id, user_id, token) VALUES (?, ?, ?)",
+                        [room_id, user_id, token])
+
+    def screen_link(self, token: str) -> tuple[str, str] | None:
+        """(room id, GM's user id) of a screen token, if it is a current one."""
+        row = self.db.execute("SELECT room_id, user_id FROM screen_links WHERE token = ?", [token]).fetchone()
+        return (row[0], row[1]) if row else None
 
     # -- what ``!deshacer`` can take back (bot/core/undo.py)
 

@@ -145,6 +145,8 @@ class Table:
                 self.store.drop_undo(event.room_id, undone)
             for roll_id in work.reveals:
                 self.store.reveal_roll(roll_id)
+            for user_id, token in work.screen_links:
+                self.store.set_screen_token(event.room_id, user_id, token)
             self.store.save_room(event.room_id, ctx.room.to_json(), ctx.room.page_token)
             self.store.write_acta(event.room_id, work.records)
             if self._seed is not None:
@@ -162,6 +164,13 @@ class Table:
                       recorded_sessions=partial(self.store.acta_sessions, event.room_id))
         sheets.play_in(ctx.room, ctx.game, ctx.games)
         return ctx
+
+    def is_gm(self, room_id: str, user_id: str) -> bool:
+        """Whether the core counts ``user_id`` a GM of the room now, as a command of theirs would be
+        judged (``Context.is_gm``: configured, ``!master``, or the room's admin on their last event)."""
+        room = self.room(room_id)
+        return Context(Event(room_id, "", "", ""), room, self.settings.for_room(room_id), self.renderer, self.rng,
+                       self.games, ROOM_COMMANDS, UnitOfWork(room)).is_gm(user_id)
 
     def context_for(self, event: Event, room: RoomState) -> Context:
         """A context over ``room`` (a copy of a room's state) that nothing commits: for readers of the

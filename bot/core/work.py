@@ -20,7 +20,7 @@ class Mark:
     """Where a unit of work stood: the room's state (``RoomState.to_json``) and how long each list was."""
 
     snapshot: str
-    lengths: tuple[int, int, int, int, int, int]
+    lengths: tuple[int, ...]
 
 
 @dataclass
@@ -37,13 +37,14 @@ class UnitOfWork:
     """The command of this event changed the play: how to take it back (``bot/core/undo.py``)."""
     undone: list[str] = field(default_factory=list)
     """The events whose commands this event took back (``!deshacer``)."""
+    screen_links: list[tuple[str, str]] = field(default_factory=list)
+    """(GM, token): the room's screen links this event made (``!pantalla``)."""
 
     def _lists(self) -> tuple[list[Any], ...]:
-        return self.actions, self.records, self.rolls, self.reveals, self.undoable, self.undone
+        return self.actions, self.records, self.rolls, self.reveals, self.undoable, self.undone, self.screen_links
 
     def mark(self) -> Mark:
-        a, b, c, d, e, f = (len(pending) for pending in self._lists())
-        return Mark(self.room.to_json(), (a, b, c, d, e, f))
+        return Mark(self.room.to_json(), tuple(len(pending) for pending in self._lists()))
 
     def rollback(self, mark: Mark) -> None:
         """Everything back to ``mark``: the room's state and each pending list."""

@@ -139,7 +139,7 @@ def test_a_save_without_the_token_reads_it_from_the_state(tmp_path: Path) -> Non
     assert store.room_for_token("v" * 32) == "!a"
 
 
-def test_a_database_of_version_10_keeps_its_rooms_tokens(tmp_path: Path) -> None:
+def test_a_database_of_version_11_keeps_its_rooms_tokens(tmp_path: Path) -> None:
     path = str(tmp_path / "rolbot.db")
     store = Store(path)
     with store.transaction():
@@ -148,7 +148,7 @@ def test_a_database_of_version_10_keeps_its_rooms_tokens(tmp_path: Path) -> None
         store.db.execute("INSERT INTO rooms (room_id, data) VALUES (?, ?)", ["!a", RoomState(page_token="w" * 32).to_json()])
         store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
     store.db.conn.close()
-    assert SCHEMA_VERSION == 11 and Store(path).room_for_token("w" * 32) == "!a"
+    assert SCHEMA_VERSION == 12 and Store(path).room_for_token("w" * 32) == "!a"
 
 
 def test_an_events_game_is_looked_up_once_and_follows_a_change_of_the_rooms_game() -> None:

@@ -1,0 +1,312 @@
+"""The GM's screen over HTTP: ``/master/<token>`` (a route group of the ``[web]`` app).
+
+``GET /master/<token>`` is the page: everything ``!estado`` shows and what only the GMs see (each
+combatant's sheet numbers, NPCs included, the unrevealed secret rolls, the grants), with the controls
+of the fight. ``GET /master/<token>/eventos?n=NONCE`` streams the part that changes as Server-Sent
+Events, with the same limits as the table page's streams (``TablePages.stream_opened``);
+``pantalla.js`` swaps it in and posts the forms with ``fetch``. Without JavaScript each control is a
+plain form: ``POST /master/<token>``, then 303 back to the page, which shows the table's answer.
+
+Every request checks the token and that its user is still a GM of the room as the core judges it
+(``Table.is_gm``); otherwise the answer is the app's one 404. A POST needs a nonce of a page rendered
+for that token (``NONCES_PER_TOKEN`` kept, the least recently used dropped) and a same-origin
+request (``Sec-Fetch-Site``, ``Origin``): else 403 and nothing happens. ``POSTS_BURST`` posts in a
+row, then ``POSTS_PER_S``, per token (429 beyond). GET never changes anything; nothing is cached and
+no referrer is sent (the token is in the address)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from aiohttp import web
+
+from bot.core import combat as rounds
+from bot.core import sheets
+from bot.core.context import FoundCommand
+from bot.core.events import Action, Event, Send
+from bot.core.rolls import record_row
+from bot.core.state import RoomState
+from bot.screen import Screen
+from bot.screen.controls import MAX_FORM_BYTES, FormError, command_text, read_form
+from bot.table_page import COMMON_HEADERS, KEEPALIVE_S, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, sse_message
+
+SCREEN_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; "
+              "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'")
+NONCES_PER_TOKEN = 16
+"""Pages of one token whose forms are accepted (each render makes one; an open stream keeps its own)."""
+TOKENS_KEPT = 256
+"""Tokens whose nonces, answers and post budget are kept in memory (the least recently used dropped)."""
+POSTS_BURST = 10
+POSTS_PER_S = 2.0
+MAX_STREAMS_PER_TOKEN = 4
+HISTORY = 10
+"""The last rolls the screen shows (secret ones included)."""
+
+
+@dataclass
+class Answer:
+    """What the table said to the GM's last control, shown once on the next render of the page."""
+
+    command: str = ""
+    messages: list[str] = field(default_factory=list)
+    error: str = ""
+
+
+@dataclass
+class TokenState:
+    """What the server keeps of one screen link between requests."""
+
+    nonces: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    answer: Answer | None = None
+    tokens: float = POSTS_BURST
+    refilled: float = field(default_factory=time.monotonic)
+    streams: int = 0
+
+    def take(self) -> bool:
+        """Spend one post of the token bucket; False when it is empty."""
+        now = time.monotonic()
+        self.tokens = min(POSTS_BURST, self.tokens + (now - self.refilled) * POSTS_PER_S)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def issue(self) -> str:
+        nonce = secrets.token_urlsafe(16)
+        self.nonces[nonce] = None
+        while len(self.nonces) > NONCES_PER_TOKEN:
+            self.nonces.popitem(last=False)
+        return nonce
+
+    def knows(self, nonce: str) -> bool:
+        if nonce not in self.nonces:
+            return False
+        self.nonces.move_to_end(nonce)
+        return True
+
+
+def answered_to(actions: list[Action], user_id: str) -> list[str]:
+    """What the GM reads of the table's answer: the room's messages and those sent to them, the GMs'
+    copy of a message in place of the room's one."""
+    shown: list[str] = []
+    for action in actions:
+        if not isinstance(action, Send):
+            continue
+        if action.private_to is not None and user_id != action.private_to and user_id not in action.private_also:
+            continue
+        if action.gm_copy and shown:
+            shown.pop()
+        shown.append(action.message.body)
+    return shown
+
+
+class ScreenPages:
+    def __init__(self, screen: Screen) -> None:
+        self.screen = screen
+        self.table = screen.table
+        self.renderer = self.table.renderer
+        self._tokens: OrderedDict[str, TokenState] = OrderedDict()
+        self._pages: TablePages | None = None
+
+    def add_routes(self, app: web.Application, pages: TablePages) -> None:
+        self._pages = pages
+        app.router.add_get("/master/{token}", self.page_view)
+        app.router.add_post("/master/{token}", self.post_view)
+        app.router.add_get("/master/{token}/eventos", self.events_view)
+
+    # -- who asks
+
+    def link(self, token: str) -> tuple[str, str] | None:
+        """(room, GM) of a current token whose user the core still counts a GM of the room."""
+        if not TOKEN_SHAPE.fullmatch(token):
+            return None
+        found = self.table.store.screen_link(token)
+        if found is None or not self.table.is_gm(*found):
+            return None
+        return found
+
+    def _link_or_404(self, request: web.Request) -> tuple[str, str, str]:
+        token = request.match_info["token"]
+        found = self.link(token)
+        if found is None:
+            raise web.HTTPNotFound()  # the app's one 404 page (``TablePages``' middleware)
+        return token, *found
+
+    def _state(self, token: str) -> TokenState:
+        state = self._tokens.get(token)
+        if state is None:
+            state = self._tokens[token] = TokenState()
+            while len(self._tokens) > TOKENS_KEPT:
+                self._tokens.popitem(last=False)
+        else:
+            self._tokens.move_to_end(token)
+        return state
+
+    def _same_origin(self, request: web.Request) -> bool:
+        """A form of this site posted it. ``Sec-Fetch-Site`` (set by the browser, never by a page) must
+        say ``same-origin`` when it is there; ``Origin`` must be this server as the client reached it or
+        as ``[web] public_url`` names it, except ``null`` next to a same-origin ``Sec-Fetch-Site`` (a
+        form posted from a page whose referrer policy is ``no-referrer``, as this one's). A client
+        that sends neither header is no browser a page of another site could drive."""
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None and site != "same-origin":
+            return False
+        origin = request.headers.get("Origin")
+        if origin is None or (origin == "null" and site is not None):
+            return True
+        allowed = {f"{request.scheme}://{request.host}"}
+        public = self.table.settings.for_room("").public_url
+        if public:
+            parts = urlsplit(public)
+            allowed.add(f"{parts.scheme}://{parts.netloc}")
+        return origin in allowed
+
+    # -- what it shows
+
+    def view(self, room_id: str, user_id: str) -> dict[str, Any]:
+        """What the page shows, read from a copy of the room's state (the games' hooks only read)."""
+        room = RoomState.from_json(self.table.room(room_id).to_json())
+        ctx = self.table.context_for(Event(room_id, user_id, "", ""), room)
+        combat = room.combat
+        rows = rounds.board(ctx, combat) if combat else []
+        for row in rows:
+            character = room.find_character(row["name"])
+            row["npc"] = character is None or character.npc or character.owner is None
+            row["sheet"] = sheets.export(ctx.game, character)[0] if character else ""
+            row["state"] = sheets.kept_state(ctx.game, character) if character else ""
+        store = self.table.store
+        hidden = [{**record_row(r), "text": json.loads(r["message"])["body"]} for r in store.hidden_rolls(room_id)]
+        last = [{**record_row(r), "text": json.loads(r["message"])["body"]}
+                for r in store.rolls(room_id, visible=False, limit=HISTORY)]
+        granted = [{"name": c.name if (c := room.character_of(user)) else user, "only": room.grant_only.get(user)}
+                   for user in room.granted]
+        return {
+            "system": ctx.system.name,
+            "combat": combat,
+            "rows": rows,
+            "current": combat.current if combat else None,
+            "lock": room.lock,
+            "exploration": room.exploration,
+            "granted": granted,
+            "hidden": hidden,
+            "hidden_names": list(dict.fromkeys(r["who"] for r in hidden if room.find_character(r["who"]))),
+            "rolls": last,
+            "names": [c.name for c in room.characters.values()],
+            "order": combat.order if combat else [],
+            "can": {key: ctx.find_command(key) is not None for key in ("damage", "heal")},
+        }
+
+    def board(self, room_id: str, user_id: str, token: str, nonce: str, view: dict[str, Any] | None = None) -> str:
+        return self.renderer.document("web/screen_board", "html", nonce=nonce, action=token,
+                                      **(view or self.view(room_id, user_id)))
+
+    def page(self, room_id: str, user_id: str, token: str) -> str:
+        state = self._state(token)
+        nonce = state.issue()
+        answer, state.answer = state.answer, None
+        view = self.view(room_id, user_id)
+        board = self.board(room_id, user_id, token, nonce, view)
+        return self.renderer.document("web/screen_page", "html", board=board, answer=answer, token=token,
+                                      nonce=nonce, system=view["system"])
+
+    def _html(self, text: str, status: int = 200, **headers: str) -> web.Response:
+        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8",
+                            headers={**COMMON_HEADERS, "Content-Security-Policy": SCREEN_CSP, **headers})
+
+    def _refused(self, status: int, reason: str, **headers: str) -> web.Response:
+        return self._html(self.renderer.document("web/screen_refused", "html", reason=reason), status, **headers)
+
+    # -- handlers
+
+    async def page_view(self, request: web.Request) -> web.Response:
+        token, room_id, user_id = self._link_or_404(request)
+        return self._html(self.page(room_id, user_id, token))
+
+    async def post_view(self, request: web.Request) -> web.Response:
+        token, room_id, user_id = self._link_or_404(request)
+        if not self._same_origin(request):
+            return self._refused(403, "origin")
+        state = self._state(token)
+        if not state.take():
+            return self._refused(429, "rate", **{"Retry-After": str(max(1, round(1 / POSTS_PER_S)))})
+        if request.content_length is not None and request.content_length > MAX_FORM_BYTES:
+            return self._refused(413, "size")
+        body = await request.content.read(MAX_FORM_BYTES + 1)
+        if len(body) > MAX_FORM_BYTES:
+            return self._refused(413, "size")
+        try:
+            fields: dict[str, str] | None = read_form(body)
+            error: FormError | None = None
+        except FormError as bad:
+            fields, error = None, bad
+        nonce = fields.get("nonce", "") if fields is not None else _lenient_nonce(body)
+        if not state.knows(nonce):
+            return self._refused(403, "nonce")
+        command = ""
+        try:
+            if error is not None:
+                raise error
+            assert fields is not None
+            command = command_text(fields, self.table.room(room_id), self._finder(room_id, user_id))
+        except FormError as bad:
+            state.answer = Answer(error=self.renderer.text("web/screen_form_error", code=bad.code, **bad.context))
+        else:
+            actions = await self.screen.send(room_id, user_id, command)
+            state.answer = Answer(command, answered_to(actions, user_id))
+        raise web.HTTPSeeOther(location=token, headers={**COMMON_HEADERS})
+
+    def _finder(self, room_id: str, user_id: str) -> Callable[[str], FoundCommand | None]:
+        """The room's commands as its game finds them (the game's own first, then the core's)."""
+        return self.table.context_for(Event(room_id, user_id, "", ""), self.table.room(room_id)).find_command
+
+    async def events_view(self, request: web.Request) -> web.StreamResponse:
+        token, room_id, user_id = self._link_or_404(request)
+        state = self._state(token)
+        nonce = request.query.get("n", "")
+        if not state.knows(nonce):
+            raise web.HTTPNotFound()
+        pages = self._pages
+        assert pages is not None
+        if state.streams >= MAX_STREAMS_PER_TOKEN:
+            return self._refused(429, "streams", **{"Retry-After": RETRY_AFTER_S})
+        client = pages.client(request)
+        feed = pages.stream_opened(room_id, client)
+        state.streams += 1
+        response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
+                                               "Content-Type": "text/event-stream; charset=utf-8"})
+        try:
+            await response.prepare(request)
+            sent = ""
+            while not pages.closing and self.link(token) is not None:
+                wake = feed.wake
+                state.knows(nonce)  # an open page's forms stay good
+                board = self.board(room_id, user_id, token, nonce)
+                if board != sent:
+                    await response.write(sse_message("pantalla", board))
+                    sent = board
+                try:
+                    await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
+                except TimeoutError:
+                    await response.write(b": sigo aqui\n\n")
+        except ConnectionResetError:
+            pass
+        finally:
+            state.streams -= 1
+            pages.stream_closed(room_id, client, feed)
+        return response
+
+
+def _lenient_nonce(body: bytes) -> str:
+    """The nonce of a form that is wrong elsewhere (so its error can be told to the page that sent it)."""
+    pairs = parse_qsl(body.decode("ascii", errors="replace"), keep_blank_values=True, errors="replace",
+                      max_num_fields=None)
+    return next((value for key, value in pairs if key == "nonce"), "")

@@ -1,0 +1,78 @@
+"""The GM's screen on a real ngircd: ``!pantalla`` from the channel's operator sends the link in a
+private NOTICE (the channel only hears that it went privately), and a click on the screen reaches
+the channel through the IRC transport, as the GM's ``!siguiente`` does. ``rolbot run``'s composition
+root (``run_transports``) with IRC alone."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+
+from bot.config import parse_config
+from bot.runner import run_transports
+from tests.irc.conftest import CHANNEL, Player, free_port
+
+
+def status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as err:
+        return err.code
+    except OSError:
+        return 0
+
+
+async def test_the_screen_link_goes_in_a_private_notice_and_a_click_reaches_the_channel(
+        ngircd, table_cast: dict[str, Player], tmp_path: Path) -> None:
+    dj, ana = table_cast["dj"], table_cast["ana"]
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    config = parse_config({
+        "irc": {"server": "127.0.0.1", "port": ngircd.port, "nick": "rolbot", "channels": [CHANNEL],
+                "flood_burst": 4, "flood_interval_s": 0.5},
+        "storage": {"path": str(tmp_path / "st")},
+        "web": {"bind": f"127.0.0.1:{port}", "public_url": base},
+    }, env={})
+    stop = asyncio.Event()
+    running = asyncio.ensure_future(run_transports(config, stop))
+    try:
+        while await asyncio.to_thread(status, f"{base}/healthz") != 200:
+            assert not running.done(), running.result()
+            await asyncio.sleep(0.05)  # polling /healthz as a supervisor would
+        for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco x2"), (dj, "!combate")):
+            mark = who.say(CHANNEL, line)
+            await who.notice_from("rolbot", mark, target=CHANNEL)
+        mark = dj.say(CHANNEL, "!iniciativa")
+        await dj.notice_from("rolbot", mark, "Lyra", target=CHANNEL)
+
+        mark, seen = dj.say(CHANNEL, "!pantalla"), len(ana.lines)
+        link = await dj.notice_from("rolbot", mark, "/master/", target="dj")
+        await ana.notice_from("rolbot", seen, "privado", target=CHANNEL)  # after the initiative's last lines
+        assert not any("/master/" in m.text for m in ana.lines)
+        url = re.search(r"(http://\S+/master/[A-Za-z0-9_-]{32})", link.text)
+        assert url is not None
+
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url[1]) as response:
+                assert response.status == 200
+                nonce = re.search(r'name="nonce" value="([^"]+)"', await response.text())
+            assert nonce is not None
+            seen = len(ana.lines)
+            async with http.post(url[1], data={"nonce": nonce[1], "accion": "siguiente"}, headers={"Origin": base},
+                                 allow_redirects=False) as response:
+                assert response.status == 303
+            turn = await ana.notice_from("rolbot", seen, ": turno de", target=CHANNEL)
+        mark = dj.say(CHANNEL, "!deshacer")  # back, and the same turn by the chat: the same line
+        await dj.notice_from("rolbot", mark, "Deshecho", target=CHANNEL)
+        seen = len(ana.lines)
+        dj.say(CHANNEL, "!siguiente")
+        assert (await ana.notice_from("rolbot", seen, ": turno de", target=CHANNEL)).text == turn.text
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(running, 30) == 0
