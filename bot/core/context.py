@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from random import Random
 from typing import Any, Protocol
@@ -208,6 +208,8 @@ class Context:
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
     answer_privately: bool = False
     """A question asked off the floor (``Command.question``): every answer goes to the sender alone."""
+    _game: tuple[str | None, GameHooks] | None = field(default=None, repr=False, compare=False)
+    """The game ``game`` found last, with the room's ``system`` it was for."""
 
     @property
     def sender(self) -> str:
@@ -219,8 +221,15 @@ class Context:
 
     @property
     def game(self) -> GameHooks:
-        """The room's game (a key no longer offered falls back to the default one)."""
-        return self.games.game_for(self.system_key)
+        """The room's game (a key no longer offered falls back to the default one). Asked for many
+        times per event: kept while the room's ``system`` is the one it was looked up for."""
+        system = self.room.system
+        known = self._game
+        if known is not None and known[0] == system:
+            return known[1]
+        game = self.games.game_for(self.system_key)
+        self._game = system, game
+        return game
 
     @property
     def system(self) -> GameSystem:

@@ -116,9 +116,14 @@ class React:
 Action = Send | Redact | PowerLevels | React
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {kind: tuple(f.name for f in fields(kind))
+                                              for kind in (Send, Redact, PowerLevels, React)}
+"""Each action class's field names (``fields`` builds them anew on every call; the outbox asks per action)."""
+
+
 def action_to_dict(action: Action) -> dict:
     """JSON-able fields, shallow (``roll`` is JSON already; ``asdict`` would copy it deeply)."""
-    data = {f.name: getattr(action, f.name) for f in fields(action)}
+    data = {name: getattr(action, name) for name in _FIELD_NAMES[type(action)]}
     if isinstance(action, Send):
         data["message"] = {"body": action.message.body, "html": action.message.html}
         data["mentions"], data["applied"] = list(action.mentions), [list(a) for a in action.applied]

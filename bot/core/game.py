@@ -72,6 +72,7 @@ class GameRegistry:
             if game.key in self._games:
                 raise ValueError(f"game listed twice: {game.key}")
             self._games[game.key] = game
+        self._default = next(iter(self._games.values()), None)
 
     def __getitem__(self, key: str) -> Game:
         return self._games[key]
@@ -91,8 +92,10 @@ class GameRegistry:
 
     @property
     def default(self) -> Game:
-        """The game of a room that has none set: the first listed."""
-        return next(iter(self._games.values()))
+        """The game of a room that has none set: the first listed (asked for many times per event)."""
+        if self._default is None:
+            raise LookupError("a registry with no games has no default")
+        return self._default
 
     def with_game(self, game: Game) -> GameRegistry:
         """A new registry with ``game`` added (tests plug a toy game in this way)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -29,6 +29,7 @@ from jinja2 import (
     FileSystemLoader,
     PrefixLoader,
     StrictUndefined,
+    Template,
     TemplateNotFound,
     select_autoescape,
 )
@@ -112,6 +113,15 @@ def html_lines(value: object) -> Markup:
     return Markup("<br>").join(escape(line) for line in lines)
 
 
+class _Environment(Environment):
+    """Each template's globals as a plain dict: Jinja's ``ChainMap`` is copied key by key into every
+    render's and include's context (a twentieth of a roll event's time, by cProfile). The environment's
+    globals are all set when the renderer is made, before any template is loaded."""
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     body: str
@@ -131,7 +141,7 @@ class Renderer:
         loaders: list[BaseLoader] = [] if override_dir is None else [FileSystemLoader(override_dir)]
         loaders.append(PrefixLoader({key: FileSystemLoader(folder) for key, folder in folders}))
         loaders.append(FileSystemLoader([str(shipped / "core"), str(shipped)]))
-        self.env = Environment(
+        self.env = _Environment(
             loader=ChoiceLoader(loaders),
             autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
             trim_blocks=True,
@@ -143,9 +153,9 @@ class Renderer:
         self._kinds: dict[str, list[str]] = {}
         self._texts: dict[tuple[object, ...], str] = {}
         """Texts already rendered from scalars (``text``), at most ``MAX_REMEMBERED_TEXTS``."""
-        self._plain_only: set[str] = set()
-        """Kinds found to have no ``K.html`` (templates are read once, as ``auto_reload`` is off): not
-        looked for again, since a lookup that fails searches every folder each time."""
+        self._templates: dict[str, tuple[Template, Template | None]] = {}
+        """Each kind's ``K.txt`` and ``K.html`` (None: it has none), looked up once: templates are read
+        once, as ``auto_reload`` is off, and a lookup that fails searches every folder each time."""
         self.env.filters["md"] = markdown_text
         self.env.filters["lines"] = html_lines
         # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
@@ -157,18 +167,22 @@ class Renderer:
         return _renderer_from, self._made_from
 
     def render(self, kind: str, **context: Any) -> Message:
-        body = shown(self.env.get_template(f"{kind}.txt").render(context).strip())
-        template = None
-        if kind not in self._plain_only:
-            try:
-                template = self.env.get_template(f"{kind}.html")
-            except TemplateNotFound:
-                self._plain_only.add(kind)
+        plain, template = self._templates.get(kind) or self._look_up(kind)
+        body = shown(plain.render(context).strip())
         try:
             html = _plain_to_html(body) if template is None else shown(template.render(context).strip())
         except TemplateNotFound:  # an HTML template that includes one with no HTML of its own
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
+
+    def _look_up(self, kind: str) -> tuple[Template, Template | None]:
+        plain = self.env.get_template(f"{kind}.txt")
+        try:
+            rich: Template | None = self.env.get_template(f"{kind}.html")
+        except TemplateNotFound:
+            rich = None
+        self._templates[kind] = plain, rich
+        return plain, rich
 
     def document(self, kind: str, ext: str, **context: Any) -> str:
         """A whole file (``acta_document`` as ``txt`` or ``html``, ``table_page``...), not a chat message:

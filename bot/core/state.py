@@ -24,6 +24,9 @@ _BY_KEY = ("characters", "rerolls")
 """Fields taken back entry by entry (a character, a character's last roll), the others whole."""
 Part = tuple[str, str | None]
 """A part of the state: a field, and the key of one of its entries (None: the whole field)."""
+_ENCODER = json.JSONEncoder(default=vars, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+"""The state's JSON, made several times per event: one encoder, not one per call, and no check for
+cycles, which a tree of dataclasses has none of (a fifth less time per encoding, by timeit)."""
 
 
 def _taken_back(current: dict[str, Any], saved: dict[str, Any], key: str) -> dict[str, Any]:
@@ -177,7 +180,7 @@ class RoomState:
 
     def to_json(self) -> str:
         """Same content as ``to_dict``, without its deep copies (this runs on every event)."""
-        return json.dumps(self, default=vars, ensure_ascii=False, separators=(",", ":"))
+        return _ENCODER.encode(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomState:
@@ -203,8 +206,7 @@ class RoomState:
     def play_json(self) -> str:
         """The play of the room (characters and their sheets, the combat, the exploration turn) as JSON:
         a command that changes it is one ``!deshacer`` takes back."""
-        return json.dumps([getattr(self, name) for name in PLAY], default=vars, ensure_ascii=False,
-                          separators=(",", ":"))
+        return _ENCODER.encode([getattr(self, name) for name in PLAY])
 
     def changed_since(self, snapshot: str) -> list[Part]:
         """The parts of the play (and the rerolls it allows) that differ from ``snapshot`` (``to_json``)."""

@@ -147,7 +147,7 @@ class Table:
                 self.store.reveal_roll(roll_id)
             for user_id, token in work.screen_links:
                 self.store.set_screen_token(event.room_id, user_id, token)
-            self.store.save_room(event.room_id, ctx.room.to_json())
+            self.store.save_room(event.room_id, ctx.room.to_json(), ctx.room.page_token)
             self.store.write_acta(event.room_id, work.records)
             if self._seed is not None:
                 self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))

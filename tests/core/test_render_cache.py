@@ -125,3 +125,37 @@ def test_a_text_of_a_few_scalars_is_rendered_once(tmp_path: Path) -> None:
     assert renderer.text("label_kind", key="x", value=["a"]) == "x=['a']"
     assert renderer.text("label_kind", key="x", value=["a"]) == "x=['a']"
     assert len(asked) == 4
+
+
+def test_a_kind_is_looked_up_once_and_renders_the_same_each_time(tmp_path: Path) -> None:
+    """Templates are read once (``auto_reload`` is off): the renderer keeps each kind's pair of
+    templates, so a message rendered again asks Jinja for none, and is the same message."""
+    (tmp_path / "pair_kind.txt").write_text("Hola {{ name }}", encoding="utf-8")
+    (tmp_path / "pair_kind.html").write_text("<b>Hola {{ name }}</b>", encoding="utf-8")
+    (tmp_path / "lone_kind.txt").write_text("Adiós <{{ name }}>", encoding="utf-8")
+    renderer = Renderer((), str(tmp_path))
+    asked: list[str] = []
+    original = renderer.env.get_template
+
+    def get_template(name: str, *args: Any, **kwargs: Any) -> Template:
+        asked.append(name)
+        return original(name, *args, **kwargs)
+
+    renderer.env.get_template = get_template  # type: ignore[method-assign]
+    first = [renderer.render(kind, name="<Ana>") for kind in ("pair_kind", "lone_kind")]
+    looked_up = list(asked)
+    again = [renderer.render(kind, name="<Ana>") for kind in ("pair_kind", "lone_kind")]
+    assert again == first == [Message("Hola <Ana>", "<b>Hola &lt;Ana&gt;</b>"),
+                              Message("Adiós <<Ana>>", "Adiós &lt;&lt;Ana&gt;&gt;")]
+    assert asked == looked_up and "pair_kind.txt" in looked_up, asked
+    assert renderer.render("pair_kind", name="Bruno") == Message("Hola Bruno", "<b>Hola Bruno</b>")
+
+
+def test_a_templates_globals_are_the_renderers_and_copy_fast(tmp_path: Path) -> None:
+    """Each render copies the template's globals into its context: they are a plain dict (Jinja's
+    ``ChainMap`` is copied key by key), with the renderer's globals in it."""
+    (tmp_path / "flag_kind.txt").write_text("{{ gm_view }} {{ range(2)|list }}", encoding="utf-8")
+    renderer = Renderer((), str(tmp_path))
+    template = renderer.env.get_template("flag_kind.txt")
+    assert type(template.globals) is dict and template.globals["gm_view"] is False
+    assert renderer.render("flag_kind").body == "False [0, 1]"

@@ -1,0 +1,177 @@
+"""Issue 23 item 5: the table core's shortcuts keep what it stores and answers exactly as it was."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.core.events import Event, Message, PowerLevels, React, Redact, Send, action_from_dict, action_to_dict
+from bot.core.game import Game
+from bot.core.render import Renderer
+from bot.core.state import PLAY, RoomState
+from bot.core.store import SCHEMA_VERSION, Store
+from bot.core.table import Table
+from bot.games import GAMES
+from systems.base import roll_dice
+from tests.transcript import make_table, play
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_the_rooms_json_is_its_dict_encoded_compactly() -> None:
+    """``to_json`` and ``play_json`` (one shared encoder) write what ``to_dict`` holds, byte for byte."""
+    table = make_table(system="savage", seed=3)
+    play("@gm:local: !pj Ana @ana:local\n@gm:local: !pnj Orco «ñ»\n@gm:local: !combate\n"
+         "@gm:local: !turnos Ana, Orco", table)
+    room = next(iter(table._rooms.values()))
+    assert room.characters and room.combat is not None
+    data = room.to_dict()
+    assert room.to_json() == _compact(data)
+    assert room.play_json() == _compact([data[name] for name in PLAY])
+    assert RoomState.from_json(room.to_json()) == room
+
+
+def test_an_action_goes_to_the_outbox_and_back_unchanged() -> None:
+    actions = [
+        Send("!r", Message("hola", "<b>hola</b>"), "$e", ("@a:x",), None, template="roll_by", applied=(("x", 1),),
+             private_also=("@gm:x",), action_id="$e/0"),
+        Redact("!r", "$e", "motivo", action_id="$e/1"),
+        React("!r", "$e", "🔒", action_id="$e/2"),
+        PowerLevels("!r", True, ("@a:x",), action_id="$e/3"),
+    ]
+    for action in actions:
+        assert action_from_dict(json.loads(json.dumps(action_to_dict(action)))) == action
+
+
+@pytest.mark.parametrize("ext", ["txt", "html"])
+def test_a_dice_list_writes_each_die_as_the_die_macro_does(ext: str) -> None:
+    """``dice_list`` writes ``die`` out for each die (one macro call per die was most of a roll's time):
+    the same dice, kept or dropped, exploded, at their maximum, more than shown, in both formats."""
+    macros = Renderer().env.get_template(f"macros.{ext}").module
+    rng = random.Random(7)
+    for text in ("3d10", "4d6kh3", "6d6!kl2", "10d2!", "25d6", "1d1"):
+        for _ in range(10):
+            for term in roll_dice(text, rng).result.terms:
+                dice = term.dice
+                shown = [str(macros.die(d)) for d in dice[:20]]  # type: ignore[attr-defined]
+                more = f", … +{len(dice) - 20}" if len(dice) > 20 else ""
+                assert str(macros.dice_list(dice)) == "[" + ", ".join(shown) + more + "]"  # type: ignore[attr-defined]
+
+
+def _plan(store: Store, sql: str, params: list[str]) -> str:
+    return " ".join(str(row[-1]) for row in store.db.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+
+
+def test_only_pending_actions_are_indexed_and_a_sent_one_leaves_the_index(tmp_path: Path) -> None:
+    """The outbox's index holds only what is still to send: queueing writes one entry, marking it sent
+    drops it (where the index of every action by ``done`` moved it, about one page more per event).
+    The queries for what is pending use it, and find what they did."""
+    store = Store(str(tmp_path / "rolbot.db"))
+    sent = Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")
+    waiting = Send("!r", Message("b", "b"), None, (), None, action_id="$e/1")
+    with store.transaction():
+        store.queue_actions("$e", [sent, waiting], "matrix")
+    store.actions_done(["$e/0"])
+    assert "outbox_pending" in _plan(store, "SELECT data FROM outbox WHERE done = 0 ORDER BY seq", [])
+    assert "outbox_pending" in _plan(
+        store, "SELECT transport, data FROM outbox WHERE done = 0 AND transport IN (?, '') ORDER BY seq", ["matrix"])
+    assert store.db.execute("SELECT count(*) FROM outbox INDEXED BY outbox_pending WHERE done = 0").fetchone() == (1,)
+    assert store.pending_actions() == [waiting] and store.pending_owned("matrix") == [("matrix", waiting)]
+
+
+def test_a_database_of_the_previous_version_gets_the_pending_index(tmp_path: Path) -> None:
+    path = str(tmp_path / "rolbot.db")
+    store = Store(path)
+    with store.transaction():
+        store.queue_actions("$e", [Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")], "irc")
+        store.db.execute("DROP INDEX outbox_pending")
+        store.db.execute("CREATE INDEX idx_outbox_done_seq ON outbox (done, seq)")
+        store.db.execute("PRAGMA user_version = 9")
+    store.db.conn.close()
+    reopened = Store(path)
+    names = {row[0] for row in reopened.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "outbox_pending" in names and "idx_outbox_done_seq" not in names
+    assert [a.action_id for a in reopened.pending_actions()] == ["$e/0"]
+
+
+def _statements(store: Store) -> list[str]:
+    seen: list[str] = []
+    store.db.conn.set_trace_callback(seen.append)
+    return seen
+
+
+def test_a_rooms_page_token_is_found_and_a_save_that_keeps_it_writes_only_the_state(tmp_path: Path) -> None:
+    """The page token has a column and an index of its own (the index over the state's JSON was
+    rewritten on every save): a save that keeps the token sets the state alone; one that changes it
+    moves the lookup with it, across a restart too."""
+    path = str(tmp_path / "rolbot.db")
+    store = Store(path)
+    room = RoomState(page_token="t" * 32)
+    with store.transaction():
+        store.save_room("!a", room.to_json(), room.page_token)
+    room.system = "savage"
+    seen = _statements(store)
+    with store.transaction():
+        store.save_room("!a", room.to_json(), room.page_token)
+    assert [s.split(" WHERE")[0] for s in seen if "rooms" in s] == [
+        f"UPDATE rooms SET data = '{room.to_json()}'"], seen
+    assert store.room_for_token("t" * 32) == "!a"
+    room.page_token = "u" * 32
+    with store.transaction():
+        store.save_room("!a", room.to_json(), room.page_token)
+    assert store.room_for_token("t" * 32) is None and store.room_for_token("u" * 32) == "!a"
+    store.db.conn.close()
+    reopened = Store(path)
+    assert reopened.room_for_token("u" * 32) == "!a"
+    assert (reopened.load_room("!a") or {})["system"] == "savage"
+    assert "rooms_by_page_token" in _plan(reopened, "SELECT room_id FROM rooms WHERE page_token = ?", ["x"])
+
+
+def test_a_save_without_the_token_reads_it_from_the_state(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "rolbot.db"))
+    with store.transaction():
+        store.save_room("!a", RoomState(page_token="v" * 32).to_json())
+    assert store.room_for_token("v" * 32) == "!a"
+
+
+def test_a_database_of_version_11_keeps_its_rooms_tokens(tmp_path: Path) -> None:
+    path = str(tmp_path / "rolbot.db")
+    store = Store(path)
+    with store.transaction():
+        store.db.execute("DROP INDEX rooms_by_page_token")
+        store.db.execute("ALTER TABLE rooms DROP COLUMN page_token")
+        store.db.execute("INSERT INTO rooms (room_id, data) VALUES (?, ?)", ["!a", RoomState(page_token="w" * 32).to_json()])
+        store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    store.db.conn.close()
+    assert SCHEMA_VERSION == 12 and Store(path).room_for_token("w" * 32) == "!a"
+
+
+def test_an_events_game_is_looked_up_once_and_follows_a_change_of_the_rooms_game() -> None:
+    """``Context.game`` is asked for many times per event: the lookup is kept while the room's game is
+    the same, and a command that changes it (``!sistema``), or a rollback that puts it back, is seen
+    at once."""
+    table = Table(Store(), games=GAMES)
+    ctx = table.context_for(Event("!r:local", "@gm:local", "!estado", "$1"), table.room("!r:local"))
+    asked: list[str] = []
+    registry = ctx.games
+    original = registry.game_for
+
+    def game_for(key: str) -> Game:
+        asked.append(key)
+        return original(key)
+
+    registry.game_for = game_for  # type: ignore[method-assign]
+    try:
+        assert [ctx.game.key for _ in range(5)] == ["generic"] * 5 and asked == []  # found making the context
+        mark = ctx.work.mark()
+        ctx.room.system = "savage"
+        assert ctx.game.key == "savage" and ctx.system is GAMES["savage"].system
+        ctx.work.rollback(mark)
+        assert ctx.game.key == "generic" and asked == ["savage", "generic"]
+    finally:
+        del registry.game_for
