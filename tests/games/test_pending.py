@@ -30,6 +30,9 @@ STORMBRINGER = STORMBRINGER_SETUP + """
 @bob:local: !ataque Orco
 """
 """Seed 58 (``test_full_combat``): Moonglum's arrow hits Orco, who may parry it."""
+STORMBRINGER_MASTER = (STORMBRINGER_SETUP.replace("ataque 85 parada 70", "ataque 90 parada 90") + FIGHT_1
+                       + "\n".join(FIGHT_2.strip().splitlines()[:10]) + "\n")
+"""Seed 58 with Elric a master (90% in attack and parry): Orco attacks him and his parry [49] works."""
 REINO = "\n".join(REINO_FIGHT.strip().splitlines()[:16])
 """Seed 10 (``test_fight``): the GM's Jefe hits Ana; its damage waits for ``!daño``."""
 SOMBRA_DYING = SOMBRA_CAST + """
@@ -88,11 +91,9 @@ def test_stormbringer_a_blow_waits_for_its_defence_then_for_its_damage() -> None
 
 
 def test_stormbringer_a_masters_parry_leaves_a_riposte_until_the_next_turn() -> None:
-    setup = STORMBRINGER_SETUP.replace("ataque 85 parada 70", "ataque 90 parada 90")  # Elric, a master
-    fight = setup + FIGHT_1 + "\n".join(FIGHT_2.strip().splitlines()[:10]) + "\n"  # Orco attacks, Elric parries
     riposte = Pending("riposte", "Elric", "ataque", target="Orco")
-    assert riposte in pending(fight, stormbringer())
-    assert riposte not in pending(fight + "@gm:local: !siguiente\n", stormbringer())
+    assert riposte in pending(STORMBRINGER_MASTER, stormbringer())
+    assert riposte not in pending(STORMBRINGER_MASTER + "@gm:local: !siguiente\n", stormbringer())
 
 
 def reino() -> Table:

@@ -13,7 +13,15 @@ from bot.screen.page import ScreenPages
 from bot.web import Metrics, make_app
 from tests.games.sombra.test_table import CAST as SOMBRA_CAST
 from tests.games.stormbringer.test_table import FIGHT_SEED
-from tests.games.test_pending import GRAPPLE_DICE, REINO, SAVAGE, SOMBRA_DYING, SOMBRA_HELD, STORMBRINGER
+from tests.games.test_pending import (
+    GRAPPLE_DICE,
+    REINO,
+    SAVAGE,
+    SOMBRA_DYING,
+    SOMBRA_HELD,
+    STORMBRINGER,
+    STORMBRINGER_MASTER,
+)
 from tests.scripted import faces
 from tests.web.test_screen import GM, Rig, page
 
@@ -70,6 +78,16 @@ async def test_stormbringer_a_blow_to_parry_then_its_damage_to_apply(aiohttp_cli
     assert open_items(html) == ["💥 Golpe de Elric a Orco: falta el daño, !daño Orco."]
     rig.say(GM, "!daño Orco")
     assert open_items((await page(client, path))[0]) == []
+
+
+async def test_stormbringer_a_masters_riposte_shows_until_the_next_turn(aiohttp_client: Any) -> None:
+    rig = Rig(system="stormbringer", seed=FIGHT_SEED)
+    rig.play(STORMBRINGER_MASTER)
+    client, path = await screen(rig, aiohttp_client)
+    riposte = "⚔️ Elric puede responder a Orco con su maestría: !ataque."
+    assert riposte in open_items((await page(client, path))[0])
+    rig.say(GM, "!siguiente")
+    assert riposte not in open_items((await page(client, path))[0])
 
 
 async def test_reino_a_landed_blow_shows_until_its_damage(aiohttp_client: Any) -> None:
