@@ -1,4 +1,4 @@
-"""A private Synapse on loopback for the benchmarks and the fault tests (DESIGN.md 4).
+"""A private Synapse on loopback for the benchmarks and the fault tests (docs/development.md#4).
 
 Built on the helpers of ``tests/integration/conftest.py`` (same config, same shared-secret
 registration), with what they lack: a server that can be stopped and started again on the

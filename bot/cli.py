@@ -1,4 +1,4 @@
-"""The ``rolbot`` command line: ``roll``, ``console`` and ``run`` (DESIGN.md 3)."""
+"""The ``rolbot`` command line: ``roll``, ``console`` and ``run`` (docs/contracts.md#3)."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_acta(args: argparse.Namespace) -> int:
-    """``rolbot acta``: the room's recorded acta as Markdown or HTML on stdout (DESIGN.md 3.5)."""
+    """``rolbot acta``: the room's recorded acta as Markdown or HTML on stdout (docs/contracts.md#3.5)."""
     from bot.core.acta_document import NoSuchActa, export
     from bot.core.store import Store
 

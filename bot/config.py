@@ -1,4 +1,4 @@
-"""The ``rolbot run`` configuration: a TOML file (DESIGN.md 3.4) plus environment overrides.
+"""The ``rolbot run`` configuration: a TOML file (docs/contracts.md#3.4) plus environment overrides.
 
 Secrets (password, access token) never appear in a repr or a log line.
 """

@@ -1,4 +1,4 @@
-"""``rolbot console``: a local table on stdin/stdout, no server (DESIGN.md 3.2)."""
+"""``rolbot console``: a local table on stdin/stdout, no server (docs/contracts.md#3.2)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def read_events(lines: IO[str]) -> Iterator[Event | tuple[int, str]]:
 
 
 ACTIONS: ActionRegistry[Callable[[Any], dict[str, Any]]] = ActionRegistry("console")
-"""The fields each kind of action adds to its ``--jsonl`` line (DESIGN.md 3.2)."""
+"""The fields each kind of action adds to its ``--jsonl`` line (docs/contracts.md#3.2)."""
 
 
 @ACTIONS.on(Send)

@@ -20,7 +20,7 @@ from bot.core.table import Table
 from bot.games import GAMES
 from bot.screen import Screen
 from bot.screen.page import ScreenPages
-from bot.transport import TransportHub
+from bot.transport import TransportFailed, TransportHub
 from bot.web import Metrics, start_web
 
 log = logging.getLogger("rolbot")
@@ -116,7 +116,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
                          reset_cross_signing: bool = False) -> int:
     """Run until SIGTERM/SIGINT (or ``stop`` is set); 1 if a transport failed for good, or (``setup_only``)
     if the bot's device could not be cross-signed."""
-    from bot.matrix import MatrixBot, PermanentError
+    from bot.matrix import MatrixBot
 
     table = build_table(config)
     metrics = Metrics()
@@ -139,7 +139,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
         for done in asyncio.as_completed(tasks):
             try:
                 await done
-            except PermanentError as err:
+            except TransportFailed as err:
                 log.error("%s", err)
                 failed = True
             hub.stop()  # one transport ended: the others stop too

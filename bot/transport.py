@@ -62,6 +62,11 @@ class ActionRegistry(Generic[Handler]):
         return [kind.__name__ for kind in kinds if kind not in self.handlers]
 
 
+
+class TransportFailed(Exception):
+    """A transport cannot go on, for good (its server refused it, its account is gone): its ``run`` raises
+    it (or a subclass, Matrix's ``PermanentError``), the runner logs it in one line and the run ends with 1."""
+
 @dataclass(frozen=True, slots=True)
 class Capabilities:
     """What a network lets the bot do, which the core reads from each ``Event`` it is handed."""
@@ -98,7 +103,7 @@ class Transport(Protocol):
         ...
 
     async def run(self) -> None:
-        """Until ``stop()``; raises ``bot.matrix.PermanentError`` (or another) when it fails for good."""
+        """Until ``stop()``; raises ``TransportFailed`` when it fails for good."""
         ...
 
     def stop(self) -> None: ...

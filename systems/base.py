@@ -52,7 +52,7 @@ def roll_dice(text: str, rng: Rng, system: str = "generic") -> DiceRoll:
 
 
 def modifier_list(pairs: Iterable[tuple[str, int]]) -> list[dict[str, Any]]:
-    """Named modifiers as the roll JSON lists them (DESIGN.md 3.2): ``{"reason", "value"}`` objects."""
+    """Named modifiers as the roll JSON lists them (docs/contracts.md#3.2): ``{"reason", "value"}`` objects."""
     return [{"reason": reason, "value": value} for reason, value in pairs]
 
 

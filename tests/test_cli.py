@@ -1,4 +1,4 @@
-"""The ``rolbot roll`` contract (DESIGN.md 3.1), run as a real process."""
+"""The ``rolbot roll`` contract (docs/contracts.md#3.1), run as a real process."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ into ``docs/``; ``docs/architecture.md`` names what the code has."""
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 import unicodedata
@@ -161,3 +162,87 @@ def test_the_readme_tours_the_gms_screen_into_the_gms_manual() -> None:
     items = readme.split("\n- ")
     assert any("`!pantalla`" in item and re.search(r"\]\(docs/gm\.md#[\w-]+\)", item) for item in items)
     assert any("pantalla" in slug for slug in anchors(DOCS / "gm.md"))
+
+
+EXAMPLES = ("hexagono", "hexchat")
+"""The made-up game and network of «Adding a game» and «Adding a transport»: files still to be written."""
+PLACEHOLDERS = {"<game>": "savage", "<transport>": "matrix"}
+CITED_PATH = re.compile(r"`((?:bot|systems|templates|tests|docs|bench)/[\w./<>-]*)`")
+CITED_NAME = re.compile(r"`((?:bot|systems)(?:\.\w+)+)")
+"""``bot.games.GAMES``, ``bot.core.sheets.play_in``: a module and, maybe, a name in it."""
+
+
+def _architecture() -> str:
+    return (DOCS / "architecture.md").read_text(encoding="utf-8")
+
+
+def _resolves(dotted: str) -> bool:
+    """``dotted`` is a module of the project, or a name defined in one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 1, -1):
+        module = ROOT.joinpath(*parts[:cut])
+        if module.is_dir() or module.with_suffix(".py").is_file():
+            found: object = importlib.import_module(".".join(parts[:cut]))
+            for attribute in parts[cut:]:
+                if not hasattr(found, attribute):
+                    return False
+                found = getattr(found, attribute)
+            return True
+    return False
+
+
+def test_every_path_and_module_the_architecture_cites_exists() -> None:
+    """Every ``bot/core/work.py`` or ``bot.core.work`` the page names, in backticks, is in today's tree."""
+    text = _architecture()
+    missing = []
+    for name in CITED_PATH.findall(text):
+        if any(example in name for example in EXAMPLES):
+            continue
+        for placeholder, value in PLACEHOLDERS.items():
+            name = name.replace(placeholder, value)
+        if not (ROOT / name).exists():
+            missing.append(name)
+    missing += [dotted for dotted in CITED_NAME.findall(text) if not _resolves(dotted)]
+    assert missing == []
+
+
+def test_the_architectures_folder_table_names_every_module_once() -> None:
+    """Every module of ``bot/`` outside the games (whose layout ``tests/games/test_layout.py`` keeps) has its
+    place in «What each folder owns»: a row of its own or of its folder (the modules of ``bot/matrix/`` and
+    ``bot/irc/`` named in their row), and no row is there twice."""
+    table = _architecture().split("## What each folder owns", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:3] for line in table.splitlines() if line.startswith("| `")]
+    named: list[str] = []
+    for first, owns in rows:
+        base = ""
+        for name in re.findall(r"`([^`]+)`", first):
+            base = str(Path(name).parent) if "/" in name else base
+            named.append(name if "/" in name else f"{base}/{name}")
+            if name.endswith("/") and name.count("/") == 2 and name.startswith("bot/") and "<" not in name:
+                named += [f"{name}{module}.py" for module in re.findall(r"`(\w+)`", owns)]
+    assert sorted(n for n in set(named) if named.count(n) > 1) == []
+    modules = [str(path.relative_to(ROOT)) for path in sorted((ROOT / "bot").rglob("*.py"))
+               if path.name != "__init__.py" and "games" not in path.parts]
+    unplaced = [m for m in modules if m not in named and not any(n.endswith("/") and m.startswith(n)
+                                                               and n.count("/") > 2 for n in named)]
+    assert unplaced == []
+
+
+DESIGN_CITATION = re.compile(r"\bDESIGN(?:\.md)? +\d")
+
+
+def test_the_code_cites_the_contracts_in_docs_not_a_design_file() -> None:
+    """``docs/contracts.md#3.4``, never a section of the design file, which is not in the repository."""
+    citing = [str(source.relative_to(ROOT)) for source in _tracked_text() if source.is_file()
+              and DESIGN_CITATION.search(source.read_text(encoding="utf-8", errors="replace"))]
+    assert citing == []
+
+
+README_SECTION = re.compile(r"README\b[^\n]{0,16}(?:«|section)")
+"""A pointer at a part of the README (named in guillemets, or as a section) that the split moved into ``docs/``."""
+
+
+def test_nothing_points_at_a_readme_section_that_moved() -> None:
+    sources = [source for source in _tracked_text() if source.is_file() and source != Path(__file__).resolve()]
+    assert [str(source.relative_to(ROOT)) for source in sources
+            if README_SECTION.search(source.read_text(encoding="utf-8", errors="replace"))] == []

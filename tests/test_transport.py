@@ -182,3 +182,13 @@ def test_before_it_runs_matrix_owns_the_rooms_it_was_in_so_the_hub_routes_their_
     hub = TransportHub(table, Metrics())
     hub.add(MatrixBot(config, table, hub.metrics))
     assert hub.owner("!sala:localhost") is hub.transports[0] and hub.owner("!otra:localhost") is None
+
+
+def test_the_runner_stops_on_the_contracts_failure_not_a_transports_own() -> None:
+    """A new transport fails for good by raising ``TransportFailed``: the runner names no transport's errors."""
+    from bot.matrix.errors import PermanentError
+    from bot.transport import TransportFailed
+
+    runner = (Path(__file__).resolve().parents[1] / "bot" / "runner.py").read_text(encoding="utf-8")
+    assert issubclass(PermanentError, TransportFailed)
+    assert "PermanentError" not in runner and "except TransportFailed" in runner

@@ -119,6 +119,21 @@ def test_the_matrix_sync_token_is_kept_in_its_own_table() -> None:
     assert matrix.sync_token() == "s2" and store.meta_with_prefix("matrix") == []
 
 
+def test_a_coalesced_message_and_the_rate_limit_notice_left_in_the_cores_meta_move_to_matrixs_tables() -> None:
+    """An earlier rolbot kept them as the core's ``coalesced/<room>`` and ``rate_limit_noticed/<room>`` meta keys
+    (issue 23 item 2: no Matrix key in the core's store); a crash between the two is resumed from the new tables."""
+    store = Store()
+    store.set_meta("coalesced/!a:x", '{"room_id": "!a:x"}')
+    store.set_meta("rate_limit_noticed/!a:x", "1")
+    store.set_meta("rng", "kept")
+    matrix = MatrixStore(store)
+    assert matrix.coalesced_in_flight() == ['{"room_id": "!a:x"}'] and matrix.rate_limit_noticed("!a:x")
+    assert not matrix.rate_limit_noticed("!b:x")
+    assert [key for key, _ in store.meta_with_prefix("")] == ["rng", "schema:matrix"]
+    matrix.coalesced_sent("!a:x", [], noticed=False)
+    assert matrix.coalesced_in_flight() == []
+
+
 def test_irc_state_round_trips_through_its_tables() -> None:
     irc = IrcStore(Store())
     assert irc.people() == {} and irc.mute_record("#mesa") is None and irc.last_seen("#mesa") is None

@@ -60,7 +60,7 @@ class Send:
     actor: str = ""
     """How the room calls whoever it answers (``Context.speaker_name``): a coalesced reply names them."""
     roll: dict[str, Any] | None = None
-    """The roll it answers, as ``rolbot roll --json`` prints it (DESIGN.md 3.2)."""
+    """The roll it answers, as ``rolbot roll --json`` prints it (docs/contracts.md#3.2)."""
     applied: tuple[tuple[str, int], ...] = ()
     """The modifiers the bot added from the sheet and the table's state (``(reason, value)``)."""
     roll_id: str | None = None

@@ -14,7 +14,7 @@ Refusal = Literal["lock", "turn"]
 
 
 def gm_dash_line(ctx: Context, line: Line) -> None:
-    """A GM's dash line opens or closes the floor (DESIGN.md 1.3-1.4); a reaction confirms it."""
+    """A GM's dash line opens or closes the floor (docs/protocol.md#1.3 and #1.4); a reaction confirms it."""
     room = ctx.room
     if line.kind == "short_dash" or (line.bare and room.find_character(line.name) is None):
         ctx.whisper(ctx.sender, "dash_hint", name=line.name, known=room.character_names())
@@ -85,7 +85,7 @@ def in_character(line: Line, command: FoundCommand | None) -> bool:
 
 def refusal(ctx: Context, line: Line, command: FoundCommand | None) -> Refusal | None:
     """What keeps this post off the floor without a grant: the lock (any post), then the turn
-    (in-character posts only, DESIGN.md 1.8); None when nothing does."""
+    (in-character posts only, docs/protocol.md#1.8); None when nothing does."""
     if not _lock_allows(ctx, line):
         return "lock"
     if in_character(line, command) and not _turn_allows(ctx):

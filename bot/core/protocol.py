@@ -1,4 +1,4 @@
-"""Reading a chat line: dash lines, out-of-character text, commands and actions (DESIGN.md 1).
+"""Reading a chat line: dash lines, out-of-character text, commands and actions (docs/protocol.md#1).
 
 Everything here runs on user text, so it is linear in it: dash lines are read by a scan, the two
 patterns below have no nested or overlapping repetition (tests/core/test_linear.py)."""

@@ -6,9 +6,8 @@ import functools
 import json
 import unicodedata
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any
 
-Enforcement = Literal["warn", "redact", "mute"]
 ENFORCEMENT_MODES: tuple[str, ...] = ("warn", "redact", "mute")
 MAX_NAME = 40
 MAX_NAME_WORDS = 8
@@ -155,7 +154,7 @@ class RoomState:
     gms: list[str] = field(default_factory=list)
     admins: list[str] = field(default_factory=list)
     """Users the transport said are the room's creators or have power level 50+ (IRC: operators), as
-    last seen on their own events: GMs of a room whose GMs nobody named (DESIGN.md 1.7)."""
+    last seen on their own events: GMs of a room whose GMs nobody named (docs/protocol.md#1.7)."""
     characters: dict[str, Character] = field(default_factory=dict)
     lock: FloorLock | None = None
     combat: Combat | None = None

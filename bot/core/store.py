@@ -239,15 +239,6 @@ class Store:
         rows = self.db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])
         return [(r[0], r[1]) for r in rows]
 
-    def finish_actions(self, action_ids: list[str], forget_meta: tuple[str, ...] = (),
-                       set_meta: dict[str, str] | None = None) -> None:
-        """Mark ``action_ids`` done and change meta keys, in one transaction (a coalesced message sent)."""
-        with self.transaction():
-            self.db.conn.executemany("UPDATE outbox SET done = 1 WHERE action_id = ?", [[a] for a in action_ids])
-            self.db.conn.executemany("DELETE FROM meta WHERE key = ?", [[k] for k in forget_meta])
-            self.db.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                                     list((set_meta or {}).items()))
-
     def was_handled(self, event_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM handled WHERE event_id = ?", [event_id]).fetchone() is not None
 
@@ -457,10 +448,11 @@ class Store:
         if len(action_ids) > DONE_PER_STATEMENT:
             with self.transaction():
                 for start in range(0, len(action_ids), DONE_PER_STATEMENT):
-                    self._mark_done(action_ids[start:start + DONE_PER_STATEMENT])
+                    self.mark_done(action_ids[start:start + DONE_PER_STATEMENT])
         elif action_ids:
-            self._mark_done(action_ids)
+            self.mark_done(action_ids)
 
-    def _mark_done(self, action_ids: list[str]) -> None:
+    def mark_done(self, action_ids: list[str]) -> None:
+        """In the caller's transaction: at most ``DONE_PER_STATEMENT`` ids."""
         marks = ", ".join("?" * len(action_ids))
         self.db.conn.execute(f"UPDATE outbox SET done = 1 WHERE action_id IN ({marks})", action_ids)

@@ -27,10 +27,10 @@ from systems.refusal import Refusal
 
 log = logging.getLogger(__name__)
 RNG_KEY = "rng"
+"""Meta key of a seeded run's RNG: ``{"seed": N, "state": ...}``, written with each event."""
 ROOMS_IN_MEMORY = 256
 """Rooms whose state stays loaded, the most recently used; the others are read from the store
 again when they are next used (every event writes its room's whole state)."""
-"""Meta key of a seeded run's RNG: ``{"seed": N, "state": ...}``, written with each event."""
 
 
 class Table:
@@ -196,7 +196,7 @@ class Table:
 
 
 def dispatch(ctx: Context) -> None:
-    """Lock and turn checks come first, before any other reply (DESIGN.md 1.8)."""
+    """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8)."""
     event = ctx.event
     ctx.note_admin()
     if event.kind == "redaction":

@@ -9,5 +9,5 @@
 - ``store``: its tables on the table's database (who each nick is, the mute records, the last message
   seen per channel), with their own migrations.
 
-Only this package imports pydle. README "rolbot en IRC" says what it does and needs.
+Only this package imports pydle. ``docs/irc.md`` says what it does and needs.
 """

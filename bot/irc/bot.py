@@ -2,7 +2,7 @@
 
 - Identity: a services account (IRCv3 ``account-tag``, ``extended-join``, WHOX) is the user id
   ``@account:irc``. Without one, a person is ``@nick:user@host`` as first seen; the id follows their
-  ``NICK`` changes, so characters, turn and floor stay theirs (README "rolbot en IRC").
+  ``NICK`` changes, so characters, turn and floor stay theirs (``docs/irc.md``).
 - GMs: channel operators (the server says who has ``+o``) and the ids the config lists.
 - Mute: ``+m`` on lock with ``+v`` for the speakers only; the modes before the first lock are kept in
   the store and put back on unlock (``bot.irc.modes``); a lock that replaces another changes only the

@@ -5,9 +5,14 @@
 - ``translate``: sync event JSON to the core's ``Event`` (pure);
 - ``power``: creators and power levels, the mute's power levels (pure);
 - ``outbox``: sending (encrypted in encrypted rooms), redacting, reacting, power levels, private rooms;
+- ``coalesce``: a room's actions delivered under the homeserver's rate limit (one message for the
+  replies a 429 held back);
+- ``invites``: who may invite the bot into a room (pure);
+- ``discovery``: which homeserver ``[matrix] homeserver`` means (its ``.well-known``), before logging in;
 - ``crosssign``: the cross-signing keys of the bot's account and the signature of its device;
+- ``errors``: its own failures (``PermanentError``, ``MatrixStartupError``);
 - ``store``: its tables on the table's database (saved power levels, private rooms, room state,
-  messages waiting for their key), with their own migrations.
+  messages waiting for their key, the sync token), with their own migrations.
 
 End-to-end encryption: ``docs/encryption.md``.
 
@@ -16,7 +21,6 @@ Only this package imports nio.
 
 from bot.matrix.bot import MatrixBot
 from bot.matrix.errors import PermanentError
-from bot.matrix.power import RoomAuth, locked_power_levels
-from bot.matrix.translate import Malformed, translate
+from bot.matrix.power import RoomAuth
 
-__all__ = ["Malformed", "MatrixBot", "PermanentError", "RoomAuth", "locked_power_levels", "translate"]
+__all__ = ["MatrixBot", "PermanentError", "RoomAuth"]

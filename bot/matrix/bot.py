@@ -1,6 +1,6 @@
 """The Matrix bot: the sync loop, batches and the sync token, per-room workers, membership.
 
-Design notes (DESIGN.md 4):
+Design notes (docs/development.md#4):
 - We drive ``client.sync(since=token)`` ourselves. The sync token lives in the bot's SQLite
   (its table ``matrix_sync``, ``bot.matrix.store``) and is saved only once every event of that batch (and of all
   earlier batches) has been committed by the table. The table's outbox covers the actions.
@@ -466,7 +466,7 @@ class MatrixBot:
     def _resume_pending(self) -> None:
         """Actions committed before a crash and not yet sent (a coalesced message as it was written);
         saved power levels with no open lock."""
-        inflight = inflight_records(self.store)
+        inflight = inflight_records(self.matrix_store)
         coalesced = {a for record in inflight for a in record.action_ids}
         for record in inflight:
             self._enqueue(record.room_id, Job(coalesced=record))

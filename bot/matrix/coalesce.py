@@ -7,10 +7,10 @@ worker keeps handling its events but does not wait on each send: their actions g
 ``RoomDelivery.pending``, and when the server allows the next message they go out by priority
 (what keeps the protocol first: a mute's power levels, redactions, lock confirmations) and every
 notice for the room is coalesced into one message (lock notices first, then the rest; it replies
-to the last roll and links the others, DESIGN.md 3.4). The GM is told once per room that the
+to the last roll and links the others, docs/contracts.md#3.4). The GM is told once per room that the
 server is slowing the bot down, inside that message.
 
-Crash safety: the coalesced message is written to ``meta`` (``coalesced/<room>``) with its
+Crash safety: the coalesced message is written to ``matrix_coalesced`` (``MatrixStore``) with its
 transaction id before it is sent, and its actions are marked done in one transaction with that
 record's removal after the send succeeds. A restart in between resends the same content with the
 same transaction id (the homeserver deduplicates it) instead of the actions one by one.
@@ -34,12 +34,11 @@ from bot.core.events import Action, Send
 from bot.core.render import MAX_BODY
 from bot.matrix.errors import PermanentError, RateLimited
 from bot.matrix.outbox import ACTIONS, Outbox
+from bot.matrix.store import MatrixStore
 from bot.transport import fitting
 
 log = logging.getLogger("rolbot.matrix")
 
-COALESCED_KEY = "coalesced/"
-NOTICED_KEY = "rate_limit_noticed/"
 MAX_ENTRIES = 25
 MIN_WAIT_S = 0.05
 
@@ -139,13 +138,13 @@ class RoomDelivery:
                 self.pending.remove(first)
                 continue
             group = [a for a in order if isinstance(a, Send) and priority(a) in (3, 4)][:MAX_ENTRIES]
-            noticed = self.outbox.store.get_meta(NOTICED_KEY + self.room_id) is not None
+            noticed = self.outbox.matrix_store.rate_limit_noticed(self.room_id)
             if len(group) == 1 and noticed:
                 await self.outbox.execute(group[0])
                 self.pending.remove(group[0])
                 continue
             coalesced = self._build(group, notice=not noticed)
-            self.outbox.store.set_meta(COALESCED_KEY + self.room_id, coalesced.to_json())
+            self.outbox.matrix_store.keep_coalesced(self.room_id, coalesced.to_json())
             self.inflight = coalesced
             for action in coalesced_actions(group, coalesced):
                 self.pending.remove(action)
@@ -195,9 +194,8 @@ class RoomDelivery:
             log.error("coalesced message in %s failed: %s", coalesced.room_id, err)
             if self.outbox.stopping():
                 raise
-        extra = {NOTICED_KEY + coalesced.room_id: "1"} if coalesced.notice else {}
-        self.outbox.store.finish_actions([a for a in coalesced.action_ids if a], (COALESCED_KEY + coalesced.room_id,),
-                                         extra)
+        self.outbox.matrix_store.coalesced_sent(coalesced.room_id, [a for a in coalesced.action_ids if a],
+                                                coalesced.notice)
         metrics = self.outbox.metrics
         metrics.replies += 1
         metrics.coalesced_messages += 1
@@ -216,14 +214,9 @@ def coalesced_actions(group: list[Send], coalesced: Coalesced) -> list[Send]:
     return [a for a in group if a.action_id in ids]
 
 
-def coalesced_targets(coalesced: Coalesced) -> list[str]:
-    """The events a coalesced message links (from its action ids, ``<event id>/<n>``)."""
-    return [a.rsplit("/", 1)[0] for a in coalesced.action_ids if "/" in a]
-
-
-def inflight_records(store: Any) -> list[Coalesced]:
+def inflight_records(matrix_store: MatrixStore) -> list[Coalesced]:
     """Coalesced messages written before a stop and not known to be sent."""
-    return [Coalesced.from_json(value) for _key, value in store.meta_with_prefix(COALESCED_KEY)]
+    return [Coalesced.from_json(data) for data in matrix_store.coalesced_in_flight()]
 
 
 async def wait_for_job(queue: asyncio.Queue[Any], getter: asyncio.Future[Any] | None,

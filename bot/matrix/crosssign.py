@@ -1,4 +1,4 @@
-"""Cross-signing for the bot's own account, by hand (matrix-nio has none; DESIGN.md 4).
+"""Cross-signing for the bot's own account, by hand (matrix-nio has none; docs/development.md#4).
 
 At the first start with the password: three ed25519 keys (master, self-signing, user-signing)
 are made and kept in ``[storage] path``/``cross_signing.json`` (mode 0600, never logged), the

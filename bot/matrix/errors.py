@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.errors import StartupError
+from bot.transport import TransportFailed
 
 
 class MatrixStartupError(StartupError):
@@ -12,7 +13,7 @@ class MatrixStartupError(StartupError):
     template = "matrix/startup_error"
 
 
-class PermanentError(Exception):
+class PermanentError(TransportFailed):
     """A request the homeserver refused for good (403, 404, bad JSON...), or one the bot cannot make."""
 
 

@@ -1,4 +1,4 @@
-"""Who may invite the bot into a room (DESIGN.md 3.4): by default the users of its own homeserver;
+"""Who may invite the bot into a room (docs/contracts.md#3.4): by default the users of its own homeserver;
 ``[matrix] allowed_inviters`` widens that to those the list names (user ids, and ``*:server`` for every
 user of a server); ``invites_from_own_server = false`` leaves only the list (a bot on a public
 homeserver). Pure: no I/O."""

@@ -108,7 +108,7 @@ class Outbox:
 
     async def room_send(self, room_id: str, event_type: str, content: dict[str, Any], tx: str | None,
                         invited: str | None = None) -> None:
-        """Send to ``room_id``, encrypted when the room is (DESIGN.md 1.9). Trust policy: membership is
+        """Send to ``room_id``, encrypted when the room is (docs/protocol.md#1.9). Trust policy: membership is
         the access control, so the room key goes to every device of every member, verified or not.
         The transaction id is stable, so a resend after a crash is one message (even re-encrypted)."""
         client = self.session.client

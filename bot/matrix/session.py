@@ -233,7 +233,7 @@ class Session:
     # ------------------------------------------------------------------ end-to-end encryption
 
     async def crypto_upkeep(self) -> None:
-        """After each sync (DESIGN.md 4): publish our one-time keys when the server runs low,
+        """After each sync (docs/development.md#4): publish our one-time keys when the server runs low,
         learn the devices of the members of our rooms, claim one-time keys for Olm sessions,
         and send the to-device messages nio queued (key shares, key requests)."""
         client = self.client

@@ -15,7 +15,7 @@ from typing import Any
 
 import sqlite_utils
 
-from bot.core.store import Migration, Store
+from bot.core.store import DONE_PER_STATEMENT, Migration, Store
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -54,7 +54,24 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
     db.execute("DELETE FROM meta WHERE key = ?", [_OLD_SYNC_TOKEN])
 
 
-MIGRATIONS: list[Migration] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4]
+_OLD_COALESCED, _OLD_NOTICED = "coalesced/", "rate_limit_noticed/"
+
+
+def _migrate_5(db: sqlite_utils.Database) -> None:
+    """The coalesced message being sent under a rate limit, and the rooms already told the bot is limited,
+    moved out of the core's ``meta``, where an earlier rolbot kept them as ``coalesced/<room>`` and
+    ``rate_limit_noticed/<room>``."""
+    db.execute("CREATE TABLE IF NOT EXISTS matrix_coalesced (room_id TEXT PRIMARY KEY, data TEXT NOT NULL)")
+    db.execute("CREATE TABLE IF NOT EXISTS matrix_rate_noticed (room_id TEXT PRIMARY KEY)")
+    db.execute("INSERT OR REPLACE INTO matrix_coalesced (room_id, data) SELECT substr(key, ?), value FROM meta"
+               " WHERE substr(key, 1, ?) = ?", [len(_OLD_COALESCED) + 1, len(_OLD_COALESCED), _OLD_COALESCED])
+    db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) SELECT substr(key, ?) FROM meta"
+               " WHERE substr(key, 1, ?) = ?", [len(_OLD_NOTICED) + 1, len(_OLD_NOTICED), _OLD_NOTICED])
+    for prefix in (_OLD_COALESCED, _OLD_NOTICED):
+        db.execute("DELETE FROM meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])
+
+
+MIGRATIONS: list[Migration] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
 
 
 class MatrixStore:
@@ -62,8 +79,29 @@ class MatrixStore:
 
     def __init__(self, store: Store) -> None:
         store.open_part("matrix", MIGRATIONS)
+        self.core = store
         self.db = store.db
         self.transaction = store.transaction
+
+    def keep_coalesced(self, room_id: str, data: str) -> None:
+        """The coalesced message about to be sent (``Coalesced.to_json``): sent again, the same, after a crash."""
+        self.db.execute("INSERT OR REPLACE INTO matrix_coalesced (room_id, data) VALUES (?, ?)", [room_id, data])
+
+    def coalesced_in_flight(self) -> list[str]:
+        return [row[0] for row in self.db.execute("SELECT data FROM matrix_coalesced ORDER BY room_id")]
+
+    def coalesced_sent(self, room_id: str, action_ids: list[str], noticed: bool) -> None:
+        """In one transaction: the replies it holds are done, it is forgotten, and (``noticed``) the room
+        was told the bot is rate-limited."""
+        with self.transaction():
+            for start in range(0, len(action_ids), DONE_PER_STATEMENT):
+                self.core.mark_done(action_ids[start:start + DONE_PER_STATEMENT])
+            self.db.execute("DELETE FROM matrix_coalesced WHERE room_id = ?", [room_id])
+            if noticed:
+                self.db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
+
+    def rate_limit_noticed(self, room_id: str) -> bool:
+        return self.db.execute("SELECT 1 FROM matrix_rate_noticed WHERE room_id = ?", [room_id]).fetchone() is not None
 
     def sync_token(self) -> str | None:
         """Where the next sync starts: saved once every event of the batches before it was handled."""

@@ -29,7 +29,7 @@ def d20_die(natural: int) -> Die:
 
 
 def modifiers_json(total: int, named: tuple[tuple[str, int], ...]) -> list[dict]:
-    """The roll's modifiers by name (DESIGN.md 3.2): the named ones the table added, and the rest of
+    """The roll's modifiers by name (docs/contracts.md#3.2): the named ones the table added, and the rest of
     the total modifier as the roller's own (``modificador``)."""
     rest = total - sum(value for _, value in named)
     return modifier_list([*named, *([("modificador", rest)] if rest else [])])

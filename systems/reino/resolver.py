@@ -1,7 +1,7 @@
 """El Reino de la Sombra (simplified d20): the roll syntax and the system entry point.
 
 The rules themselves live in ``systems.reino.rules``; the results in ``systems.reino.outcomes``.
-The syntax (Spanish keywords, English aliases) is documented in the README (section "Sistemas").
+The syntax (Spanish keywords, English aliases) is documented in ``docs/players.md`` («Sistemas»).
 """
 
 from __future__ import annotations

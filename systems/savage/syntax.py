@@ -31,7 +31,7 @@ MAX_SUPPORT_STEP = 4
 MAX_TARGETS = 6
 MAX_TARGET_NAME = 40
 MIN_TRAIT_DIE, MAX_TRAIT_DIE = 4, 12
-"""A trait roll with no ``vs`` is one of these dice (DESIGN.md 3.1); a d20 or a d100 alone is plain dice."""
+"""A trait roll with no ``vs`` is one of these dice (docs/contracts.md#3.1); a d20 or a d100 alone is plain dice."""
 
 VERBS = {
     "dano": "damage", "danio": "damage", "damage": "damage",

@@ -1,4 +1,4 @@
-"""Sistema Sombra / Comandos de Guerra: 3d10 roll-under resolver (DESIGN.md 3.1).
+"""Sistema Sombra / Comandos de Guerra: 3d10 roll-under resolver (docs/contracts.md#3.1).
 
 ``SYSTEM.roll`` resolves checks (``3d10+M vs K`` with Spanish clauses), damage rolls,
 hit-location rolls and initiative orders; anything else falls back to the generic

@@ -37,7 +37,7 @@ NPC_SHEETS = {
 }
 SECRETS = {key: {w for w in sheet.split() if w.isdigit()} for key, sheet in NPC_SHEETS.items()}
 PUBLIC_KINDS = ("initiative",)
-"""Initiative stays public (DESIGN.md 3.3): its messages may show what makes each total."""
+"""Initiative stays public (docs/contracts.md#3.3): its messages may show what makes each total."""
 PLAYER_SHEETS = {
     "generic": "iniciativa 2",
     "savage": "parada 5 dureza 5 pelear d8 espiritu d6 vigor d6 arma_dano fue+d4 bennies 3",

@@ -1,4 +1,4 @@
-"""The table protocol of DESIGN.md 1, through the console transcript format."""
+"""The table protocol of docs/protocol.md#1, through the console transcript format."""
 
 from __future__ import annotations
 

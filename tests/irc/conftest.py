@@ -1,4 +1,4 @@
-"""A real ngircd on loopback for the IRC transport tests (DESIGN.md 4), raw-socket players, and the bot.
+"""A real ngircd on loopback for the IRC transport tests (docs/development.md#4), raw-socket players, and the bot.
 
 Each test gets its own server (it starts in milliseconds), so a test may restart it."""
 

@@ -23,7 +23,7 @@ rotate over this many clients that are not in the channel."""
 
 
 def protocol_after(floor: str | None, line: str) -> str | None:
-    """DESIGN.md 1.3-1.4: None (open), ``narration`` or the character holding the floor."""
+    """docs/protocol.md#1.3 and #1.4: None (open), ``narration`` or the character holding the floor."""
     if line == "plain":
         return None if floor else "narration"
     return line.removeprefix("named ")

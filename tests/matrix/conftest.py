@@ -1,4 +1,4 @@
-"""A real Synapse on loopback for the Matrix transport tests (DESIGN.md 4), and helpers.
+"""A real Synapse on loopback for the Matrix transport tests (docs/development.md#4), and helpers.
 
 The homeserver is started once per session. Users are registered per test through the
 shared-secret admin API (fast, no subprocess); every user but the ones asked for with

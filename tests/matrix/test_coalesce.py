@@ -11,6 +11,7 @@ from bot.core.render import MAX_BODY, Message, Renderer
 from bot.core.store import Store
 from bot.matrix.coalesce import Limiter, RoomDelivery, inflight_records
 from bot.matrix.errors import RateLimited
+from bot.matrix.store import MatrixStore
 from bot.web import Metrics
 
 ROOM = "!sala:localhost"
@@ -23,6 +24,7 @@ class Crash(BaseException):
 class FakeOutbox:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.matrix_store = MatrixStore(store)
         self.renderer = Renderer()
         self.metrics = Metrics()
         self.sent: list[tuple[str, Any]] = []
@@ -80,7 +82,7 @@ async def test_priorities_and_one_coalesced_message_under_the_limit() -> None:
     assert content["m.relates_to"] == {"m.in_reply_to": {"event_id": "$tirada3"}}
     assert "%24tirada1" in content["body"] and "%24tirada2" in content["body"]
     assert "override_ratelimit" in content["body"] and content["m.mentions"]["user_ids"] == ["@master:localhost"]
-    assert store.pending_actions() == [] and inflight_records(store) == []
+    assert store.pending_actions() == [] and inflight_records(MatrixStore(store)) == []
 
 
 async def test_a_crash_after_the_coalesced_send_resends_the_same_message() -> None:
@@ -97,15 +99,15 @@ async def test_a_crash_after_the_coalesced_send_resends_the_same_message() -> No
         await room.flush()
     first_tx, first_content = outbox.sent[0]
     # After the restart: the record is there and the actions still pending, as one message.
-    [record] = inflight_records(store)
+    [record] = inflight_records(MatrixStore(store))
     assert {a.action_id for a in store.pending_actions()} == set(record.action_ids)
     outbox.crash_after_send = False
     again = delivery(outbox, Limiter())
     again.inflight = record
     await again.flush()
     assert outbox.sent[1] == (first_tx, first_content)  # same txn id: the homeserver deduplicates it
-    assert store.pending_actions() == [] and inflight_records(store) == []
-    assert store.get_meta("rate_limit_noticed/" + ROOM) == "1"
+    assert store.pending_actions() == [] and inflight_records(MatrixStore(store)) == []
+    assert outbox.matrix_store.rate_limit_noticed(ROOM) and store.meta_with_prefix("rate_limit") == []
 
 
 async def test_replies_too_long_for_one_message_go_in_as_few_as_fit() -> None:

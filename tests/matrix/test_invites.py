@@ -1,4 +1,4 @@
-"""Who may invite the bot into a room (issue 19, item 5; DESIGN.md 3.4): by default the users of its own
+"""Who may invite the bot into a room (issue 19, item 5; docs/contracts.md#3.4): by default the users of its own
 homeserver; ``[matrix] allowed_inviters`` adds those it names (user ids, ``*:server`` for a whole
 server). Any Matrix user could invite it before, and make it serve a room of theirs. No homeserver
 needed (a second server to invite from would need federation)."""

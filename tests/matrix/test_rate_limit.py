@@ -1,5 +1,5 @@
 """Under Synapse's default message rate limit (``rc_message``: 0.2/s after a burst of 10), a burst
-of rolls is answered in full, in coalesced messages (DESIGN.md 3.4), and the GM is told once."""
+of rolls is answered in full, in coalesced messages (docs/contracts.md#3.4), and the GM is told once."""
 
 from __future__ import annotations
 

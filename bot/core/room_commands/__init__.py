@@ -1,4 +1,4 @@
-"""The commands every room has (DESIGN.md 3.3), one module per subject."""
+"""The commands every room has (docs/contracts.md#3.3), one module per subject."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def roll(text: str, *values: int):
 
 
 def reference_level(triple: tuple[int, int, int], target: int, modifier: int) -> str:
-    """The six levels as the rules and DESIGN 3.1 read, written apart from the code."""
+    """The six levels as the rules and docs/contracts.md#3.1 read, written apart from the code."""
     a, b, c = sorted(triple)
     passed = a + b + c + modifier <= target
     if (a, b, c) == (1, 1, 1):
