@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from bot.core import replies
 from bot.core.events import Event, PowerLevels, React, Redact
 from bot.core.privacy import Views, recipients
-from bot.core.records import RollRequest, SheetRoll, Vitality
+from bot.core.records import Pending, RollRequest, SheetRoll, Vitality
 from bot.core.render import Renderer, without_controls
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
@@ -91,6 +91,13 @@ class CombatRules(Protocol):
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """``name`` has just left ``combat.order`` (``!sale``): forget what ``combat.data`` keeps of
         it for the turn order (its card, its roll)."""
+
+    def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
+        """What the fight keeps open between two messages (a soak offered, a blow to parry, damage to
+        apply), for the GM's screen only (never the room's): it answers from ``combat.data`` and decides
+        nothing, called on a copy of the room's state. A game whose class extends this protocol and
+        keeps no such item inherits this answer: nothing."""
+        return []
 
 
 class SheetRules(Protocol):

@@ -1,7 +1,8 @@
 """The records the table keeps, as plain data: no logic, nothing from the other core modules.
 
 A roll a game made from a sheet (``SheetRoll``), an entry of the acta or a change to it, a step
-``!deshacer`` can take back, and how able a combatant is (``Vitality``)."""
+``!deshacer`` can take back, how able a combatant is (``Vitality``) and what a fight keeps open
+between two messages (``Pending``)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,21 @@ class SheetRoll:
         if self.shown is None:
             self.shown = self.outcome.as_json()
         return self.shown
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """Something a game's fight keeps open between two messages (a soak offered, a blow to parry,
+    damage to apply), for the GM's screen only. ``kind`` names the game's template
+    (``<game>/pending_<kind>``); ``who`` must act, ``target`` is the other side of it (the attacker, the
+    victim, the holder), ``amount`` its number (wounds, a multiplier, rounds left) and ``command`` the
+    command that resolves it (without its ``!``)."""
+
+    kind: str
+    who: str
+    command: str
+    target: str | None = None
+    amount: int | None = None
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """The GM's screen over HTTP: ``/master/<token>`` (a route group of the ``[web]`` app).
 
 ``GET /master/<token>`` is the page: everything ``!estado`` shows and what only the GMs see (each
-combatant's sheet numbers, NPCs included, the unrevealed secret rolls, the grants), with the controls
+combatant's sheet numbers, NPCs included, the unrevealed secret rolls, the grants, what the game's
+fight keeps open: ``CombatRules.pending``, each through its game's ``pending_<kind>`` template), with the controls
 of the fight. ``GET /master/<token>/eventos?n=NONCE`` streams the part that changes as Server-Sent
 Events, with the same limits as the table page's streams (``TablePages.stream_opened``);
 ``pantalla.js`` swaps it in and posts the forms with ``fetch``. Without JavaScript each control is a
@@ -27,6 +28,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from aiohttp import web
+from markupsafe import Markup
 
 from bot.core import combat as rounds
 from bot.core import sheets
@@ -189,6 +191,8 @@ class ScreenPages:
                 for r in store.rolls(room_id, visible=False, limit=HISTORY)]
         granted = [{"name": c.name if (c := room.character_of(user)) else user, "only": room.grant_only.get(user)}
                    for user in room.granted]
+        pending = [Markup(self.renderer.document(f"{ctx.game.key}/pending_{item.kind}", "html", p=item))
+                   for item in (ctx.game.combat.pending(ctx, combat) if combat else [])]
         return {
             "system": ctx.system.name,
             "combat": combat,
@@ -197,6 +201,7 @@ class ScreenPages:
             "lock": room.lock,
             "exploration": room.exploration,
             "granted": granted,
+            "pending": pending,
             "hidden": hidden,
             "hidden_names": list(dict.fromkeys(r["who"] for r in hidden if room.find_character(r["who"]))),
             "rolls": last,

@@ -24,6 +24,9 @@ DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "he
 """Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics)."""
 HELP_TOPIC = "topic_"
 """``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands/``)."""
+PENDING_KIND = "pending_"
+"""The GM's screen renders each ``CombatRules.pending`` item by this prefix and the item's kind
+(``bot/screen/page.py``)."""
 
 
 def _python_trees() -> list[tuple[Path, ast.AST]]:
@@ -88,7 +91,7 @@ def test_no_template_is_left_unused() -> None:
         source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
         used.update(r for r in meta.find_referenced_templates(env.parse(source)) if r is not None)
     used.update(n for n in template_files() if n.split("/")[-1].split(".")[0] in DYNAMIC_PARTIALS)
-    used.update(n for n in template_files() if n.split("/")[-1].startswith(HELP_TOPIC))
+    used.update(n for n in template_files() if n.split("/")[-1].startswith((HELP_TOPIC, PENDING_KIND)))
     assert sorted(set(template_files()) - used) == []
 
 

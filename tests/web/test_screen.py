@@ -49,9 +49,10 @@ class ToyTransport:
 
 
 class Rig:
-    def __init__(self, gms: tuple[str, ...] = (GM,), public_url: str | None = BASE) -> None:
-        settings = TableSettings(RoomSettings(system="savage", gms=gms, public_url=public_url))
-        self.table = Table(Store(), settings, random.Random(5), games=GAMES)
+    def __init__(self, gms: tuple[str, ...] = (GM,), public_url: str | None = BASE, system: str = "savage",
+                 seed: int = 5) -> None:
+        settings = TableSettings(RoomSettings(system=system, gms=gms, public_url=public_url))
+        self.table = Table(Store(), settings, random.Random(seed), games=GAMES)
         self.toy = ToyTransport()
         self.hub = TransportHub(self.table, Metrics())
         self.hub.add(self.toy)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.combat import place_late
-from bot.core.context import Context
+from bot.core.context import CombatRules, Context
 from bot.core.game import Vitality
 from bot.core.state import Character, Combat
 from bot.games.generic.state import GenericState, InitiativeRoll
 from systems.dice import parse
 
 
-class GenericCombat:
+class GenericCombat(CombatRules):
     """Initiative 1d20 + the sheet's ``iniciativa``, highest first; no conditions."""
 
     def initiative(self, ctx: Context, combat: Combat) -> None:

@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core import combat as rounds
-from bot.core.context import Context
+from bot.core.context import CombatRules, Context
 from bot.core.game import Vitality
+from bot.core.records import Pending
 from bot.core.state import Character, Combat, name_key
 from bot.games.reino.state import ReinoState, combatants, fighter_data, labels, load, save
 from systems.reino.outcomes import ReinoCheck, ReinoDyingSave
@@ -39,7 +40,7 @@ from systems.reino.rules import (
 )
 
 
-class ReinoCombat:
+class ReinoCombat(CombatRules):
 
     def initiative(self, ctx: Context, combat: Combat) -> None:
         state = ReinoState.of(combat)
@@ -95,6 +96,13 @@ class ReinoCombat:
         rounds.place_late(combat, character.name, [r.name for r in seq.order])
         roll = next(r for r in seq.rolls if r.name == character.name)
         return None if ctx.sheet_is_gms(character) else ctx.renderer.text("reino/table_join", r=roll)
+
+    def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
+        """Each landed blow whose damage ``!daño`` still rolls: its attacker (as the room spells the
+        name), its victim and its critical multiplier."""
+        found = ((ctx.room.find_character(key), blow) for key, blow in ReinoState.of(combat).pending().items())
+        return [Pending("damage", c.name, "daño", target=blow["target"], amount=blow["multiplier"])
+                for c, blow in found if c is not None]
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         state = ReinoState.of(combat)

@@ -8,8 +8,9 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 from __future__ import annotations
 
 from bot.core import combat as rounds
-from bot.core.context import Context
+from bot.core.context import CombatRules, Context
 from bot.core.game import Vitality
+from bot.core.records import Pending
 from bot.core.state import Character, Combat, name_key
 from bot.games.savage.flow import close_soak, deal, has_joker, mark_recovery, roster, trait_roll, vigor_of
 from bot.games.savage.rolls import end_supports
@@ -21,7 +22,7 @@ from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
 DEFAULT_PACE = 6
 
 
-class SavageCombatRules:
+class SavageCombatRules(CombatRules):
     def initiative(self, ctx: Context, combat: Combat) -> None:
         state = SavageCombat.of(combat)
         if not state.dealt:
@@ -120,6 +121,18 @@ class SavageCombatRules:
             rounds.place_late(combat, character.name, [everyone[i].name for i in ideal])
         state.save(combat)
         return ctx.renderer.text("savage/table_join", card=state.card_of(character))
+
+    def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
+        """The hit a Wild Card may still soak (``!absorber``), with its wounds; after a partial soak, the
+        reroll a benny left buys (``soak_reroll``), with the wounds still to soak."""
+        items = []
+        for hit in SavageCombat.of(combat).hits.values():
+            wounds, character = hit["effect"][2], ctx.room.find_character(hit["name"])
+            if not hit["soaked"]:
+                items.append(Pending("soak", hit["name"], "absorber", amount=wounds))
+            elif hit["best"] < wounds and character is not None and savage_of(character).bennies:
+                items.append(Pending("soak_reroll", hit["name"], "absorber", amount=wounds - hit["best"]))
+        return items
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the roster; the card goes to the discards unless the rest of its group stays."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import combat as rounds
-from bot.core.context import Context
+from bot.core.context import CombatRules, Context
 from bot.core.game import Vitality
+from bot.core.records import Pending
 from bot.core.state import Character, Combat
 from bot.games.sombra.damage import boat_state, store_boat
 from bot.games.sombra.sheet import CAPSIZED, DEAD, ENGINE, JAMMED, sheet_int, table_of, wound_effect, wounds_of
@@ -36,7 +37,7 @@ def _slots(ctx: Context, names: list[str]) -> list[InitiativeSlot]:
     return initiative_order(_combatant(ctx, name)[0] for name in names)
 
 
-class SombraCombat:
+class SombraCombat(CombatRules):
     """Initiative by VEL then AGI (ties flagged), stun counted in the victim's turns,
     sinking boats losing flotation each round, wounds and flotation on the status board."""
 
@@ -107,6 +108,15 @@ class SombraCombat:
             return None
         mine, missing = _combatant(ctx, character.name)
         return ctx.renderer.text("sombra/table_join", c=mine, defaulted=missing)
+
+    def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
+        """Who is held and may struggle (``!forcejeo``), and who counts down a death threshold until
+        healed (``!curar``), with the rounds left."""
+        state = SombraState.of(combat)
+        held = [Pending("held", name, "forcejeo", target=mark["by"])
+                for name, mark in state.manoeuvres().items() if mark["kind"] == HELD]
+        dying = [Pending("threshold", name, "curar", amount=left) for name, left in state.thresholds.items()]
+        return held + dying
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         state = SombraState.of(combat)

@@ -11,8 +11,9 @@ attack and parry counters are emptied.
 from __future__ import annotations
 
 from bot.core import combat as rounds
-from bot.core.context import Context
+from bot.core.context import CombatRules, Context
 from bot.core.game import Vitality
+from bot.core.records import Pending
 from bot.core.state import Character, Combat, name_key
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
@@ -41,7 +42,7 @@ def condition_label(ctx: Context, code: str, **params: object) -> str:
     return ctx.renderer.text("stormbringer/table_condition", code=code, **params)
 
 
-class StormbringerCombat:
+class StormbringerCombat(CombatRules):
     def initiative(self, ctx: Context, combat: Combat) -> None:
         st.StormbringerState.of(combat).start()
         announce_phases(ctx, combat, 1)
@@ -103,6 +104,18 @@ class StormbringerCombat:
             return None
         des = character.sheet.get("des")
         return ctx.renderer.text("stormbringer/table_join", des=des if isinstance(des, int) else None)
+
+    def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
+        """Each landed blow: to parry or dodge while it is this round's and undefended, else its damage
+        (``!daño``); and a master's riposte earned by a parry."""
+        items = [Pending("defence", b["target"] or "", "parada", target=b["attacker"])
+                 if b["round"] == combat.round and not b["defended"]
+                 else Pending("damage", b["target"] or "", "daño", target=b["attacker"])
+                 for b in st.blows(combat) if b["landed"]]
+        riposte = st.StormbringerState.of(combat).riposte
+        if riposte is not None:
+            items.append(Pending("riposte", riposte["by"], "ataque", target=riposte["against"]))
+        return items
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the order worked out from the sheets too, so it stays theirs."""
