@@ -31,6 +31,7 @@ import multiprocessing
 import re
 import signal
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -91,6 +92,23 @@ def sse_message(event: str, data: str) -> bytes:
     """One Server-Sent Event; every line of ``data`` (CR, LF or CRLF ends one) gets its ``data:``."""
     lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return (f"event: {event}\n" + "".join(f"data: {line}\n" for line in lines) + "\n").encode()
+
+
+async def follow(response: web.StreamResponse, feed: Feed, current: Callable[[], bool],
+                 message: Callable[[], bytes]) -> None:
+    """A live stream's loop: ``message()`` written each time it changes while ``current()`` holds, and a
+    comment every ``KEEPALIVE_S`` so proxies keep the connection."""
+    sent = b""
+    while current():
+        wake = feed.wake
+        text = message()
+        if text != sent:
+            await response.write(text)
+            sent = text
+        try:
+            await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
+        except TimeoutError:
+            await response.write(b": sigo aqui\n\n")
 
 
 @dataclass
@@ -249,17 +267,8 @@ class TablePages:
             response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
                                                    "Content-Type": "text/event-stream; charset=utf-8"})
             await response.prepare(request)
-            sent = b""
-            while not self._closing and self._is_current(room_id, token):
-                wake = feed.wake
-                message = self._message(room_id, feed)
-                if message != sent:
-                    await response.write(message)
-                    sent = message
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    await response.write(b": sigo aqui\n\n")
+            await follow(response, feed, lambda: not self._closing and self._is_current(room_id, token),
+                         lambda: self._message(room_id, feed))
         except ConnectionResetError:
             pass
         finally:

@@ -17,7 +17,6 @@ no referrer is sent (the token is in the address)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 import time
@@ -38,7 +37,7 @@ from bot.core.rolls import record_row
 from bot.core.state import RoomState
 from bot.screen import Screen
 from bot.screen.controls import MAX_FORM_BYTES, FormError, command_text, read_form
-from bot.table_page import COMMON_HEADERS, KEEPALIVE_S, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, sse_message
+from bot.table_page import COMMON_HEADERS, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, follow, sse_message
 
 SCREEN_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; "
               "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -290,18 +289,12 @@ class ScreenPages:
                                                "Content-Type": "text/event-stream; charset=utf-8"})
         try:
             await response.prepare(request)
-            sent = ""
-            while not pages.closing and self.link(token) is not None:
-                wake = feed.wake
+
+            def message() -> bytes:
                 state.knows(nonce)  # an open page's forms stay good
-                board = self.board(room_id, user_id, token, nonce)
-                if board != sent:
-                    await response.write(sse_message("pantalla", board))
-                    sent = board
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    await response.write(b": sigo aqui\n\n")
+                return sse_message("pantalla", self.board(room_id, user_id, token, nonce))
+
+            await follow(response, feed, lambda: not pages.closing and self.link(token) is not None, message)
         except ConnectionResetError:
             pass
         finally:
