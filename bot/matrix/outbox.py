@@ -62,7 +62,6 @@ class Outbox:
         self._auths = auths
         self._auth_for = auth_for
         self.stopping = stopping
-        self._keys_lock = asyncio.Lock()
         self._pl_locks: dict[str, asyncio.Lock] = {}
         self._dm_lock = asyncio.Lock()
 
@@ -121,9 +120,7 @@ class Outbox:
                 client.olm.update_tracked_users(room)
             if room is not None and room.encrypted:
                 self._stored_members(room)
-                async with self._keys_lock:  # learn new members' devices before the key is shared
-                    if client.should_query_keys:
-                        await self.session.request("query keys", client.keys_query, attempts=4)
+                await self.session.query_keys()  # learn new members' devices before the key is shared
         await self.session.request("send", lambda: client.room_send(room_id, event_type, content, tx_id=tx,
                                                                     ignore_unverified_devices=True))
 

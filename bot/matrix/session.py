@@ -134,6 +134,7 @@ class Session:
         self._stop_event = stop_event or asyncio.Event()
         self._client: AsyncClient | None = None
         self._limit_hint_logged = False
+        self._keys_lock = asyncio.Lock()
 
     @property
     def client(self) -> AsyncClient:
@@ -240,14 +241,24 @@ class Session:
         if client.olm is None:
             return
         if client.should_upload_keys:
-            await self.request("upload keys", client.keys_upload, attempts=4)
-        if client.should_query_keys:
-            await self.request("query keys", client.keys_query, attempts=4)
+            await self.request("upload keys", lambda: while_needed(lambda: client.should_upload_keys, client.keys_upload),
+                               attempts=4)
+        await self.query_keys()
         if client.should_claim_keys:
-            users = client.get_users_for_key_claiming()
-            await self.request("claim keys", lambda: client.keys_claim(users), attempts=4)
+            await self.request("claim keys", lambda: while_needed(
+                lambda: client.should_claim_keys, lambda: client.keys_claim(client.get_users_for_key_claiming())),
+                attempts=4)
         if client.outgoing_to_device_messages:
             await self.request("to-device", client.send_to_device_messages, attempts=4)
+
+    async def query_keys(self) -> None:
+        """Learn the devices of the users nio tracks and does not know yet (new members, new devices), one
+        query at a time: the sync loop's upkeep and a send to an encrypted room may both want one."""
+        client = self.client
+        async with self._keys_lock:
+            if client.should_query_keys:
+                await self.request("query keys", lambda: while_needed(lambda: client.should_query_keys,
+                                                                      client.keys_query), attempts=4)
 
     def _load(self) -> dict[str, Any] | None:
         try:
@@ -325,3 +336,10 @@ class Session:
             raise PermanentError("the configured access_token is no longer valid")
         await self.client.close()
         await self.login()
+
+
+async def while_needed(needed: Callable[[], bool], call: Callable[[], Awaitable[T]]) -> T | None:
+    """``call()`` if ``needed()`` still holds when the request starts (it is checked again at each retry):
+    nio raises ``LocalProtocolError`` for a key upload, query or claim with nothing left to do, which another
+    task's request (nio's own key claim before sharing a room key) may have done in between."""
+    return await call() if needed() else None

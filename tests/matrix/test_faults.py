@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from bench._synapse import SynapseServer
 from bot.core.store import Store
 from bot.core.table import Table as CoreTable
+from bot.games import GAMES
 from tests.matrix.conftest import Chat, RunningBot, Table, free_port, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_protocol import open_table
 from tests.matrix.test_matrix_restart import BotProcess
@@ -83,7 +84,7 @@ def outcome(chat: Chat, room: str, bot_id: str, ids: list[str], script, start_ts
 def stored_state(db_path: str, room: str, ids: list[str]) -> dict:
     store = Store(db_path)
     try:
-        text = json.dumps(CoreTable(store).room(room).to_dict(), sort_keys=True)
+        text = json.dumps(CoreTable(store, games=GAMES).room(room).to_dict(), sort_keys=True)
     finally:
         store.db.conn.close()
     for i, event_id in enumerate(ids):
