@@ -44,6 +44,7 @@ from aiohttp.typedefs import Handler
 from bot.core import combat as rounds
 from bot.core.acta import FORMATS, Format
 from bot.core.acta_document import NoSuchActa, Session, pick_sessions, render, sessions_of, style, style_hash
+from bot.core.context import Context
 from bot.core.events import Event
 from bot.core.state import RoomState
 from bot.core.table import Table
@@ -92,6 +93,19 @@ def sse_message(event: str, data: str) -> bytes:
     """One Server-Sent Event; every line of ``data`` (CR, LF or CRLF ends one) gets its ``data:``."""
     lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return (f"event: {event}\n" + "".join(f"data: {line}\n" for line in lines) + "\n").encode()
+
+
+def read_board(table: Table, room_id: str, viewer: str = "") -> tuple[RoomState, Context, list[dict[str, Any]]]:
+    """A copy of the room's state (the games' hooks only read), the context ``viewer`` sees it in, and the
+    combat's rows (``rounds.board``), each marked ``npc`` when no player owns it: what the table page and
+    the GM's screen both show."""
+    room = RoomState.from_json(table.room(room_id).to_json())
+    ctx = table.context_for(Event(room_id, viewer, "", ""), room)
+    rows = rounds.board(ctx, room.combat) if room.combat else []
+    for row in rows:
+        character = room.find_character(row["name"])
+        row["npc"] = character is None or character.npc or character.owner is None
+    return room, ctx, rows
 
 
 async def follow(response: web.StreamResponse, feed: Feed, current: Callable[[], bool],
@@ -189,13 +203,8 @@ class TablePages:
 
     def view(self, room_id: str) -> dict[str, Any]:
         """What the page shows, read from a copy of the room's state (the games' hooks only read)."""
-        room = RoomState.from_json(self.table.room(room_id).to_json())
-        ctx = self.table.context_for(Event(room_id, "", "", ""), room)
+        room, ctx, rows = read_board(self.table, room_id)
         combat = room.combat
-        rows = rounds.board(ctx, combat) if combat else []
-        for row in rows:
-            character = room.find_character(row["name"])
-            row["npc"] = character is None or character.npc or character.owner is None
         lock = room.lock
         return {
             "system": ctx.system.name,

@@ -29,15 +29,13 @@ from urllib.parse import parse_qsl, urlsplit
 from aiohttp import web
 from markupsafe import Markup
 
-from bot.core import combat as rounds
 from bot.core import sheets
 from bot.core.context import FoundCommand
 from bot.core.events import Action, Event, Send
 from bot.core.rolls import record_row
-from bot.core.state import RoomState
 from bot.screen import Screen
 from bot.screen.controls import MAX_FORM_BYTES, FormError, command_text, read_form
-from bot.table_page import COMMON_HEADERS, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, follow, sse_message
+from bot.table_page import COMMON_HEADERS, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, follow, read_board, sse_message
 
 SCREEN_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; "
               "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -175,13 +173,10 @@ class ScreenPages:
 
     def view(self, room_id: str, user_id: str) -> dict[str, Any]:
         """What the page shows, read from a copy of the room's state (the games' hooks only read)."""
-        room = RoomState.from_json(self.table.room(room_id).to_json())
-        ctx = self.table.context_for(Event(room_id, user_id, "", ""), room)
+        room, ctx, rows = read_board(self.table, room_id, user_id)
         combat = room.combat
-        rows = rounds.board(ctx, combat) if combat else []
         for row in rows:
             character = room.find_character(row["name"])
-            row["npc"] = character is None or character.npc or character.owner is None
             row["sheet"] = sheets.export(ctx.game, character)[0] if character else ""
             row["state"] = sheets.kept_state(ctx.game, character) if character else ""
         store = self.table.store
