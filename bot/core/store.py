@@ -479,12 +479,14 @@ class Store:
         """One statement, its own transaction (none for no actions); a long list in one transaction."""
         if len(action_ids) > DONE_PER_STATEMENT:
             with self.transaction():
-                for start in range(0, len(action_ids), DONE_PER_STATEMENT):
-                    self.mark_done(action_ids[start:start + DONE_PER_STATEMENT])
-        elif action_ids:
+                self.mark_done(action_ids)
+        else:
             self.mark_done(action_ids)
 
     def mark_done(self, action_ids: list[str]) -> None:
-        """In the caller's transaction: at most ``DONE_PER_STATEMENT`` ids."""
-        marks = ", ".join("?" * len(action_ids))
-        self.db.conn.execute(f"UPDATE outbox SET done = 1 WHERE action_id IN ({marks})", action_ids)
+        """In the caller's transaction (or, for up to ``DONE_PER_STATEMENT`` ids, in one statement of its
+        own): one ``UPDATE`` per ``DONE_PER_STATEMENT`` ids."""
+        for start in range(0, len(action_ids), DONE_PER_STATEMENT):
+            chunk = action_ids[start:start + DONE_PER_STATEMENT]
+            marks = ", ".join("?" * len(chunk))
+            self.db.conn.execute(f"UPDATE outbox SET done = 1 WHERE action_id IN ({marks})", chunk)

@@ -15,7 +15,7 @@ from typing import Any
 
 import sqlite_utils
 
-from bot.core.store import DONE_PER_STATEMENT, Migration, Store
+from bot.core.store import Migration, Store
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -94,8 +94,7 @@ class MatrixStore:
         """In one transaction: the replies it holds are done, it is forgotten, and (``noticed``) the room
         was told the bot is rate-limited."""
         with self.transaction():
-            for start in range(0, len(action_ids), DONE_PER_STATEMENT):
-                self.core.mark_done(action_ids[start:start + DONE_PER_STATEMENT])
+            self.core.mark_done(action_ids)
             self.db.execute("DELETE FROM matrix_coalesced WHERE room_id = ?", [room_id])
             if noticed:
                 self.db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
