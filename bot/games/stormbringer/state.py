@@ -141,10 +141,13 @@ class StormbringerState:
         """The name keys of who declared a change of weapon this round."""
         return self._raw.get("changing", [])
 
+    def _add_once(self, field: str, key: str) -> None:
+        keys = self._kept.setdefault(field, [])
+        if key not in keys:
+            keys.append(key)
+
     def change_weapon(self, key: str) -> None:
-        changing = self._kept.setdefault("changing", [])
-        if key not in changing:
-            changing.append(key)
+        self._add_once("changing", key)
 
     @property
     def unaware(self) -> list[str]:
@@ -152,9 +155,7 @@ class StormbringerState:
         return self._raw.get("unaware", [])
 
     def catch_unaware(self, key: str) -> None:
-        caught = self._kept.setdefault("unaware", [])
-        if key not in caught:
-            caught.append(key)
+        self._add_once("unaware", key)
 
     @property
     def disarmed(self) -> list[str]:
@@ -162,9 +163,7 @@ class StormbringerState:
         return self._raw.get("disarmed", [])
 
     def disarm(self, key: str) -> None:
-        disarmed = self._kept.setdefault("disarmed", [])
-        if key not in disarmed:
-            disarmed.append(key)
+        self._add_once("disarmed", key)
 
     def counters(self) -> dict[str, dict[str, Any]]:
         return self._kept["counters"]
