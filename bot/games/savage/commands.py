@@ -408,6 +408,17 @@ def _hold(ctx: Context, overwatch: bool) -> None:
     rounds.advance(ctx, combat)
 
 
+def _held_by(ctx: Context, combat: Combat, holder: Character) -> SavageCombat:
+    """The fight's state, once ``holder`` is known to be one the sender may act for, up and holding its
+    action (what ``!actuar`` and ``!interrumpir`` both need)."""
+    ctx.may_manage(holder)
+    rounds.require_up(ctx, holder)
+    state = SavageCombat.of(combat)
+    if not state.is_holding(holder.name):
+        raise refuse("not_holding", name=holder.name)
+    return state
+
+
 @COMMANDS.command("actuar", "act", usage="[NOMBRE]")
 def act_command(ctx: Context, args: str) -> None:
     """A held character acts now, between turns, with no roll (000: «actuar en un momento posterior de
@@ -416,11 +427,7 @@ def act_command(ctx: Context, args: str) -> None:
     holder, rest = _actor_and_rest(ctx, args)
     if rest:
         raise ctx.usage("actuar")
-    ctx.may_manage(holder)
-    rounds.require_up(ctx, holder)
-    state = SavageCombat.of(combat)
-    if not state.is_holding(holder.name):
-        raise refuse("not_holding", name=holder.name)
+    state = _held_by(ctx, combat, holder)
     state.stop_holding(holder.name)
     state.save(combat)
     ctx.reply("savage/table_act", name=holder.name)
@@ -435,11 +442,7 @@ def interrupt_command(ctx: Context, args: str) -> None:
     holder, target = (first, second) if second else (ctx.character, first)
     if target is None or holder is None or extra:
         raise ctx.usage("interrumpir")
-    ctx.may_manage(holder)
-    rounds.require_up(ctx, holder)
-    state = SavageCombat.of(combat)
-    if not state.is_holding(holder.name):
-        raise refuse("not_holding", name=holder.name)
+    state = _held_by(ctx, combat, holder)
     if name_key(target.name) != name_key(combat.current or "") or target is holder:
         raise refuse("not_current", name=target.name, current=combat.current)
     joker = has_joker(ctx, holder)  # 000: a joker «puede actuar en cualquier momento ... incluso interrumpiendo»
