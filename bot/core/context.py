@@ -12,7 +12,7 @@ from bot.core import replies
 from bot.core.events import Event, PowerLevels, React, Redact
 from bot.core.privacy import Views, recipients
 from bot.core.records import Pending, RollRequest, SheetRoll, Vitality
-from bot.core.render import Renderer, without_controls
+from bot.core.render import Renderer
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
 from bot.core.state import MAX_NAME, Character, Combat, RoomState, clean_name
@@ -303,7 +303,7 @@ class Context:
 
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
-        return Refusal("unknown_character", name=without_controls(clean_name(name))[:MAX_NAME],
+        return Refusal("unknown_character", name=clean_name(name)[:MAX_NAME],
                        known=self.room.character_names())
 
     def usage(self, command_name: str) -> Refusal:
