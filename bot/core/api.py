@@ -1,0 +1,64 @@
+"""What a game may use of the table core: its hooks, records, refusal and helpers, in one module.
+
+A game package (``bot/games/<game>/``) imports the core only from here (``tests/core/test_layers.py``
+checks it), so the core's own modules can move without touching a game. Nothing here is a core
+command: a game that needs what a core command does calls the helper that command calls.
+"""
+
+from bot.core import words_es as vocab
+from bot.core.args import Arg, Key, Opt, Parsed
+from bot.core.combat import advance, announce_turn, can_act, drop_dead, place_late, require_up
+from bot.core.commands import CommandGroup
+from bot.core.context import CombatRules, Context
+from bot.core.floor import consume_grant, grant, may_act
+from bot.core.game import Game, GameRegistry, Vitality
+from bot.core.records import Pending
+from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, stamp
+from bot.core.rolls import answer as answer_roll
+from bot.core.rolls import require_up as require_roller_up
+from bot.core.sheets import Flag, YesNo, find_field, shown_name
+from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
+from systems.refusal import Refusal
+
+__all__ = [
+    "MAX_NAME",
+    "Arg",
+    "Character",
+    "Combat",
+    "CombatRules",
+    "CommandGroup",
+    "Context",
+    "Flag",
+    "Game",
+    "GameRegistry",
+    "Key",
+    "Opt",
+    "Parsed",
+    "Pending",
+    "Refusal",
+    "RollRequest",
+    "RoomState",
+    "SheetRoll",
+    "Vitality",
+    "YesNo",
+    "advance",
+    "announce_turn",
+    "answer_roll",
+    "can_act",
+    "consume_grant",
+    "drop_dead",
+    "find_field",
+    "grant",
+    "last_roll",
+    "may_act",
+    "name_key",
+    "opponent",
+    "place_late",
+    "read_request",
+    "require_roller_up",
+    "require_up",
+    "resolve",
+    "shown_name",
+    "stamp",
+    "vocab",
+]
