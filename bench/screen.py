@@ -38,10 +38,10 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.screen import Screen
 from bot.screen.page import ScreenPages
 from bot.transport import TransportHub
-from bot.web import Metrics
 from tests.matrix.conftest import Chat, membership
 
 ROOM, GM = "!bench:local", "@gm:bench"

@@ -46,8 +46,9 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.table_page import TablePages
-from bot.web import Metrics, make_app, start_web
+from bot.web import make_app, start_web
 
 ROOM, GM = "!bench:local", "@gm:bench"
 PLAYERS = 5

@@ -48,7 +48,7 @@ from bot.core.context import Context
 from bot.core.events import Event
 from bot.core.state import RoomState
 from bot.core.table import Table
-from bot.web import Metrics
+from bot.metrics import Metrics
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 KEEPALIVE_S = 15.0

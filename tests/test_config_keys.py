@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, IrcConfig, MatrixConfig, parse_config, section_keys
+from bot.config import Config, ConfigError, parse_config, section_keys
 from bot.core.settings import RoomSettings
+from bot.irc.config import IrcConfig
+from bot.matrix.config import MatrixConfig
 from tests.test_startup_errors import assert_one_line, rolbot, write_config
 
 ROOT = Path(__file__).resolve().parents[1]

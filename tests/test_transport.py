@@ -20,8 +20,8 @@ from bot.core.table import Table
 from bot.games import GAMES
 from bot.irc.bot import ACTIONS as IRC_ACTIONS
 from bot.matrix.outbox import ACTIONS as MATRIX_ACTIONS
+from bot.metrics import Metrics
 from bot.transport import ACTION_KINDS, ActionRegistry, Backoff, TransportHub, fitting, pause, pending_of
-from bot.web import Metrics
 from tests.transcript import GM, make_table, play
 
 REGISTRIES = [MATRIX_ACTIONS, IRC_ACTIONS, CONSOLE_ACTIONS]

@@ -13,9 +13,10 @@ with the same names.
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -151,6 +152,8 @@ class Renderer:
             auto_reload=False,
         )
         self._kinds: dict[str, list[str]] = {}
+        self._own: dict[str, str] = {}
+        """Kinds rendered from another kind (``overriding``)."""
         self._texts: dict[tuple[object, ...], str] = {}
         """Texts already rendered from scalars (``text``), at most ``MAX_REMEMBERED_TEXTS``."""
         self._templates: dict[str, tuple[Template, Template | None]] = {}
@@ -166,7 +169,15 @@ class Renderer:
         the worker makes it once and keeps it."""
         return _renderer_from, self._made_from
 
+    def overriding(self, kinds: Mapping[str, str]) -> Renderer:
+        """This renderer with each kind of ``kinds`` rendered from its value (a transport's own wording of a
+        core message: ``no_power`` from ``irc/no_power``), sharing its templates and caches."""
+        view = copy.copy(self)
+        view._own = dict(kinds)
+        return view
+
     def render(self, kind: str, **context: Any) -> Message:
+        kind = self._own.get(kind, kind)
         plain, template = self._templates.get(kind) or self._look_up(kind)
         body = shown(plain.render(context).strip())
         try:
@@ -201,6 +212,7 @@ class Renderer:
         """Only the plain body (CLI errors, logs meant for people). A text whose context is a few short
         scalars (a reaction's emoji, the redaction reason, a state label: asked for on many events) is
         rendered once and remembered."""
+        kind = self._own.get(kind, kind)
         key = _text_key(kind, context)
         if key is not None and (known := self._texts.get(key)) is not None:
             return known

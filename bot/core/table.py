@@ -6,9 +6,10 @@ import json
 import logging
 import random
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from functools import partial
+from importlib.resources.abc import Traversable
 
 from bot.core import acta, floor, sheets, undo
 from bot.core import combat as rounds
@@ -28,6 +29,8 @@ from systems.refusal import Refusal
 log = logging.getLogger(__name__)
 RNG_KEY = "rng"
 """Meta key of a seeded run's RNG: ``{"seed": N, "state": ...}``, written with each event."""
+TransportTemplates = tuple[str, Traversable, Mapping[str, str]]
+"""A transport's name, the folder of its messages (``<name>/<kind>``) and the core kinds it words its own way."""
 ROOMS_IN_MEMORY = 256
 """Rooms whose state stays loaded, the most recently used; the others are read from the store
 again when they are next used (every event writes its room's whole state)."""
@@ -36,16 +39,20 @@ again when they are next used (every event writes its room's whole state)."""
 class Table:
     def __init__(self, store: Store, settings: TableSettings | None = None,
                  rng: random.Random | None = None, renderer: Renderer | None = None, *,
-                 games: GameRegistry, templates_dir: str | None = None) -> None:
+                 games: GameRegistry, templates_dir: str | None = None,
+                 transports: Iterable[TransportTemplates] = ()) -> None:
         """``games``: the registry of the games it plays (the shipped ones are ``bot.games.GAMES``, given by
         whoever builds the table); ``templates_dir`` is a group's folder of messages searched before the
-        shipped templates (``[templates] dir``)."""
+        shipped templates (``[templates] dir``); ``transports``: each transport's name, folder of messages and
+        the core messages it words its own way (kind -> its kind), used for the events of its rooms."""
         self.games = games
         self.store = store
         self.settings = settings or TableSettings()
         self.rng = rng or random.SystemRandom()
-        self.renderer = renderer or Renderer([(g.key, g.templates) for g in games if g.templates is not None],
-                                             templates_dir)
+        transports = tuple(transports)
+        self.renderer = renderer or Renderer([*((g.key, g.templates) for g in games if g.templates is not None),
+                                              *((name, folder) for name, folder, _ in transports)], templates_dir)
+        self._renderers = {name: self.renderer.overriding(kinds) for name, _, kinds in transports if kinds}
         self._rooms: OrderedDict[str, RoomState] = OrderedDict()
         self._seed: int | None = None
         self.watchers: list[Callable[[str], None]] = []
@@ -112,7 +119,7 @@ class Table:
             with self.store.transaction():
                 if self.store.was_handled(event.event_id):
                     return []
-                ctx = self._context(event)
+                ctx = self._context(event, owner)
                 if floor.lock_allows_sender(ctx) or ctx.settings.ooc_in_locks:
                     return None
         except Exception:
@@ -125,7 +132,7 @@ class Table:
         with self.store.transaction():
             if not self.store.claim_event(event.event_id, event.room_id, event.ts):
                 return None
-            ctx = self._context(event)
+            ctx = self._context(event, owner)
             try:
                 before = rounds.acta_board(ctx)
                 dispatch(ctx)
@@ -133,7 +140,7 @@ class Table:
                     rounds.record_state_changes(ctx, before)
             except Exception:
                 log.exception("error handling %s", event.event_id)
-                ctx = self._context(event, fresh=True)
+                ctx = self._context(event, owner, fresh=True)
                 ctx.reply("internal_error")
             sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
             work = ctx.work
@@ -154,12 +161,14 @@ class Table:
             self.store.queue_actions(event.event_id, actions, owner)
         return actions
 
-    def _context(self, event: Event, fresh: bool = False) -> Context:
-        """The room's sheets are put in the game it plays now (the configured one may have changed)."""
+    def _context(self, event: Event, owner: str, fresh: bool = False) -> Context:
+        """The room's sheets are put in the game it plays now (the configured one may have changed); its
+        messages are worded for its transport (``owner``)."""
         if fresh:
             self._rooms.pop(event.room_id, None)
         room = self.room(event.room_id)
-        ctx = Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
+        renderer = self._renderers.get(owner, self.renderer)
+        ctx = Context(event, room, self.settings.for_room(event.room_id), renderer, self.rng, self.games,
                       ROOM_COMMANDS, UnitOfWork(room), store=self.store,
                       recorded_sessions=partial(self.store.acta_sessions, event.room_id))
         sheets.play_in(ctx.room, ctx.game, ctx.games)

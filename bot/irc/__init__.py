@@ -7,7 +7,10 @@
 - ``modes``: the mute lock as ``+m``/``+v`` changes and their undoing (pure);
 - ``flood``: the token bucket every sent line goes through, and the once-a-minute limit per sender;
 - ``store``: its tables on the table's database (who each nick is, the mute records, the last message
-  seen per channel), with their own migrations.
+  seen per channel), with their own migrations;
+- ``config``, ``metrics``, ``description``: its ``[irc]`` section, its counters, and what the registry
+  (``bot/transports``) knows of it; light to import, no pydle.
 
-Only this package imports pydle. ``docs/irc.md`` says what it does and needs.
+Only this package imports pydle, and only ``bot`` does (importing the package does not). ``docs/irc.md``
+says what it does and needs.
 """

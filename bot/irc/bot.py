@@ -39,21 +39,21 @@ import pydle
 from pydle.features.ircv3.tags import TaggedMessage
 from pydle.features.whox import WHOXSupport
 
-from bot.config import Config, IrcConfig, irc_account_id, irc_room_key
+from bot.config import Config
 from bot.core.events import Action, Event, EventKind, PowerLevels, React, Redact, Send
 from bot.core.table import Table
+from bot.irc.config import IrcConfig, irc_account_id, irc_room_key
 from bot.irc.flood import PerSender, TokenBucket
+from bot.irc.metrics import IrcMetrics
 from bot.irc.modes import Member, MuteRecord, mode_lines, plan
 from bot.irc.store import IrcStore
 from bot.irc.text import LINE_LIMIT, decode_line, irc_lines, plain_lines, split_line, without_formatting
+from bot.metrics import Metrics
 from bot.transport import ActionRegistry, Backoff, Capabilities, fitting, handle_until_committed, pause, pending_of
-from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
 _PYDLE_LOG = logging.getLogger("rolbot.irc.pydle")
 
-IRC_TEMPLATES = {"no_power": "irc/no_power"}
-"""Core messages that name Matrix things: their IRC wording."""
 JOIN_WITH = "  |  "
 """Between replies joined into one line while the bucket is empty."""
 OP_PREFIXES = {"o", "a", "q"}
@@ -194,7 +194,7 @@ class IrcBot:
                     backoff.reset()
                 wait = backoff.next()
                 log.warning("IRC connection lost; reconnecting in %.1f s", wait)
-                self.metrics.irc_reconnects += 1
+                self.metrics.part(IrcMetrics).reconnects += 1
                 await pause(self._stop_event, wait)
         finally:
             self._stopping = True
@@ -353,7 +353,7 @@ class IrcBot:
         self.push_raw("CHATHISTORY", "AFTER", channel.name, f"msgid={last}", "100")
 
     def missed(self) -> None:
-        self.metrics.irc_missed_messages += 1
+        self.metrics.part(IrcMetrics).missed_messages += 1
 
     def bot_is_op(self, channel: Channel) -> bool:
         return bool(channel.members.get(self.fold(self.nick), set()) & OP_PREFIXES)
@@ -482,9 +482,7 @@ class IrcBot:
         if channel is None:
             self._done(action.action_id)
             return
-        template = IRC_TEMPLATES.get(action.template)
-        message = self.table.renderer.render(template) if template else action.message
-        lines = [self._nicks_for_ids(line) for line in irc_lines(message)]
+        lines = [self._nicks_for_ids(line) for line in irc_lines(action.message)]
         if action.private_to:
             targets = [nick for nick in (self.nick_of(u) for u in (action.private_to, *action.private_also)) if nick]
             if not self._known_gm(channel, action.private_to):

@@ -12,14 +12,12 @@
 - ``crosssign``: the cross-signing keys of the bot's account and the signature of its device;
 - ``errors``: its own failures (``PermanentError``, ``MatrixStartupError``);
 - ``store``: its tables on the table's database (saved power levels, private rooms, room state,
-  messages waiting for their key, the sync token), with their own migrations.
+  messages waiting for their key, the sync token), with their own migrations;
+- ``config``, ``metrics``, ``description``: its ``[matrix]`` section, its counters, and what the registry
+  (``bot/transports``) knows of it; light to import, no nio.
 
 End-to-end encryption: ``docs/encryption.md``.
 
-Only this package imports nio.
+Only this package imports nio (``bot``, ``session``, ``outbox``); importing the package or its
+description does not.
 """
-
-from bot.matrix.bot import MatrixBot
-from bot.matrix.power import RoomAuth
-
-__all__ = ["MatrixBot", "RoomAuth"]

@@ -31,14 +31,15 @@ from bot.matrix.coalesce import Coalesced, Limiter, RoomDelivery, inflight_recor
 from bot.matrix.crosssign import ensure_cross_signing
 from bot.matrix.errors import PermanentError
 from bot.matrix.invites import inviter_allowed, inviters, server_of
+from bot.matrix.metrics import MatrixMetrics
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.store import MatrixStore
 from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
+from bot.metrics import Metrics
 from bot.net import describe_network_error
 from bot.transport import Backoff, handle_until_committed, pause, pending_of
-from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -104,6 +105,7 @@ class MatrixBot:
         self.matrix_store = MatrixStore(self.store)
         self.table = table
         self.metrics = metrics
+        self.counters = metrics.part(MatrixMetrics)
         self.metrics.transports["matrix"] = False
         self.ready = asyncio.Event()
         self._stopping = False
@@ -222,13 +224,12 @@ class MatrixBot:
             await self._crypto_upkeep()
             await self._retry_undecrypted()
             token, first = resp.next_batch, False
-            self.metrics.encrypted_rooms = sum(1 for r in self.session.client.rooms.values() if r.encrypted)
-            self.metrics.syncs += 1
-            self.metrics.last_sync_ts = time.time()
+            self.counters.encrypted_rooms = sum(1 for r in self.session.client.rooms.values() if r.encrypted)
+            self.counters.syncs += 1
+            self.counters.last_sync_ts = time.time()
             if not self.ready.is_set():
                 await self._setup_cross_signing()
                 self.ready.set()
-                self.metrics.first_sync_done = True
                 self.metrics.transports["matrix"] = True
                 log.info("first sync done")
 
@@ -583,7 +584,7 @@ class MatrixBot:
         self._advance_token()
         self.metrics.events_handled += 1
         if event.ts:
-            self.metrics.sync_lag_seconds = max(0.0, time.time() - event.ts / 1000)
+            self.counters.sync_lag_seconds = max(0.0, time.time() - event.ts / 1000)
         self._delivery(event.room_id).add(actions)
 
 
@@ -602,7 +603,7 @@ class MatrixBot:
                                             json.dumps(raw, ensure_ascii=False), time.time(),
                                             _megolm_session(raw), self.table.floor_epoch(event.room_id))
         if first:
-            self.metrics.undecryptable += 1
+            self.counters.undecryptable += 1
             log.info("room %s: cannot decrypt %s from %s yet: asking for its key",
                      event.room_id, event.event_id, event.sender)
             await self._request_key(event.room_id, raw)

@@ -13,8 +13,8 @@ from bot.core.events import Event
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.transport import Transport, TransportHub
-from bot.web import Metrics
 
 TOY = '''
 from bot.core.events import Action, React, Redact, PowerLevels, Send

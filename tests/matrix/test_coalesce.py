@@ -12,7 +12,7 @@ from bot.core.store import Store
 from bot.matrix.coalesce import Limiter, RoomDelivery, inflight_records
 from bot.matrix.errors import RateLimited
 from bot.matrix.store import MatrixStore
-from bot.web import Metrics
+from bot.metrics import Metrics
 
 ROOM = "!sala:localhost"
 

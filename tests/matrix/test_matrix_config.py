@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from bot.config import ConfigError, load_config, parse_config
-from bot.web import Metrics, make_app
+from bot.metrics import Metrics
+from bot.web import make_app
 from tests.matrix.conftest import ROOT
 
 GOOD = {
@@ -65,7 +66,7 @@ async def test_healthz_and_metrics(aiohttp_client):
     metrics = Metrics()
     client = await aiohttp_client(make_app(metrics))
     assert (await client.get("/healthz")).status == 503
-    metrics.first_sync_done = True
+    metrics.transports["matrix"] = True
     metrics.replies = 3
     assert (await client.get("/healthz")).status == 200
     resp = await client.get("/metrics")

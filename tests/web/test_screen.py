@@ -18,10 +18,11 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.screen import Screen
 from bot.screen.page import POSTS_BURST, ScreenPages
 from bot.transport import Capabilities, Transport, TransportHub
-from bot.web import Metrics, make_app
+from bot.web import make_app
 
 GM, ANA = "@gm:local", "@ana:local"
 ROOM, OTHER = "!mesa:local", "!otra:local"

@@ -16,8 +16,9 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.table_page import sse_message
-from bot.web import Metrics, make_app
+from bot.web import make_app
 
 GM = "@gm:local"
 ROOM, OTHER = "!mesa:local", "!otra:local"

@@ -24,7 +24,8 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.web import Metrics, start_web
+from bot.metrics import Metrics
+from bot.web import start_web
 
 GM = "@gm:local"
 UNIT = Path(__file__).resolve().parent.parent.parent / "systemd" / "rolbot.service"
@@ -73,7 +74,7 @@ async def serve() -> AsyncIterator[Any]:
     runners: list[web.AppRunner] = []
 
     async def start(tables: Tables, trusted_proxy: str | None = None) -> Server:
-        metrics = Metrics(first_sync_done=True)
+        metrics = Metrics(transports={"matrix": True})
         runner = await start_web(metrics, "127.0.0.1", 0, tables.table, trusted_proxy=trusted_proxy)
         runners.append(runner)
         return Server(runner)
