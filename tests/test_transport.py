@@ -18,13 +18,13 @@ from bot.core.render import Message
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.irc.bot import ACTIONS as IRC_ACTIONS
-from bot.matrix.outbox import ACTIONS as MATRIX_ACTIONS
 from bot.metrics import Metrics
 from bot.transport import ACTION_KINDS, ActionRegistry, Backoff, TransportHub, fitting, pause, pending_of
+from bot.transports import TRANSPORTS
 from tests.transcript import GM, make_table, play
 
-REGISTRIES = [MATRIX_ACTIONS, IRC_ACTIONS, CONSOLE_ACTIONS]
+REGISTRIES = [*(transport.actions() for transport in TRANSPORTS), CONSOLE_ACTIONS]
+"""Every transport's ``ACTIONS``: the registry's (``bot/transports``) and the console's."""
 CORE = Path(__file__).resolve().parent.parent / "bot" / "core"
 NOT_IN_THE_CORE = ("nio", "pydle", "aiohttp", "bot.matrix", "bot.irc", "bot.web", "bot.transport", "bot.games")
 """What the core must not import: a network's library, a transport, the web server, the games."""
@@ -171,7 +171,8 @@ def test_coalescing_takes_the_longest_run_from_the_first_that_fits(budget: int) 
 
 def test_before_it_runs_matrix_owns_the_rooms_it_was_in_so_the_hub_routes_their_answers(tmp_path: Path) -> None:
     from bot.config import parse_config
-    from bot.matrix import MatrixBot, RoomAuth
+    from bot.matrix.bot import MatrixBot
+    from bot.matrix.power import RoomAuth
     from bot.matrix.store import MatrixStore
     from bot.runner import build_table
 

@@ -13,7 +13,6 @@ with the same names.
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 from collections.abc import Iterable, Mapping, MutableMapping
@@ -172,8 +171,8 @@ class Renderer:
     def overriding(self, kinds: Mapping[str, str]) -> Renderer:
         """This renderer with each kind of ``kinds`` rendered from its value (a transport's own wording of a
         core message: ``no_power`` from ``irc/no_power``), sharing its templates and caches."""
-        view = copy.copy(self)
-        view._own = dict(kinds)
+        view = object.__new__(Renderer)  # not ``copy``: ``__reduce__`` gives the worker's cached renderer
+        vars(view).update(vars(self), _own=dict(kinds))
         return view
 
     def render(self, kind: str, **context: Any) -> Message:
