@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,3 +195,25 @@ def test_the_runner_stops_on_the_contracts_failure_not_a_transports_own() -> Non
     runner = (Path(__file__).resolve().parents[1] / "bot" / "runner.py").read_text(encoding="utf-8")
     assert issubclass(PermanentError, TransportFailed)
     assert "PermanentError" not in runner and "except TransportFailed" in runner
+
+
+LIGHT = """
+import sys
+import bot.cli, bot.runner, bot.transports
+from bot.config import parse_config
+from bot.runner import build_hub, build_table
+print(sorted(m for m in ("nio", "pydle") if m in sys.modules))
+config = parse_config({"matrix": {"homeserver": "http://127.0.0.1:9", "user_id": "@rolbot:localhost", "password": "x"},
+                       "storage": {"path": sys.argv[1]}}, env={})
+table = build_table(config)
+build_hub(config, table, bot.transports.TRANSPORTS.metrics())
+print(sorted(m for m in ("nio", "pydle") if m in sys.modules))
+"""
+
+
+def test_the_registry_imports_no_network_library_and_a_run_only_those_of_its_transports(tmp_path: Path) -> None:
+    """The descriptions are light: a run without ``[irc]`` never imports pydle."""
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", LIGHT, str(tmp_path)], cwd=root, capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.split("\n")[:2] == ["[]", "['nio']"], out.stdout + out.stderr
