@@ -306,7 +306,7 @@ async def hold(args: argparse.Namespace) -> None:
     size = len(render_acta(table.renderer, room.acta_rooms[0], sessions, "md").encode())
     print(f"one acta: {size / 2**20:.1f} MiB of Markdown; rendering it takes p50 {statistics.median(on_loop):.0f} ms "
           "(the time each fetch held the event loop before)")
-    metrics = Metrics(first_sync_done=True)
+    metrics = Metrics(transports={"matrix": True})
     runner = await start_web(metrics, "127.0.0.1", 0, table, trusted_proxy="127.0.0.1")
     base = f"http://127.0.0.1:{runner.addresses[0][1]}"
     idle = await healthz_times(f"{base}/healthz", args.samples)

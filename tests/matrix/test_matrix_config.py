@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from bot.config import ConfigError, load_config, parse_config
-from bot.metrics import Metrics
+from bot.transports import TRANSPORTS
 from bot.web import make_app
 from tests.matrix.conftest import ROOT
 
@@ -63,7 +63,7 @@ def test_rolbot_run_with_a_bad_config_exits_2(tmp_path):
 
 
 async def test_healthz_and_metrics(aiohttp_client):
-    metrics = Metrics()
+    metrics = TRANSPORTS.metrics()  # as the runner makes it: every transport's rows
     client = await aiohttp_client(make_app(metrics))
     assert (await client.get("/healthz")).status == 503
     metrics.transports["matrix"] = True
