@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeVar
 
-Row = tuple[str, Literal["counter", "gauge"], str, "int | float"]
+Row = tuple[str, Literal["counter", "gauge"], str, int | float]
 """One metric: its name, its type, its help line and its value now."""
 
 
