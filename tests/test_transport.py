@@ -28,8 +28,11 @@ from tests.transcript import GM, make_table, play
 REGISTRIES = [*(transport.actions() for transport in TRANSPORTS), CONSOLE_ACTIONS]
 """Every transport's ``ACTIONS``: the registry's (``bot/transports``) and the console's."""
 CORE = Path(__file__).resolve().parent.parent / "bot" / "core"
-NOT_IN_THE_CORE = ("nio", "pydle", "aiohttp", "bot.matrix", "bot.irc", "bot.web", "bot.transport", "bot.games")
-"""What the core must not import: a network's library, a transport, the web server, the games."""
+PACKAGES = tuple(sorted({t.config.schema.__module__.rpartition(".")[0] for t in TRANSPORTS}))
+"""Every transport's package (``bot.matrix``, ``bot.irc``), from the registry."""
+NOT_IN_THE_CORE = ("nio", "pydle", "aiohttp", *PACKAGES, "bot.web", "bot.transport", "bot.transports", "bot.games")
+"""What the core must not import: a network's library, a transport (``bot.transport`` and the registry
+``bot.transports`` too), the web server, the games."""
 
 
 def imported(tree: ast.AST, package: str) -> list[str]:
@@ -49,6 +52,10 @@ def imported(tree: ast.AST, package: str) -> list[str]:
 
 def forbidden(names: list[str]) -> list[str]:
     return [n for n in names if any(n == bad or n.startswith(bad + ".") for bad in NOT_IN_THE_CORE)]
+
+
+def test_the_registry_names_every_transport_package() -> None:
+    assert {"bot.matrix", "bot.irc"} <= set(PACKAGES)
 
 
 def test_the_core_imports_no_transport_and_no_game() -> None:
