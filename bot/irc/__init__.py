@@ -8,8 +8,9 @@
 - ``flood``: the token bucket every sent line goes through, and the once-a-minute limit per sender;
 - ``store``: its tables on the table's database (who each nick is, the mute records, the last message
   seen per channel), with their own migrations;
-- ``config``, ``metrics``, ``description``: its ``[irc]`` section, its counters, and what the registry
-  (``bot/transports``) knows of it; light to import, no pydle.
+- ``config``: its ``[irc]`` section (keys, parser, its channels as rooms, its secrets);
+- ``metrics``: its counters, its rows of ``/metrics``;
+- ``description``: what the registry (``bot/transports``) knows of it; these three import no pydle.
 
 Only this package imports pydle, and only ``bot`` does (importing the package does not). ``docs/irc.md``
 says what it does and needs.

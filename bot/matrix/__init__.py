@@ -13,8 +13,9 @@
 - ``errors``: its own failures (``PermanentError``, ``MatrixStartupError``);
 - ``store``: its tables on the table's database (saved power levels, private rooms, room state,
   messages waiting for their key, the sync token), with their own migrations;
-- ``config``, ``metrics``, ``description``: its ``[matrix]`` section, its counters, and what the registry
-  (``bot/transports``) knows of it; light to import, no nio.
+- ``config``: its ``[matrix]`` section (keys, parser, its rooms' ``!`` ids, its secrets);
+- ``metrics``: its counters, its rows of ``/metrics``;
+- ``description``: what the registry (``bot/transports``) knows of it; these three import no nio.
 
 End-to-end encryption: ``docs/encryption.md``.
 
