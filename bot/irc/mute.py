@@ -73,8 +73,11 @@ class Mute:
                     self.lines.queue_text("NOTICE", target, irc_lines(message), [])
             return
         me = fold(self.connection.nick)
-        members = [Member(person.nick if (person := self.people.known.get(k)) else k, self.people.id_of(k) or f"?{k}",
-                          "v" in modes) for k, modes in channel.members.items() if k != me]
+        members = []
+        for key, modes in channel.members.items():
+            person = self.people.known.get(key)
+            if key != me:
+                members.append(Member(person.nick if person else key, person.user_id if person else f"?{key}", "v" in modes))
         changes = plan(record, channel.moderated, members)
         for params in mode_lines(changes, self.connection.modes_per_line):
             self.lines.push_raw("MODE", channel.name, *params)
