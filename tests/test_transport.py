@@ -18,7 +18,7 @@ from bot.core.render import Message
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.irc.bot import ACTIONS as IRC_ACTIONS
+from bot.irc.outbox import ACTIONS as IRC_ACTIONS
 from bot.matrix.outbox import ACTIONS as MATRIX_ACTIONS
 from bot.transport import ACTION_KINDS, ActionRegistry, Backoff, TransportHub, fitting, pause, pending_of
 from bot.web import Metrics
