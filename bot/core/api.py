@@ -6,8 +6,8 @@ command: a game that needs what a core command does calls the helper that comman
 """
 
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Key, Opt, Parsed
-from bot.core.combat import advance, announce_turn, can_act, drop_dead, place_late, require_up
+from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest, User
+from bot.core.combat import advance, announce_turn, can_act, drop_dead, end_turn, place_late, require_up
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
@@ -28,6 +28,7 @@ __all__ = [
     "CombatRules",
     "CommandGroup",
     "Context",
+    "Either",
     "Flag",
     "Game",
     "GameRegistry",
@@ -36,9 +37,11 @@ __all__ = [
     "Parsed",
     "Pending",
     "Refusal",
+    "Rest",
     "RollRequest",
     "RoomState",
     "SheetRoll",
+    "User",
     "Vitality",
     "YesNo",
     "advance",
@@ -47,6 +50,7 @@ __all__ = [
     "can_act",
     "consume_grant",
     "drop_dead",
+    "end_turn",
     "find_field",
     "grant",
     "last_roll",

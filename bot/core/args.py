@@ -56,13 +56,15 @@ class Rest:
 
 @dataclass(frozen=True, slots=True)
 class Opt:
-    """``element`` or nothing."""
+    """``element`` or nothing, shown in brackets; with ``brackets=False`` shown as the element is, for a
+    ``Rest`` whose grammar brackets its own parts (``[OBJETIVO] [habilidad|%]``) and reads no text too."""
 
     element: Arg | Key | User | Rest
+    brackets: bool = True
 
     @property
     def shown(self) -> str:
-        return f"[{self.element.shown}]" if self.element.shown else ""
+        return f"[{self.element.shown}]" if self.element.shown and self.brackets else self.element.shown
 
 
 Element = Arg | Key | User | Rest | Opt

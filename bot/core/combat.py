@@ -101,6 +101,13 @@ def advance(ctx: Context, combat: Combat) -> None:
     _begin_turn(ctx, combat)
 
 
+def end_turn(ctx: Context, combat: Combat) -> None:
+    """``!siguiente``: the GM, or a player with a character in the turn, ends it and the next begins."""
+    if not ctx.is_gm() and all(member.owner != ctx.sender for member in turn_members(ctx, combat)):
+        raise Refusal("not_your_turn_to_end", actor=combat.current)
+    advance(ctx, combat)
+
+
 def _begin_turn(ctx: Context, combat: Combat) -> None:
     """Start the turn of the first from ``combat.turn`` on who can act, or a new round past the end of
     the order."""

@@ -24,7 +24,7 @@ def _build(config: Config, table: Table, metrics: Metrics, mode: RunMode) -> Tra
 
 
 def _actions() -> ActionRegistry[Any]:
-    from bot.irc.bot import ACTIONS
+    from bot.irc.outbox import ACTIONS
 
     return ACTIONS
 

@@ -132,6 +132,10 @@ def test_rest_takes_what_is_left_as_typed_and_is_shown_only_when_named() -> None
     got = parse((Key(vocab.ON), Opt(Rest())), "activar ya mismo")
     assert got is not None and got.has(Key(vocab.ON))
     assert parse((Key(vocab.ON), Rest("X")), "activar") is None and required((Rest("X"),))
+    bare = (Opt(Rest("[OBJETIVO] [habilidad|%]"), brackets=False),)
+    assert usage(bare) == "[OBJETIVO] [habilidad|%]" and not required(bare)
+    got = parse(bare, "")
+    assert got is not None and got.text("[OBJETIVO] [habilidad|%]") == ""
     hostile = "<b>" + "\u202e\x00\x1b[31m" * 700 + "</b>"
     got = parse((Rest("EXPR"),), hostile)
     assert got is not None and got.text("EXPR") == hostile

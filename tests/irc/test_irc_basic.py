@@ -12,7 +12,7 @@ async def op_bot(dj: Player, running: RunningIrcBot) -> None:
     mark = len(dj.lines)
     dj.send_raw(f"MODE {CHANNEL} +o rolbot")
     await dj.wait_for(lambda m: m.command == "MODE" and m.params[1:] == ["+o", "rolbot"], "rolbot's +o", mark)
-    await wait_until(lambda: running.bot.bot_is_op(running.bot.channels["#mesa"]), "the bot to see its +o")
+    await wait_until(lambda: running.bot.channels.bot_is_op(running.bot.channels.get("#mesa")), "the bot to see its +o")
 
 
 async def channel_state(player: Player) -> tuple[str, dict[str, str]]:
@@ -183,9 +183,9 @@ async def test_a_whisper_to_a_player_goes_to_them_and_to_the_gms_only(ngircd, ta
     dj, ana, bob = table_cast["dj"], table_cast["ana"], table_cast["bob"]
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
         mark = ana.say(CHANNEL, "hola")  # the bot knows ana from her first line
-        await wait_until(lambda: running.bot.nick_of(running.bot.people["ana"].user_id) == "ana", "ana known")
+        await wait_until(lambda: running.bot.people.nick_of(running.bot.people.get("ana").user_id) == "ana", "ana known")
         marks = len(dj.lines), len(ana.lines), len(bob.lines)
-        ana_id = running.bot.people["ana"].user_id
+        ana_id = running.bot.people.get("ana").user_id
         running.bot.deliver([Send("#mesa", Message("secreto 17", "secreto <b>17</b>"), private_to=ana_id)])
         assert (await ana.notice_from("rolbot", marks[1], "secreto 17", target="ana")).formatted == "secreto \x0217\x02"
         await dj.notice_from("rolbot", marks[0], "secreto 17", target="dj")

@@ -48,14 +48,14 @@ async def test_nick_collision_then_the_nick_is_taken_back(ngircd, table_cast, tm
     await squatter.join(CHANNEL)  # the bot sees it leave
     try:
         async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
-            assert running.bot.nick == "rolbot_"
+            assert running.bot.connection.nick == "rolbot_"
             ana = table_cast["ana"]
             mark = ana.say(CHANNEL, "!tiro 1d4")
             await ana.notice_from("rolbot_", mark, "1d4")
             mark = len(ana.lines)
             await squatter.close()
             await ana.wait_for(lambda m: m.command == "NICK" and m.text == "rolbot", "the bot's nick back", mark)
-            await wait_until(lambda: running.bot.nick == "rolbot", "the bot to know its nick")
+            await wait_until(lambda: running.bot.connection.nick == "rolbot", "the bot to know its nick")
             mark = ana.say(CHANNEL, "!tiro 1d4")
             await ana.notice_from("rolbot", mark, "1d4")
     finally:

@@ -46,7 +46,7 @@ class LockTable:
         lock = self.running.table.room(self.channel).lock
         if lock is None:
             return False, {self.gm.nick: "@", self.bot_nick: "@", "bob": "+", "ana": ""}
-        owner = self.running.bot.nick_of(lock.owner) if lock.owner else None
+        owner = self.running.bot.people.nick_of(lock.owner) if lock.owner else None
         voiced = {self.gm.nick, owner}
         return True, {nick: ("@" if nick in (self.gm.nick, self.bot_nick) else "") + ("+" if nick in voiced else "")
                       for nick in (self.gm.nick, self.bot_nick, "bob", "ana")}
@@ -107,7 +107,7 @@ async def lock_table(port: int, storage: Path, n: int, players: list[Player]) ->
     mark = len(gm.lines)
     gm.send_raw(f"MODE {channel} +o {bot_nick}")
     await gm.wait_for(lambda m: m.command == "MODE" and m.params[1:] == ["+o", bot_nick], "the bot's +o", mark)
-    await wait_until(lambda: running.bot.bot_is_op(running.bot.channels[channel]), "the bot to see its +o")
+    await wait_until(lambda: running.bot.channels.bot_is_op(running.bot.channels.get(channel)), "the bot to see its +o")
     for player, name in zip(players, ("Lyra", "Kor"), strict=True):
         mark = player.say(channel, f"!pj {name}")
         await player.notice_from(bot_nick, mark, name)
@@ -149,7 +149,7 @@ async def test_lines_said_before_the_channel_is_synced_are_held_and_answered(ngi
     try:
         await ana.wait_for(lambda m: m.command == "JOIN" and m.nick == "rolbot", "the bot's JOIN", mark)
         marks = ana.say(CHANNEL, "!tiro 1d6 antes de tiempo"), dj.say(CHANNEL, "-----")
-        assert not running.bot.channels["#mesa"].synced  # said before the bot's WHO was answered
+        assert not running.bot.channels.get("#mesa").synced  # said before the bot's WHO was answered
         answer = await ana.notice_from("rolbot", marks[0], "antes de tiempo")
         assert answer.text.startswith("ana: ana · 🎲 1d6")  # a roll, not a lock warning: the order kept
         await dj.notice_from("rolbot", marks[1], "🔒", target="dj")
@@ -180,7 +180,7 @@ async def test_ctcp_replies_wait_in_the_bucket_and_come_once_a_minute_per_sender
                                "the roll's answer", mark, timeout=60)
             waited = time.monotonic() - sent
             assert waited < 5, f"the roll waited {waited:.1f} s behind CTCP replies"
-            await wait_until(lambda: not running.bot._lines, "the bot's queue empty", timeout=60)
+            await wait_until(lambda: not running.bot.lines.waiting, "the bot's queue empty", timeout=60)
             mark = roller.say(CHANNEL, "!tiro 1d4 después")
             await roller.notice_from("rolbot", mark, "después")
             expected = ["\x01VERSION rolbot", "\x01PING 12345\x01", "\x01TIME "]

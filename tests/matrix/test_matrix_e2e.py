@@ -13,7 +13,7 @@ from collections import Counter
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nio import ToDeviceError, ToDeviceMessage
 
-from bot.matrix.bot import MAX_KEPT_PER_SENDER
+from bot.matrix.undecryptable import MAX_KEPT_PER_SENDER
 from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_restart import BotProcess
 
@@ -103,7 +103,7 @@ async def test_undecryptable_message_lock_and_one_notice(e2e_cast, run_bot):
     gm, ana = e2e_cast.gm, e2e_cast.players[0]
     bot_id = e2e_cast.bot_user.user_id
     async with run_bot(e2e_cast.config(enforcement="redact")) as running:
-        running.bot.undecryptable_wait = 1.0
+        running.bot.undecryptable.wait = 1.0
         room = await open_e2e_table(e2e_cast, players=1)
         await gm.say(room, "-----")
         locked = await ana.say_undecryptable(room)

@@ -170,10 +170,7 @@ def _combat_with_order(ctx: Context) -> Combat:
 
 @COMMANDS.takes("siguiente", "next", spec=(), lenient=True)
 def next_command(ctx: Context, got: Parsed) -> None:
-    combat = ctx.running_combat()
-    if not ctx.is_gm() and all(member.owner != ctx.sender for member in rounds.turn_members(ctx, combat)):
-        raise Refusal("not_your_turn_to_end", actor=combat.current)
-    rounds.advance(ctx, combat)
+    rounds.end_turn(ctx, ctx.running_combat())
 
 
 @COMMANDS.takes("permite", "allow", spec=(Arg("NOMBRE"),), gm_only=True)

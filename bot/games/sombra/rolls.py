@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.context import Context
-from bot.core.rolls import RollRequest, SheetRoll, require_up
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character
-from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS
+from bot.core.api import (
+    Character,
+    Context,
+    RollRequest,
+    SheetRoll,
+    find_field,
+    require_roller_up,
+    shown_name,
+)
+from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS, wound_effect
 from bot.games.sombra.state import DISADVANTAGE, STATE_PENALTY, UNBALANCED, SombraState
 from systems.refusal import Refusal
 from systems.sombra.resolver import SombraCheck, SombraSystem
@@ -36,7 +41,7 @@ class SombraSheetRules:
         value = actor.sheet.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refusal("sombra/table_missing", name=actor.name, fields=[key])
-        require_up(ctx, request, actor)
+        require_roller_up(ctx, request, actor)
         effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
         applied: list[tuple[str, Any]] = []
         if auto:
@@ -80,3 +85,24 @@ def leading_skill(ctx: Context, words: list[str], among: tuple[str, ...] = SKILL
         if key in among:
             return key, cut
     return None, 0
+
+
+def roll_check(ctx: Context, who: Character, value: int, clauses: str, *, arms: bool | None,
+           extra: tuple[tuple[str, int], ...] = ()) -> tuple[SombraCheck, int, bool]:
+    """``who`` rolls 3d10 under ``value`` with the clauses; the wounds' penalty added, the arms'
+    too when the action uses them (``arms``: two-handed or not; None: no arm), halved when stunned.
+    Returns the roll, the number aimed at and whether stunned."""
+    combat = ctx.room.combat
+    effect = wound_effect(who)
+    hands = effect.arm_penalty(arms) if arms is not None else 0
+    if hands is None:
+        raise Refusal("sombra/table_cannot_act", name=who.name, effect=effect, two_handed=bool(arms))
+    stunned = bool(combat and SombraState.of(combat).stunned(who.name))
+    aim = value // 2 if stunned else value
+    modifier = effect.penalty + hands
+    penalty = f"{modifier:+d}" if modifier else ""
+    system = ctx.system
+    assert isinstance(system, SombraSystem)
+    result = system.roll_with(f"3d10{penalty} vs {aim} {clauses}", ctx.rng, extra)
+    assert isinstance(result, SombraCheck)
+    return result, aim, stunned

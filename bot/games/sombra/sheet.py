@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.context import Context
-from bot.core.sheets import Flag
-from bot.core.state import Character
+from bot.core.api import (
+    Character,
+    Context,
+    Flag,
+)
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.sombra.rules import MELEE_SKILLS

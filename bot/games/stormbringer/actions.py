@@ -7,8 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.context import Context
-from bot.core.state import Character, Combat
+from bot.core.api import (
+    Character,
+    Combat,
+    Context,
+)
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
 from systems.refusal import Refusal

@@ -19,9 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
-from bot.core import combat as rounds
-from bot.core.context import Context
-from bot.core.state import Character, Combat, name_key
+from bot.core.api import (
+    Character,
+    Combat,
+    Context,
+    can_act,
+    name_key,
+)
 from bot.games.stormbringer.sheet import phase_kind, sheet_int
 from systems.stormbringer.combat import NORMAL, ActionLimits, Combatant, RoundCounter, RoundPhases, SurpriseState, round_phases
 
@@ -218,7 +222,7 @@ def declaring(combat: Combat) -> bool:
 
 def last_declarer(ctx: Context, combat: Combat, after: int = 1) -> bool:
     """Nobody from ``combat.turn + after`` on is left to declare (who cannot act declares nothing)."""
-    return not any(rounds.can_act(ctx, name) for name in combat.order[combat.turn + after:])
+    return not any(can_act(ctx, name) for name in combat.order[combat.turn + after:])
 
 
 def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:
