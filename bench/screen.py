@@ -39,9 +39,9 @@ from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
 from bot.screen import Screen
-from bot.screen.page import ScreenPages
 from bot.transport import TransportHub
 from bot.web import Metrics
+from bot.web.screen_page import ScreenPages
 from tests.matrix.conftest import Chat, membership
 
 ROOM, GM = "!bench:local", "@gm:bench"

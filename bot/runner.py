@@ -19,9 +19,9 @@ from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
 from bot.screen import Screen
-from bot.screen.page import ScreenPages
 from bot.transport import TransportFailed, TransportHub
 from bot.web import Metrics, start_web
+from bot.web.screen_page import ScreenPages
 
 log = logging.getLogger("rolbot")
 

@@ -19,9 +19,9 @@ from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
 from bot.screen import Screen
-from bot.screen.page import POSTS_BURST, ScreenPages
 from bot.transport import Capabilities, Transport, TransportHub
 from bot.web import Metrics, make_app
+from bot.web.screen_page import POSTS_BURST, ScreenPages
 
 GM, ANA = "@gm:local", "@ana:local"
 ROOM, OTHER = "!mesa:local", "!otra:local"
