@@ -68,7 +68,7 @@ COMMON_HEADERS = {
 }
 ACTA_ROUTE = r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(" + "|".join(ACTA_FORMATS) + ")}"
 ASSETS = {"mesa.css": "text/css", "mesa.js": "text/javascript", "icono.svg": "image/svg+xml",
-          "pantalla.css": "text/css", "pantalla.js": "text/javascript"}
+          "pantalla.css": "text/css", "pantalla.js": "text/javascript", "vivo.js": "text/javascript"}
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

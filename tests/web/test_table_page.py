@@ -105,7 +105,7 @@ async def test_the_page_sends_a_strict_csp_and_loads_only_its_own_files(tables: 
     assert "<style" not in html and "<script>" not in html and " style=" not in html
     assets = re.findall(r'(?:src|href)="([^"]+)"', html)
     assert assets and all(not a.startswith(("http:", "https:", "//")) for a in assets)
-    for path in ("/estatico/mesa.css", "/estatico/mesa.js", "/estatico/icono.svg"):
+    for path in ("/estatico/mesa.css", "/estatico/mesa.js", "/estatico/vivo.js", "/estatico/icono.svg"):
         assert (await client.get(path)).status == 200
     assert (await client.get("/estatico/../web.py")).status == 404
 
