@@ -40,8 +40,8 @@ from bot.core.table import Table
 from bot.games import GAMES
 from bot.metrics import Metrics
 from bot.screen import Screen
-from bot.screen.page import ScreenPages
 from bot.transport import TransportHub
+from bot.web.screen_page import ScreenPages
 from tests.matrix.conftest import Chat, membership
 
 ROOM, GM = "!bench:local", "@gm:bench"

@@ -47,8 +47,9 @@ from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
 from bot.metrics import Metrics
-from bot.table_page import TablePages
 from bot.web import make_app, start_web
+from bot.web.table_page import TablePages
+from bot.web.view import TableView
 
 ROOM, GM = "!bench:local", "@gm:bench"
 PLAYERS = 5
@@ -355,7 +356,7 @@ async def main(args: argparse.Namespace) -> None:
         return
     room = Room()
     token = room.set_up()
-    pages = TablePages(room.table)
+    pages = TablePages(TableView(room.table), Metrics())
     render = timed(lambda: pages.page(ROOM, token), args.renders)
     status = timed(lambda: room.say(GM, "!estado"), args.renders)
     print(f"room: {PLAYERS + NPCS} combatants, {room.recorded()} recorded acta entries, page "

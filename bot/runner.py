@@ -20,10 +20,10 @@ from bot.core.table import Table
 from bot.games import GAMES
 from bot.metrics import Metrics
 from bot.screen import Screen
-from bot.screen.page import ScreenPages
 from bot.transport import RunMode, SetsUp, TransportFailed, TransportHub, TransportRegistry
 from bot.transports import TRANSPORTS
 from bot.web import start_web
+from bot.web.screen_page import ScreenPages
 
 log = logging.getLogger("rolbot")
 

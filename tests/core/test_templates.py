@@ -26,7 +26,7 @@ HELP_TOPIC = "topic_"
 """``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands/``)."""
 PENDING_KIND = "pending_"
 """The GM's screen renders each ``CombatRules.pending`` item by this prefix and the item's kind
-(``bot/screen/page.py``)."""
+(``bot/web/screen_page.py``)."""
 
 
 def _python_trees() -> list[tuple[Path, ast.AST]]:

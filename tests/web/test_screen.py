@@ -20,9 +20,9 @@ from bot.core.table import Table
 from bot.games import GAMES
 from bot.metrics import Metrics
 from bot.screen import Screen
-from bot.screen.page import POSTS_BURST, ScreenPages
 from bot.transport import Capabilities, Transport, TransportHub
 from bot.web import make_app
+from bot.web.screen_page import POSTS_BURST, ScreenPages
 
 GM, ANA = "@gm:local", "@ana:local"
 ROOM, OTHER = "!mesa:local", "!otra:local"

@@ -1,5 +1,5 @@
 """Health and metrics over HTTP: ``GET /healthz`` and ``GET /metrics`` (Prometheus text format, the counters
-of ``bot/metrics.py``); with a table, also its live table pages and acta links (``bot/table_page.py``).
+of ``bot/metrics.py``); with a table, also its live table pages and acta links (``bot/web/table_page.py``).
 
 The server cuts what would hold a connection for nothing: the first request's headers must arrive
 within ``HEADER_TIMEOUT_S`` of the connection (``_FirstHeaders``: aiohttp has no such timeout of its
@@ -24,7 +24,7 @@ from bot.metrics import Metrics
 
 if TYPE_CHECKING:
     from bot.core.table import Table
-    from bot.table_page import TablePages
+    from bot.web.table_page import TablePages
 
 _BIND_ERRORS = {errno.EADDRINUSE: "web_port_in_use", errno.EADDRNOTAVAIL: "web_not_local",
                 errno.EACCES: "web_forbidden"}
@@ -35,7 +35,7 @@ IDLE_TIMEOUT_S = 10.0
 
 
 class RouteGroup(Protocol):
-    """More pages of the app over the table's (the GM's screen, ``bot/screen/``)."""
+    """More pages of the app over the table's (the GM's screen, ``bot/web/screen_page.py``)."""
 
     def add_routes(self, app: web.Application, pages: TablePages) -> None: ...
 
@@ -57,9 +57,10 @@ def make_app(metrics: Metrics, table: Table | None = None, trusted_proxy: str | 
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics_view)
     if table is not None:
-        from bot.table_page import TablePages
+        from bot.web.table_page import TablePages
+        from bot.web.view import TableView
 
-        pages = TablePages(table, metrics, trusted_proxy)
+        pages = TablePages(TableView(table), metrics, trusted_proxy)
         pages.add_routes(app)
         for group in groups:
             group.add_routes(app, pages)
