@@ -2,7 +2,9 @@
 
 ``SYSTEM.roll`` resolves checks (``3d10+M vs K`` with Spanish clauses), damage rolls,
 hit-location rolls and initiative orders; anything else falls back to the generic
-dice grammar. The combat rules themselves live in ``sombra_rules`` and ``sombra_damage``.
+dice grammar. The table builds its requests from values instead (``check_request``, ``damage_request``)
+and rolls them (``check_roll``, ``damage_roll``). The combat rules themselves live in ``sombra_rules``
+and ``sombra_damage``.
 """
 
 from __future__ import annotations
