@@ -2,7 +2,9 @@
 
 ``SYSTEM.roll`` resolves checks (``3d10+M vs K`` with Spanish clauses), damage rolls,
 hit-location rolls and initiative orders; anything else falls back to the generic
-dice grammar. The combat rules themselves live in ``sombra_rules`` and ``sombra_damage``.
+dice grammar. The table builds its requests from values instead (``check_request``, ``damage_request``)
+and rolls them (``check_roll``, ``damage_roll``). The combat rules themselves live in ``sombra_rules``
+and ``sombra_damage``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from systems.base import Outcome, modifier_list, roll_dice
-from systems.dice import DiceError, Die, Rng, minus_signs, parse_prefix
+from systems.dice import MAX_TEXT, DiceError, Die, Rng, minus_signs, parse_prefix
 from systems.jsonable import Jsonable, JsonShape
 from systems.sombra.damage import DamageResult, aimed_digit, damage_from_dice, location_key
 from systems.sombra.rules import (
@@ -26,7 +28,15 @@ from systems.sombra.rules import (
     roll_sombra_dice,
     total_modifier,
 )
-from systems.sombra.syntax import AIM_MODIFIERS, CheckRequest, Clauses, parse_check, parse_keyword_roll
+from systems.sombra.syntax import (
+    AIM_MODIFIERS,
+    CheckRequest,
+    Clauses,
+    parse_check,
+    parse_keyword_roll,
+    read_check,
+    read_damage,
+)
 
 SYSTEM_KEY = "sombra"
 
@@ -157,11 +167,11 @@ def _hit_digit(clauses: Clauses, dice: SombraDice) -> int:
     return aimed_digit(table, clauses.aimed, dice.location) if clauses.aimed else dice.location
 
 
-def _resolve_check(request: CheckRequest, dice: SombraDice) -> SombraCheck:
+def _checked(request: CheckRequest, dice: SombraDice) -> SombraCheck:
     c = request.clauses
     modifiers = tuple(c.modifiers)
     check = resolve_check(dice, request.target, request.roll_modifier + total_modifier(modifiers))
-    outcome = SombraCheck(f"{request.expr.text} vs {request.target}", check, request.roll_modifier,
+    outcome = SombraCheck(f"{request.expr_text} vs {request.target}", check, request.roll_modifier,
                           modifiers, c.table, c.aimed, comment=c.comment)
     if check.succeeded and (c.table or c.aimed or c.damage):
         outcome.hit_digit = _hit_digit(c, dice)
@@ -179,7 +189,7 @@ def _only_aim(clauses: Clauses) -> None:
         raise DiceError("sombra.modifier_without_check", name=extra[0])
 
 
-def _damage_roll(clauses: Clauses, dice: SombraDice) -> SombraDamageRoll:
+def _damaged(clauses: Clauses, dice: SombraDice) -> SombraDamageRoll:
     _only_aim(clauses)
     request = clauses.damage
     assert request is not None
@@ -193,6 +203,34 @@ def _location_roll(clauses: Clauses, dice: SombraDice) -> SombraLocationRoll:
     if clauses.modifiers:
         raise DiceError("sombra.modifier_without_check", name=clauses.modifiers[0].name)
     return SombraLocationRoll(dice, clauses.table or "persona", clauses.comment)
+
+
+def check_roll(request: CheckRequest, rng: Rng) -> SombraCheck:
+    """Roll the table's check (``check_request``)."""
+    return _checked(request, roll_sombra_dice(rng))
+
+
+def damage_roll(clauses: Clauses, rng: Rng) -> SombraDamageRoll:
+    """Roll the damage the GM asked for (``damage_request``)."""
+    return _damaged(clauses, roll_sombra_dice(rng))
+
+
+def check_request(target: int, options: str = "", *, modifier: int = 0, clauses: Clauses | None = None,
+                  extra: tuple[Modifier, ...] = ()) -> CheckRequest:
+    """The table's 3d10 under ``target`` (``read_check``): ``modifier`` added to the roll, the ``clauses``
+    the game sets, the ones the player wrote (``options``), then the ``extra`` modifiers from the table's state."""
+    return read_check(target, _prepared(options), modifier, clauses, extra)
+
+
+def damage_request(damage: str, table: str, options: str = "") -> Clauses:
+    """The damage of type ``damage`` on ``table`` the GM wrote, with its clauses (``read_damage``)."""
+    return read_damage(_prepared(damage), table, _prepared(options))
+
+
+def _prepared(text: str) -> str:
+    if len(text) > MAX_TEXT:
+        raise DiceError("too_long", limit=MAX_TEXT)
+    return minus_signs(text)
 
 
 @dataclass(frozen=True)
@@ -217,8 +255,8 @@ class SombraSystem:
             return SombraInitiative(initiative_order(data))
         dice = roll_sombra_dice(rng)
         if kind == "check":
-            return _resolve_check(data, dice)
-        return _damage_roll(data, dice) if kind == "damage" else _location_roll(data, dice)
+            return _checked(data, dice)
+        return _damaged(data, dice) if kind == "damage" else _location_roll(data, dice)
 
 
 @lru_cache(maxsize=1024)

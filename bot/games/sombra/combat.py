@@ -28,10 +28,8 @@ from bot.games.sombra.sheet import (
     fighting_skill,
     require_fields,
     sheet_int,
-    strength_clause,
     table_of,
     weapon_for,
-    weapon_request,
     wound_effect,
     wounds_of,
 )
@@ -52,10 +50,13 @@ from systems.sombra.rules import (
     BURST_SKILLS,
     FIREARM_SKILLS,
     OPPORTUNITY_INITIATIVE,
+    PARRY,
+    SECOND_SHOT,
     TWO_HANDED_SKILLS,
     Attributes,
     Combatant,
     InitiativeSlot,
+    Modifier,
     fight_winner,
     initiative_order,
     knockdown_penalty,
@@ -63,7 +64,7 @@ from systems.sombra.rules import (
     shot_penalty,
     unarmed_difficulty,
 )
-from systems.sombra.syntax import parse_fire, plain
+from systems.sombra.syntax import Clauses, parse_fire, plain, read_weapon
 
 
 def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
@@ -254,7 +255,7 @@ def fire_shots(ctx: Context, attacker: Character, target: Character, table: str,
     if skill in FIREARM_SKILLS and sheet_int(attacker, JAMMED):
         raise Refusal("sombra/table_jammed", name=attacker.name)
     state = round_state(ctx.room.combat)
-    second = ""
+    second = False
     covering = False
     if state is not None and skill in FIREARM_SKILLS:
         fired = state["fire"].get(attacker.name) or {"shots": 0, "covering": False, "burst": False}
@@ -265,13 +266,15 @@ def fire_shots(ctx: Context, attacker: Character, target: Character, table: str,
                           shots=fired["shots"], burst=fired["burst"])
         shot = fired["shots"] + 1
         state["fire"][attacker.name] = {"shots": shot, "covering": covering, "burst": fire.bullets is not None}
-        second = "segundo" if shot_penalty(shot) else ""
+        second = bool(shot_penalty(shot))
     value = sheet_int(attacker, skill) or 0
+    damage = read_weapon(weapon, sheet_int(attacker, "fue"))
     for bullet in range(1, (fire.bullets or 1) + 1):
-        clause = fire.bullet_clause(bullet) if fire.bullets else ""
-        words = [table, "daño", weapon + strength_clause(attacker), second, clause, *fire.rest]
-        result, aim, stunned = roll_check(ctx, attacker, value, " ".join(w for w in words if w),
-                                      arms=skill in TWO_HANDED_SKILLS, extra=state_penalty(ctx, attacker))
+        burst = fire.bullet_modifier(bullet) if fire.bullets else None
+        modifiers = [m for m in (Modifier("segundo", SECOND_SHOT) if second else None, burst) if m is not None]
+        clauses = Clauses(modifiers, table=table, damage=damage)
+        result, aim, stunned = roll_check(ctx, attacker, value, " ".join(fire.rest), arms=skill in TWO_HANDED_SKILLS,
+                                          clauses=clauses, extra=state_penalty(ctx, attacker))
         reports = apply_damage(ctx, target, table, result.damage) if result.damage else []
         jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
         if jams:
@@ -293,7 +296,7 @@ def dodge_difficulty(rival: Character) -> tuple[tuple[str, int], ...]:
 def melee_damage(character: Character, weapon: str, result: SombraCheck, doubled: bool = False) -> DamageResult:
     """The blow of the winner of a fight, from its own dice (a critical does the maximum); a received
     charge that wins does double."""
-    request = weapon_request(weapon + strength_clause(character))
+    request = read_weapon(weapon, sheet_int(character, "fue"))
     dice = result.check.dice
     digit = dice.location if result.hit_digit is None else result.hit_digit
     damage = damage_from_dice(request.damage_type, dice, "persona", request.total_bonus,
@@ -338,15 +341,17 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
             (stance == "esquiva" or effect.arm_penalty(False) is not None):
         if stance == "esquiva":
             defender_value = dodge_value(target)
-            defence, defender_aim, defender_stunned = roll_check(ctx, target, defender_value, "", arms=None,
+            defence, defender_aim, defender_stunned = roll_check(ctx, target, defender_value, arms=None,
                                                              extra=state_penalty(ctx, target))
         else:
             defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or fighting_skill(target)
             require_fields(target, (defender_skill,))
             defender_value = sheet_int(target, defender_skill) or 0
-            clauses, against = ("parada", ()) if stance == "parada" else ("", dodge_difficulty(attacker))
+            parry = stance == "parada"
+            clauses = Clauses([Modifier("parada", PARRY)]) if parry else None
+            against = () if parry else dodge_difficulty(attacker)
             defence, defender_aim, defender_stunned = roll_check(
-                ctx, target, defender_value, clauses, arms=False, extra=against + state_penalty(ctx, target))
+                ctx, target, defender_value, arms=False, clauses=clauses, extra=against + state_penalty(ctx, target))
     winner = winner_of(attack, defence)
     struck, damage, reports, doubled = None, None, [], False
     if winner == 0 and maneuver in (None, "carga"):
@@ -389,7 +394,7 @@ def knockdown(ctx: Context, winner: Character, loser: Character, winning: Sombra
     them down, a success leaves them unbalanced (+5 to their rolls)."""
     penalty = knockdown_penalty(winning.check)
     value = min(KNOCKDOWN_SCALE * (sheet_int(loser, "coo") or 0), MAX_SKILL)
-    result, aim, stunned = roll_check(ctx, loser, value, "", arms=None, extra=(("dado_menor", penalty),))
+    result, aim, stunned = roll_check(ctx, loser, value, arms=None, extra=(("dado_menor", penalty),))
     fell = not result.check.succeeded
     set_state(ctx, loser, DOWN if fell else UNBALANCED)
     ctx.reply("sombra/table_knockdown", roll=result, name=loser.name, value=value, aim=aim, stunned=stunned,

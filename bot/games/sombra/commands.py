@@ -63,7 +63,7 @@ from bot.games.sombra.state import (
     state_of,
 )
 from systems.sombra.damage import AREAS
-from systems.sombra.resolver import SombraDamageRoll
+from systems.sombra.resolver import damage_request, damage_roll
 from systems.sombra.rules import (
     MELEE_SKILLS,
     OPPORTUNITY_INITIATIVE,
@@ -236,8 +236,8 @@ def struggle_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("sombra/table_not_held", name=held.name)
     require_fields(held, ("fue",))
     require_fields(holder, ("fue",))
-    mine, _, _ = roll_check(ctx, held, min(KNOCKDOWN_SCALE * (sheet_int(held, "fue") or 0), MAX_SKILL), "", arms=None)
-    theirs, _, _ = roll_check(ctx, holder, min(KNOCKDOWN_SCALE * (sheet_int(holder, "fue") or 0), MAX_SKILL), "",
+    mine, _, _ = roll_check(ctx, held, min(KNOCKDOWN_SCALE * (sheet_int(held, "fue") or 0), MAX_SKILL), arms=None)
+    theirs, _, _ = roll_check(ctx, holder, min(KNOCKDOWN_SCALE * (sheet_int(holder, "fue") or 0), MAX_SKILL),
                           arms=None)
     won = winner_of(mine, theirs) == 0
     state["escapes"] = state["escapes"] + 1 if won else 0
@@ -258,8 +258,7 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     damage = fixed_damage(table, words)
     roll = None
     if damage is None:
-        roll = ctx.system.roll(" ".join(["daño", words[0], table, *words[1:]]), ctx.rng)
-        assert isinstance(roll, SombraDamageRoll)
+        roll = damage_roll(damage_request(words[0], table, " ".join(words[1:])), ctx.rng)
         damage = roll.damage
     reports = apply_damage(ctx, target, table, damage)
     ctx.reply("sombra/table_damage", target=target.name, roll=roll, damage=damage, reports=reports,

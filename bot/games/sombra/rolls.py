@@ -10,6 +10,7 @@ unconscious or helpless from a wound may not roll.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.core.api import (
@@ -24,8 +25,9 @@ from bot.core.api import (
 from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS, wound_effect
 from bot.games.sombra.state import DISADVANTAGE, STATE_PENALTY, UNBALANCED, SombraState
 from systems.refusal import Refusal
-from systems.sombra.resolver import SombraCheck, SombraSystem
-from systems.sombra.rules import TWO_HANDED_SKILLS
+from systems.sombra.resolver import SombraCheck, SombraSystem, check_request, check_roll
+from systems.sombra.rules import TWO_HANDED_SKILLS, Modifier
+from systems.sombra.syntax import Clauses
 from systems.sombra.wounds import combined_effect
 
 
@@ -59,11 +61,9 @@ class SombraSheetRules:
             state = SombraState.of(combat).manoeuvre(actor.name) if combat is not None else None
             if state and state["kind"] in (UNBALANCED, DISADVANTAGE):
                 applied.append((state["kind"], STATE_PENALTY))
-        full = " ".join(["3d10", "vs", str(value), *words[used:]])
-        system = ctx.system
-        assert isinstance(system, SombraSystem)
-        outcome = system.roll_with(full, ctx.rng, tuple(applied))
-        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", full)
+        outcome = check_roll(check_request(value, " ".join(words[used:]), extra=_modifiers(applied)), ctx.rng)
+        replay = " ".join(["3d10", "vs", str(value), *words[used:]])
+        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", replay)
 
 
 def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
@@ -87,11 +87,15 @@ def leading_skill(ctx: Context, words: list[str], among: tuple[str, ...] = SKILL
     return None, 0
 
 
-def roll_check(ctx: Context, who: Character, value: int, clauses: str, *, arms: bool | None,
-           extra: tuple[tuple[str, int], ...] = ()) -> tuple[SombraCheck, int, bool]:
-    """``who`` rolls 3d10 under ``value`` with the clauses; the wounds' penalty added, the arms'
-    too when the action uses them (``arms``: two-handed or not; None: no arm), halved when stunned.
-    Returns the roll, the number aimed at and whether stunned."""
+def _modifiers(applied: Iterable[tuple[str, int]]) -> tuple[Modifier, ...]:
+    return tuple(Modifier(name, value) for name, value in applied)
+
+
+def roll_check(ctx: Context, who: Character, value: int, options: str = "", *, arms: bool | None,
+               clauses: Clauses | None = None, extra: tuple[tuple[str, int], ...] = ()) -> tuple[SombraCheck, int, bool]:
+    """``who`` rolls 3d10 under ``value`` with the ``clauses`` the table sets and the ones the player wrote
+    (``options``); the wounds' penalty added, the arms' too when the action uses them (``arms``: two-handed
+    or not; None: no arm), halved when stunned. Returns the roll, the number aimed at and whether stunned."""
     combat = ctx.room.combat
     effect = wound_effect(who)
     hands = effect.arm_penalty(arms) if arms is not None else 0
@@ -99,10 +103,5 @@ def roll_check(ctx: Context, who: Character, value: int, clauses: str, *, arms: 
         raise Refusal("sombra/table_cannot_act", name=who.name, effect=effect, two_handed=bool(arms))
     stunned = bool(combat and SombraState.of(combat).stunned(who.name))
     aim = value // 2 if stunned else value
-    modifier = effect.penalty + hands
-    penalty = f"{modifier:+d}" if modifier else ""
-    system = ctx.system
-    assert isinstance(system, SombraSystem)
-    result = system.roll_with(f"3d10{penalty} vs {aim} {clauses}", ctx.rng, extra)
-    assert isinstance(result, SombraCheck)
-    return result, aim, stunned
+    request = check_request(aim, options, modifier=effect.penalty + hands, clauses=clauses, extra=_modifiers(extra))
+    return check_roll(request, ctx.rng), aim, stunned

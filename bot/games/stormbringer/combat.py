@@ -57,7 +57,7 @@ def begin_actions(ctx: Context, combat: Combat) -> None:
     phases = st.begin_actions(ctx, combat)
     ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
                  rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
-                 changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).changing])
+                 changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).marks.changing])
 
 
 def condition_label(ctx: Context, code: str, **params: object) -> str:
@@ -75,12 +75,12 @@ class StormbringerCombat(CombatRules):
         st.close_round_blows(combat)
         st.prune_surprise(combat)
         if st.ordered_by_hand(combat):
-            state.drop_worked_out()
+            state.plan.drop_worked_out()
         else:
             announce_phases(ctx, combat, combat.round)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        st.StormbringerState.of(combat).riposte = None
+        st.StormbringerState.of(combat).exchanges.riposte = None
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
@@ -121,7 +121,7 @@ class StormbringerCombat(CombatRules):
             return None
         phases, ideal = st.round_order(ctx, combat, [*combat.order, character.name], max(combat.round, 1))
         place_late(combat, character.name, phases.intent if st.declaring(combat) else ideal)
-        st.StormbringerState.of(combat).worked_out(phases, combat.order)
+        st.StormbringerState.of(combat).plan.worked_out(phases, combat.order)
         if ctx.sheet_is_gms(character):
             return None
         des = character.sheet.get("des")
@@ -134,14 +134,14 @@ class StormbringerCombat(CombatRules):
                  if b["round"] == combat.round and not b["defended"]
                  else Pending("damage", b["target"] or "", "daño", target=b["attacker"])
                  for b in st.blows(combat) if b["landed"]]
-        riposte = st.StormbringerState.of(combat).riposte
+        riposte = st.StormbringerState.of(combat).exchanges.riposte
         if riposte is not None:
             items.append(Pending("riposte", riposte["by"], "ataque", target=riposte["against"]))
         return items
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the order worked out from the sheets too, so it stays theirs."""
-        order = st.StormbringerState.of(combat).order
+        order = st.StormbringerState.of(combat).plan.order
         if order is not None and name in order:
             order.remove(name)
         if st.declaring(combat) and combat.order and st.last_declarer(ctx, combat, after=0):
@@ -163,7 +163,7 @@ def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
     riposte (``respuesta``) the master who has just parried."""
     if not ctx.is_gm():
         return ctx.own_character()
-    pending = st.StormbringerState.of(combat).riposte
+    pending = st.StormbringerState.of(combat).exchanges.riposte
     if pending and any(name_key(w) in RIPOSTE_WORDS for w in words):
         return ctx.character_named(pending["by"])
     return ctx.character_named(combat.current or "")
@@ -172,7 +172,7 @@ def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
 def riposte_target(ctx: Context, combat: Combat, attacker: Character, target: Character | None) -> Character:
     """Out of turn, the grant a master's successful parry gives covers only the riposte: an attack by
     that master on the attacker just parried."""
-    pending = st.StormbringerState.of(combat).riposte
+    pending = st.StormbringerState.of(combat).exchanges.riposte
     if not pending or name_key(pending["by"]) != name_key(attacker.name):
         raise refuse("riposte_only", name=attacker.name, against=None)
     against = ctx.character_named(pending["against"])

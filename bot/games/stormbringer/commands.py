@@ -109,14 +109,14 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     req.ambidextrous = sh.yes(attacker, "ambidiestro")
     req.ordinal = count.attacks + 1
     req.modifiers[:0] = fitness(attacker, weapon, req.base)
-    caught = st.StormbringerState.of(combat).unaware
+    caught = st.StormbringerState.of(combat).marks.unaware
     if target is not None and name_key(target.name) in caught:
         req.factor = "double"
         caught.remove(name_key(target.name))
     result = resolve_attack(req, ctx.rng)
     count.record_attack(slot=weapon.slot, shield=weapon.shield)
     st.save_counter(combat, attacker.name, count)
-    st.StormbringerState.of(combat).riposte = None
+    st.StormbringerState.of(combat).exchanges.riposte = None
     blow = None
     if result.roll.succeeded:
         blow = add_blow(combat, attacker, target, skill, result.roll.outcome == "critical", weapon)
@@ -155,7 +155,7 @@ def parry_command(ctx: Context, got: Parsed) -> None:
     broken = break_weapons(ctx, blow, defender, weapon, result.effect, result.roll.succeeded)
     riposte = result.effect.stops_blow and sh.master(defender)
     if riposte:
-        st.StormbringerState.of(combat).riposte = {"by": defender.name, "against": blow["attacker"]}
+        st.StormbringerState.of(combat).exchanges.riposte = {"by": defender.name, "against": blow["attacker"]}
         if defender.owner:
             grant(ctx, defender.owner, "ataque")  # the master's riposte needs no !permite
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="parry", hidden=False,
@@ -220,9 +220,9 @@ def weapon_command(ctx: Context, got: Parsed) -> None:
     for field in ("arma_tipo", "arma_rota", "arma_fue", "arma_des", "arma_pv"):
         character.sheet.pop(field, None)
     character.sheet["arma"] = weapon
-    state = st.StormbringerState.of(combat)
-    state.change_weapon(name_key(character.name))
-    disarmed = state.disarmed
+    marks = st.StormbringerState.of(combat).marks
+    marks.change_weapon(name_key(character.name))
+    disarmed = marks.disarmed
     if name_key(character.name) in disarmed:
         disarmed.remove(name_key(character.name))
     ctx.reply("stormbringer/table_weapon", name=character.name, weapon=weapon, phase=sh.phase_kind(character))
@@ -322,7 +322,7 @@ def behind_command(ctx: Context, got: Parsed) -> None:
     victim = ctx.character_named(got.text(BEHIND.shown))
     check = sheet_check(ctx, victim, "pod")
     if not check.roll.succeeded:
-        st.StormbringerState.of(combat).catch_unaware(name_key(victim.name))
+        st.StormbringerState.of(combat).marks.catch_unaware(name_key(victim.name))
     ctx.reply("stormbringer/table_pod", save="behind", roll=check, attacker=None, victim=victim.name)
 
 
@@ -341,7 +341,7 @@ def disarm_command(ctx: Context, got: Parsed) -> None:
     if blow is None or victim is None:
         raise refuse("no_critical")
     st.blows(combat).remove(blow)
-    st.StormbringerState.of(combat).disarm(name_key(victim.name))
+    st.StormbringerState.of(combat).marks.disarm(name_key(victim.name))
     ctx.reply("stormbringer/table_disarm", attacker=blow["attacker"], victim=victim.name)
 
 
@@ -352,7 +352,7 @@ def first_command(ctx: Context, got: Parsed) -> None:
     side = SIDES.get(name_key(said))
     if side is None:
         raise refuse("bad_side", value=said[:20])
-    st.StormbringerState.of(combat).first = side
+    st.StormbringerState.of(combat).plan.first = side
     ctx.reply("stormbringer/table_first", side=side)
 
 
