@@ -2,9 +2,9 @@
 
 ``Arg("NOMBRE")`` is the text the other elements leave (one word or more, as typed), ``Key(vocab.END)``
 one keyword of the vocabulary (any of its words, shown by the first; ``gm=True``: a GM's part of the
-command), ``User("@usuario")`` one word that starts with ``@``, ``Rest("EXPR")`` all the text after the
-elements before it, untouched, for a grammar of the command's own (a roll, a sheet), ``Opt(...)`` any of
-them or nothing.
+command), ``User("@usuario")`` one word that starts with ``@``, ``Word("dN", r"d\\d+")`` one word of a
+form (a count, a die), ``Rest("EXPR")`` all the text after the elements before it, untouched, for a
+grammar of the command's own (a roll, a sheet), ``Opt(...)`` any of them or nothing.
 ``usage`` writes what ``!ayuda`` shows (``[fin]``, ``NOMBRE``, ``[nueva]``); ``parse`` gives what
 was said, or None when the text does not fit (the command then answers with its usage)."""
 
@@ -46,6 +46,20 @@ class User:
 
 
 @dataclass(frozen=True, slots=True)
+class Word:
+    """One word whose folded form (as ``name_key`` folds it) is all of ``pattern`` (``[+-]\\d{1,2}``,
+    ``d\\d+``), given folded; shown as ``shown``."""
+
+    shown: str
+    pattern: str
+
+    def fits(self, word: str) -> str | None:
+        """``word`` folded when it is of the form, else None."""
+        folded = name_key(word)
+        return folded if re.fullmatch(self.pattern, folded) else None
+
+
+@dataclass(frozen=True, slots=True)
 class Rest:
     """The text after the elements before it (the last one of its sequence), exactly as typed: its
     spaces and line breaks kept, for the command's own grammar to read; shown as ``shown``, or not at
@@ -58,14 +72,14 @@ class Rest:
 class Opt:
     """``element`` or nothing."""
 
-    element: Arg | Key | User | Rest
+    element: Arg | Key | User | Word | Rest
 
     @property
     def shown(self) -> str:
         return f"[{self.element.shown}]" if self.element.shown else ""
 
 
-Element = Arg | Key | User | Rest | Opt
+Element = Arg | Key | User | Word | Rest | Opt
 Sequence = tuple[Element, ...]
 
 
@@ -85,13 +99,15 @@ Spec = Sequence | Either
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """What the text said: each ``Arg``'s text and each ``Key`` given, by how the spec shows them."""
+    """What the text said: each ``Arg``'s (``User``'s, ``Word``'s) text and each ``Key`` given, by how the
+    spec shows them."""
 
     texts: dict[str, str]
     keys: frozenset[str]
 
     def text(self, shown: str) -> str:
-        """The text of ``Arg(shown)`` or ``Rest(shown)``; empty when an optional one was not given."""
+        """The text of ``Arg(shown)``, ``Word(shown)`` or ``Rest(shown)``; empty when an optional one was not
+        given."""
         return self.texts.get(shown, "")
 
     def has(self, key: Key) -> bool:
@@ -168,7 +184,7 @@ def _sequence(spec: Sequence, text: str) -> Parsed | None:
 
 
 def _rest(spec: Sequence, rest: Rest, optional: bool, text: str) -> Parsed | None:
-    """Read ``text`` by ``spec`` (keywords and users) from the left, one word per element, and give
+    """Read ``text`` by ``spec`` (keywords, users, words) from the left, one word per element, and give
     ``rest`` the text after them, untouched (required: some word of it)."""
     texts: dict[str, str] = {}
     keys: set[str] = set()
@@ -198,5 +214,8 @@ def _one(element: Element, word: str | None, texts: dict[str, str], keys: set[st
         return 1
     if word is not None and isinstance(inner, User) and word.startswith("@"):
         texts[inner.shown] = word
+        return 1
+    if word is not None and isinstance(inner, Word) and (folded := inner.fits(word)) is not None:
+        texts[inner.shown] = folded
         return 1
     return 0 if optional else None

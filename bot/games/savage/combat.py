@@ -7,11 +7,7 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
-from bot.core import combat as rounds
-from bot.core.context import CombatRules, Context
-from bot.core.game import Vitality
-from bot.core.records import Pending
-from bot.core.state import Character, Combat, name_key
+from bot.core.api import Character, Combat, CombatRules, Context, Pending, Vitality, name_key, place_late
 from bot.games.savage.flow import close_soak, deal, has_joker, mark_recovery, roster, trait_roll, vigor_of
 from bot.games.savage.rolls import end_supports
 from bot.games.savage.sheet import edges_of, group_of, nerves_of, savage_of, sheet_die, store
@@ -109,7 +105,7 @@ class SavageCombatRules(CombatRules):
         Without cards (turns set by hand) the latecomer acts last in the round."""
         state = SavageCombat.of(combat)
         if not state.dealt:
-            rounds.place_late(combat, character.name, [*combat.order, character.name])
+            place_late(combat, character.name, [*combat.order, character.name])
             return None
         state.roster.append(character.name)
         if savage_of(character).can_act:
@@ -118,7 +114,7 @@ class SavageCombatRules(CombatRules):
                 state.deck = state.deck.deal_late(group, ctx.rng, edges_of(character))
             everyone = roster(ctx, state)
             ideal = sorted(range(len(everyone)), key=lambda i: turn_key(state, everyone[i], i))
-            rounds.place_late(combat, character.name, [everyone[i].name for i in ideal])
+            place_late(combat, character.name, [everyone[i].name for i in ideal])
         state.save(combat)
         return ctx.renderer.text("savage/table_join", card=state.card_of(character))
 

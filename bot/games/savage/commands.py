@@ -7,13 +7,30 @@ from copy import deepcopy
 from dataclasses import replace
 from typing import Any
 
-from bot.core import combat as rounds
-from bot.core import floor, rolls
-from bot.core import words_es as vocab
-from bot.core.args import Key, Opt, Parsed
-from bot.core.commands import CommandGroup
-from bot.core.context import Context
-from bot.core.state import MAX_NAME, Character, Combat, name_key
+from bot.core.api import (
+    MAX_NAME,
+    Character,
+    Combat,
+    CommandGroup,
+    Context,
+    Key,
+    Opt,
+    Parsed,
+    SheetRoll,
+    advance,
+    answer_roll,
+    consume_grant,
+    grant,
+    last_roll,
+    may_act,
+    name_key,
+    read_request,
+    require_up,
+    resolve,
+    roller,
+    stamp,
+    vocab,
+)
 from bot.games.savage.flow import (
     close_soak,
     die_from,
@@ -196,7 +213,7 @@ def roll_damage(ctx: Context, target: Character, rest: str, attacker: Character 
         raise DiceError(error.code, **{**error.params, "text": rest}) if "text" in error.params else error from None
     if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
         raise TypeError(f"a damage roll against a toughness was expected from {text!r}")
-    floor.consume_grant(ctx)
+    consume_grant(ctx)
     _apply_hit(ctx, target, savage, roll.effect, roll)
 
 
@@ -291,10 +308,10 @@ def soak_command(ctx: Context, args: str) -> None:
     if not after.bennies or not best.remaining:  # no reroll left: the chance to soak is over
         incapacitation_due(ctx, hit)
     state.save(combat)
-    floor.consume_grant(ctx)
+    consume_grant(ctx)
     if best.remaining and after.bennies and not ctx.is_gm():
-        floor.grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
-    ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": rolls.stamp(ctx)}
+        grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
+    ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": stamp(ctx)}
 
 
 @COMMANDS.command("recargar", "reload", usage="[NOMBRE]", in_character=True)
@@ -303,14 +320,14 @@ def reload_command(ctx: Context, args: str) -> None:
     Cargador, one action of the turn."""
     character, _ = _actor_and_rest(ctx, args)
     ctx.may_manage(character)
-    rounds.require_up(ctx, character)
+    require_up(ctx, character)
     if savage_of(character).shaken:
         raise refuse("shaken_cannot_act", name=character.name, bennies=savage_of(character).bennies)
     if "cargador" not in character.sheet:
         raise refuse("no_magazine", name=character.name)
     count_action(ctx, character, None)
     character.sheet["municion"] = int(character.sheet["cargador"])
-    floor.consume_grant(ctx)
+    consume_grant(ctx)
     ctx.reply("savage/table_reload", name=character.name, ammo=character.sheet["municion"])
 
 
@@ -333,9 +350,9 @@ def heal_command(ctx: Context, args: str) -> None:
         raise refuse("heal_self", name=healer.name)
     if not savage_of(patient).bleeding or savage_of(patient).dead:
         raise refuse("not_bleeding", name=patient.name)
-    made = rolls.resolve(ctx, healer, f"sanar {extra}".strip(), auto=True)
-    rolls.answer(ctx, healer, made, target=patient)
-    floor.consume_grant(ctx)
+    made = resolve(ctx, healer, f"sanar {extra}".strip(), auto=True)
+    answer_roll(ctx, healer, made, target=patient)
+    consume_grant(ctx)
     outcome = str(made.outcome.as_json().get("outcome"))
     after = stop_bleeding(savage_of(patient), outcome)
     store(patient, after)
@@ -346,7 +363,7 @@ def heal_command(ctx: Context, args: str) -> None:
 def recover_command(ctx: Context, args: str) -> None:
     character, rest = _actor_and_rest(ctx, args)
     ctx.may_manage(character)
-    rounds.require_up(ctx, character)
+    require_up(ctx, character)
     savage = savage_of(character)
     if not savage.shaken:
         raise refuse("not_shaken", name=character.name)
@@ -358,7 +375,7 @@ def recover_command(ctx: Context, args: str) -> None:
     roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, character), nerves=nerves_of(character))
     store(character, recover_at_turn_start(savage, roll.outcome))
     mark_recovery(ctx, character)
-    floor.consume_grant(ctx)
+    consume_grant(ctx)
     ctx.reply("savage/table_recovery", name=character.name, roll=roll, bennies=savage.bennies)
 
 
@@ -405,14 +422,14 @@ def _hold(ctx: Context, overwatch: bool) -> None:
     state.save(combat)
     kind = "savage/table_overwatch" if overwatch else "savage/table_hold"
     ctx.reply(kind, name=actor.name, shooters=[], card=state.card_of(actor))
-    rounds.advance(ctx, combat)
+    advance(ctx, combat)
 
 
 def _held_by(ctx: Context, combat: Combat, holder: Character) -> SavageCombat:
     """The fight's state, once ``holder`` is known to be one the sender may act for, up and holding its
     action (what ``!actuar`` and ``!interrumpir`` both need)."""
     ctx.may_manage(holder)
-    rounds.require_up(ctx, holder)
+    require_up(ctx, holder)
     state = SavageCombat.of(combat)
     if not state.is_holding(holder.name):
         raise refuse("not_holding", name=holder.name)
@@ -488,8 +505,8 @@ def _notices(ctx: Context, name: str) -> bool:
     character = ctx.room.find_character(name)
     if character is None:
         return False
-    made = rolls.resolve(ctx, character, "notar", auto=True)
-    rolls.answer(ctx, character, made)
+    made = resolve(ctx, character, "notar", auto=True)
+    answer_roll(ctx, character, made)
     return made.outcome.as_json().get("outcome") in SUCCESSES
 
 
@@ -558,14 +575,14 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, args: str) -> 
     task = state.dramatic_task()
     if task is None or state.task is None:
         raise refuse("no_task")
-    if not floor.may_act(ctx):
+    if not may_act(ctx):
         return
-    character, text = rolls.roller(ctx, args)
+    character, text = roller(ctx, args)
     if character is None:
         raise Refusal("no_character")
-    rounds.require_up(ctx, character)
-    request = rolls.read_request(text)
-    made = rolls.resolve(ctx, character, request.text, request.auto)
+    require_up(ctx, character)
+    request = read_request(text)
+    made = resolve(ctx, character, request.text, request.auto)
     result = made.outcome.as_json()
     if result.get("kind") != "trait":
         raise refuse("task_needs_skill")
@@ -573,8 +590,8 @@ def _task_roll(ctx: Context, combat: Combat, state: SavageCombat, args: str) -> 
     title = state.task["title"]
     state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
     state.save(combat)
-    floor.consume_grant(ctx)
-    rolls.answer(ctx, character, made, kind="savage/table_task", title=title, task=task, event="roll")
+    consume_grant(ctx)
+    answer_roll(ctx, character, made, kind="savage/table_task", title=title, task=task, event="roll")
 
 
 @COMMANDS.command("ataque", "attack", usage="[ATACANTE contra | QUIEN] OBJETIVO [modificadores] [sin estado]",
@@ -585,7 +602,7 @@ def attack_command(ctx: Context, args: str) -> None:
     die) against the target's Toughness, with the called shot's bonus. The attacker is named as in
     ``!tiro`` (``Lobo 2 contra Kira``) or by two names (``Lobo 2 Kira``: the GM for any member of a
     group's turn)."""
-    request = rolls.read_request(args)
+    request = read_request(args)
     if request.secret:
         raise refuse("attack_not_secret")
     attacker, text = _attacker(ctx, request.text)
@@ -603,9 +620,9 @@ def attack_command(ctx: Context, args: str) -> None:
     if not savage_of(target).can_act:
         raise refuse("target_down", name=target.name)
     skill = "disparar" if weapon_is_ranged(attacker) else "pelear"
-    made = rolls.resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", request.auto)
-    rolls.answer(ctx, attacker, made, target=target)
-    floor.consume_grant(ctx)
+    made = resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", request.auto)
+    answer_roll(ctx, attacker, made, target=target)
+    consume_grant(ctx)
     take_hit(ctx, attacker, target)  # the attack rolls its own damage
     damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
     called = getattr(made.outcome, "called_shot", None)
@@ -656,7 +673,7 @@ def reroll_command(ctx: Context, args: str) -> None:
     soak, it is the soak's reroll (a second benny)."""
     actor, _ = ctx.own_or_named(args)
     ctx.may_manage(actor)
-    last = rolls.last_roll(ctx, actor)
+    last = last_roll(ctx, actor)
     if last.get("kind") == "soak":
         soak_command(ctx, f"{actor.name} repetir")
         return
@@ -678,13 +695,13 @@ def reroll_command(ctx: Context, args: str) -> None:
     if better and outcome.as_json().get("kind") == "support":
         regive_support(ctx, actor, int(outcome.as_json().get("bonus", 0)))
     applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
-    made = rolls.SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
-    rolls.answer(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(
+    made = SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
+    answer_roll(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(
         str(previous.get("target") or "")), previous=previous, better=better, bennies=after.bennies)
     kept = ctx.room.rerolls[name_key(actor.name)]
     if not better:
         kept.update(total=previous["total"], outcome=previous["outcome"])
-    floor.consume_grant(ctx)
+    consume_grant(ctx)
     attack = previous.get("attack")
     if isinstance(attack, dict):
         kept["attack"] = attack

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import combat as rounds
-from bot.core.context import Context
-from bot.core.state import Character, Combat, name_key
+from bot.core.api import Character, Combat, Context, announce_turn, name_key
 from bot.games.savage.sheet import edges_of, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
 from systems.savage.state import SavageCharacter, apply_incapacitation
@@ -134,7 +132,7 @@ def move_in_order(combat: Combat, name: str, after_current: bool) -> None:
 
 def take_turn_now(ctx: Context, combat: Combat, name: str) -> None:
     move_in_order(combat, name, after_current=False)
-    rounds.announce_turn(ctx, combat)
+    announce_turn(ctx, combat)
 
 
 def die_from(args: str, character: Character, key: str) -> tuple[str, str | None]:

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import re
 
-from bot.core import words_es as vocab
-from bot.core.context import Context
-from bot.core.rolls import RollRequest, SheetRoll, opponent, require_up, stamp
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character, name_key
+from bot.core.api import (
+    Character,
+    Context,
+    RollRequest,
+    SheetRoll,
+    find_field,
+    name_key,
+    opponent,
+    require_roller_up,
+    shown_name,
+    stamp,
+    vocab,
+)
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
 from bot.games.savage.sheet import ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from systems.refusal import Refusal
@@ -99,7 +107,7 @@ class SavageSheetRules:
             raise Refusal("savage/table_error", code="recovered_already", name=actor.name,
                           bennies=savage_of(actor).bennies)
         if kind not in SHAKEN_ALLOWS:
-            require_up(ctx, asked, actor)
+            require_roller_up(ctx, asked, actor)
             if savage_of(actor).shaken:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name,
                               bennies=savage_of(actor).bennies)
@@ -132,7 +140,7 @@ def recover(ctx: Context, actor: Character, roll: dict[str, object], request: Ro
     ``request``: the roll's, whose vitality checks it shares."""
     savage = savage_of(actor)
     if savage.shaken:
-        require_up(ctx, request or RollRequest("", actor=actor), actor)
+        require_roller_up(ctx, request or RollRequest("", actor=actor), actor)
         after = recover_at_turn_start(savage, str(roll.get("outcome")))
         if after != savage:
             store(actor, after)
