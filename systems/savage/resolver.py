@@ -408,7 +408,12 @@ class SavageSystem:
         request = parse_savage(text)
         if request is None:
             return roll_dice(text, rng, self.key)
-        return ROLLERS[request.kind](request, rng)
+        return roll_request(request, rng)
+
+
+def roll_request(request: SavageRequest, rng: Rng) -> Outcome:
+    """Roll a parsed request (with what the table adds set on it: ``systems.savage.table``)."""
+    return ROLLERS[request.kind](request, rng)
 
 
 SYSTEM = SavageSystem()
