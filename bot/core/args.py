@@ -27,15 +27,17 @@ class Arg:
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One word of ``words`` (folded as ``name_key`` folds it), shown by the first. ``gm``: the
-    alternative it starts is the GM's (``!acta borrar``), refused to a player before its words are read."""
+    """One word of ``words`` (folded as ``name_key`` folds it), shown by the first (or by ``label``:
+    ``arduo|dificil|compleja``). ``gm``: the alternative it starts is the GM's (``!acta borrar``), refused
+    to a player before its words are read."""
 
     words: tuple[str, ...]
     gm: bool = False
+    label: str = ""
 
     @property
     def shown(self) -> str:
-        return self.words[0]
+        return self.label or self.words[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +101,8 @@ Spec = Sequence | Either
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """What the text said: each ``Arg``'s (``User``'s, ``Word``'s) text and each ``Key`` given, by how the
-    spec shows them."""
+    """What the text said: each ``Arg``'s (``User``'s, ``Word``'s) text and each ``Key`` given (its word
+    folded as its text: which of ``arduo|dificil|compleja``), by how the spec shows them."""
 
     texts: dict[str, str]
     keys: frozenset[str]
@@ -116,7 +118,7 @@ class Parsed:
 
 def usage(spec: Spec) -> str:
     if isinstance(spec, Either):
-        return " | ".join(usage(alternative) for alternative in spec.alternatives)
+        return " | ".join(shown for alternative in spec.alternatives if (shown := usage(alternative)))
     return " ".join(element.shown for element in spec if element.shown)
 
 
@@ -209,8 +211,9 @@ def _one(element: Element, word: str | None, texts: dict[str, str], keys: set[st
     not one."""
     optional = isinstance(element, Opt)
     inner = element.element if isinstance(element, Opt) else element
-    if word is not None and isinstance(inner, Key) and name_key(word) in inner.words:
+    if word is not None and isinstance(inner, Key) and (said := name_key(word)) in inner.words:
         keys.add(inner.shown)
+        texts[inner.shown] = said
         return 1
     if word is not None and isinstance(inner, User) and word.startswith("@"):
         texts[inner.shown] = word

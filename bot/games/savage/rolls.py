@@ -28,8 +28,8 @@ from bot.core.api import (
 )
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
 from bot.games.savage.sheet import ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, savage_of, sheet_die, store
-from systems.refusal import Refusal
 from systems.dice import MAX_TEXT, DiceError
+from systems.refusal import Refusal
 from systems.savage.resolver import roll_request
 from systems.savage.rules import ammo_for_rof
 from systems.savage.state import recover_at_turn_start
