@@ -32,7 +32,8 @@ from bot.games.savage.rolls import recover, regive_support, take_hit, toughness_
 from bot.games.savage.sheet import group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, combat_snapshot, restore_combat
 from systems.dice import DiceError
-from systems.savage.resolver import SavageDamageRoll, roll_request
+from systems.savage import SYSTEM
+from systems.savage.resolver import SavageDamageRoll
 from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import SavageCharacter, apply_damage, soak_damage, spend_benny
 from systems.savage.syntax import SavageRequest, parse_damage
@@ -60,8 +61,8 @@ def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character 
     savage = savage_of(target)
     joker = attacker is not None and has_joker(ctx, attacker)
     request = damage_request(dice)
-    roll = roll_request(against(replace(request, with_raise=request.with_raise or raised), toughness_of(target), joker),
-                        ctx.rng)
+    judged = against(replace(request, with_raise=request.with_raise or raised), toughness_of(target), joker)
+    roll = SYSTEM.roll(judged, ctx.rng)
     if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
         raise TypeError(f"a damage roll against a toughness was expected from {dice!r}")
     consume_grant(ctx)

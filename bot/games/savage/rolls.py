@@ -30,7 +30,7 @@ from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
 from bot.games.savage.sheet import ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from systems.dice import MAX_TEXT, DiceError
 from systems.refusal import Refusal
-from systems.savage.resolver import roll_request
+from systems.savage import SYSTEM
 from systems.savage.rules import ammo_for_rof
 from systems.savage.state import recover_at_turn_start
 from systems.savage.syntax import fold, parse_savage
@@ -127,7 +127,7 @@ class SavageSheetRules:
         replay = " ".join([text, *table.words()])
         if len(replay) > MAX_TEXT:  # ``!repetir`` rolls the replay again: it stays a text the resolver reads
             raise DiceError("too_long", limit=MAX_TEXT)
-        outcome = roll_request(with_table(request, table), ctx.rng)
+        outcome = SYSTEM.roll(with_table(request, table), ctx.rng)
         result = outcome.as_json()
         if helped is not None:
             give_support(ctx, actor, helped, int(result.get("bonus", 0)))

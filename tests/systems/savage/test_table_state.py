@@ -8,7 +8,7 @@ import random
 import pytest
 
 from systems.dice import DiceError
-from systems.savage.resolver import SYSTEM, roll_request
+from systems.savage.resolver import SYSTEM
 from systems.savage.syntax import parse_damage, parse_savage
 from systems.savage.table import TableState, Toughness, against, with_table
 
@@ -29,7 +29,7 @@ def test_a_state_rolls_as_its_words_after_the_roll(text: str, state: TableState)
     request = parse_savage(text)
     assert request is not None
     written = SYSTEM.roll(" ".join([text, *state.words()]), random.Random(7)).as_json()
-    assert roll_request(with_table(request, state), random.Random(7)).as_json() == written
+    assert SYSTEM.roll(with_table(request, state), random.Random(7)).as_json() == written
     assert parse_savage(text) == request  # the parsed request, shared by its cache, is left as it was
 
 
@@ -39,7 +39,7 @@ def test_a_state_rolls_as_its_words_after_the_roll(text: str, state: TableState)
 def test_a_damage_roll_against_a_toughness_rolls_as_its_words(dice: str, toughness: Toughness, joker: bool) -> None:
     written = SYSTEM.roll(" ".join(["daño", dice, *toughness.words(), *(["comodin"] if joker else [])]),
                           random.Random(3)).as_json()
-    assert roll_request(against(parse_damage(dice), toughness, joker), random.Random(3)).as_json() == written
+    assert SYSTEM.roll(against(parse_damage(dice), toughness, joker), random.Random(3)).as_json() == written
 
 
 def test_state_words_and_reasons_name_what_was_given() -> None:
