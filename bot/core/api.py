@@ -6,14 +6,14 @@ command: a game that needs what a core command does calls the helper that comman
 """
 
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest, User
+from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest, User, Word
 from bot.core.combat import advance, announce_turn, can_act, drop_dead, end_turn, place_late, require_up
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
 from bot.core.game import Game, GameRegistry, Vitality
 from bot.core.records import Pending
-from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, stamp
+from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, roller, stamp
 from bot.core.rolls import answer as answer_roll
 from bot.core.rolls import require_up as require_roller_up
 from bot.core.sheets import Flag, YesNo, find_field, shown_name
@@ -43,6 +43,7 @@ __all__ = [
     "SheetRoll",
     "User",
     "Vitality",
+    "Word",
     "YesNo",
     "advance",
     "announce_turn",
@@ -62,6 +63,7 @@ __all__ = [
     "require_roller_up",
     "require_up",
     "resolve",
+    "roller",
     "shown_name",
     "stamp",
     "vocab",

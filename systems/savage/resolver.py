@@ -363,10 +363,12 @@ class SavageSystem:
     key: str = SYSTEM_KEY
     name: str = "Savage Worlds"
 
-    def roll(self, text: str, rng: Rng) -> Outcome:
-        request = parse_savage(text)
+    def roll(self, asked: str | SavageRequest, rng: Rng) -> Outcome:
+        """Roll ``asked``: a text as typed, or a request already parsed (with what the table adds set on
+        it, ``systems.savage.table``: the table never glues words to a text for it to read again)."""
+        request = asked if isinstance(asked, SavageRequest) else parse_savage(asked)
         if request is None:
-            return roll_dice(text, rng, self.key)
+            return roll_dice(str(asked), rng, self.key)
         return ROLLERS[request.kind](request, rng)
 
 
