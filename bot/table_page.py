@@ -189,7 +189,7 @@ class TablePages:
         constant-time comparison: a token is 192 random bits, and a revoked one stays in no index."""
         if not TOKEN_SHAPE.fullmatch(token):
             return None
-        room_id = self.table.store.room_for_token(token)
+        room_id = self.table.store.rooms.for_token(token)
         return room_id if room_id is not None and self._is_current(room_id, token) else None
 
     def _is_current(self, room_id: str, token: str) -> bool:
@@ -215,7 +215,7 @@ class TablePages:
             "exploration": room.exploration,
             "rolls": list(reversed(room.last_rolls)),
             "recording": room.acta.on,
-            "has_acta": bool(self.table.store.acta_sessions(room_id)),
+            "has_acta": bool(self.table.store.acta.sessions(room_id)),
         }
 
     def board(self, room_id: str) -> str:

@@ -431,7 +431,7 @@ class MatrixBot:
         self.metrics.errors += 1
         log.warning("room %s: malformed event %s skipped: %s", room_id, bad.event_id, bad.reason)
         if bad.event is None and bad.event_id is not None:
-            self.store.mark_skipped(bad.event_id, room_id, 0)
+            self.store.handled.skip(bad.event_id, room_id, 0)
         return bad.event
 
     async def _backfill(self, room_id: str, start: str, since: str) -> list[Any]:
@@ -570,7 +570,7 @@ class MatrixBot:
         if kept is not None and kept[1] and kept[1] != self.table.floor_epoch(event.room_id):
             log.info("room %s: the key of %s came after the floor changed: not judged", event.room_id,
                      event.event_id)
-            self.store.mark_skipped(event.event_id, event.room_id, event.ts)
+            self.store.handled.skip(event.event_id, event.room_id, event.ts)
             actions: list[Action] = []
         else:
             actions = await self._table(event) or []

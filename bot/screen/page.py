@@ -128,7 +128,7 @@ class ScreenPages:
         """(room, GM) of a current token whose user the core still counts a GM of the room."""
         if not TOKEN_SHAPE.fullmatch(token):
             return None
-        found = self.table.store.screen_link(token)
+        found = self.table.store.screen_links.link(token)
         if found is None or not self.table.is_gm(*found):
             return None
         return found
@@ -180,9 +180,9 @@ class ScreenPages:
             row["sheet"] = sheets.export(ctx.game, character)[0] if character else ""
             row["state"] = sheets.kept_state(ctx.game, character) if character else ""
         store = self.table.store
-        hidden = [{**record_row(r), "text": json.loads(r["message"])["body"]} for r in store.hidden_rolls(room_id)]
+        hidden = [{**record_row(r), "text": json.loads(r["message"])["body"]} for r in store.rolls.hidden(room_id)]
         last = [{**record_row(r), "text": json.loads(r["message"])["body"]}
-                for r in store.rolls(room_id, visible=False, limit=HISTORY)]
+                for r in store.rolls.history(room_id, visible=False, limit=HISTORY)]
         granted = [{"name": c.name if (c := room.character_of(user)) else user, "only": room.grant_only.get(user)}
                    for user in room.granted]
         pending = [Markup(self.renderer.document(f"{ctx.game.key}/pending_{item.kind}", "html", p=item))
