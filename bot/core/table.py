@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from bot.core import acta, floor, sheets, undo
+from bot.core import acta, floor, moderation, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
 from bot.core.context import Context, FoundCommand, named_gms
@@ -198,7 +198,7 @@ class Table:
 def dispatch(ctx: Context) -> None:
     """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8)."""
     event = ctx.event
-    ctx.note_admin()
+    moderation.note_admin(ctx)
     if event.kind == "redaction":
         acta.redacted(ctx)
         return
