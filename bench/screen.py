@@ -61,7 +61,7 @@ def render_times(renders: int) -> tuple[list[float], list[float], int]:
         table.handle(Event(ROOM, GM, f"!ficha Orco {n} dureza {5 + n % 3} parada {4 + n % 4} pelear d{6 + 2 * (n % 3)}",
                            f"$f{n}", ts=1_700_000_001_000 + n))
     table.handle(Event(ROOM, GM, "!pantalla", "$p", ts=1_700_000_002_000))
-    token = table.store.screen_token(ROOM, GM)
+    token = table.store.screen_links.token(ROOM, GM)
     assert token is not None
     combat = table.room(ROOM).combat
     assert combat is not None and len(combat.order) == 40

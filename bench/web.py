@@ -104,7 +104,7 @@ class Room:
 
     def recorded(self) -> int:
         store = self.table.store
-        return len(store.acta_entries(ROOM, store.acta_sessions(ROOM)))
+        return len(store.acta.entries(ROOM, store.acta.sessions(ROOM)))
 
 
 def timed(fn: Callable[[], Any], count: int) -> list[float]:
@@ -302,7 +302,7 @@ async def hold(args: argparse.Namespace) -> None:
     print(f"holding: {ACTAS} actas of {ACTA_POSTS} posts, {FLOOD_ROOMS} rooms x {FLOOD_STREAMS} streams "
           f"(set up in {time.perf_counter() - started:.1f} s)")
     table = room.table
-    sessions = sessions_of(table.store, table.renderer, room.acta_rooms[0], table.store.acta_sessions(room.acta_rooms[0]))
+    sessions = sessions_of(table.store, table.renderer, room.acta_rooms[0], table.store.acta.sessions(room.acta_rooms[0]))
     on_loop = timed(lambda: render_acta(table.renderer, room.acta_rooms[0], sessions, "md"), 3)
     size = len(render_acta(table.renderer, room.acta_rooms[0], sessions, "md").encode())
     print(f"one acta: {size / 2**20:.1f} MiB of Markdown; rendering it takes p50 {statistics.median(on_loop):.0f} ms "

@@ -270,13 +270,13 @@ def pending_of(owner: Owner, store: Store) -> list[Action]:
     their order: those the outbox keeps as its own, and those queued before the outbox kept owners
     of the rooms it owns, from now on kept as its own. Another transport's are left as they are."""
     own, claimed = [], []
-    for recorded, action in store.pending_owned(owner.name):
+    for recorded, action in store.outbox.pending_owned(owner.name):
         if recorded or owner.owns(action.room_id):
             own.append(action)
             if not recorded:
                 claimed.append(action.action_id)
     if claimed:
-        store.claim_actions(claimed, owner.name)
+        store.outbox.claim(claimed, owner.name)
     return own
 
 

@@ -128,7 +128,7 @@ def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_thei
     path = str(tmp_path / "rolbot.db")
     store = Store(path)
     for n, room in enumerate(("!a:x", "#mesa", "!b:x")):
-        store.queue_actions(f"${n}", [Send(room, Message("hola", "hola"), action_id=f"${n}/0")])
+        store.outbox.queue(f"${n}", [Send(room, Message("hola", "hola"), action_id=f"${n}/0")])
     store.db.execute("ALTER TABLE outbox DROP COLUMN transport")  # as schema 8 wrote it
     store.db.execute("PRAGMA user_version = 8")
     store.db.conn.close()
@@ -139,7 +139,7 @@ def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_thei
     assert [a.room_id for a in pending_of(Rooms("matrix", "!a:x", "#mesa"), store)] == ["!a:x"]  # claimed
     irc.rooms.clear()
     assert [a.room_id for a in pending_of(irc, store)] == ["#mesa"]  # its own now, owned or not
-    assert len(store.pending_actions()) == 3  # nothing carried out: still pending
+    assert len(store.outbox.pending()) == 3  # nothing carried out: still pending
 
 
 def test_backoff_doubles_up_to_its_cap_and_starts_again_after_a_success() -> None:

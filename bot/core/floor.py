@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from bot.core import acta
+from bot.core import acta, moderation
 from bot.core import combat as rounds
 from bot.core.context import Context, FoundCommand
 from bot.core.protocol import Line
@@ -23,11 +23,11 @@ def gm_dash_line(ctx: Context, line: Line) -> None:
     if line.kind == "dash":
         if room.lock:
             close_lock(ctx)
-            ctx.react("lock_closed_key")
+            moderation.react(ctx, "lock_closed_key")
             acta.record(ctx, "lock", ctx.speaker_name, open=False)
         else:
             open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id))
-            ctx.react("lock_opened_key")
+            moderation.react(ctx, "lock_opened_key")
             acta.record(ctx, "lock", ctx.speaker_name, open=True)
         return
     character = room.find_character(line.name)
@@ -37,7 +37,7 @@ def gm_dash_line(ctx: Context, line: Line) -> None:
     if room.lock:
         close_lock(ctx)
     open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id, character.name, character.owner))
-    ctx.react("lock_opened_key")
+    moderation.react(ctx, "lock_opened_key")
     acta.record(ctx, "lock", ctx.speaker_name, open=True, character=character.name)
     ctx.reply("lock_named", character=character.name, owner=character.owner)
 
@@ -47,13 +47,13 @@ def open_lock(ctx: Context, lock: FloorLock) -> None:
     if ctx.room.combat is None or not ctx.room.combat.started:
         ctx.room.clear_grants()
     ctx.room.lock = lock
-    if ctx.enforcement != "mute":
+    if moderation.enforcement(ctx) != "mute":
         return
     if not ctx.event.bot_can_mute:
         warn_no_power(ctx)
         return
     lock.muted = True
-    ctx.power_levels(True, lock_speakers(ctx, lock))
+    moderation.power_levels(ctx, True, lock_speakers(ctx, lock))
 
 
 def lock_speakers(ctx: Context, lock: FloorLock) -> tuple[str, ...]:
@@ -65,7 +65,7 @@ def refresh_mute(ctx: Context) -> None:
     """Re-apply a muted lock after its speakers changed (the transport keeps the first saved levels)."""
     lock = ctx.room.lock
     if lock is not None and lock.muted:
-        ctx.power_levels(True, lock_speakers(ctx, lock))
+        moderation.power_levels(ctx, True, lock_speakers(ctx, lock))
 
 
 def close_lock(ctx: Context) -> None:
@@ -76,7 +76,7 @@ def close_lock(ctx: Context) -> None:
     if room.combat is None or not room.combat.started:
         room.clear_grants()
     if lock and lock.muted:
-        ctx.power_levels(False)
+        moderation.power_levels(ctx, False)
 
 
 def in_character(line: Line, command: FoundCommand | None) -> bool:
@@ -206,7 +206,7 @@ def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
     if not ctx.event.network_redacts:
         mode = "warn"
     if mode != "warn":
-        ctx.redact()
+        moderation.redact(ctx)
     if ctx.sender not in warned:
         warned.append(ctx.sender)
         ctx.reply(kind, mode=mode, **context)
@@ -214,7 +214,7 @@ def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
 
 def effective_mode(ctx: Context) -> str:
     """The room's mode, or ``warn`` when the bot lacks the power that mode needs (said once)."""
-    mode = ctx.enforcement
+    mode = moderation.enforcement(ctx)
     if mode == "warn":
         return mode
     if not ctx.event.bot_can_redact or (mode == "mute" and not ctx.event.bot_can_mute):
@@ -227,7 +227,7 @@ def warn_no_power(ctx: Context) -> None:
     """Said once per room: the bot lacks the power its mode needs and falls back to warnings."""
     if not ctx.room.warned_no_power:
         ctx.room.warned_no_power = True
-        ctx.announce("no_power", mode=ctx.enforcement)
+        ctx.announce("no_power", mode=moderation.enforcement(ctx))
 
 
 def players(ctx: Context) -> list[Character]:

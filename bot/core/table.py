@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import partial
 from importlib.resources.abc import Traversable
 
-from bot.core import acta, floor, sheets, undo
+from bot.core import acta, floor, moderation, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
 from bot.core.context import Context, FoundCommand, named_gms
@@ -63,7 +63,7 @@ class Table:
         database stopped (a fresh sequence the first time, or after a run with another seed).
         From now on its state is saved in the same transaction as each event."""
         self.rng = random.Random(seed)
-        saved = self.store.get_meta(RNG_KEY)
+        saved = self.store.meta.get(RNG_KEY)
         data = json.loads(saved) if saved else None
         if data and data["seed"] == seed:
             version, internal, gauss = data["state"]
@@ -73,7 +73,7 @@ class Table:
     def room(self, room_id: str) -> RoomState:
         state = self._rooms.get(room_id)
         if state is None:
-            data = self.store.load_room(room_id)
+            data = self.store.rooms.load(room_id)
             state = RoomState.from_dict(data) if data else RoomState()
             self._rooms[room_id] = state
             if len(self._rooms) > ROOMS_IN_MEMORY:
@@ -117,7 +117,7 @@ class Table:
         same event id."""
         try:
             with self.store.transaction():
-                if self.store.was_handled(event.event_id):
+                if self.store.handled.seen(event.event_id):
                     return []
                 ctx = self._context(event, owner)
                 if floor.lock_allows_sender(ctx) or ctx.settings.ooc_in_locks:
@@ -130,7 +130,7 @@ class Table:
     def _handle(self, event: Event, owner: str) -> list[Action] | None:
         """None: handled before."""
         with self.store.transaction():
-            if not self.store.claim_event(event.event_id, event.room_id, event.ts):
+            if not self.store.handled.claim(event.event_id, event.room_id, event.ts):
                 return None
             ctx = self._context(event, owner)
             try:
@@ -145,20 +145,20 @@ class Table:
             sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
             work = ctx.work
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(work.actions)]
-            self.store.add_rolls([roll.to_row() for roll in work.rolls])
+            self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:
-                self.store.push_undo(event.room_id, step, undo.UNDO_DEPTH)
+                self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)
             for undone in work.undone:
-                self.store.drop_undo(event.room_id, undone)
+                self.store.undo.drop(event.room_id, undone)
             for roll_id in work.reveals:
-                self.store.reveal_roll(roll_id)
+                self.store.rolls.reveal(roll_id)
             for user_id, token in work.screen_links:
-                self.store.set_screen_token(event.room_id, user_id, token)
-            self.store.save_room(event.room_id, ctx.room.to_json(), ctx.room.page_token)
-            self.store.write_acta(event.room_id, work.records)
+                self.store.screen_links.set_token(event.room_id, user_id, token)
+            self.store.rooms.save(event.room_id, ctx.room.to_json(), ctx.room.page_token)
+            self.store.acta.write(event.room_id, work.records)
             if self._seed is not None:
-                self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
-            self.store.queue_actions(event.event_id, actions, owner)
+                self.store.meta.set(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
+            self.store.outbox.queue(event.event_id, actions, owner)
         return actions
 
     def _context(self, event: Event, owner: str, fresh: bool = False) -> Context:
@@ -170,7 +170,7 @@ class Table:
         renderer = self._renderers.get(owner, self.renderer)
         ctx = Context(event, room, self.settings.for_room(event.room_id), renderer, self.rng, self.games,
                       ROOM_COMMANDS, UnitOfWork(room), store=self.store,
-                      recorded_sessions=partial(self.store.acta_sessions, event.room_id))
+                      recorded_sessions=partial(self.store.acta.sessions, event.room_id))
         sheets.play_in(ctx.room, ctx.game, ctx.games)
         return ctx
 
@@ -195,19 +195,19 @@ class Table:
         return named_gms(self.settings.for_room(room_id), self.room(room_id))
 
     def pending_actions(self) -> list[Action]:
-        return self.store.pending_actions()
+        return self.store.outbox.pending()
 
     def action_done(self, action_id: str) -> None:
-        self.store.actions_done([action_id])
+        self.store.outbox.done([action_id])
 
     def actions_done(self, action_ids: list[str]) -> None:
-        self.store.actions_done(action_ids)
+        self.store.outbox.done(action_ids)
 
 
 def dispatch(ctx: Context) -> None:
     """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8)."""
     event = ctx.event
-    ctx.note_admin()
+    moderation.note_admin(ctx)
     if event.kind == "redaction":
         acta.redacted(ctx)
         return

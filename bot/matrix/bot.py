@@ -293,7 +293,7 @@ class MatrixBot:
         self.metrics.errors += 1
         log.warning("room %s: malformed event %s skipped: %s", room_id, event.event_id, event.reason)
         if event.event is None and event.event_id is not None:
-            self.store.mark_skipped(event.event_id, room_id, 0)
+            self.store.handled.skip(event.event_id, room_id, 0)
         return event.event
 
     async def _backfill(self, room_id: str, start: str, since: str) -> list[Any]:

@@ -75,7 +75,7 @@ class Outbox:
             if self.stopping():
                 return
         if action.action_id:
-            self.store.actions_done([action.action_id])
+            self.store.outbox.done([action.action_id])
 
     async def send(self, action: Send) -> None:
         content: dict[str, Any] = {

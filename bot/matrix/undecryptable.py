@@ -91,7 +91,7 @@ class Undecryptable:
         if kept is not None and kept[1] and kept[1] != self.table.floor_epoch(event.room_id):
             log.info("room %s: the key of %s came after the floor changed: not judged", event.room_id,
                      event.event_id)
-            self.table.store.mark_skipped(event.event_id, event.room_id, event.ts)
+            self.table.store.handled.skip(event.event_id, event.room_id, event.ts)
             actions: list[Action] = []
         else:
             actions = await self.answers.answer(event) or []

@@ -58,7 +58,7 @@ class TableView:
 
     def room_of_page(self, token: str) -> str | None:
         """The room whose table page ``token`` opens now (a revoked token is in no index)."""
-        room_id = self._table.store.room_for_token(token)
+        room_id = self._table.store.rooms.for_token(token)
         return room_id if room_id is not None and self.page_is_current(room_id, token) else None
 
     def page_is_current(self, room_id: str, token: str) -> bool:
@@ -66,7 +66,7 @@ class TableView:
 
     def screen_of(self, token: str) -> tuple[str, str] | None:
         """(room, GM) of a screen link whose user the core still counts a GM of the room."""
-        found = self._table.store.screen_link(token)
+        found = self._table.store.screen_links.link(token)
         if found is None or not self._table.is_gm(*found):
             return None
         return found
@@ -97,7 +97,7 @@ class TableView:
             "exploration": room.exploration,
             "rolls": list(reversed(room.last_rolls)),
             "recording": room.acta.on,
-            "has_acta": bool(self._table.store.acta_sessions(room_id)),
+            "has_acta": bool(self._table.store.acta.sessions(room_id)),
         }
 
     def screen_board(self, room_id: str, user_id: str) -> dict[str, Any]:
@@ -109,8 +109,8 @@ class TableView:
             row["sheet"] = sheets.export(ctx.game, character)[0] if character else ""
             row["state"] = sheets.kept_state(ctx.game, character) if character else ""
         store = self._table.store
-        hidden = [_shown_roll(r) for r in store.hidden_rolls(room_id)]
-        last = [_shown_roll(r) for r in store.rolls(room_id, visible=False, limit=SCREEN_HISTORY)]
+        hidden = [_shown_roll(r) for r in store.rolls.hidden(room_id)]
+        last = [_shown_roll(r) for r in store.rolls.history(room_id, visible=False, limit=SCREEN_HISTORY)]
         granted = [{"name": c.name if (c := room.character_of(user)) else user, "only": room.grant_only.get(user)}
                    for user in room.granted]
         pending = [Markup(self.renderer.document(f"{ctx.game.key}/pending_{item.kind}", "html", p=item))

@@ -141,13 +141,13 @@ async def test_a_toy_transport_gets_its_rooms_answers_and_resumes_only_its_own(t
     await hub.submit(Event("!nadie:local", "@cai:local", "!tiro 1d6", "$3"))
     assert mine.carried == [("send", "!toy:local", "$1/0")] and [a.action_id for a in answer] == ["$1/0"]
     assert other.carried == [("send", "!otro:local", "$2/0")]
-    store.actions_done(["$2/0"])  # the other carried its out; the toy stops before it does
+    store.outbox.done(["$2/0"])  # the other carried its out; the toy stops before it does
     store.db.conn.close()
 
     store, hub, mine, other = started(tmp_path / "rolbot.db", toy)
     await mine.run()
     assert mine.carried == [("send", "!toy:local", "$1/0")] and other.carried == []
-    assert {a.action_id for a in store.pending_actions()} == {"$1/0", "$3/0"}  # nothing marked done for it
+    assert {a.action_id for a in store.outbox.pending()} == {"$1/0", "$3/0"}  # nothing marked done for it
     await other.run()
     assert other.carried == []  # "$3/0": a room nobody owns stays pending, for the run that owns it
 

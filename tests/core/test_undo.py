@@ -135,7 +135,7 @@ def _lines(script: str) -> list[str]:
 
 
 def _stored(table: Table) -> dict:
-    data = copy.deepcopy(table.store.load_room(ROOM_ID) or {})
+    data = copy.deepcopy(table.store.rooms.load(ROOM_ID) or {})
     data.pop("last_rolls", None)  # the table page's last rolls: dice rolled stay rolled
     return data
 
@@ -246,13 +246,13 @@ def test_undone_command_leaves_the_acta_but_its_dice_stay_in_the_history_and_are
     assert undone.store.db.execute("SELECT count(*) FROM acta WHERE event_id = '$7'").fetchone()[0] == 0
     history = _answer(_say(undone, "@bob:local: !historial"))
     assert "2d6+4" in history or "Kira" in history
-    assert len(undone.store.rolls(ROOM_ID)) == 1
+    assert len(undone.store.rolls.history(ROOM_ID)) == 1
     _say(undone, "@gm:local: !daño Kira 2d6+4")
 
     kept = make_table(system="savage", seed=8)
     play(script + "@gm:local: !daño Kira 2d6+4", table=kept)
-    first, second = (json.loads(r["dice"]) for r in reversed(undone.store.rolls(ROOM_ID)))
-    kept_first, kept_second = (json.loads(r["dice"]) for r in reversed(kept.store.rolls(ROOM_ID)))
+    first, second = (json.loads(r["dice"]) for r in reversed(undone.store.rolls.history(ROOM_ID)))
+    kept_first, kept_second = (json.loads(r["dice"]) for r in reversed(kept.store.rolls.history(ROOM_ID)))
     assert first == kept_first and second == kept_second  # the RNG went on: the undone dice are not dealt again
 
 
