@@ -118,25 +118,51 @@ def _roller(ctx: EventView, said: Said) -> str:
     who = said.roll.who if said.roll is not None else None
     if who and not (ctx.is_gm() and who == ctx.sender):
         return who
-    return _speaker(ctx, "roll", said.fighting, said.turn_of)
+    return _speaker(ctx, "roll", said.turn is not None, said.turn_of)
 
 
 def _told(ctx: EventView, before: Before) -> None:
     """Each roll the room saw (its message, the structured result and the named roll's label), and the
-    rounds and turns the core announced: a round's heading the first time a message names it."""
+    rounds and turns the core announced: a round's heading the first time a message names it. A turn
+    (and its round's heading) comes before the rolls its start made (a Spirit roll to recover), which
+    the room saw before the message that announces the turn."""
     headed = before.round if before.started else None
+    told: list[_Told] = []
     for said in ctx.work.said:
         if said.kind in ROUND_NAMED:
             number = said.context["round"]
+            start = len(told)
+            while start and (earlier := told[start - 1].roll) is not None and _same_turn(earlier, said):
+                start -= 1
+            announced = []
             if number != headed:
-                record(ctx, "round", round=number)
+                announced.append(_Told("round", "", "", {"round": number}))
                 headed = number
             if said.kind == "turn_start":
-                record(ctx, "turn", said.context["actor"], round=number)
+                announced.append(_Told("turn", said.context["actor"], "", {"round": number}))
+            told[start:start] = announced
         if said.roll is not None:
             label = said.roll.label[:80]
-            record(ctx, "roll", _roller(ctx, said), _roll_line(said.roll), result=said.roll.result,
-                   **({"label": label} if label else {}))
+            told.append(_Told("roll", _roller(ctx, said), _roll_line(said.roll),
+                              {"result": said.roll.result, **({"label": label} if label else {})}, said))
+    for entry in told:
+        record(ctx, entry.kind, entry.actor, entry.text, **entry.data)
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """An entry ``_told`` derived, in its place, with the message of its roll."""
+
+    kind: EntryKind
+    actor: str
+    text: str
+    data: dict[str, Any]
+    roll: Said | None = None
+
+
+def _same_turn(roll: Said, announcement: Said) -> bool:
+    """A roll made when the combat stood where the announcement finds it (the turn it starts)."""
+    return (roll.turn, roll.turn_of) == (announcement.turn, announcement.turn_of)
 
 
 def _lock(ctx: EventView, before: Before) -> None:

@@ -85,8 +85,8 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
                             if f" · {c}" in views.public.body), "")
         seen = SeenRoll(public_json, views.public.body, credited or None, shown_label)
     combat = view.room.combat
-    fighting = combat is not None and combat.started
-    view.work.said.append(Said(kind, context, fighting, combat.current if combat and fighting else None, seen))
+    turn = (combat.round, combat.turn) if combat is not None and combat.started else None
+    view.work.said.append(Said(kind, context, turn, combat.current if combat and turn else None, seen))
     applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
     send = Send(
         view.event.room_id, views.public, view.event.event_id if to.reply and view.event.in_room else None,

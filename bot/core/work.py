@@ -39,12 +39,13 @@ class SeenRoll:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """A message the event queued, as its end reads it back (the acta): its kind and context, whether
-    a combat was ``fighting`` then and whose turn it was (``turn_of``), and the roll the room saw in it."""
+    """A message the event queued, as its end reads it back (the acta): its kind and context, where the
+    combat stood then (``turn``: its round and turn, None when it had not started; ``turn_of``: the
+    current actor) and the roll the room saw in it."""
 
     kind: str
     context: Mapping[str, Any]
-    fighting: bool = False
+    turn: tuple[int, int] | None = None
     turn_of: str | None = None
     roll: SeenRoll | None = None
 
