@@ -1,8 +1,9 @@
 """The room's acta: its in-character record, kept only while the GM has it on (``!acta activar``).
 
-What a handled event adds to or changes in the record is gathered on the event's unit of work (``records``)
-and written by ``Table.handle`` in the event's own transaction, so a refused command records
-nothing and a crash loses the event and its record together.
+What a handled event adds to or changes in the record is derived once, at the end of its unit of work
+(``derive``), from what the event was, the messages it queued and the room's state before and after;
+``Table.handle`` writes it (``records``) in the event's own transaction, so a refused command (rolled
+back with its messages) records nothing and a crash loses the event and its record together.
 
 Recorded: narration (the GM's plain text), dialogue (a player's plain text), actions (``/me``),
 rolls (the public message and the outcome's structured result), combats, rounds, turns and locks.
@@ -89,10 +90,11 @@ def derive(ctx: Context, before: Before, spoken: Line | None) -> None:
         return
     if ctx.event.kind == "redaction":
         _redacted(ctx)
-    elif ctx.event.edit:
-        if spoken is not None:
-            _edited(ctx, spoken)
-    elif spoken is not None:
+    elif ctx.event.edit and spoken is not None:
+        _edited(ctx, spoken)
+    if not ctx.room.acta.on:
+        return
+    if spoken is not None and not ctx.event.edit:
         _said(ctx, spoken)
     _lock(ctx, before)
     _combat(ctx, before)
