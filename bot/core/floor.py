@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from bot.core import acta, moderation
 from bot.core import combat as rounds
+from bot.core import moderation
 from bot.core.context import Context, FoundCommand
 from bot.core.protocol import Line
 from bot.core.state import Character, FloorLock, name_key
@@ -13,33 +13,31 @@ from bot.core.state import Character, FloorLock, name_key
 Refusal = Literal["lock", "turn"]
 
 
-def gm_dash_line(ctx: Context, line: Line) -> None:
-    """A GM's dash line opens or closes the floor (docs/protocol.md#1.3 and #1.4); a reaction confirms it."""
+def gm_dash_line(ctx: Context, line: Line) -> Line | None:
+    """A GM's dash line opens or closes the floor (docs/protocol.md#1.3 and #1.4); a reaction confirms it.
+    A line that is no lock is plain text on the floor: it is returned as such (the acta records it)."""
     room = ctx.room
     if line.kind == "short_dash" or (line.bare and room.find_character(line.name) is None):
         ctx.whisper(ctx.sender, "dash_hint", name=line.name, known=room.character_names())
-        acta.said(ctx, Line("talk"))
-        return
+        return Line("talk")
     if line.kind == "dash":
         if room.lock:
             close_lock(ctx)
             moderation.react(ctx, "lock_closed_key")
-            acta.record(ctx, "lock", ctx.speaker_name, open=False)
         else:
             open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id))
             moderation.react(ctx, "lock_opened_key")
-            acta.record(ctx, "lock", ctx.speaker_name, open=True)
-        return
+        return None
     character = room.find_character(line.name)
     if character is None:
         ctx.reply("lock_unknown_character", name=line.name, known=room.character_names())
-        return
+        return None
     if room.lock:
         close_lock(ctx)
     open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id, character.name, character.owner))
     moderation.react(ctx, "lock_opened_key")
-    acta.record(ctx, "lock", ctx.speaker_name, open=True, character=character.name)
     ctx.reply("lock_named", character=character.name, owner=character.owner)
+    return None
 
 
 def open_lock(ctx: Context, lock: FloorLock) -> None:

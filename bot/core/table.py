@@ -134,10 +134,8 @@ class Table:
                 return None
             ctx = self._context(event, owner)
             try:
-                before = rounds.acta_board(ctx)
-                dispatch(ctx)
-                if not ctx.work.undone:
-                    rounds.record_state_changes(ctx, before)
+                before = acta.before(ctx)
+                acta.derive(ctx, before, dispatch(ctx))
             except Exception:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, owner, fresh=True)
@@ -204,25 +202,23 @@ class Table:
         self.store.outbox.done(action_ids)
 
 
-def dispatch(ctx: Context) -> None:
-    """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8)."""
+def dispatch(ctx: Context) -> Line | None:
+    """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8). Returns the line
+    the event put on the floor (plain text, an action, an allowed edit's new text), for the acta; None
+    when it put none (a command, a refused post, a redaction)."""
     event = ctx.event
     moderation.note_admin(ctx)
     if event.kind == "redaction":
-        acta.redacted(ctx)
-        return
+        return None
     if event.kind not in ("text", "emote"):
         floor.judge(ctx, _NOT_READ, None)
-        return
+        return None
     line = read_line(event.text, event.kind == "emote")
     command = ctx.find_command(line.name) if line.kind == "command" else None
     if event.edit:
-        if floor.judge(ctx, line, command):
-            acta.edited(ctx, line)
-        return
+        return line if floor.judge(ctx, line, command) else None
     if line.kind in ("dash", "named_dash", "short_dash") and ctx.is_gm():
-        floor.gm_dash_line(ctx, line)
-        return
+        return floor.gm_dash_line(ctx, line)
     if line.kind == "short_dash" or line.bare:
         line = _TALK
     reason = floor.refusal(ctx, line, command)
@@ -231,23 +227,24 @@ def dispatch(ctx: Context) -> None:
             floor.refuse(ctx, reason)
         ctx.answer_privately = True
         _run(ctx, line, command)
-        return
+        return None
     if reason is not None:
         if command is None or not floor.has_grant(ctx, command) or not _run_on_grant(ctx, line, command):
             floor.refuse(ctx, reason)
-        return
+        return None
     if line.kind == "action":
-        if floor.may_explore(ctx):
-            floor.explored(ctx)
-            acta.said(ctx, line)
-    elif command is not None:
-        if command.in_character and not command.free and not floor.may_explore(ctx):
-            return
-        _run(ctx, line, command)
-    elif line.kind == "command":
+        if not floor.may_explore(ctx):
+            return None
+        floor.explored(ctx)
+        return line
+    if command is not None:
+        if not command.in_character or command.free or floor.may_explore(ctx):
+            _run(ctx, line, command)
+        return None
+    if line.kind == "command":
         ctx.reply("unknown_command", name=line.name[:40])
-    else:
-        acta.said(ctx, line)
+        return None
+    return line
 
 
 _NOT_READ = Line("talk")

@@ -333,3 +333,29 @@ def test_undo_takes_back_only_what_the_command_changed() -> None:
     assert "🎲" in "\n".join(t.texts(9)) and room.find_character("Kira").sheet["bennies"] == 1
     assert room.exploration is not None and room.exploration.acted == ["@bob:local"]
     assert t.redacted(10)
+
+
+def test_an_undo_takes_out_exactly_the_entries_derived_from_its_step() -> None:
+    """``!siguiente`` derived a round heading and a turn; undoing it takes out those and nothing the
+    earlier steps derived (the combat, the first round and turn), and the undo itself records nothing."""
+    script = """
+@gm:local: !acta activar
+@gm:local: !pnj Orco
+@gm:local: !pnj Trasgo
+@gm:local: !combate
+@gm:local: !turnos Orco, Trasgo
+@gm:local: !siguiente
+@gm:local: !siguiente
+"""
+    table = make_table(system="savage", seed=3)
+    play(script, table=table)
+
+    def kinds() -> list[tuple[str, str, str]]:
+        rows = table.store.db.execute("SELECT event_id, kind, actor FROM acta ORDER BY id").fetchall()
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    before = kinds()
+    last = [row for row in before if row[0] == "$7"]
+    assert [kind for _, kind, _ in last] == ["round", "turn"]
+    assert "!siguiente" in _answer(_say(table, "@gm:local: !deshacer"))
+    assert kinds() == [row for row in before if row[0] != "$7"]
