@@ -47,7 +47,9 @@ def test_an_override_under_the_new_name_wins_and_logs_nothing(tmp_path: Path,
     assert caplog.records == []
 
 
-def test_without_the_table_entry_the_old_name_is_another_template(tmp_path: Path) -> None:
+def test_without_the_table_entry_the_old_name_is_another_template(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(render.MOVED, MOVED_KIND, raising=False)
     (tmp_path / f"{OLD_KIND}.txt").write_text("vieja", encoding="utf-8")
     shipped = Renderer().render(MOVED_KIND, who="Ana").body
     assert Renderer((), str(tmp_path)).render(MOVED_KIND, who="Ana").body == shipped != "vieja"
@@ -57,3 +59,11 @@ def test_without_the_table_entry_the_old_name_is_another_template(tmp_path: Path
 def test_no_override_at_all_reads_the_shipped_template(tmp_path: Path) -> None:
     assert Renderer((), str(tmp_path)).render(MOVED_KIND, who="Ana").body == Renderer().render(MOVED_KIND,
                                                                                                 who="Ana").body
+
+
+def test_every_moved_template_is_shipped_under_its_new_name() -> None:
+    """The table names templates that exist: a typo in ``MOVED`` would keep no override."""
+    shipped = Path(render.__file__).resolve().parent.parent.parent / "templates"
+    missing = [kind for kind in render.MOVED
+               if not any((shipped / f"{kind}.{ext}").is_file() for ext in ("txt", "html"))]
+    assert missing == []
