@@ -50,16 +50,6 @@ class CommandGroup:
         self._by_name: dict[str, Command] = {}
         self._commands: list[Command] = []
 
-    def command(self, *names: str, usage: str = "", gm_only: bool = False, in_character: bool = False,
-                needs_args: bool = False, question: bool = False, free: bool = False) -> Callable[[Handler], Handler]:
-        """Register the decorated function under ``names`` (Spanish first, English alias second)."""
-
-        def register(fn: Handler) -> Handler:
-            self._add(Command(tuple(names), fn, usage, gm_only, in_character, needs_args, question, free))
-            return fn
-
-        return register
-
     def takes(self, *names: str, spec: args.Spec, gm_only: bool = False, in_character: bool = False,
               question: bool = False, free: bool = False, lenient: bool = False,
               before: Callable[[Context], None] | None = None) -> Callable[[ParsedHandler], ParsedHandler]:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from bot.core import floor
+from bot.core.args import Opt, Parsed, Rest
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
 from bot.core.events import Event, EventKind, PowerLevels, React, Redact, Send
@@ -140,9 +141,9 @@ def test_a_follow_up_rides_on_the_spent_grant() -> None:
     """The hook a game uses for a roll that allows one more (Savage: a soak's second-benny reroll)."""
     commands = CommandGroup()
 
-    @commands.command("prueba", "probe", in_character=True)
-    def soak(ctx: Context, args: str) -> None:
-        if args == "otra":
+    @commands.takes("prueba", "probe", spec=[Opt(Rest("otra"))], in_character=True)
+    def soak(ctx: Context, got: Parsed) -> None:
+        if got.text("otra") == "otra":
             floor.consume_grant(ctx)
         else:
             floor.keep_grant_for(ctx, "prueba")

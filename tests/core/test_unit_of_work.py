@@ -20,8 +20,8 @@ from systems.refusal import Refusal
 GROUP = CommandGroup()
 
 
-@GROUP.command("todo")
-def leave_everything_then_refuse(ctx, args: str) -> None:  # type: ignore[no-untyped-def]
+@GROUP.takes("todo", spec=[])
+def leave_everything_then_refuse(ctx, got) -> None:  # type: ignore[no-untyped-def]
     ctx.room.characters["kira"] = Character("Kira")
     ctx.room.acta.on = True
     acta.record(ctx, "narration", "", "Llueve.")
