@@ -13,6 +13,7 @@ from collections import Counter
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nio import ToDeviceError, ToDeviceMessage
 
+from bot.matrix.metrics import MatrixMetrics
 from bot.matrix.undecryptable import MAX_KEPT_PER_SENDER
 from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_restart import BotProcess
@@ -50,7 +51,7 @@ async def test_encrypted_roll_lock_and_emote(e2e_cast, run_bot):
         answer = await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="encrypted roll reply")
         assert roll in ana.decrypted  # the roll itself went out encrypted
         assert answer["content"]["msgtype"] == "m.notice"
-        assert running.bot.metrics.encrypted_rooms >= 1
+        assert running.bot.metrics.part(MatrixMetrics).encrypted_rooms >= 1
         # The GM's encrypted dash line closes the floor; a player's encrypted emote is redacted.
         await gm.say(room, "-----")
         emote = await bruno.say(room, "desenvaina la espada", msgtype="m.emote")
@@ -120,7 +121,7 @@ async def test_undecryptable_message_lock_and_one_notice(e2e_cast, run_bot):
         await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="a readable roll still answered")
         assert not any(reply_to(second, bot_id)(ev) for ev in ana.room_events(room))
         assert not any(redaction_of(first)(ev) or redaction_of(second)(ev) for ev in ana.room_events(room))
-        assert running.bot.metrics.undecryptable == 3
+        assert running.bot.metrics.part(MatrixMetrics).undecryptable == 3
         metrics = running.bot.metrics.render()
         assert "rolbot_undecryptable_total 3" in metrics and "rolbot_encrypted_rooms 1" in metrics
     counts = reply_counts(ana.room_events(room), bot_id)
@@ -279,7 +280,7 @@ async def test_a_key_that_comes_after_a_restart(e2e_cast, run_bot):
         late, key = await send_with_withheld_key(ana, room, "!tiro d12 tardía")
         await ana.wait_until(lambda: any(row[0] == late for row in running.bot.matrix_store.undecrypted()),
                              what="the bot keeps the message it cannot read")
-        assert running.bot.metrics.undecryptable == 1
+        assert running.bot.metrics.part(MatrixMetrics).undecryptable == 1
     assert not any(reply_to(late, bot_id)(ev) for ev in ana.room_events(room))
     await share_withheld_key(ana, bot_id, key)
     async with run_bot(config) as running:
@@ -345,7 +346,7 @@ async def test_encrypted_edits_and_media_count_as_writing(e2e_cast, run_bot):
         assert image in ana.decrypted and late_edit in ana.decrypted
         assert running.bot.store.handled.seen(edit)
         assert not any(reply_to(edit, bot_id)(ev) for ev in ana.room_events(room))
-        assert running.bot.metrics.undecryptable == 0
+        assert running.bot.metrics.part(MatrixMetrics).undecryptable == 0
 
 
 async def test_a_flood_of_unreadable_messages_is_capped(e2e_cast, run_bot):
