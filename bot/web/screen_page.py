@@ -4,7 +4,8 @@
 combatant's sheet numbers, NPCs included, the unrevealed secret rolls, the grants, what the game's
 fight keeps open: ``CombatRules.pending``, each through its game's ``pending_<kind>`` template), with the controls
 of the fight. ``GET /master/<token>/eventos?n=NONCE`` streams the part that changes as Server-Sent
-Events, with the same limits as the table page's streams (``TablePages.stream_opened``);
+Events, on a budget of the screens' own that the public table page's streams never use
+(``MAX_STREAMS_PER_TOKEN`` per link, then ``TablePages.screen_stream_opened``);
 ``pantalla.js`` swaps it in and posts the forms with ``fetch``. Without JavaScript each control is a
 plain form: ``POST /master/<token>``, then 303 back to the page, which shows the table's answer.
 
@@ -215,7 +216,9 @@ class ScreenPages:
         if state.streams >= MAX_STREAMS_PER_TOKEN:
             return self._refused(429, "streams", **{"Retry-After": RETRY_AFTER_S})
         client = pages.client(request)
-        feed = pages.stream_opened(room_id, client)
+        feed = pages.screen_stream_opened(room_id, client)
+        if feed is None:
+            return self._refused(503, "screens", **{"Retry-After": RETRY_AFTER_S})
         state.streams += 1
         response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
                                                "Content-Type": "text/event-stream; charset=utf-8"})
@@ -231,7 +234,7 @@ class ScreenPages:
             pass
         finally:
             state.streams -= 1
-            pages.stream_closed(room_id, client, feed)
+            pages.screen_stream_closed(room_id, client, feed)
         return response
 
 
