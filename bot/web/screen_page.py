@@ -13,7 +13,8 @@ Every request checks the token and that its user is still a GM of the room as th
 (``Table.is_gm``); otherwise the answer is the app's one 404. A POST needs a nonce of a page rendered
 for that token (``NONCES_PER_TOKEN`` kept, the least recently used dropped) and a same-origin
 request (``Sec-Fetch-Site``, ``Origin``): else 403 and nothing happens. ``POSTS_BURST`` posts in a
-row, then ``POSTS_PER_S``, per token (429 beyond). GET never changes anything; nothing is cached and
+row, then ``POSTS_PER_S``, per token (429 beyond), counting only posts with a good nonce: a
+refused one spends nothing, so a stranger cannot use up the GM's budget. GET never changes anything; nothing is cached and
 no referrer is sent (the token is in the address)."""
 
 from __future__ import annotations
@@ -177,8 +178,6 @@ class ScreenPages:
         if not self._same_origin(request):
             return self._refused(403, "origin")
         state = self._state(token)
-        if not state.take():
-            return self._refused(429, "rate", **{"Retry-After": str(max(1, round(1 / POSTS_PER_S)))})
         if request.content_length is not None and request.content_length > MAX_FORM_BYTES:
             return self._refused(413, "size")
         body = await request.content.read(MAX_FORM_BYTES + 1)
@@ -192,6 +191,8 @@ class ScreenPages:
         nonce = fields.get("nonce", "") if fields is not None else _lenient_nonce(body)
         if not state.knows(nonce):
             return self._refused(403, "nonce")
+        if not state.take():
+            return self._refused(429, "rate", **{"Retry-After": str(max(1, round(1 / POSTS_PER_S)))})
         command = ""
         try:
             if error is not None:
