@@ -29,7 +29,7 @@ from urllib.parse import parse_qsl, urlsplit
 from aiohttp import web
 
 from bot.screen import Screen
-from bot.screen.controls import MAX_FORM_BYTES, FormError, command_text, read_form
+from bot.screen.controls import MAX_FORM_BYTES, FormError, GameWords, command_text, read_form
 from bot.web.table_page import COMMON_HEADERS, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, follow, sse_message
 from bot.web.view import TableView
 
@@ -198,7 +198,8 @@ class ScreenPages:
             if error is not None:
                 raise error
             assert fields is not None
-            command = command_text(fields, self.view.room(room_id), self.view.command_finder(room_id, user_id))
+            command = command_text(fields, self.view.room(room_id), self.view.command_finder(room_id, user_id),
+                                   GameWords(*self.view.game_words(room_id)))
         except FormError as bad:
             state.answer = Answer(error=self.renderer.text("web/screen_form_error", code=bad.code, **bad.context))
         else:

@@ -160,7 +160,8 @@ BAD_FIELDS: list[tuple[dict[str, str], str]] = [
     ({"accion": "dano", "nombre": "Orco 1", "texto": "6 cabeza"}, "puntos o dados"),  # no locations in Savage
     ({"accion": "curar", "nombre": "Ana", "texto": "Orco 1"}, "puntos o dados"),
     # the text after a name never makes it another character's
-    ({"accion": "ficha", "nombre": "Orco", "texto": "1 dureza 9"}, "«Orco 1»"),
+    ({"accion": "ficha", "nombre": "Lobo", "texto": "Negro dureza 9"}, "«Lobo Negro»"),
+    ({"accion": "dano", "nombre": "Lobo", "texto": "Negro 5"}, "puntos o dados"),
 ]
 
 
@@ -168,13 +169,14 @@ BAD_FIELDS: list[tuple[dict[str, str], str]] = [
                                                               for f, _ in BAD_FIELDS])
 async def test_each_bad_field_gets_the_forms_message_and_sends_nothing(
         rig: Rig, client: TestClient, fields: dict[str, str], says: str) -> None:
-    rig.play("@gm:local: !pnj Orco")
+    rig.play("@gm:local: !entra Lobo, Lobo Negro")
+    assert rig.table.room("!mesa:local").find_character("Lobo Negro") is not None
     path = rig.link()
     before = rig.snapshot()
     status, html = await send(client, path, fields)
     assert status == 303
     assert rig.snapshot() == before  # nothing reached the table
-    assert says in answer_of(html) and "No se ha hecho nada" in answer_of(html)
+    assert says in answer_of(html) and "no se ha hecho nada" in answer_of(html).lower()
 
 
 GOOD_FIELDS: list[tuple[str, dict[str, str], str]] = [
