@@ -120,7 +120,7 @@ def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], 
     control = CONTROLS.get(fields.get("accion", ""))
     if control is None:
         raise FormError("action")
-    if "nombre" in fields and not control.name or "texto" in fields and not control.text:
+    if ("nombre" in fields and not control.name) or ("texto" in fields and not control.text):
         raise FormError("fields")
     command = find(control.command)
     if command is None:

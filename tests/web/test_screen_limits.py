@@ -6,6 +6,7 @@ post budget."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ import bot.web.table_page
 from bot.metrics import Metrics
 from bot.web import make_app
 from bot.web.screen_page import MAX_STREAMS_PER_TOKEN, POSTS_BURST, ScreenPages
-from tests.web.test_screen import FIGHT, GM, Rig, client, nonce_of, page, post  # noqa: F401 (client: a fixture)
+from tests.web.test_screen import FIGHT, GM, Rig, nonce_of, page, post
 
 PROXY = "127.0.0.1"
 CROWD = ("10.0.0.1", "10.0.0.2", "10.0.0.3")
@@ -168,12 +169,12 @@ BAD_FIELDS: list[tuple[dict[str, str], str]] = [
 @pytest.mark.parametrize(("fields", "says"), BAD_FIELDS, ids=[f"{f['accion']}:{f.get('nombre')}:{f.get('texto')}"
                                                               for f, _ in BAD_FIELDS])
 async def test_each_bad_field_gets_the_forms_message_and_sends_nothing(
-        rig: Rig, client: TestClient, fields: dict[str, str], says: str) -> None:
+        rig: Rig, proxied: TestClient, fields: dict[str, str], says: str) -> None:
     rig.play("@gm:local: !entra Lobo, Lobo Negro")
     assert rig.table.room("!mesa:local").find_character("Lobo Negro") is not None
     path = rig.link()
     before = rig.snapshot()
-    status, html = await send(client, path, fields)
+    status, html = await send(proxied, path, fields)
     assert status == 303
     assert rig.snapshot() == before  # nothing reached the table
     assert says in answer_of(html) and "no se ha hecho nada" in answer_of(html).lower()
@@ -196,17 +197,17 @@ async def test_a_field_that_is_what_it_names_sends_its_command(system: str, fiel
                                                                aiohttp_client: Any) -> None:
     rig = Rig(system=system)
     rig.play(CAST)
-    client = await aiohttp_client(make_app(Metrics(), rig.table, groups=[ScreenPages(rig.screen)]))
-    _, html = await send(client, rig.link(), fields)
+    served = await aiohttp_client(make_app(Metrics(), rig.table, groups=[ScreenPages(rig.screen)]))
+    _, html = await send(served, rig.link(), fields)
     shown = command.replace("'", "&#39;")
     assert f"<code>{shown}</code>" in html, answer_of(html)
 
 
-async def test_entra_takes_each_name_between_commas_and_no_other(rig: Rig, client: TestClient) -> None:
+async def test_entra_takes_each_name_between_commas_and_no_other(rig: Rig, proxied: TestClient) -> None:
     """``Lobo Negro`` is one name (the chat's ``!entra`` would read two); ``Lobo, Lobo2 Lobo3`` two."""
     path = rig.link()
-    await send(client, path, {"accion": "entra", "nombre": "Lobo Negro"})
-    await send(client, path, {"accion": "entra", "nombre": "Cuervo, Cuervo2 Cuervo3"})
+    await send(proxied, path, {"accion": "entra", "nombre": "Lobo Negro"})
+    await send(proxied, path, {"accion": "entra", "nombre": "Cuervo, Cuervo2 Cuervo3"})
     combat = rig.table.room("!mesa:local").combat
     assert combat is not None
     assert {"Lobo Negro", "Cuervo", "Cuervo2 Cuervo3"} <= set(combat.order)
@@ -216,17 +217,24 @@ async def test_entra_takes_each_name_between_commas_and_no_other(rig: Rig, clien
 # -- the post budget
 
 
-async def test_a_bad_nonce_spends_nothing_of_the_post_budget(rig: Rig, client: TestClient) -> None:
+async def test_a_bad_nonce_spends_nothing_of_the_post_budget(rig: Rig, proxied: TestClient) -> None:
     path = rig.link()
-    html, nonce = await page(client, path)
+    html, nonce = await page(proxied, path)
     for _ in range(POSTS_BURST * 3):
-        refused = await post(client, path, {"nonce": "x" * 22, "accion": "siguiente"})
+        refused = await post(proxied, path, {"nonce": "x" * 22, "accion": "siguiente"})
         assert refused.status == 403
-    refused = await client.post(path, data=b"accion=siguiente", allow_redirects=False,
+    refused = await proxied.post(path, data=b"accion=siguiente", allow_redirects=False,
                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert refused.status == 403
     before = rig.snapshot()
-    statuses = [(await post(client, path, {"nonce": nonce, "accion": "siguiente"})).status for _ in range(POSTS_BURST)]
+    statuses = [(await post(proxied, path, {"nonce": nonce, "accion": "siguiente"})).status for _ in range(POSTS_BURST)]
     assert statuses == [303] * POSTS_BURST and rig.snapshot() != before
-    assert (await post(client, path, {"nonce": nonce, "accion": "siguiente"})).status == 429
+    assert (await post(proxied, path, {"nonce": nonce, "accion": "siguiente"})).status == 429
     assert nonce_of(html) == nonce
+
+
+def test_the_docs_give_the_screens_own_budget() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "pantalla.md").read_text(encoding="utf-8")
+    budget = (f"{MAX_STREAMS_PER_TOKEN} por enlace, {bot.web.table_page.MAX_SCREEN_STREAMS_PER_ADDRESS} por "
+              f"dirección y\n{bot.web.table_page.MAX_SCREEN_STREAMS} en todo el servidor")
+    assert budget in text and "nunca añade palabras" not in text
