@@ -236,7 +236,7 @@ class ScreenPages:
             pass
         finally:
             state.streams -= 1
-            pages.screen_stream_closed(room_id, client, feed)
+            pages.stream_closed(room_id, client, feed, screen=True)
         return response
 
 

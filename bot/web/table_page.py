@@ -284,11 +284,20 @@ class TablePages:
         self.metrics.web_streams += 1
         return feed
 
-    def stream_closed(self, room_id: str, client: str, feed: Feed) -> None:
-        self._public -= 1
-        _drop(self._by_address, client)
-        feed.streams -= 1
-        self._followed(room_id, feed)
+    def stream_closed(self, room_id: str, client: str, feed: Feed, screen: bool = False) -> None:
+        """A live stream of the room closed (``screen``: a GM's screen's); the feed is dropped when
+        nobody follows the room any more."""
+        if screen:
+            self._screen_streams -= 1
+            _drop(self._screens, client)
+            feed.screens -= 1
+        else:
+            self._public -= 1
+            _drop(self._by_address, client)
+            feed.streams -= 1
+        self.metrics.web_streams -= 1
+        if not feed.streams and not feed.screens:
+            self._feeds.pop(room_id, None)
 
     def screen_stream_opened(self, room_id: str, client: str) -> Feed | None:
         """A live stream of a GM's screen opens on the screens' own budget: its room's feed, or None
@@ -302,18 +311,6 @@ class TablePages:
         self._screens[client] += 1
         self.metrics.web_streams += 1
         return feed
-
-    def screen_stream_closed(self, room_id: str, client: str, feed: Feed) -> None:
-        self._screen_streams -= 1
-        _drop(self._screens, client)
-        feed.screens -= 1
-        self._followed(room_id, feed)
-
-    def _followed(self, room_id: str, feed: Feed) -> None:
-        """A stream of ``feed`` closed: the feed is dropped when nobody follows the room any more."""
-        self.metrics.web_streams -= 1
-        if not feed.streams and not feed.screens:
-            self._feeds.pop(room_id, None)
 
     async def acta_view(self, request: web.Request) -> web.Response:
         room_id = self._room_or_404(request)
