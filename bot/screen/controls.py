@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl
 
 from bot.core import words_es as vocab
 from bot.core.context import FoundCommand
-from bot.core.state import MAX_NAME, Character, RoomState, name_key
+from bot.core.state import MAX_NAME, Character, RoomState, has_visible_letter, name_key
 
 MAX_FORM_BYTES = 4096
 """The largest body a control posts (a few short fields); a larger one is refused unread."""
@@ -162,6 +162,8 @@ def _names(field: str, words: GameWords) -> str:
             raise FormError("name_too_long", limit=MAX_NAME)
         if not all(c.isalpha() or c.isdigit() or c in NAME_MARKS for c in name):
             raise FormError("name_chars", name=name)
+        if not has_visible_letter(name):
+            raise FormError("no_letter", name=name)
         option = _option_in(name_key(name).split(), words)
         if option:
             raise FormError("option_word", name=name, word=option)

@@ -58,7 +58,8 @@ MAX_STREAMS_PER_ADDRESS = 20
 """Open event streams of one client address (429 beyond)."""
 MAX_SCREEN_STREAMS = 200
 """Open event streams of the GMs' screens in the whole server, apart from the public pages' (a
-screen's refusal beyond): each screen link keeps a few (``screen_page.MAX_STREAMS_PER_TOKEN``)."""
+screen's refusal beyond): each screen link keeps a few (``screen_page.MAX_STREAMS_PER_TOKEN``). The
+unit's ``LimitNOFILE`` has room for these and ``MAX_STREAMS_TOTAL``'s."""
 MAX_SCREEN_STREAMS_PER_ADDRESS = 16
 """Open event streams of the GMs' screens from one client address (a screen's refusal beyond)."""
 ACTA_WAITING = 8

@@ -153,6 +153,8 @@ BAD_FIELDS: list[tuple[dict[str, str], str]] = [
     ({"accion": "entra", "nombre": "Lobo,,Cuervo"}, "un nombre vacío"),
     ({"accion": "entra", "nombre": "Lobo, "}, "un nombre vacío"),
     ({"accion": "entra", "nombre": "L" * 41}, "pasa de 40"),
+    ({"accion": "entra", "nombre": "Lobo, 123"}, "ninguna letra"),
+    ({"accion": "entra", "nombre": "\u3164"}, "ninguna letra"),  # a Hangul filler: a letter that shows nothing
     # "texto" of a damage or a healing: an amount or dice, and the game's locations
     ({"accion": "dano", "nombre": "Orco 1", "texto": "2d6 oculta"}, "puntos o dados"),
     ({"accion": "dano", "nombre": "Orco 1", "texto": "6 contra Ana"}, "puntos o dados"),
