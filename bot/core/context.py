@@ -163,6 +163,9 @@ class GameHooks(Protocol):
     @property
     def npc_words(self) -> dict[str, tuple[str, str]]: ...
 
+    @property
+    def locations(self) -> frozenset[str]: ...
+
 
 class GameBook(Protocol):
     """The games a table offers, by key (``bot.core.game.GameRegistry`` is one)."""

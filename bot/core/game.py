@@ -52,6 +52,10 @@ class Game:
     npc_words: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Words after an NPC's name in ``!pnj`` that set a field of its sheet (folded word -> field and
     value): Savage's ``comodín`` makes a Wild Card of a GM's NPC, an Extra otherwise."""
+    locations: frozenset[str] = frozenset()
+    """The hit locations its damage and healing read after the target's name, folded (``name_key``):
+    Sombra's ``cabeza``, ``brazo derecho``. The GM's screen takes them in its text field and keeps them
+    out of the names it sends."""
 
     @property
     def gm_fields(self) -> frozenset[str]:

@@ -2,8 +2,12 @@
 
 A form is read whole before anything happens; what is wrong with it is a ``FormError`` (its
 Spanish message is ``templates/web/screen_form_error.txt``) and nothing is sent to the table.
-Names are matched to the room's characters and sent as the room calls them, so what the GM
-typed never adds words to the command."""
+Each field takes only what it names, so what the GM typed never adds a word the command would read
+otherwise: ``nombre`` is one of the room's characters, sent as the room calls it; ``entra``'s names
+are separated by commas, each of letters, digits, spaces, hyphens and apostrophes and none holding a
+word a command reads as an option (``OPTION_WORDS``, the game's own: ``oculta``, ``contra``, ``x3``),
+sent so that the command splits them at the commas alone; ``texto`` after a name never makes it another
+character's, and that of a damage or a healing is an amount or dice and the game's locations."""
 
 from __future__ import annotations
 
@@ -13,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
+from bot.core import words_es as vocab
 from bot.core.context import FoundCommand
-from bot.core.state import RoomState
+from bot.core.state import MAX_NAME, Character, RoomState, has_visible_letter, name_key
 
 MAX_FORM_BYTES = 4096
 """The largest body a control posts (a few short fields); a larger one is refused unread."""
@@ -23,6 +28,18 @@ MAX_TEXT = 200
 """The longest text field (an amount, dice, sheet changes, names)."""
 FIELDS = frozenset({"nonce", "accion", "nombre", "texto"})
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_TERM = r"(?:\d{1,3}|\d{0,2}d\d{1,3})"
+AMOUNT = re.compile(rf"{_TERM}(?:[+-]{_TERM}){{0,5}}", re.IGNORECASE)
+"""An amount or dice (``7``, ``2d6+1``, ``1d12+1d6``): numbers of at most three digits, six terms."""
+NAME_MARKS = frozenset(" -'’")
+"""What a name of ``entra`` may hold besides letters and digits: spaces, hyphens, apostrophes."""
+OPTION_WORDS: frozenset[tuple[str, ...]] = frozenset(
+    tuple(phrase.split()) for words in (vocab.AGAINST, vocab.HIDDEN, vocab.END, vocab.NEW, vocab.RESTART, vocab.DELETE,
+                                        vocab.ON, vocab.OFF, vocab.ALL, vocab.GROUP, vocab.MACRO) for phrase in words
+) | frozenset(vocab.NO_STATE)
+"""The words (and phrases) commands read as an option after a name, folded: never part of a name the
+screen sends. A count (``x3``, as ``!pnj`` reads it) and the game's own words (``GameWords``) neither."""
+_COUNT = re.compile(r"[x\u00d7]\d{1,6}")
 
 
 class FormError(Exception):
@@ -46,6 +63,15 @@ class Control:
     """``character`` (one of the room's), ``names`` (any, as ``!entra`` takes them) or ``optional``."""
     text: str = ""
     """``required`` or ``optional``: the free text after the name (an amount, dice, sheet changes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameWords:
+    """What the room's game reads after a name, folded: its hit locations (``brazo derecho``) and its
+    own options (``!pnj``'s ``comodin``)."""
+
+    locations: frozenset[str] = frozenset()
+    options: frozenset[str] = frozenset()
 
 
 CONTROLS: dict[str, Control] = {
@@ -87,35 +113,95 @@ def read_form(body: bytes) -> dict[str, str]:
     return fields
 
 
-def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], FoundCommand | None]) -> str:
-    """The chat line a control stands for (``!daño Orco 2d6``), with ``find`` the room's commands."""
+def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], FoundCommand | None],
+                 words: GameWords = GameWords()) -> str:
+    """The chat line a control stands for (``!daño Orco 2d6``), with ``find`` the room's commands and
+    ``words`` what its game reads after a name."""
     control = CONTROLS.get(fields.get("accion", ""))
     if control is None:
         raise FormError("action")
+    if ("nombre" in fields and not control.name) or ("texto" in fields and not control.text):
+        raise FormError("fields")
     command = find(control.command)
     if command is None:
         raise FormError("no_command", command=control.command)
-    words = [f"!{command.name}"]
+    parts = [f"!{command.name}"]
     if control.words:
-        words.append(control.words)
+        parts.append(control.words)
     name = fields.get("nombre", "")
-    if control.name == "character":
+    character: Character | None = None
+    if control.name == "names":
+        parts.append(_names(name, words))
+    elif control.name == "character" or (control.name == "optional" and name):
         character = room.find_character(name) if name else None
         if character is None:
             raise FormError("no_name" if not name else "unknown_name", name=name)
-        words.append(character.name)
-    elif control.name == "names":
-        if not name:
-            raise FormError("no_name", name="")
-        words.append(name)
-    elif control.name == "optional" and name:
-        character = room.find_character(name)
-        if character is None:
-            raise FormError("unknown_name", name=name)
-        words.append(character.name)
+        parts.append(character.name)
     text = fields.get("texto", "")
     if control.text == "required" and not text:
         raise FormError("no_text")
     if control.text and text:
-        words.append(text)
-    return " ".join(words)
+        if control.command in ("damage", "heal"):
+            _require_amount(text, words)
+        if character is not None:
+            _require_same_character(room, character, text)
+        parts.append(text)
+    return " ".join(parts)
+
+
+def _names(field: str, words: GameWords) -> str:
+    """``entra``'s names as the command reads them at its commas alone (a lone name of several words
+    ends with one: ``Lobo Negro,``, where the chat's ``!entra`` would read two names)."""
+    if not field:
+        raise FormError("no_name", name="")
+    names = [name.strip() for name in field.split(",")]
+    for name in names:
+        if not name:
+            raise FormError("empty_name")
+        if len(name) > MAX_NAME:
+            raise FormError("name_too_long", limit=MAX_NAME)
+        if not all(c.isalpha() or c.isdigit() or c in NAME_MARKS for c in name):
+            raise FormError("name_chars", name=name)
+        if not has_visible_letter(name):
+            raise FormError("no_letter", name=name)
+        option = _option_in(name_key(name).split(), words)
+        if option:
+            raise FormError("option_word", name=name, word=option)
+    return ", ".join(" ".join(name.split()) for name in names) + ("," if len(names) == 1 and " " in names[0] else "")
+
+
+def _option_in(folded: list[str], words: GameWords) -> str:
+    """The first word (or phrase) of ``folded`` a command reads as an option, else ``""``."""
+    for start, word in enumerate(folded):
+        if _COUNT.fullmatch(word) or word in words.options or word in words.locations:
+            return word
+        for phrase in OPTION_WORDS:
+            if tuple(folded[start:start + len(phrase)]) == phrase:
+                return " ".join(phrase)
+        if " ".join(folded[start:start + 2]) in words.locations:
+            return " ".join(folded[start:start + 2])
+    return ""
+
+
+def _require_amount(text: str, words: GameWords) -> None:
+    """``text`` is an amount or dice and then the game's locations (each of one or two words)."""
+    folded = name_key(text).split()
+    if folded and AMOUNT.fullmatch(folded[0]):
+        folded = folded[1:]
+    elif not folded or not words.locations:
+        raise FormError("not_amount", text=text, locations=bool(words.locations))
+    while folded:
+        two = " ".join(folded[:2])
+        used = 2 if len(folded) > 1 and two in words.locations else 1 if folded[0] in words.locations else 0
+        if not used:
+            raise FormError("not_amount", text=text, locations=bool(words.locations))
+        folded = folded[used:]
+
+
+def _require_same_character(room: RoomState, character: Character, text: str) -> None:
+    """The text after the name leaves it the same character: a command reading the longest known
+    name first would take ``Orco`` and ``1 dureza 9`` for ``Orco 1``."""
+    said = f"{character.name} {text}".split()
+    found, used = room.leading_character(said)
+    if found is not character or used != len(character.name.split()):
+        raise FormError("other_name", name=found.name if found else character.name)

@@ -4,7 +4,8 @@
 combatant's sheet numbers, NPCs included, the unrevealed secret rolls, the grants, what the game's
 fight keeps open: ``CombatRules.pending``, each through its game's ``pending_<kind>`` template), with the controls
 of the fight. ``GET /master/<token>/eventos?n=NONCE`` streams the part that changes as Server-Sent
-Events, with the same limits as the table page's streams (``TablePages.stream_opened``);
+Events, on a budget of the screens' own that the public table page's streams never use
+(``MAX_STREAMS_PER_TOKEN`` per link, then ``TablePages.screen_stream_opened``);
 ``pantalla.js`` swaps it in and posts the forms with ``fetch``. Without JavaScript each control is a
 plain form: ``POST /master/<token>``, then 303 back to the page, which shows the table's answer.
 
@@ -12,7 +13,8 @@ Every request checks the token and that its user is still a GM of the room as th
 (``Table.is_gm``); otherwise the answer is the app's one 404. A POST needs a nonce of a page rendered
 for that token (``NONCES_PER_TOKEN`` kept, the least recently used dropped) and a same-origin
 request (``Sec-Fetch-Site``, ``Origin``): else 403 and nothing happens. ``POSTS_BURST`` posts in a
-row, then ``POSTS_PER_S``, per token (429 beyond). GET never changes anything; nothing is cached and
+row, then ``POSTS_PER_S``, per token (429 beyond), counting only posts with a good nonce: a
+refused one spends nothing, so a stranger cannot use up the GM's budget. GET never changes anything; nothing is cached and
 no referrer is sent (the token is in the address)."""
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from urllib.parse import parse_qsl, urlsplit
 from aiohttp import web
 
 from bot.screen import Screen
-from bot.screen.controls import MAX_FORM_BYTES, FormError, command_text, read_form
+from bot.screen.controls import MAX_FORM_BYTES, FormError, GameWords, command_text, read_form
 from bot.web.table_page import COMMON_HEADERS, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, follow, sse_message
 from bot.web.view import TableView
 
@@ -176,8 +178,6 @@ class ScreenPages:
         if not self._same_origin(request):
             return self._refused(403, "origin")
         state = self._state(token)
-        if not state.take():
-            return self._refused(429, "rate", **{"Retry-After": str(max(1, round(1 / POSTS_PER_S)))})
         if request.content_length is not None and request.content_length > MAX_FORM_BYTES:
             return self._refused(413, "size")
         body = await request.content.read(MAX_FORM_BYTES + 1)
@@ -191,12 +191,15 @@ class ScreenPages:
         nonce = fields.get("nonce", "") if fields is not None else _lenient_nonce(body)
         if not state.knows(nonce):
             return self._refused(403, "nonce")
+        if not state.take():
+            return self._refused(429, "rate", **{"Retry-After": str(max(1, round(1 / POSTS_PER_S)))})
         command = ""
         try:
             if error is not None:
                 raise error
             assert fields is not None
-            command = command_text(fields, self.view.room(room_id), self.view.command_finder(room_id, user_id))
+            command = command_text(fields, self.view.room(room_id), self.view.command_finder(room_id, user_id),
+                                   GameWords(*self.view.game_words(room_id)))
         except FormError as bad:
             state.answer = Answer(error=self.renderer.text("web/screen_form_error", code=bad.code, **bad.context))
         else:
@@ -215,7 +218,9 @@ class ScreenPages:
         if state.streams >= MAX_STREAMS_PER_TOKEN:
             return self._refused(429, "streams", **{"Retry-After": RETRY_AFTER_S})
         client = pages.client(request)
-        feed = pages.stream_opened(room_id, client)
+        feed = pages.screen_stream_opened(room_id, client)
+        if feed is None:
+            return self._refused(503, "screens", **{"Retry-After": RETRY_AFTER_S})
         state.streams += 1
         response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
                                                "Content-Type": "text/event-stream; charset=utf-8"})
@@ -231,7 +236,7 @@ class ScreenPages:
             pass
         finally:
             state.streams -= 1
-            pages.stream_closed(room_id, client, feed)
+            pages.stream_closed(room_id, client, feed, screen=True)
         return response
 
 

@@ -10,7 +10,10 @@ Streams are limited three ways, each one more refused with a Spanish page while 
 still loads: ``MAX_STREAMS_TOTAL`` for the whole server (503: what keeps any number of rooms from
 using up the process's file descriptors), ``MAX_STREAMS_PER_ADDRESS`` per client (429; the client is
 the connection's peer, or the last ``X-Forwarded-For`` address when the peer is ``[web]
-trusted_proxy``; an IPv6 client is its /64), and ``MAX_STREAMS`` per room (503).
+trusted_proxy``; an IPv6 client is its /64), and ``MAX_STREAMS`` per room (503). The GM's screens
+(``screen_page``) follow the same feeds on a budget of their own, ``MAX_SCREEN_STREAMS`` for the whole
+server and ``MAX_SCREEN_STREAMS_PER_ADDRESS`` per client (``screen_stream_opened``): the public
+page's streams never count against it, nor the screens' against the public page's.
 ``GET /mesa/{token}/acta/{N|ultima}.{md|html}`` is the
 exported acta. A token that is not the room's current one gives 404, like any unknown address.
 
@@ -53,6 +56,12 @@ stream, and a proxy's side when it runs on the same host); the unit's ``LimitNOF
 them and the rest."""
 MAX_STREAMS_PER_ADDRESS = 20
 """Open event streams of one client address (429 beyond)."""
+MAX_SCREEN_STREAMS = 200
+"""Open event streams of the GMs' screens in the whole server, apart from the public pages' (a
+screen's refusal beyond): each screen link keeps a few (``screen_page.MAX_STREAMS_PER_TOKEN``). The
+unit's ``LimitNOFILE`` has room for these and ``MAX_STREAMS_TOTAL``'s."""
+MAX_SCREEN_STREAMS_PER_ADDRESS = 16
+"""Open event streams of the GMs' screens from one client address (a screen's refusal beyond)."""
 ACTA_WAITING = 8
 """Acta renders queued or running at once; one more request that needs a render gets a 503."""
 ACTA_CACHED = 4
@@ -80,6 +89,13 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return address.ipv4_mapped
     return address
+
+
+def _drop(counter: Counter[str], key: str) -> None:
+    """One less of ``key``, forgotten at zero (so the counter holds only the clients with a stream)."""
+    counter[key] -= 1
+    if not counter[key]:
+        del counter[key]
 
 
 def sse_message(event: str, data: str) -> bytes:
@@ -111,6 +127,9 @@ class Feed:
     replaced on each change), and the board's event rendered once for ``version``."""
 
     streams: int = 0
+    """The public page's streams."""
+    screens: int = 0
+    """The GMs' screens' streams."""
     version: int = 0
     rendered: int = -1
     message: bytes = b""
@@ -141,6 +160,10 @@ class TablePages:
         self.trusted_proxy = _address(trusted_proxy) if trusted_proxy else None
         self._feeds: dict[str, Feed] = {}
         self._by_address: Counter[str] = Counter()
+        self._public = 0
+        self._screens: Counter[str] = Counter()
+        """The screens' open streams by client address."""
+        self._screen_streams = 0
         self._closing = False
         self._versions: Counter[str] = Counter()
         """Each room's count of committed events since the server started: a rendered acta is kept for one."""
@@ -227,7 +250,7 @@ class TablePages:
                      headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP, "Retry-After": RETRY_AFTER_S})
 
     def _check_room_for_a_stream(self, room_id: str, client: str) -> None:
-        if self.metrics.web_streams >= MAX_STREAMS_TOTAL:
+        if self._public >= MAX_STREAMS_TOTAL:
             raise self._refused(web.HTTPServiceUnavailable, "table_page_full", MAX_STREAMS_TOTAL)
         if self._by_address[client] >= MAX_STREAMS_PER_ADDRESS:
             raise self._refused(web.HTTPTooManyRequests, "table_page_too_many", MAX_STREAMS_PER_ADDRESS)
@@ -253,22 +276,42 @@ class TablePages:
         return response
 
     def stream_opened(self, room_id: str, client: str) -> Feed:
-        """A live stream of the room opens (a refusal when a limit is reached): its room's feed."""
+        """A live stream of the room's public page opens (a refusal when a limit is reached): its room's feed."""
         self._check_room_for_a_stream(room_id, client)
         feed = self._feeds.setdefault(room_id, Feed())
         feed.streams += 1
+        self._public += 1
         self._by_address[client] += 1
         self.metrics.web_streams += 1
         return feed
 
-    def stream_closed(self, room_id: str, client: str, feed: Feed) -> None:
+    def stream_closed(self, room_id: str, client: str, feed: Feed, screen: bool = False) -> None:
+        """A live stream of the room closed (``screen``: a GM's screen's); the feed is dropped when
+        nobody follows the room any more."""
+        if screen:
+            self._screen_streams -= 1
+            _drop(self._screens, client)
+            feed.screens -= 1
+        else:
+            self._public -= 1
+            _drop(self._by_address, client)
+            feed.streams -= 1
         self.metrics.web_streams -= 1
-        self._by_address[client] -= 1
-        if not self._by_address[client]:
-            del self._by_address[client]
-        feed.streams -= 1
-        if not feed.streams:
+        if not feed.streams and not feed.screens:
             self._feeds.pop(room_id, None)
+
+    def screen_stream_opened(self, room_id: str, client: str) -> Feed | None:
+        """A live stream of a GM's screen opens on the screens' own budget: its room's feed, or None
+        when that budget is spent (the whole server's or the client's)."""
+        if self._screen_streams >= MAX_SCREEN_STREAMS or self._screens[client] >= MAX_SCREEN_STREAMS_PER_ADDRESS:
+            self.metrics.web_streams_refused += 1
+            return None
+        feed = self._feeds.setdefault(room_id, Feed())
+        feed.screens += 1
+        self._screen_streams += 1
+        self._screens[client] += 1
+        self.metrics.web_streams += 1
+        return feed
 
     async def acta_view(self, request: web.Request) -> web.Response:
         room_id = self._room_or_404(request)

@@ -142,6 +142,12 @@ class TableView:
         """The room's commands as its game finds them (the game's own first, then the core's)."""
         return self._table.context_for(Event(room_id, user_id, "", ""), self._table.room(room_id)).find_command
 
+    def game_words(self, room_id: str) -> tuple[frozenset[str], frozenset[str]]:
+        """What the room's game reads after a character's name, folded: its hit locations, and its own
+        options (``!pnj``'s words). The screen's forms take the first and keep both out of names."""
+        game = self._table.context_for(Event(room_id, "", "", ""), self._table.room(room_id)).game
+        return game.locations, frozenset(game.npc_words)
+
     @staticmethod
     def answered_to(actions: list[Action], user_id: str) -> list[str]:
         """What the GM reads of the table's answer: the room's messages and those sent to them, the GMs'

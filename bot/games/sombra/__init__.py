@@ -10,6 +10,7 @@ from bot.games.sombra.commands import COMMANDS
 from bot.games.sombra.rolls import SombraSheetRules
 from bot.games.sombra.sheet import ALIASES, NAMES, SHEET_FIELDS
 from systems.sombra import SYSTEM
+from systems.sombra.syntax import LOCATION_WORDS
 
 __all__ = ["GAME"]
 
@@ -18,5 +19,5 @@ GAME = Game(
     templates=files("templates") / "sombra", cards=files("systems") / "sombra" / "cards.toml",
     sheet_rules=SombraSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
     sheet_state=frozenset({"muerto", "encasquillada", "volcado"}), sheet_roles=frozenset({"tipo"}),
-    sheet_derived=frozenset({"blindaje", "flotabilidad", "motor"}),
+    sheet_derived=frozenset({"blindaje", "flotabilidad", "motor"}), locations=frozenset(LOCATION_WORDS),
 )
