@@ -153,8 +153,8 @@ def spanish_argparse(renderer: Renderer) -> Iterator[None]:
         return gettext(singular if count == 1 else plural)
 
     saved = {name: getattr(argparse, name) for name in ARGPARSE_HOOKS}
-    setattr(argparse, "_", gettext)
-    setattr(argparse, "ngettext", ngettext)
+    for name, hook in zip(ARGPARSE_HOOKS, (gettext, ngettext), strict=True):
+        setattr(argparse, name, hook)
     try:
         yield
     finally:
