@@ -120,8 +120,8 @@ def test_console_reanudar_skips_what_the_crashed_run_handled_and_says_so_first(t
 
 
 def _on_a_terminal(lines: list[str], *options: str) -> str:
-    """``rolbot console`` with stdin, stdout and stderr on a pty; each line typed after the answer to
-    the one before, then Ctrl-D. Returns all the terminal showed."""
+    """``rolbot console`` with stdin, stdout and stderr on a pty; each line typed once the terminal
+    shows the one before, then Ctrl-D. Returns all the terminal showed until the process ended."""
     import os
     import pty
     import select
@@ -133,26 +133,27 @@ def _on_a_terminal(lines: list[str], *options: str) -> str:
     os.close(tty_fd)
     shown = b""
 
-    def read_for(seconds: float) -> None:
+    def read_until(seen: bytes | None, seconds: float) -> None:
+        """Read what the terminal shows until ``seen`` is among it (None: until the process is gone)."""
         nonlocal shown
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        while time.monotonic() < end and (seen is None or seen not in shown):
             ready, _, _ = select.select([main_fd], [], [], 0.1)
             if ready:
                 try:
                     chunk = os.read(main_fd, 4096)
-                except OSError:
+                except OSError:  # the process closed its side of the terminal
                     return
                 if not chunk:
                     return
                 shown += chunk
 
-    read_for(4)
+    read_until(b"Ctrl-D", 30)
     for line in lines:
         os.write(main_fd, line.encode() + b"\n")
-        read_for(2)
+        read_until(line.encode(), 10)
     os.write(main_fd, b"\x04")
-    read_for(2)
+    read_until(None, 30)
     assert proc.wait(timeout=30) == 0, shown.decode()
     os.close(main_fd)
     return shown.decode().replace("\r\n", "\n")
