@@ -79,6 +79,9 @@ def cmd_console(args: argparse.Namespace) -> int:
     renderer = Renderer()
     if args.system is not None and args.system not in GAMES:
         return _fail(renderer, "unknown_system", key=args.system, known=GAMES.keys())
+    if args.reanudar and not args.db:
+        print(renderer.text("cli_help", key="console.reanudar_without_db"), file=sys.stderr)
+        return EXIT_BAD_INPUT
     defaults = RoomSettings(system=args.system, gms=tuple(args.gm), enforcement=args.enforce)
     try:
         store = Store(args.db)

@@ -119,6 +119,13 @@ def test_console_reanudar_skips_what_the_crashed_run_handled_and_says_so_first(t
     assert console(db, script).stdout.count('"event": "$') == 2  # and a new run answers them again
 
 
+def test_console_reanudar_without_a_db_is_refused_in_one_line() -> None:
+    out = subprocess.run([sys.executable, "-m", "bot.cli", "console", "--reanudar"], input="@ana:local: hola\n",
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stdout == "" and len(out.stderr.splitlines()) == 1
+    assert "--reanudar" in out.stderr and "--db" in out.stderr
+
+
 def _on_a_terminal(lines: list[str], *options: str) -> str:
     """``rolbot console`` with stdin, stdout and stderr on a pty; each line typed once the terminal
     shows the one before, then Ctrl-D. Returns all the terminal showed until the process ended."""
