@@ -7,7 +7,8 @@ import json
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from importlib.metadata import version
 
 from bot.core.acta import FORMATS
@@ -78,6 +79,9 @@ def cmd_console(args: argparse.Namespace) -> int:
     renderer = Renderer()
     if args.system is not None and args.system not in GAMES:
         return _fail(renderer, "unknown_system", key=args.system, known=GAMES.keys())
+    if args.reanudar and not args.db:
+        print(renderer.text("cli_help", key="console.reanudar_without_db"), file=sys.stderr)
+        return EXIT_BAD_INPUT
     defaults = RoomSettings(system=args.system, gms=tuple(args.gm), enforcement=args.enforce)
     try:
         store = Store(args.db)
@@ -86,7 +90,7 @@ def cmd_console(args: argparse.Namespace) -> int:
     table = Table(store, TableSettings(defaults), make_rng(args.seed), renderer, games=GAMES)
     if args.db and args.seed is not None:
         table.resume_seed(args.seed)
-    return run_console(table, sys.stdin, sys.stdout, args.jsonl)
+    return run_console(table, sys.stdin, sys.stdout, args.jsonl, resume=args.reanudar, terminal=sys.stdin.isatty())
 
 
 def cmd_acta(args: argparse.Namespace) -> int:
@@ -133,44 +137,82 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _startup_failed(err)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    renderer = Renderer()
+ARGPARSE_HOOKS = ("_", "ngettext")
+"""The names through which argparse looks up its own strings (gettext's functions, bound at its import)."""
+
+
+@contextmanager
+def spanish_argparse(renderer: Renderer) -> Iterator[None]:
+    """argparse's own strings (usage, section titles, its errors) in Spanish while the parser is built
+    and used: each is looked up in ``templates/core/cli_argparse.txt`` (one not there stays as it is)."""
+
+    def gettext(message: str | None) -> str | None:
+        spanish = renderer.text("cli_argparse", message=message.strip()) if message else ""
+        if message is None or not spanish:
+            return message
+        return message[:len(message) - len(message.lstrip())] + spanish + message[len(message.rstrip()):]
+
+    def ngettext(singular: str, plural: str, count: int) -> str | None:
+        return gettext(singular if count == 1 else plural)
+
+    saved = {name: getattr(argparse, name) for name in ARGPARSE_HOOKS}
+    for name, hook in zip(ARGPARSE_HOOKS, (gettext, ngettext), strict=True):
+        setattr(argparse, name, hook)
+    try:
+        yield
+    finally:
+        for name, hook in saved.items():
+            setattr(argparse, name, hook)
+
+
+def build_parser(renderer: Renderer | None = None) -> argparse.ArgumentParser:
+    """The parser, its texts from ``templates/core/cli_help.txt`` (build and use it inside
+    ``spanish_argparse`` for argparse's own strings in Spanish too)."""
+    renderer = renderer or Renderer()
 
     def text(key: str) -> str:
-        return renderer.text("cli_help", key=key, systems=GAMES.keys(), version=version("rolbot"))
+        return renderer.text("cli_help", key=key, systems=GAMES.keys(), version=version("rolbot"),
+                             enforcement=ENFORCEMENT_MODES, formats=FORMATS)
+
+    def integer(value: str) -> int:
+        try:
+            return int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(renderer.text("cli_help", key="integer", value=value)) from None
 
     parser = argparse.ArgumentParser(prog="rolbot", description=text("rolbot"))
-    parser.add_argument("--version", action="version", version=text("version"))
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=text("version"), help=text("version.help"))
+    sub = parser.add_subparsers(dest="orden", required=True, title=text("commands"))
 
-    roll = sub.add_parser("roll", help=text("roll"))
-    roll.add_argument("--system", default=None, help=text("roll.system"))
-    roll.add_argument("--seed", type=int, default=None)
-    roll.add_argument("--count", type=int, default=1)
-    roll.add_argument("--json", action="store_true")
-    roll.add_argument("expr", nargs="+")
+    roll = sub.add_parser("roll", help=text("roll"), description=text("roll"))
+    roll.add_argument("--system", default=None, metavar="SISTEMA", help=text("roll.system"))
+    roll.add_argument("--seed", type=integer, default=None, metavar="N", help=text("seed"))
+    roll.add_argument("--count", type=integer, default=1, metavar="N", help=text("roll.count"))
+    roll.add_argument("--json", action="store_true", help=text("roll.json"))
+    roll.add_argument("expr", nargs="+", metavar="EXPRESIÓN", help=text("roll.expr"))
     roll.set_defaults(func=cmd_roll)
 
-    console = sub.add_parser("console", help=text("console"))
-    console.add_argument("--system", default=None)
-    console.add_argument("--seed", type=int, default=None)
-    console.add_argument("--gm", action="append", default=[], metavar="SENDER")
-    console.add_argument("--enforce", choices=ENFORCEMENT_MODES, default="redact")
-    console.add_argument("--jsonl", action="store_true")
-    console.add_argument("--db", default=None, metavar="PATH")
+    console = sub.add_parser("console", help=text("console"), description=text("console.description"))
+    console.add_argument("--system", default=None, metavar="SISTEMA", help=text("console.system"))
+    console.add_argument("--seed", type=integer, default=None, metavar="N", help=text("seed"))
+    console.add_argument("--gm", action="append", default=[], metavar="USUARIO", help=text("console.gm"))
+    console.add_argument("--enforce", choices=ENFORCEMENT_MODES, default="redact", help=text("console.enforce"))
+    console.add_argument("--jsonl", action="store_true", help=text("console.jsonl"))
+    console.add_argument("--db", default=None, metavar="RUTA", help=text("console.db"))
+    console.add_argument("--reanudar", action="store_true", help=text("console.reanudar"))
     console.set_defaults(func=cmd_console)
 
-    acta = sub.add_parser("acta", help=text("acta"))
-    acta.add_argument("--db", required=True, metavar="PATH", help=text("acta.db"))
-    acta.add_argument("--room", required=True, metavar="ROOM_ID", help=text("acta.room"))
+    acta = sub.add_parser("acta", help=text("acta"), description=text("acta"))
+    acta.add_argument("--db", required=True, metavar="RUTA", help=text("acta.db"))
+    acta.add_argument("--room", required=True, metavar="SALA", help=text("acta.room"))
     which = acta.add_mutually_exclusive_group()
-    which.add_argument("--sesion", type=int, default=None, metavar="N", help=text("acta.sesion"))
+    which.add_argument("--sesion", type=integer, default=None, metavar="N", help=text("acta.sesion"))
     which.add_argument("--todas", action="store_true", help=text("acta.todas"))
     acta.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=text("acta.format"))
     acta.set_defaults(func=cmd_acta)
 
-    run = sub.add_parser("run", help=text("run"))
-    run.add_argument("--config", required=True, metavar="PATH", help=text("run.config"))
+    run = sub.add_parser("run", help=text("run"), description=text("run"))
+    run.add_argument("--config", required=True, metavar="RUTA", help=text("run.config"))
     run.add_argument("--setup-crypto", action="store_true", help=text("run.setup_crypto"))
     run.add_argument("--reset-cross-signing", action="store_true", help=text("run.reset_cross_signing"))
     run.set_defaults(func=cmd_run)
@@ -178,7 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    renderer = Renderer()
+    with spanish_argparse(renderer):
+        args = build_parser(renderer).parse_args(argv)
     return args.func(args)
 
 

@@ -14,6 +14,8 @@ from bot.core.table import Table
 from bot.transport import ActionRegistry, pending_of
 
 ROOM_ID = "!console:local"
+RUN_KEY = "console_run"
+"""``store.meta``: the number of the last console run over this database (docs/contracts.md#3.2)."""
 
 
 class ConsoleRoom:
@@ -29,8 +31,11 @@ CONSOLE = ConsoleRoom()
 _LINE = re.compile(r"^(@[^\s:]+:\S+?):(?:\s(.*))?$", re.DOTALL)
 
 
-def read_events(lines: IO[str]) -> Iterator[Event | tuple[int, str]]:
-    """Events from ``SENDER: TEXT`` lines; unreadable lines come back as (line number, text)."""
+def read_events(lines: IO[str], run: int = 0) -> Iterator[Event | tuple[int, str]]:
+    """Events from ``SENDER: TEXT`` lines; unreadable lines come back as (line number, text). The
+    event of line N is ``$N`` to whoever reads the output; inside, run ``run`` tags it (``$N~run``) so
+    that no run takes another's events for its own (run 0: the untagged ids of earlier versions)."""
+    tag = f"~{run}" if run else ""
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\n")
         if not line.strip() or line.lstrip().startswith("#"):
@@ -39,7 +44,25 @@ def read_events(lines: IO[str]) -> Iterator[Event | tuple[int, str]]:
         if match is None:
             yield number, line
             continue
-        yield Event(ROOM_ID, match[1], match[2] or "", f"${number}", ts=number)
+        yield Event(ROOM_ID, match[1], match[2] or "", f"${number}{tag}", ts=number)
+
+
+_RUN_TAG = re.compile(r"^(\$\d+)~\d+")
+
+
+def shown_id(internal: str | None) -> str | None:
+    """An event's, action's or roll's id as printed: the run's tag dropped (``$3~2/0`` is ``$3/0``)."""
+    return None if internal is None else _RUN_TAG.sub(r"\1", internal)
+
+
+def start_run(table: Table, resume: bool) -> int:
+    """This run's number: the last one again to resume it (``--reanudar``), else the next, recorded."""
+    last = table.store.meta.get(RUN_KEY)
+    run = int(last) if last and last.isdigit() else 0
+    if not resume:
+        run += 1
+    table.store.meta.set(RUN_KEY, str(run))
+    return run
 
 
 ACTIONS: ActionRegistry[Callable[[Any], dict[str, Any]]] = ActionRegistry("console")
@@ -78,30 +101,50 @@ def _react_json(action: React) -> dict[str, Any]:
 def action_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"action": action.kind, "event": None, "text": None, "html": None, "id": action.action_id}
     data.update(ACTIONS[action](action))
+    for key in ("id", "event", "roll_id"):
+        if key in data:
+            data[key] = shown_id(data[key])
     return data
 
 
-def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> int:
-    """Replies committed but never printed (a crash between the two) come first; events already
-    handled in an earlier run over the same database are skipped, and how many is said on stderr."""
+def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool, resume: bool = False,
+                terminal: bool = False) -> int:
+    """Each run is new: its lines are all answered. Replies committed but never printed (a crash
+    between the two) come first; ``resume`` re-reads the last run's input and skips the events it
+    handled (said at the start, and how many at the end, on stderr). On a ``terminal`` a banner
+    comes first, and the typed lines are not printed again (the terminal shows them)."""
     renderer = table.renderer
+    run = start_run(table, resume)
+    if terminal:
+        print(renderer.text("console_banner", system=_system(table), jsonl=jsonl), file=sys.stderr, flush=True)
+    if resume:
+        print(renderer.text("console_resumed"), file=sys.stderr, flush=True)
     skipped = 0
     for event_id, actions in _by_event(pending_of(CONSOLE, table.store)):
         _print(stdout, renderer, jsonl, event_id, actions)
         table.actions_done([a.action_id for a in actions])
-    for item in read_events(stdin):
-        if isinstance(item, tuple):
-            print(renderer.text("console_bad_line", number=item[0], line=item[1][:80]), file=sys.stderr)
-            continue
-        if table.store.handled.seen(item.event_id):
-            skipped += 1
-            continue
-        actions = table.handle(item, owner=CONSOLE.name)
-        _print(stdout, renderer, jsonl, item, actions)
-        table.actions_done([a.action_id for a in actions])
+    try:
+        for item in read_events(stdin, run):
+            if isinstance(item, tuple):
+                print(renderer.text("console_bad_line", number=item[0], line=item[1][:80]), file=sys.stderr)
+                continue
+            if resume and table.store.handled.seen(item.event_id):
+                skipped += 1
+                continue
+            actions = table.handle(item, owner=CONSOLE.name)
+            _print(stdout, renderer, jsonl, None if terminal else item, actions)
+            table.actions_done([a.action_id for a in actions])
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
     if skipped:
         print(renderer.text("console_skipped", count=skipped), file=sys.stderr)
     return 0
+
+
+def _system(table: Table) -> str:
+    """The key of the console room's game (set by ``!sistema`` in an earlier run, or by ``--system``)."""
+    return (table.room(ROOM_ID).system or table.settings.for_room(ROOM_ID).system
+            or table.games.default.key)
 
 
 def _by_event(actions: list[Action]) -> Iterator[tuple[str, list[Action]]]:
@@ -112,12 +155,14 @@ def _by_event(actions: list[Action]) -> Iterator[tuple[str, list[Action]]]:
     yield from groups.items()
 
 
-def _print(stdout: IO[str], renderer: Renderer, jsonl: bool, event: Event | str, actions: list[Action]) -> None:
-    """Print and flush: an action is marked done only once it is out of the process."""
+def _print(stdout: IO[str], renderer: Renderer, jsonl: bool, event: Event | str | None,
+           actions: list[Action]) -> None:
+    """Print and flush: an action is marked done only once it is out of the process. ``event``: the
+    line answered (None: not printed again), or the id of one answered before a crash."""
     if jsonl:
         stdout.writelines(json.dumps(action_json(a), ensure_ascii=False) + "\n" for a in actions)
-    elif isinstance(event, Event):
-        stdout.write(renderer.text("console_view", event=event, actions=actions) + "\n")
-    else:
-        stdout.write(renderer.text("console_view", event=None, pending=event, actions=actions) + "\n")
+    elif isinstance(event, str):
+        stdout.write(renderer.text("console_view", event=None, pending=shown_id(event), actions=actions) + "\n")
+    elif event is not None or actions:
+        stdout.write(renderer.text("console_view", event=event, pending=None, actions=actions) + "\n")
     stdout.flush()

@@ -55,14 +55,16 @@ def make_table(system: str = "generic", enforce: str = "redact", seed: int = 1, 
     return Table(Store(db), settings, random.Random(seed), games=GAMES)
 
 
-def play(script: str, table: Table | None = None, **options: object) -> Transcript:
-    """Feed ``script`` (one ``SENDER: TEXT`` per line) to a table.
+def play(script: str, table: Table | None = None, resume: bool = True, **options: object) -> Transcript:
+    """Feed ``script`` (one ``SENDER: TEXT`` per line) to a table, as ``rolbot console --reanudar``
+    does: a script played again on the same table skips the lines it handled, so a test extends its
+    script (``resume=False``: a new console run, which answers every line).
 
     Blank lines are dropped first, so line N is the N-th event written in the script."""
     table = table or make_table(**options)  # type: ignore[arg-type]
     lines = [line.strip() for line in script.splitlines() if line.strip()]
     out = io.StringIO()
-    run_console(table, io.StringIO("\n".join(lines) + "\n"), out, jsonl=True)
+    run_console(table, io.StringIO("\n".join(lines) + "\n"), out, jsonl=True, resume=resume)
     return Transcript([json.loads(line) for line in out.getvalue().splitlines()])
 
 

@@ -215,3 +215,21 @@ def test_console_cli_contract(tmp_path) -> None:
 ])
 def test_help_documents_a_modifier_after_the_target(system: str, example: str) -> None:
     assert example in play("@ana:local: !ayuda sintaxis", system=system).text(1)
+
+
+@pytest.mark.parametrize("line, closest", [("!tirro 1d6", "!tiro"), ("/tirro 1d6", "!tiro"), ("!ayduda", "!ayuda"),
+                                           ("!estdo", "!estado")])
+def test_an_unknown_command_close_to_a_known_one_gets_a_suggestion(line: str, closest: str) -> None:
+    text = play(f"@ana:local: {line}").text(1)
+    assert "No conozco el comando" in text and f"¿querías decir {closest}?" in text
+
+
+def test_a_game_command_is_suggested_only_in_its_game() -> None:
+    assert "¿querías decir !beni?" in play("@ana:local: !benni", system="savage").text(1)
+    assert "querías decir" not in play("@ana:local: !benni", system="generic").text(1)
+
+
+@pytest.mark.parametrize("line", ["!zzzz", "!" + "tiro" * 200, "!xyzzyplugh"])
+def test_an_unknown_command_far_from_every_name_gets_no_suggestion(line: str) -> None:
+    text = play(f"@ana:local: {line}").text(1)
+    assert "No conozco el comando" in text and "querías decir" not in text

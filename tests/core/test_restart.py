@@ -34,16 +34,17 @@ PART_2 = """
 
 
 def _both_ways(tmp_path, seed_part_2: int):
-    """The whole script replayed after part 1: handled lines are skipped, so only part 2 runs."""
+    """The whole script replayed after part 1 with ``--reanudar``: handled lines are skipped, so only
+    part 2 runs."""
     single = make_table(seed=1)
     play(PART_1, single)
     single.rng = random.Random(seed_part_2)
-    expected = play(PART_1 + PART_2, single)
+    expected = play(PART_1 + PART_2, single, resume=True)
 
     db = str(tmp_path / "room.db")
     play(PART_1, make_table(seed=1, db=db))
     restarted = make_table(seed=seed_part_2, db=db)
-    got = play(PART_1 + PART_2, restarted)
+    got = play(PART_1 + PART_2, restarted, resume=True)
     return single, expected, restarted, got
 
 
@@ -59,11 +60,13 @@ def test_restart_mid_combat_and_mid_lock_resumes_exactly(tmp_path) -> None:
     assert "▶ McAvoy" in got.text(15)
 
 
-def test_restart_replays_nothing_already_handled(tmp_path) -> None:
+def test_a_resumed_run_replays_nothing_already_handled(tmp_path) -> None:
     db = str(tmp_path / "room.db")
     first = play(PART_1, make_table(db=db))
     again = play(PART_1, make_table(db=db))
+    new = play(PART_1, make_table(db=db), resume=False)
     assert first.actions and again.actions == []
+    assert new.for_line(1) and new.for_line(8)  # a new run answers its lines again
 
 
 def test_crash_before_send_leaves_actions_pending(tmp_path) -> None:
@@ -99,17 +102,17 @@ def test_console_prints_a_reply_committed_before_a_crash_first(tmp_path) -> None
     never printed), then ``rolbot console --db`` prints that reply before anything else, once."""
     db = str(tmp_path / "c.db")
     committed = make_table(db=db).handle(Event("!console:local", "@ana:local", "!tiro 2d6 (pendiente)", "$1"))
-    out = _console(db, "@ana:local: !tiro 2d6 (pendiente)\n@ana:local: !tiro 1d4 (nueva)\n", "--jsonl")
+    out = _console(db, "@ana:local: !tiro 2d6 (pendiente)\n@ana:local: !tiro 1d4 (nueva)\n", "--jsonl", "--reanudar")
     actions = [json.loads(line) for line in out.splitlines()]
     assert [(a["id"], a["text"]) for a in actions[:1]] == [("$1/0", committed[0].message.body)]
     assert [a["id"] for a in actions] == ["$1/0", "$2/0"] and "nueva" in actions[1]["text"]
-    assert _console(db, "@ana:local: !tiro 2d6 (pendiente)\n", "--jsonl") == ""
+    assert _console(db, "@ana:local: !tiro 2d6 (pendiente)\n", "--jsonl", "--reanudar") == ""
 
 
 def test_console_chat_view_prints_a_pending_reply_first(tmp_path) -> None:
     db = str(tmp_path / "c.db")
     committed = make_table(db=db).handle(Event("!console:local", "@ana:local", "!tiro 2d6 (pendiente)", "$1"))
-    out = _console(db, "@ana:local: !tiro 2d6 (pendiente)\n@ana:local: hola\n").splitlines()
+    out = _console(db, "@ana:local: !tiro 2d6 (pendiente)\n@ana:local: hola\n", "--reanudar").splitlines()
     assert "$1" in out[0] and committed[0].message.body.splitlines()[0] in out[1]
     assert out[2:] == ["@ana:local: hola"]
 
@@ -119,18 +122,19 @@ ROLLS = "".join(f"@ana:local: !tiro 3d6+{n} (tirada {n})\n" for n in range(1, 9)
 
 @pytest.mark.parametrize("mode", [("--jsonl",), ()])
 def test_a_seeded_run_split_in_two_continues_the_sequence(tmp_path, mode: tuple[str, ...]) -> None:
-    """Two runs over one --db (the second replays the whole script, README) print exactly what one
-    run over all the lines prints: the second run continues the seed's sequence. A third run with
+    """Two runs over one --db (the second replays the whole script with --reanudar) print exactly what
+    one run over all the lines prints: the second run continues the seed's sequence. A third run with
     another seed starts that seed's own sequence."""
     whole = _console(str(tmp_path / "one.db"), ROLLS, "--seed", "5", *mode)
     split_db = str(tmp_path / "two.db")
     first_half = "".join(ROLLS.splitlines(keepends=True)[:4])
-    split = _console(split_db, first_half, "--seed", "5", *mode) + _console(split_db, ROLLS, "--seed", "5", *mode)
+    split = (_console(split_db, first_half, "--seed", "5", *mode)
+             + _console(split_db, ROLLS, "--seed", "5", "--reanudar", *mode))
     assert len(whole.splitlines()) >= len(ROLLS.splitlines())
     assert split == whole
     more = "".join(f"@bea:local: !tiro 3d6 (otra {n})\n" for n in range(3))
-    other_seed = _console(split_db, ROLLS + more, "--seed", "6", *mode)
-    assert other_seed == _console(str(tmp_path / "fresh.db"), "#\n" * 8 + more, "--seed", "6", *mode)
+    other_seed = _console(split_db, more, "--seed", "6", *mode)
+    assert other_seed == _console(str(tmp_path / "fresh.db"), more, "--seed", "6", *mode)
 
 
 def test_rooms_past_the_memory_bound_are_read_back_from_the_store(tmp_path, monkeypatch) -> None:
@@ -151,17 +155,22 @@ def test_rooms_past_the_memory_bound_are_read_back_from_the_store(tmp_path, monk
     assert any(isinstance(a, Send) for a in talk)  # the lock read back still holds the floor
 
 
-def test_console_db_says_on_stderr_how_many_lines_it_skipped_as_already_handled(tmp_path) -> None:
+def test_console_reanudar_says_at_the_start_and_at_the_end_how_many_lines_it_skipped(tmp_path) -> None:
     db = str(tmp_path / "c.db")
     cmd = [sys.executable, "-m", "bot.cli", "console", "--gm", "@gm:local", "--db", db]
     first = subprocess.run(cmd, input="@gm:local: -----\n@ana:local: !tiro 1d6\n", text=True, check=True,
                            capture_output=True, timeout=60)
     assert first.stderr == ""
-    again = subprocess.run(cmd, input="@gm:local: -----\n@ana:local: !tiro 1d6\n# nota\n@gm:local: -----\n",
+    again = subprocess.run([*cmd, "--reanudar"], input="@gm:local: -----\n@ana:local: !tiro 1d6\n# nota\n@gm:local: -----\n",
                            text=True, check=True, capture_output=True, timeout=60)
-    assert again.stderr.splitlines() == ["rolbot: 2 líneas ya atendidas en una ejecución anterior con esta base de "
-                                         "datos (se saltan, sin responder otra vez)"]
+    assert again.stderr.splitlines() == [
+        "rolbot: se reanuda la última ejecución con esta base de datos: las líneas que ya atendió se saltan, sin "
+        "responder otra vez",
+        "rolbot: 2 líneas ya atendidas en la ejecución reanudada (se saltan, sin responder otra vez)"]
     assert again.stdout and "$4" not in again.stderr
-    once = subprocess.run(cmd, input="@gm:local: -----\n", text=True, check=True, capture_output=True, timeout=60)
-    assert once.stderr.splitlines() == ["rolbot: 1 línea ya atendida en una ejecución anterior con esta base de "
-                                        "datos (se salta, sin responder otra vez)"]
+    once = subprocess.run([*cmd, "--reanudar"], input="@gm:local: -----\n", text=True, check=True,
+                          capture_output=True, timeout=60)
+    assert once.stderr.splitlines()[1:] == ["rolbot: 1 línea ya atendida en la ejecución reanudada (se salta, sin "
+                                            "responder otra vez)"]
+    new = subprocess.run(cmd, input="@gm:local: -----\n", text=True, check=True, capture_output=True, timeout=60)
+    assert new.stderr == "" and new.stdout

@@ -299,7 +299,7 @@ def test_rolbot_console_with_db_undoes_a_command_of_the_run_before(tmp_path) -> 
         return subprocess.run(cmd, input=lines, text=True, check=True, capture_output=True, timeout=60).stdout
 
     console(script)
-    out = console(script + "@gm:local: !deshacer\n@gm:local: !ficha Kira\n")
+    out = console("@gm:local: !deshacer\n@gm:local: !ficha Kira\n")  # a new run: only the new lines
     assert "↩️ Deshecho: !beni Kira -1." in out
     assert out.rstrip().endswith("Dureza 5, Bennies 3")
 
