@@ -16,6 +16,7 @@ from aiohttp import web
 
 from bot.config import Config
 from bot.core.store import Store
+from bot.core.store.lock import database_lock
 from bot.core.table import Table
 from bot.games import GAMES
 from bot.metrics import Metrics
@@ -75,7 +76,9 @@ def configure_logging(config: Config, transports: TransportRegistry = TRANSPORTS
 
 def run(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
     configure_logging(config)
-    return asyncio.run(run_transports(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing))
+    with database_lock(config.db_path):  # one bot per state directory: its device, its crypto store
+        return asyncio.run(run_transports(config, setup_only=setup_only,
+                                          reset_cross_signing=reset_cross_signing))
 
 
 def build_table(config: Config, rng: random.Random | None = None, transports: TransportRegistry = TRANSPORTS
