@@ -416,3 +416,21 @@ def test_the_lock_of_a_dead_bot_is_taken_over_with_a_log_line(tmp_path: Path) ->
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert f"pid {dead.pid}" in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
     assert Path(f"{db}.lock").read_text() == ""  # a clean exit leaves no pid behind
+
+
+# --------------------------------------------------------------------------- a name that does not resolve
+# (issue 29, item 6) A homeserver whose name does not resolve was retried forever at start.
+
+QUICK_RESOLVE = ("import sys; import bot.matrix.session as session; session.UNRESOLVED_TRIES = {tries}; "
+                 "session.UNRESOLVED_WINDOW_S = {window}; from bot.cli import main; sys.exit(main(sys.argv[1:]))")
+"""``rolbot run`` with the tries and the window of an unresolved homeserver made short for the test."""
+
+
+def test_a_homeserver_name_that_does_not_resolve_is_one_line_after_its_tries(tmp_path: Path) -> None:
+    config = with_homeserver(write_config(tmp_path / "c.toml", tmp_path / "state"), "http://nohay.invalid:8008")
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", QUICK_RESOLVE.format(tries=3, window=3), "run", "--config",
+                           str(config)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - started
+    assert_one_line(proc, "nohay.invalid", "3 intentos")
+    assert took < 30, took
