@@ -11,9 +11,8 @@ from bot.core.events import PowerLevels, React, Redact
 
 log = logging.getLogger(__name__)
 
-POWERS = {"redact": "redact messages (Matrix: the power level for redactions)",
-          "mute": "mute the room (Matrix: edit m.room.power_levels, above every player; IRC: channel operator)"}
-"""What each power the enforcement modes need lets the bot do, for the log."""
+POWERS = {"redact": "take messages back", "mute": "mute the room (change who may write, above every player)"}
+"""What each power the enforcement modes need lets the bot do, for the log (the core names no network)."""
 
 
 def enforcement(ctx: Context) -> str:

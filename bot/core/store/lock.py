@@ -1,6 +1,6 @@
 """One process per database: ``<database>.lock`` beside it, held with ``flock`` for as long as the
 process runs and holding its pid, so a second ``rolbot run`` on the same ``[storage] path`` (the same
-Matrix device and crypto store) or a ``rolbot console --db`` on the bot's database is refused, naming
+identity and keys) or a ``rolbot console --db`` on the bot's database is refused, naming
 the process that holds it. The kernel lets a lock go when its process dies: a pid found in a lock no
 process holds was left by one that ended without cleaning up, and is taken over with a log line."""
 
