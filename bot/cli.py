@@ -7,7 +7,7 @@ import json
 import os
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
 
@@ -36,6 +36,21 @@ def _fail(renderer: Renderer, code: str, **params: object) -> int:
 def _startup_failed(err: StartupError) -> int:
     print(Renderer().text(err.template, code=err.code, params=err.params), file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def holding_the_database(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``command`` run holding its ``--db``'s lock (``bot/core/store/lock.py``): one process per database."""
+    def holding(args: argparse.Namespace) -> int:
+        if not args.db:
+            return command(args)
+        from bot.core.store.lock import database_lock
+
+        try:
+            with database_lock(args.db):
+                return command(args)
+        except StartupError as err:
+            return _startup_failed(err)
+    return holding
 
 
 def prepare_storage(path: str) -> None:
@@ -70,6 +85,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     return 0
 
 
+@holding_the_database
 def cmd_console(args: argparse.Namespace) -> int:
     from bot.console import run_console
     from bot.core.settings import RoomSettings, TableSettings

@@ -11,11 +11,13 @@ import logging
 import os
 import random
 import signal
+from importlib.metadata import version
 
 from aiohttp import web
 
 from bot.config import Config
 from bot.core.store import Store
+from bot.core.store.lock import database_lock
 from bot.core.table import Table
 from bot.games import GAMES
 from bot.metrics import Metrics
@@ -30,6 +32,8 @@ log = logging.getLogger("rolbot")
 LIBRARY_LOGGERS = {"aiohttp": logging.INFO}
 """The libraries' loggers and their least level unless ``[logging] libraries = "debug"``, besides each
 transport's own (``TransportDescription.loggers``)."""
+READY_POLL_S = 0.25
+"""How often the run looks whether every transport is connected, to say it once (``announce_ready``)."""
 STORE_SQL_LOGGER = "peewee"
 """nio's crypto store runs on peewee, whose DEBUG lines are its SQL with the pickled keys as
 parameters: never below INFO, whatever the config says."""
@@ -75,7 +79,9 @@ def configure_logging(config: Config, transports: TransportRegistry = TRANSPORTS
 
 def run(config: Config, setup_only: bool = False, reset_cross_signing: bool = False) -> int:
     configure_logging(config)
-    return asyncio.run(run_transports(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing))
+    with database_lock(config.db_path):  # one bot per state directory: its device, its crypto store
+        return asyncio.run(run_transports(config, setup_only=setup_only,
+                                          reset_cross_signing=reset_cross_signing))
 
 
 def build_table(config: Config, rng: random.Random | None = None, transports: TransportRegistry = TRANSPORTS
@@ -109,6 +115,25 @@ async def serve_web(config: Config, table: Table, metrics: Metrics, screen: Scre
                            groups=[ScreenPages(screen)] if screen is not None else ())
 
 
+def web_address(config: Config) -> str:
+    """Where the web server listens, and the public address its links use: for the log."""
+    hp = config.web_host_port()
+    if hp is None:
+        return "off"
+    host, port = hp
+    public = config.table.defaults.public_url
+    return f"http://{'[' + host + ']' if ':' in host else host}:{port}" + (f" (public {public})" if public else "")
+
+
+async def announce_ready(config: Config, hub: TransportHub, metrics: Metrics) -> None:
+    """One INFO line once every transport is connected: the version, the transports, the web address (before,
+    a startup error is the run's one line)."""
+    while not metrics.healthy:
+        await asyncio.sleep(READY_POLL_S)
+    names = [transport.name for transport in hub.transports if transport.name in config.transports]
+    log.info("rolbot %s ready: %s; web %s", version("rolbot"), ", ".join(names), web_address(config))
+
+
 async def run_transports(config: Config, stop: asyncio.Event | None = None, setup_only: bool = False,
                          reset_cross_signing: bool = False, transports: TransportRegistry = TRANSPORTS) -> int:
     """Run until SIGTERM/SIGINT (or ``stop`` is set); 1 if a transport failed for good, or (``setup_only``)
@@ -124,6 +149,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
     watcher = asyncio.ensure_future(stop.wait()) if stop is not None else None
     failed = False
     tasks: list[asyncio.Future[None]] = []
+    announcing: asyncio.Future[None] | None = None
     try:
         server = await serve_web(config, table, metrics, screen)
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -131,6 +157,8 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
         if watcher is not None:
             watcher.add_done_callback(lambda _: hub.stop())
         tasks = [asyncio.ensure_future(transport.run()) for transport in hub.transports]
+        if not setup_only:
+            announcing = asyncio.ensure_future(announce_ready(config, hub, metrics))
         for done in asyncio.as_completed(tasks):
             try:
                 await done
@@ -141,8 +169,9 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
-        if watcher is not None:
-            watcher.cancel()
+        for waiting in (watcher, announcing):
+            if waiting is not None:
+                waiting.cancel()
         hub.stop()  # a transport's startup error ends the run too: the others (the screen) stop with it
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)

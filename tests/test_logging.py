@@ -84,3 +84,54 @@ def test_a_library_printing_the_irc_password_at_debug_logs_it_masked(capsys: pyt
     err = capsys.readouterr().err
     assert "IDENTIFY ***" in err and "login with ***" in err and "AUTHENTICATE ***" in err
     assert "s3cr3t-nickserv" not in err and "m4trix-pass" not in err
+
+
+async def test_the_run_says_its_version_transports_and_web_address_once_ready(tmp_path, caplog) -> None:
+    """Issue 29, item 10: one INFO line once every transport is connected: the version, the transports
+    and where the web server listens (and the public address the links use)."""
+    import asyncio
+    import dataclasses
+    import socket
+    from importlib.metadata import version
+
+    from bot.runner import run_transports
+    from bot.transport import TransportRegistry
+    from bot.transports import TRANSPORTS
+    from tests.core.test_toy_transport import load_toy, toy_config
+
+    toy = load_toy(tmp_path)
+
+    class Waiting(toy.ToyTransport):  # type: ignore[misc, name-defined]
+        """The toy, connected until the run stops it."""
+
+        stopped = asyncio.Event()
+
+        async def run(self) -> None:
+            await super().run()
+            await self.stopped.wait()
+
+        def stop(self) -> None:
+            self.stopped.set()
+
+    description = dataclasses.replace(toy.TRANSPORT, build=lambda config, table, metrics, mode: Waiting(
+        "juguete", config.section(toy.ToyConfig).rooms, table.store, metrics))
+    transports = TransportRegistry(*TRANSPORTS, description)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = {**toy_config(tmp_path), "web": {"bind": f"127.0.0.1:{port}", "public_url": "https://rol.example.org"}}
+    config = parse_config(data, env={}, transports=transports.sections())
+    stop = asyncio.Event()
+    caplog.set_level(logging.INFO, logger="rolbot")
+    running = asyncio.ensure_future(run_transports(config, stop, transports=transports))
+    try:
+        for _ in range(100):
+            if any("ready" in r.getMessage() for r in caplog.records if r.name == "rolbot"):
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(running, 10) == 0
+    [line] = [r.getMessage() for r in caplog.records if r.name == "rolbot" and "ready" in r.getMessage()]
+    assert version("rolbot") in line and "juguete" in line, line
+    assert f"http://127.0.0.1:{port}" in line and "https://rol.example.org" in line, line

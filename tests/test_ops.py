@@ -159,3 +159,33 @@ def test_the_unit_keys_sit_in_their_sections(key: str) -> None:
             section = line
         elif line.startswith(f"{key}="):
             assert section == ("[Unit]" if key == "Documentation" else "[Service]")
+
+
+INSTALLED_DOCS = "usr/share/doc/rolbot"
+DOC_LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)\)")
+DOC_FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+
+
+def test_every_file_the_installed_docs_link_to_is_installed(tmp_path: Path) -> None:
+    """Issue 29, item 10: following every relative link from the installed README, page after page, lands
+    on a file the install steps put in ``/usr/share/doc/rolbot`` (the screenshots, the example rounds, the
+    rules' coverage), never outside it."""
+    _run_steps(tmp_path)
+    top = (tmp_path / INSTALLED_DOCS).resolve()
+    pages, seen, missing = [top / "README.md"], set(), []
+    while pages:
+        page = pages.pop()
+        if page in seen:
+            continue
+        seen.add(page)
+        for target in DOC_LINK.findall(DOC_FENCE.sub("", page.read_text(encoding="utf-8"))):
+            path = target.partition("#")[0]
+            if not path or re.match(r"[a-z]+:", target):
+                continue
+            linked = (page.parent / path).resolve()
+            if not linked.is_relative_to(top) or not linked.is_file():
+                missing.append(f"{page.relative_to(top)} -> {target}")
+            elif linked.suffix == ".md":
+                pages.append(linked)
+    assert missing == []
+    assert len(seen) > 10

@@ -368,3 +368,69 @@ async def test_a_stop_during_a_hung_login_is_a_clean_stop_of_all_transports(tmp_
         for writer in held:
             writer.close()
         server.close()
+
+
+# --------------------------------------------------------------------------- one bot per state directory
+# (issue 29, item 5) A second ``rolbot run`` on the same ``[storage] path`` started with the running one's
+# device and crypto store; ``rolbot console --db`` on its database wrote beside it.
+
+
+@contextmanager
+def running_bot(config: Path) -> Iterator[subprocess.Popen[str]]:
+    """``rolbot run`` on ``config`` (its homeserver a closed port), once it retries its login, stopped after."""
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "run", "--config", str(config)], cwd=ROOT,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        with watchdog("the first bot retrying its login", 30):
+            while "retrying" not in (line := proc.stderr.readline()):
+                assert line, f"rolbot exited: {proc.wait()}"
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def test_a_second_bot_on_the_same_state_is_refused_naming_the_first(tmp_path: Path) -> None:
+    storage = tmp_path / "state"
+    config = write_config(tmp_path / "c.toml", storage)
+    with running_bot(config) as first:
+        assert_one_line(rolbot("run", "--config", str(write_config(tmp_path / "d.toml", storage))),
+                        f"pid {first.pid}", str(storage / "rolbot.sqlite3"))
+        assert_one_line(rolbot("console", "--db", str(storage / "rolbot.sqlite3")), f"pid {first.pid}")
+        assert first.poll() is None
+
+
+def test_the_lock_of_a_dead_bot_is_taken_over_with_a_log_line(tmp_path: Path) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    db = tmp_path / "rolbot.sqlite3"
+    Path(f"{db}.lock").write_text(f"{dead.pid}\n")
+    proc = subprocess.run([sys.executable, "-m", "bot.cli", "console", "--db", str(db)], cwd=ROOT, input="@ana:local: hola\n",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"pid {dead.pid}" in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert Path(f"{db}.lock").read_text() == ""  # a clean exit leaves no pid behind
+
+
+# --------------------------------------------------------------------------- a name that does not resolve
+# (issue 29, item 6) A homeserver whose name does not resolve was retried forever at start.
+
+QUICK_RESOLVE = ("import sys; import bot.matrix.session as session; session.UNRESOLVED_TRIES = {tries}; "
+                 "session.UNRESOLVED_WINDOW_S = {window}; from bot.cli import main; sys.exit(main(sys.argv[1:]))")
+"""``rolbot run`` with the tries and the window of an unresolved homeserver made short for the test."""
+
+
+def test_a_homeserver_name_that_does_not_resolve_is_one_line_after_its_tries(tmp_path: Path) -> None:
+    config = with_homeserver(write_config(tmp_path / "c.toml", tmp_path / "state"), "http://nohay.invalid:8008")
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", QUICK_RESOLVE.format(tries=3, window=3), "run", "--config",
+                           str(config)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - started
+    assert_one_line(proc, "nohay.invalid", "3 intentos")
+    assert took < 30, took

@@ -47,6 +47,7 @@ def open_lock(ctx: Context, lock: FloorLock) -> None:
     ctx.room.lock = lock
     if moderation.enforcement(ctx) != "mute":
         return
+    moderation.note_power(ctx, "mute")
     if not ctx.event.bot_can_mute:
         warn_no_power(ctx)
         return
@@ -215,6 +216,7 @@ def effective_mode(ctx: Context) -> str:
     mode = moderation.enforcement(ctx)
     if mode == "warn":
         return mode
+    moderation.note_power(ctx, mode)
     if not ctx.event.bot_can_redact or (mode == "mute" and not ctx.event.bot_can_mute):
         warn_no_power(ctx)
         return "warn"

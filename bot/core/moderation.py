@@ -4,8 +4,15 @@ it asks the transport for (queued in the event's unit of work, like its answers)
 
 from __future__ import annotations
 
+import logging
+
 from bot.core.context import Context
 from bot.core.events import PowerLevels, React, Redact
+
+log = logging.getLogger(__name__)
+
+POWERS = {"redact": "take messages back", "mute": "mute the room (change who may write, above every player)"}
+"""What each power the enforcement modes need lets the bot do, for the log (the core names no network)."""
 
 
 def enforcement(ctx: Context) -> str:
@@ -35,3 +42,21 @@ def react(ctx: Context, key_kind: str) -> None:
 
 def power_levels(ctx: Context, lock: bool, speakers: tuple[str, ...] = ()) -> None:
     ctx.work.actions.append(PowerLevels(ctx.event.room_id, lock, speakers, ctx.event.event_id))
+
+
+def note_power(ctx: Context, mode: str) -> None:
+    """Log the powers ``mode`` needs that the event's flags say the bot lacks in the room: one WARNING per
+    room and per change of what it lacks (``RoomState.power_missing``), and a line when it has them again.
+    A network that cannot take a message back (IRC) needs no power to redact."""
+    event = ctx.event
+    missing = [power for power, lacking in (
+        ("redact", mode != "warn" and event.network_redacts and not event.bot_can_redact),
+        ("mute", mode == "mute" and not event.bot_can_mute)) if lacking]
+    if missing == ctx.room.power_missing:
+        return
+    ctx.room.power_missing = missing
+    if missing:
+        log.warning("room %s: the bot cannot %s, which enforcement %r needs: it only warns there",
+                    event.room_id, " nor ".join(POWERS[power] for power in missing), mode)
+    else:
+        log.info("room %s: the bot has the power enforcement %r needs again", event.room_id, mode)

@@ -167,6 +167,9 @@ class RoomState:
     grant_only: dict[str, str] = field(default_factory=dict)
     """Grants narrowed to one command (user -> command name): a follow-up riding on a spent grant."""
     warned_no_power: bool = False
+    power_missing: list[str] = field(default_factory=list)
+    """The powers the room's mode needs that the bot lacked, as last seen (``redact``, ``mute``): logged once
+    per change (``moderation.note_power``)."""
     acta: Acta = field(default_factory=Acta)
     page_token: str | None = None
     """The secret in the address of the room's table page and acta links (``!mesa``); None: no page."""

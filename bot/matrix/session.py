@@ -33,6 +33,11 @@ STOP_GRACE_S = 3.0
 before it is given up (an unsent action stays in the outbox for the next start)."""
 SESSION_KEYS = ("homeserver", "user_id", "device_id", "access_token")
 T = TypeVar("T")
+UNRESOLVED_TRIES = 3
+UNRESOLVED_WINDOW_S = 30.0
+"""At the first start, a homeserver whose name does not resolve is tried this many times over this
+window, then the run stops (``homeserver_unresolved``); once found, a lost network is retried as any
+request."""
 
 YIELD_ON_LIMIT: contextvars.ContextVar[bool] = contextvars.ContextVar("yield_on_limit", default=False)
 """Set in a room's delivery: a 429 raises ``RateLimited`` instead of waiting, so the room can
@@ -135,6 +140,8 @@ class Session:
         self._client: AsyncClient | None = None
         self._limit_hint_logged = False
         self._keys_lock = asyncio.Lock()
+        self._found = False
+        """The homeserver was found once: from then on a name that does not resolve is a lost network."""
 
     @property
     def client(self) -> AsyncClient:
@@ -282,7 +289,7 @@ class Session:
     async def login(self) -> None:
         mcfg = self.config.matrix
         session = self._load()
-        self.homeserver = await self.request("homeserver", lambda: discover(mcfg.homeserver))
+        self.homeserver = await self._find_homeserver()
         if mcfg.access_token:
             token = mcfg.access_token.value
             device = session["device_id"] if session and session["access_token"] == token else None
@@ -327,6 +334,33 @@ class Session:
         self._store_loaded()
         self._save(resp.access_token, resp.device_id)
         log.info("logged in: %s, device %s", self.user_id, resp.device_id)
+
+    async def _find_homeserver(self) -> str:
+        """The client-API base URL (``discover``). At the first start a name that does not resolve is
+        tried ``UNRESOLVED_TRIES`` times, ``UNRESOLVED_WINDOW_S / UNRESOLVED_TRIES`` apart, then stops the
+        run; any other failure (a refused connection, a 5xx) is retried as every request."""
+        url = self.config.matrix.homeserver
+        tries = 0
+        while not self._found:
+            try:
+                found = await self.unless_stopped("homeserver", lambda: discover(url))
+            except aiohttp.ClientConnectorDNSError as err:
+                tries += 1
+                if tries >= UNRESOLVED_TRIES:
+                    raise MatrixStartupError("homeserver_unresolved", url=url, host=err.host, tries=tries,
+                                             seconds=f"{UNRESOLVED_WINDOW_S:g}") from None
+                log.debug("homeserver: %s (try %d of %d)", describe_network_error(err, url), tries, UNRESOLVED_TRIES)
+                await pause(self._stop_event, UNRESOLVED_WINDOW_S / UNRESOLVED_TRIES)
+                if self._stopping():
+                    raise PermanentError("homeserver: given up, the bot is stopping") from None
+            except NETWORK_ERRORS:
+                break
+            else:
+                self._found = True
+                return found
+        found = await self.request("homeserver", lambda: discover(url))
+        self._found = True
+        return found
 
     async def relogin(self) -> None:
         """The homeserver rejected the token: forget the saved session and log in with the password."""

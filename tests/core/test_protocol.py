@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot.core.events import Event, PowerLevels, Redact, Send
@@ -168,6 +170,32 @@ def test_without_power_the_bot_says_so_once_and_warns() -> None:
     notices = [a.message.body for a in first + second if isinstance(a, Send)]
     assert sum("permisos" in n for n in notices) == 1
     assert sum("narrando" in n for n in notices) == 2
+
+
+def test_without_power_the_log_warns_once_per_room_and_per_change(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 29, item 10: one WARNING when the bot lacks the power its room's mode needs, again only when
+    what it lacks changes (power given back then taken, a mode that needs more) or in another room."""
+    table = make_table()
+    caplog.set_level(logging.WARNING)
+
+    def warnings() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+
+    for room in ("!r", "!s"):
+        table.handle(Event(room, GM, "-----", f"$open{room}"))
+    table.handle(Event("!r", "@bob:local", "hola", "$2", bot_can_redact=False))
+    table.handle(Event("!r", "@eve:local", "hola", "$3", bot_can_redact=False))
+    assert len(warnings()) == 1 and "!r" in warnings()[0] and "take messages back" in warnings()[0], warnings()
+    table.handle(Event("!s", "@eve:local", "hola", "$4", bot_can_redact=False))
+    assert len(warnings()) == 2 and "!s" in warnings()[1]
+    assert any(isinstance(a, Redact) for a in table.handle(Event("!r", "@bob:local", "otra", "$5")))
+    table.handle(Event("!r", "@bob:local", "y otra", "$6", bot_can_redact=False))
+    assert len(warnings()) == 3
+    table.handle(Event("!r", GM, "!modo mute", "$7"))
+    table.handle(Event("!r", "@bob:local", "más", "$8", bot_can_redact=False, bot_can_mute=False))
+    assert len(warnings()) == 4 and "mute" in warnings()[3], warnings()
+    table.handle(Event("!r", "@bob:local", "y más", "$9", bot_can_redact=False, bot_can_mute=False))
+    assert len(warnings()) == 4
 
 
 def test_mute_without_power_falls_back() -> None:
