@@ -40,9 +40,9 @@ GM_ROLL_KEYS = frozenset({
 """What a roll object holds that, with its dice, gives back a GM-owned sheet's number (its total, its
 expression, its modifiers): left out of the room's copy of that sheet's roll, and of an entry of a roll
 object's list that names one (an initiative order)."""
-ROLLER_KEYS = ("who", "attacker", "roller")
-"""The context keys of a message that name whose roll it shows (a damage message names the attacker as
-``attacker``; its ``name`` is the target)."""
+ROLLER_KEYS = ("roller", "who", "attacker")
+"""The context keys of a message that name whose roll it shows, the first present (``roller``: a
+damage's attacker, whose ``name`` is the target; a defence's defender, whose ``attacker`` is not)."""
 NAMED_DEPTH = 2
 """How deep into lists and tuples of a message's context names are looked for (``rows`` of pairs)."""
 
@@ -87,7 +87,8 @@ def render_views(ctx: EventView, kind: str, params: dict[str, Any]) -> Views:
     for the GMs. The GMs' copy is rendered only when the room's read what differs in it (``gm_view``,
     ``gm_numbers`` when it names such a sheet, a ``gm_sheet`` that said yes); else it is the same."""
     owned = gm_owned(ctx, params)
-    rolled = any(isinstance(v := params.get(k), str) and name_key(v) in owned for k in ROLLER_KEYS)
+    roller = next((params[k] for k in ROLLER_KEYS if k in params), None)
+    rolled = isinstance(roller, str) and name_key(roller) in owned
     hid: list[str] = []
     read: list[str] = []
     public = ctx.renderer.render(kind, **params, **_view(ctx, owned, rolled, False, hid, read))
