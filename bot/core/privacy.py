@@ -4,10 +4,15 @@ A sheet is the GMs' when its owner is a GM (``Context.sheet_is_gms``: an NPC, or
 plays). Every message is rendered for the room first: templates see ``gm_view`` False and ask
 ``gm_sheet(NAME)`` before they show a number of NAME's sheet (its Parry, Toughness, Defense, DR,
 threshold, PR, bennies, skill values...), and ``gm_numbers`` before they show the numbers a roll is
-judged against when the message names a GM-owned sheet. The dice, totals, outcomes and conditions
-always show. When the message names such a sheet, it is rendered again for the GMs (``gm_view``
-True); if that copy says more, it goes to them privately (``addressed``, marked ``gm_copy``). The
-roll object of what the room gets carries none of the judged-against numbers (``public_roll``).
+judged against when the message names a GM-owned sheet. Nor may the room work such a number out: a
+roll, initiative or damage of a GM-owned sheet (its roller named by ``ROLLER_KEYS``, or an entry of
+a list that names it) shows the dice faces and the outcome, not its total, expression, modifiers or
+thresholds (templates ask ``gm_roll``, or ``gm_sheet(NAME)`` for one entry). "Worked out" means a
+number shown equals a GM number, or one plus the sum of the dice shown beside it; a bound an outcome
+implies (a hit reached the Parry) is fine. Outcomes, conditions and the initiative order always show.
+When the message names such a sheet, it is rendered again for the GMs (``gm_view`` True); if that
+copy says more, it goes to them privately (``addressed``, marked ``gm_copy``). The roll object of
+what the room gets carries none of those numbers (``public_roll``).
 """
 
 from __future__ import annotations
@@ -28,6 +33,16 @@ PRIVATE_ROLL_KEYS = frozenset({
 })
 """What a roll object holds of the numbers it is judged against (or of a sheet: a d20 game's modifier is
 the sheet's skill or save, its damage the sheet's Strength): left out of the room's copy of a roll that names a GM-owned sheet."""
+GM_ROLL_KEYS = frozenset({
+    "total", "expr", "natural", "modifier", "modifiers", "bonus", "roll_modifier", "trait", "rolled", "inflicted",
+    "vel", "agi",
+})
+"""What a roll object holds that, with its dice, gives back a GM-owned sheet's number (its total, its
+expression, its modifiers): left out of the room's copy of that sheet's roll, and of an entry of a roll
+object's list that names one (an initiative order)."""
+ROLLER_KEYS = ("roller", "who", "attacker")
+"""The context keys of a message that name whose roll it shows, the first present (``roller``: a
+damage's attacker, whose ``name`` is the target; a defence's defender, whose ``attacker`` is not)."""
 NAMED_DEPTH = 2
 """How deep into lists and tuples of a message's context names are looked for (``rows`` of pairs)."""
 
@@ -39,6 +54,10 @@ class Views:
     public: Message
     gm: Message | None
     """None: the message names no GM-owned sheet (everyone gets ``public``)."""
+    owned: frozenset[str] = frozenset()
+    """The name keys of the GM-owned sheets the message names."""
+    gm_roll: bool = False
+    """The roll it shows is a GM-owned sheet's (``ROLLER_KEYS``): the room's roll object has no total."""
 
 
 def gm_owned(ctx: EventView, context: dict[str, Any]) -> frozenset[str]:
@@ -68,18 +87,22 @@ def render_views(ctx: EventView, kind: str, params: dict[str, Any]) -> Views:
     for the GMs. The GMs' copy is rendered only when the room's read what differs in it (``gm_view``,
     ``gm_numbers`` when it names such a sheet, a ``gm_sheet`` that said yes); else it is the same."""
     owned = gm_owned(ctx, params)
+    roller = next((params[k] for k in ROLLER_KEYS if k in params), None)
+    rolled = isinstance(roller, str) and name_key(roller) in owned
     hid: list[str] = []
     read: list[str] = []
-    public = ctx.renderer.render(kind, **params, **_view(ctx, owned, False, hid, read))
+    public = ctx.renderer.render(kind, **params, **_view(ctx, owned, rolled, False, hid, read))
+    owned |= {name_key(name) for name in hid}
     if not (owned or hid):
         return Views(public, None)
-    if not (hid or read):
-        return Views(public, public)
-    return Views(public, ctx.renderer.render(kind, **params, **_view(ctx, owned, True, hid, [])))
+    if not (hid or read or rolled):
+        return Views(public, public, owned)
+    gm = ctx.renderer.render(kind, **params, **_view(ctx, owned, rolled, True, hid, []))
+    return Views(public, gm, owned, rolled)
 
 
 class _Flag:
-    """A yes or no a template reads (``gm_view``, ``gm_numbers``): each read is noted in ``read``, so the
+    """A yes or no a template reads (``gm_view``, ``gm_numbers``, ``gm_roll``): each read is noted in ``read``, so the
     GMs' copy, where it has the other value, is rendered only if the room's copy asked."""
 
     __slots__ = ("name", "read", "value")
@@ -103,7 +126,8 @@ class _Flag:
         return hash(self.value)
 
 
-def _view(ctx: EventView, owned: frozenset[str], gm_view: bool, hid: list[str], read: list[str]) -> dict[str, Any]:
+def _view(ctx: EventView, owned: frozenset[str], rolled: bool, gm_view: bool, hid: list[str],
+          read: list[str]) -> dict[str, Any]:
     """What a template asks about GM-owned sheets in one copy; ``hid`` gathers the names it left out,
     ``read`` the flags it read whose value the other copy changes."""
     def gm_sheet(name: object) -> bool:
@@ -118,15 +142,27 @@ def _view(ctx: EventView, owned: frozenset[str], gm_view: bool, hid: list[str], 
 
     numbers = bool(owned) and not gm_view
     return {"gm_view": _Flag("gm_view", gm_view, read), "gm_sheet": gm_sheet,
-            "gm_numbers": _Flag("gm_numbers", numbers, read) if numbers else False}
+            "gm_numbers": _Flag("gm_numbers", numbers, read) if numbers else False,
+            "gm_roll": rolled and not gm_view}
 
 
 def public_roll(roll_json: dict[str, Any] | None, views: Views) -> dict[str, Any] | None:
     """The roll object as the room gets it: without the judged-against numbers when the message
-    names a GM-owned sheet."""
+    names a GM-owned sheet; of a GM-owned sheet's roll, its dice and outcome without what gives its
+    numbers back (``GM_ROLL_KEYS``); an entry of a list that names a GM-owned sheet likewise."""
     if roll_json is None or views.gm is None:
         return roll_json
-    return {k: v for k, v in roll_json.items() if k not in PRIVATE_ROLL_KEYS}
+    hidden = PRIVATE_ROLL_KEYS | GM_ROLL_KEYS if views.gm_roll else PRIVATE_ROLL_KEYS
+    return {k: _public_entries(v, views.owned) for k, v in roll_json.items() if k not in hidden}
+
+
+def _public_entries(value: Any, owned: frozenset[str]) -> Any:
+    """A list of a roll object (an initiative order) with its entries that name a GM-owned sheet bare."""
+    if not isinstance(value, list):
+        return value
+    return [{k: v for k, v in item.items() if k not in PRIVATE_ROLL_KEYS | GM_ROLL_KEYS}
+            if isinstance(item, dict) and isinstance(item.get("name"), str) and name_key(item["name"]) in owned
+            else item for item in value]
 
 
 def recipients(ctx: EventView) -> tuple[str, ...]:

@@ -202,7 +202,7 @@ class Renderer:
         self.env.filters["md"] = markdown_text
         self.env.filters["lines"] = html_lines
         # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
-        self.env.globals.update(gm_view=False, gm_numbers=False, gm_sheet=_no_gm_sheet)
+        self.env.globals.update(gm_view=False, gm_numbers=False, gm_roll=False, gm_sheet=_no_gm_sheet)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A renderer goes to a worker process (the web acta is rendered there) as the folders it reads;

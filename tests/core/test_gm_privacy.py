@@ -1,8 +1,9 @@
-"""What the GM's sheets hold stays the GM's (issue 19, item 1).
+"""What the GM's sheets hold stays the GM's (issue 19, item 1; issue 29, item 1).
 
 Every command of every game (from the registry, so a new command is walked too) is sent by a player and
 by the GM after the GM set up an NPC with numbers that appear nowhere else; no public message, no roll
-object of a public message, no table page and no acta line may carry any of them.
+object of a public message, no table page and no acta line may carry any of them, nor a number that
+gives one back with the dice shown beside it (an NPC's total is its modifier plus its dice).
 """
 
 from __future__ import annotations
@@ -34,12 +35,14 @@ NPC_SHEETS = {
     "generic": "iniciativa 317",
     "savage": "parada 137 dureza 173 bennies 113 pelear d8 espiritu d6 agilidad d6 vigor d6 arma_dano fue+d6",
     "stormbringer": "pv 137 ataque 97 parada 93 esquiva 91 espada 89 des 173 dano 1d8 armadura 1d6",
-    "reino": "defensa 137 rd 113 umbral 173 pr 317 pr_max 317 pa 131 ataque 119 fortaleza 129",
+    "reino": "defensa 137 rd 113 umbral 173 pr 317 pr_max 317 pa 131 ataque 119 fortaleza 129 iniciativa 127 "
+             "percepcion 139",
     "sombra": "res 137 vit 173 agi 113 vel 131 arma II+2 blindaje 119",
 }
 SECRETS = {key: {w for w in sheet.split() if w.isdigit()} for key, sheet in NPC_SHEETS.items()}
-PUBLIC_KINDS = ("initiative",)
-"""Initiative stays public (docs/contracts.md#3.3): its messages may show what makes each total."""
+DICE = re.compile(r"\[([^\[\]]{1,400})\]")
+"""Dice shown in a message: ``[3, 3]``, ``[12!+9]`` (one die that exploded), ``"dice": [7]``."""
+NUMBER = re.compile(r"(?<![\w.#])-?\d+(?!\w)")
 PLAYER_SHEETS = {
     "generic": "iniciativa 2",
     "savage": "parada 5 dureza 5 pelear d8 espiritu d6 vigor d6 arma_dano fue+d4 bennies 3",
@@ -93,8 +96,6 @@ class Room:
     def public(self) -> Iterator[tuple[str, str]]:
         """Everything players can read: (where, text)."""
         for send in self.sends:
-            if send.template.endswith(PUBLIC_KINDS):
-                continue
             if send.private_to is None or send.private_to == ANA:
                 assert ANA not in send.private_also or send.private_to == ANA
                 yield f"{send.template} (to {send.private_to or 'room'})", send.message.body
@@ -110,12 +111,30 @@ class Room:
         return [s for s in self.sends if s.private_to == GM]
 
 
+def dice_sums(text: str) -> set[int]:
+    """Every sum of some of the dice ``text`` shows (0: none of them)."""
+    sums = {0}
+    for group in DICE.findall(text):
+        for die in group.split(","):
+            faces = [int(f) for f in re.findall(r"\d+", die)[:10]]
+            if faces and len(sums) < 5000:
+                sums |= {s + sum(faces) for s in sums}
+    return sums
+
+
+def derivable(game: str, text: str) -> list[str]:
+    """The GM numbers ``text`` gives back: a number shown equal to one, or to one plus dice it shows."""
+    secrets = {int(n) for n in SECRETS[game]}
+    sums = dice_sums(text)
+    shown = {abs(int(n)) for n in NUMBER.findall(text)}
+    return sorted(f"{n} = {s} + {n - s}" if n != s else str(n) for n in shown for s in secrets if n - s in sums)
+
+
 def leaks(room: Room) -> list[str]:
     found = []
     for where, text in room.public():
-        for number in SECRETS[room.game]:
-            if re.search(rf"(?<![\w.]){number}(?!\w)", text):
-                found.append(f"{where}: {number} in {text[:300]!r}")
+        for line in text.splitlines():  # the dice beside a number: those of its line
+            found += [f"{where}: {number} in {line[:300]!r}" for number in derivable(room.game, line)]
     return found
 
 
@@ -198,3 +217,30 @@ def test_a_players_character_the_gm_takes_over_keeps_its_sheet_public() -> None:
     room.say(GM, "!pj Capitán")
     room.say(GM, "!ficha Capitán parada 131")
     assert all("131" not in body for _, body in room.public())
+
+
+NPC_ROLLS = {
+    "generic": "!tiro Orco 1d20+5", "savage": "!tiro Orco Pelear", "stormbringer": "!tiro Orco Espada",
+    "reino": "!tiro Orco Percepción", "sombra": "!tiro Orco 3d10",
+}
+GM_ROLL_KEYS = ("total", "expr", "natural", "modifier", "modifiers")
+
+
+@pytest.mark.parametrize("game", GAMES.keys())
+def test_the_room_gets_the_dice_and_outcome_of_an_npc_roll_and_the_gm_the_rest(game: str) -> None:
+    room = Room(game, configured=True)
+    sends = room.say(GM, NPC_ROLLS[game])
+    public = [s for s in sends if s.private_to is None and s.roll is not None]
+    assert public and all(key not in public[0].roll for key in GM_ROLL_KEYS), public[0].roll
+    assert public[0].roll["dice"] and f"[{public[0].roll['dice'][0]}" in public[0].message.body
+    copy = room.gm_copies()[-1]
+    assert copy.roll is not None and "total" in copy.roll
+
+
+def test_an_npc_initiative_shows_its_die_not_its_bonus() -> None:
+    room = Room("reino", configured=True)
+    room.say(GM, "!combate fin")
+    room.say(GM, "!combate")
+    (order, *_) = room.say(GM, "!iniciativa")
+    assert re.search(r"Orco \(\[\d+\]\)", order.message.body), order.message.body
+    assert re.search(r"Kira \d+ \(\[\d+\]\+4\)|Kira \d+ \(\[\d+\]\)", order.message.body), order.message.body

@@ -69,7 +69,7 @@ def test_savage_on_the_group_turn_the_gm_acts_for_any_member() -> None:
 @gm:local: !siguiente
 """, table=table)
     for line, member in ((9, "Soldado 3"), (10, "Soldado 2"), (11, "Soldado 1")):
-        assert t.texts(line)[0].startswith(f"{member} · Pelear contra Kira · 🎲 1d6:"), t.texts(line)
+        assert t.texts(line)[0].startswith(f"{member} · Pelear contra Kira · 🎲 ["), t.texts(line)
         assert t.gm_text(line).startswith(f"{member} · Pelear d6 contra Kira · 🎲 1d6 vs 6:")  # Kira's Parry
     assert _turn_lines(t.texts(12)) == ["▶️ Ronda 1: turno de Kira (@ana:local)."]
 

@@ -66,7 +66,7 @@ def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character 
     if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
         raise TypeError(f"a damage roll against a toughness was expected from {dice!r}")
     consume_grant(ctx)
-    apply_hit(ctx, target, savage, roll.effect, roll)
+    apply_hit(ctx, target, savage, roll.effect, roll, attacker.name if attacker else None)
 
 
 def damage_request(dice: str) -> SavageRequest:
@@ -85,9 +85,10 @@ def apply_total(ctx: Context, target: Character, total: int) -> None:
 
 
 def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect,
-              roll: SavageDamageRoll | None) -> None:
+              roll: SavageDamageRoll | None, roller: str | None = None) -> None:
     """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until the
-    next damage roll or the next turn. A Wild Card it incapacitates rolls Vigor when that chance has
+    next damage roll or the next turn. ``roller``: whose damage it is (a GM-owned sheet's shows its dice
+    only, bot/core/privacy.py). A Wild Card it incapacitates rolls Vigor when that chance has
     passed, at once when there is none."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
@@ -95,8 +96,8 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
     can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
-    ctx.reply("savage/table_damage", name=target.name, roll=roll, effect=effect, before=before, after=after,
-              hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
+    ctx.reply("savage/table_damage", name=target.name, roller=roller, roll=roll, effect=effect, before=before,
+              after=after, hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
     if incapacitated and not can_soak:
         after, _ = roll_incapacitation(ctx, target, after)
     store(target, after)

@@ -364,8 +364,8 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
         reports = apply_damage(ctx, struck, "persona", damage)
     outcome = maneuver_outcome(ctx, attacker, target, maneuver, winner == 0)
     winner_name = {0: attacker.name, 1: target.name}.get(winner)
-    ctx.reply("sombra/table_defence", roll=defence, attacker=attacker.name, defender=target.name, stance=stance,
-              skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
+    ctx.reply("sombra/table_defence", roll=defence, roller=target.name, attacker=attacker.name, defender=target.name,
+              stance=stance, skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
               winner=winner_name, struck=struck.name if struck else None, damage=damage, reports=reports,
               after=after_blow(ctx, struck, reports) if struck else [], doubled=doubled, maneuver=maneuver,
               outcome=outcome)

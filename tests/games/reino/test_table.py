@@ -216,7 +216,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     t = play(FULL_COMBAT, table=table)
     line = CAST_LINES
     # Initiative: Jefe 18, Bruno 15+1, Ana 10+2, Orco 5.
-    assert "Jefe 18 ([18]), Bruno 16 ([15]+1), Ana 12 ([10]+2), Orco 5 ([5])" in t.texts(line + 2)[0]
+    assert "Jefe ([18]), Bruno 16 ([15]+1), Ana 12 ([10]+2), Orco ([5])" in t.texts(line + 2)[0]
     assert t.texts(line + 2)[-1] == "▶️ Ronda 1: turno de Jefe."
     # Round 1: the GM attacks with Jefe (the actor), Ana takes a serious wound and fails Fortitude.
     assert "Jefe ataca a Ana" in t.text(line + 5) and "impacta" in t.text(line + 5)

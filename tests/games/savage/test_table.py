@@ -72,7 +72,8 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert joker_turn.startswith("🃏 Orco 1, Orco 2 tienen un comodín: +2")
     assert first_turn == "▶️ Ronda 1: turno de Orco 1 y Orco 2 (un solo turno para el grupo)."
     assert "Kira: aturdido." in t.text(10)
-    assert "comodín +2" in t.text(12) and "Kira: 1 herida (total 1), aturdido" in t.text(12)
+    assert t.text(12).startswith("💥 Daño [1, 5]\n") and "comodín" not in t.text(12)  # the NPC's damage: dice only
+    assert "Kira: 1 herida (total 1), aturdido" in t.text(12)
     assert "¡pifia!" in t.text(13) and "1 herida, aturdido; 2 benis" in t.text(13)
     spirit, kira_turn = t.texts(14)
     assert "Espíritu" in spirit and "Se recupera del aturdimiento" in spirit and "turno de Kira" in kira_turn

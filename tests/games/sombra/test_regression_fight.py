@@ -67,7 +67,7 @@ def test_a_whole_seeded_fight_checked_by_hand() -> None:
     # for Bruno's Esquivar 2x8+6 = 22 (21-30): 7+1+4 = 12 +5 = 17 > 13. Bruno wins; derribar strikes no blow.
     attack, fight, fall = t.texts(13)
     assert "(derribar)" in attack and "[5, 2, 4] = 11 → éxito medio" in attack
-    assert "[7, 1, 4] = 12 +5 esquiva = 17 → fracaso medio" in fight and "Gana Bruno." in fight
+    assert "[7, 1, 4] → fracaso medio" in fight and "Gana Bruno." in fight
     # Kurt's Coordinación is 3xCOO = 12, +2 for Bruno's low die: 1+1+2 = 4 +2 = 6 <= 12: unbalanced.
     assert "[1, 1, 2] = 4 +2 dado menor = 6 → éxito bajo" in fall and "Kurt se desequilibra" in fall
     gm_copies = [a["text"] for a in t.for_line(13) if a.get("gm_copy")]
@@ -76,15 +76,15 @@ def test_a_whole_seeded_fight_checked_by_hand() -> None:
     # Hans shoots McAvoy twice with Fusil 14. 3+3+8 = 14 <= 14: II+1 = 8+3+1 = 12 at the chest (middle die 3).
     # McAvoy's pain resistance VOL 6 / 2 = 3 leaves 9 > RES 5 (not > 10): a light wound, +3.
     first = t.text(15)
-    assert "[3, 3, 8] = 14 → éxito medio" in first and "Daño II+1: pecho (3) 12" in first
+    assert "[3, 3, 8] → éxito medio" in first and "Daño II+1: pecho (3) 12" in first
     assert "pecho: 12 −3 resistir dolor = 9 contra RES 5 → herida leve" in first
     # The second shot of the turn at +5: 5+9+9 = 23 +5 = 28 > 14.
-    assert "[5, 9, 9] = 23 +5 2.º disparo = 28 → fracaso medio" in t.text(16)
+    assert "[5, 9, 9] → fracaso medio" in t.text(16)
 
     # Kurt, unbalanced (+5), attacks Bruno with Cuchillo 13 at +5 for Bruno's Esquivar 22:
     # 9+10+6 = 25 +5 +5 = 35 > 13; Bruno's Pelea 14 at +0 (Kurt's Esquivar 19): 7+9+6 = 22 > 14. Nobody.
     attack, fight = t.texts(18)
-    assert "= 25 +5 esquiva +5 desequilibrado = 35 → fracaso medio" in attack
+    assert "[9, 10, 6] → fracaso medio" in attack
     assert "[7, 9, 6] = 22 → fracaso medio" in fight and "Nadie acierta" in fight
     assert "· Kurt" in t.text(20) and "desequilibrado" not in t.text(20)  # it lasted to the end of his turn
 
@@ -105,7 +105,7 @@ def test_a_whole_seeded_fight_checked_by_hand() -> None:
     # Kurt (+3 chest) at Bruno: 7+6+5 = 18 +3 +5 = 26 > 13. Bruno rolls 2, 2, 2: a critical, so his
     # unarmed blow is the maximum: type 0 reads the low die as 10, +2 for FUE 7: 12 at the chest > 2x5.
     attack, fight = t.texts(28)
-    assert "= 18 +3 +5 esquiva = 26 → fracaso medio" in attack
+    assert "[7, 6, 5] → fracaso medio" in attack
     assert "¡crítico!" in fight and "Gana Bruno: golpea a Kurt" in fight
     assert "Daño 0+2 (máximo por crítico): pecho (2) 12" in fight and "herida grave" in fight
 
@@ -115,8 +115,8 @@ def test_a_whole_seeded_fight_checked_by_hand() -> None:
     assert "Daño II+2: brazo derecho (4) 10" in b1 and "herida leve" in b1
     assert "= 17 +3 +5 bala 2 = 25 → fracaso medio" in b2
     # Kurt's knife arm is hurt (+3) on top of his serious chest wound (+5): +8 on every fight roll.
-    assert "[10, 9, 9] = 28 +8 +5 esquiva = 41" in t.texts(33)[1]
-    assert "[5, 10, 9] = 24 +8 +5 esquiva = 37" in t.texts(35)[0]
+    assert "[10, 9, 9] → fracaso medio" in t.texts(33)[1]
+    assert "[5, 10, 9] → fracaso medio" in t.texts(35)[0]
     assert "· Kurt [brazo derecho: herida leve (10), pecho: herida grave (12), +5 a sus acciones]" in t.text(37)
     assert "Fin del combate tras 4 rondas" in t.text(38)
 
