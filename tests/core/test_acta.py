@@ -547,13 +547,14 @@ def test_a_roll_is_one_compact_line_of_its_stored_result_not_the_whole_chat_mess
     roll = next(e for e in room.table.store.acta.entries(ROOM, [1]) if e.kind == "roll")
     result = roll.data["result"]
     dice = ", ".join(map(str, result["dice"]))
-    credited = f"{roll.actor} · " if roll.actor else ""  # issue 20: the NPC whose turn it is, never the GM's user id
-    assert roll.actor in ("", "Orco")
-    line = f"- {credited}🎲 daño {result['expr']}: \\[{dice}\\] = {result['total']} → heridas"
+    assert roll.actor == "Orco"  # issue 20: the NPC whose turn it is, never the GM's user id
+    # Issue 29: the NPC's damage keeps its dice and outcome; its expression and total are the GMs'.
+    assert "expr" not in result and "total" not in result
+    line = f"- Orco · 🎲 daño: \\[{dice}\\] → heridas"
     document = room.document()
     assert line in document.splitlines()
-    assert "vs Dureza" not in document and "(total 1)" not in document
-    assert f"🎲 daño {result['expr']}: [" in room.document("html")
+    assert "vs Dureza" not in document and "(total 1)" not in document and "+ 3" not in document
+    assert f"🎲 daño: [{dice}]" in room.document("html")
 
 
 def test_a_message_with_blank_lines_and_links_stays_one_plain_paragraph() -> None:
