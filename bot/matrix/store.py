@@ -133,6 +133,10 @@ class MatrixStore:
     def set_private_room(self, user_id: str, room_id: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
 
+    def private_rooms(self) -> list[str]:
+        """Every room the bot made for private messages."""
+        return [r[0] for r in self.db.execute("SELECT room_id FROM matrix_dm ORDER BY user_id")]
+
     def forget_private_room(self, user_id: str) -> None:
         self.db.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
 
