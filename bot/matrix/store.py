@@ -99,6 +99,10 @@ class MatrixStore:
             if noticed:
                 self.db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
 
+    def note_rate_limited(self, room_id: str) -> None:
+        """The room's GMs are being told the bot is rate-limited: never again."""
+        self.db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
+
     def rate_limit_noticed(self, room_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM matrix_rate_noticed WHERE room_id = ?", [room_id]).fetchone() is not None
 
