@@ -41,6 +41,7 @@ from bot.transport import fitting
 log = logging.getLogger("rolbot.matrix")
 
 MAX_ENTRIES = 25
+MAX_SENDERS = 256
 MIN_WAIT_S = 0.05
 
 
@@ -101,6 +102,15 @@ class RoomDelivery:
         self.pending: list[Action] = []
         self.inflight: Coalesced | None = None
         self.limited = False
+        self.senders: dict[str, str] = {}
+        """Who sent the events the room's worker handled lately (event id -> user id): a coalesced message
+        mentions them, as each of its replies would have."""
+
+    def answering(self, event_id: str, sender: str) -> None:
+        """The room's worker is about to hand the table an event: whose it is (the last ``MAX_SENDERS``)."""
+        if len(self.senders) >= MAX_SENDERS:
+            del self.senders[next(iter(self.senders))]
+        self.senders[event_id] = sender
 
     @property
     def busy(self) -> bool:
@@ -185,7 +195,8 @@ class RoomDelivery:
         group = fitting(group, fits)
         target = reply_target(group)
         message = renderer.render("matrix/coalesced", **self._context(group))
-        mentions = list(dict.fromkeys(m for a in group for m in a.mentions))
+        mentions = list(dict.fromkeys(m for a in group for m in (*a.mentions, self.senders.get(a.reply_to or ""))
+                                      if m and m != self.bot_user))
         content: dict[str, Any] = {
             "msgtype": "m.notice", "body": message.body,
             "format": "org.matrix.custom.html", "formatted_body": message.html,

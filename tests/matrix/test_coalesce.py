@@ -73,6 +73,8 @@ async def test_priorities_and_one_coalesced_message_under_the_limit() -> None:
                              PowerLevels(ROOM, lock=True, action_id="$raya/0"), roll(3)]
     queued(store, actions)
     outbox.limit_next = 1
+    room.answering("$tirada1", "@kurtz:localhost")
+    room.answering("$me", "@gm:localhost")
     room.add(actions)
     await room.flush()
     assert room.limited and room.wait() > 0 and not outbox.sent
@@ -87,7 +89,7 @@ async def test_priorities_and_one_coalesced_message_under_the_limit() -> None:
     # Each link named by what it answers, every mention kept, a user id as a pill (issue 29 item 9).
     assert content["body"].count("(↪ tirada: ") == 2 and content["body"].count("(↪ mensaje: ") == 1
     assert '<a href="https://matrix.to/#/@gm:localhost">@gm:localhost</a> · ✅' in content["formatted_body"]
-    assert content["m.mentions"]["user_ids"] == ["@ana:localhost"]
+    assert content["m.mentions"]["user_ids"] == ["@kurtz:localhost", "@ana:localhost", "@gm:localhost"]
     # The GMs are told privately, after the room's replies; the players are not.
     assert "override_ratelimit" not in content["body"] and "frenando" not in content["body"]
     kind, notice = outbox.sent[3]

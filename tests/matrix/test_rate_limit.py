@@ -79,6 +79,8 @@ async def test_burst_from_four_players_is_coalesced_under_the_default_rate_limit
                     assert names[roller[event_id]] in line and "🎲" in line, line
                 assert len(LINK.findall(content["formatted_body"])) == len(linked)  # user pills aside
                 assert content["body"].count("(↪ tirada: ") == len(linked)  # each link says what it answers
+                # Whoever a reply would have notified is mentioned.
+                assert {roller[e] for e in rolls_in} <= set(content["m.mentions"]["user_ids"]), content["m.mentions"]
             # The GMs are told, privately (issue 29 item 9): nothing in the room explains the server to the players.
             assert not [m for m in bot_messages(events, bot_id) if "override_ratelimit" in m["content"]["body"]
                         or "frenando" in m["content"]["body"]]
