@@ -188,19 +188,22 @@ class Outbox:
     async def rename_private_rooms(self) -> None:
         """The private rooms made under an earlier name (``OLD_DM_ROOM_NAMES``) take today's, where the bot
         may still set a room's name; a room renamed by its member keeps their name."""
-        client = self.session.client
         name = self.renderer.text("matrix/dm_room_name")
-        for room_id in self.matrix_store.private_rooms():
-            try:
-                resp = await self.session.request("read private room name", lambda: client.room_get_state_event(
-                    room_id, "m.room.name"), attempts=2)
-                if resp.content.get("name") not in OLD_DM_ROOM_NAMES or name in OLD_DM_ROOM_NAMES:
-                    continue
+        if name not in OLD_DM_ROOM_NAMES:
+            for room_id in self.matrix_store.private_rooms():
+                await self._rename_private_room(room_id, name)
+
+    async def _rename_private_room(self, room_id: str, name: str) -> None:
+        client = self.session.client
+        try:
+            resp = await self.session.request("read private room name", lambda: client.room_get_state_event(
+                room_id, "m.room.name"), attempts=2)
+            if resp.content.get("name") in OLD_DM_ROOM_NAMES:
                 await self.session.request("rename private room", lambda: client.room_put_state(
                     room_id, "m.room.name", {"name": name}), attempts=2)
                 log.info("private room %s renamed to %r", room_id, name)
-            except PermanentError as err:  # left, or no power there: it keeps its name
-                log.debug("private room %s not renamed: %s", room_id, err)
+        except PermanentError as err:  # left, or no power there: it keeps its name
+            log.debug("private room %s not renamed: %s", room_id, err)
 
     async def power_levels(self, action: PowerLevels) -> None:
         room_id = action.room_id

@@ -83,7 +83,7 @@ def test_a_hostile_line_reaches_no_output_with_a_control_or_direction_character(
         assert_clean("acta entry", [entry.actor, entry.text, entry.data])
     for fmt in ("md", "html"):
         assert_clean(f"acta {fmt}", export(table.store, table.renderer, ROOM_ID, fmt))  # type: ignore[arg-type]
-    assert "hola[31m\tadiós" in [e.text for e in entries if e.kind == "dialogue"][0]
+    assert "hola[31m\tadiós" in next(e.text for e in entries if e.kind == "dialogue")
 
 
 def test_the_console_view_shows_no_control_or_direction_character() -> None:
