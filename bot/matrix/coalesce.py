@@ -147,10 +147,8 @@ class RoomDelivery:
         """The first time the room meets the limit: the log says so, and the GMs will be told privately once
         the room's own replies are out (a private message goes last under the limit). With no GM known,
         the message goes to the room's admins the homeserver knows (the bot itself is never sent one)."""
-        store = self.outbox.matrix_store
-        if store.rate_limit_noticed(self.room_id):
+        if self.outbox.matrix_store.rate_limit_noticed(self.room_id, note=True):
             return
-        store.note_rate_limited(self.room_id)
         log.warning("room %s: the homeserver is rate-limiting the bot, its replies are coalesced (the GMs are told "
                     "privately); a server admin can exempt it (Synapse: POST "
                     "/_synapse/admin/v1/users/%s/override_ratelimit)", self.room_id, self.bot_user)
