@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.core.records import Change, Entry, EntryKind
+from bot.core.text import clean, clean_json
 from bot.core.view import EventView
 from bot.core.work import Said, SeenRoll
 
@@ -48,8 +49,8 @@ def record(ctx: EventView, kind: EntryKind, actor: str = "", text: str = "", **d
         acta.session += 1
         acta.open = True
     acta.last_ts = max(acta.last_ts, ts)
-    ctx.work.records.append(Entry(acta.session, kind, actor[:200], text[:MAX_TEXT], ctx.event.event_id, ts, data,
-                             ctx.sender))
+    ctx.work.records.append(Entry(acta.session, kind, clean(actor)[:200], clean(text)[:MAX_TEXT], ctx.event.event_id,
+                                  ts, clean_json(data), ctx.sender))
 
 
 ROUND_NAMED = ("new_round", "turn_start", "nobody_can_act")
@@ -106,7 +107,7 @@ def _shown_rolls(ctx: EventView) -> None:
     """The rolls the room saw, in the room's last rolls (its table page)."""
     for said in ctx.work.said:
         if said.roll is not None:
-            ctx.room.last_rolls = [*ctx.room.last_rolls, {"who": _roller(ctx, said)[:200],
+            ctx.room.last_rolls = [*ctx.room.last_rolls, {"who": clean(_roller(ctx, said))[:200],
                                                           "text": _roll_line(said.roll)[:500]}][-LAST_ROLLS:]
 
 
@@ -231,7 +232,7 @@ def _edited(ctx: EventView, line: Line) -> None:
     if kind is None:
         ctx.work.records.append(Change("forget", target, by=ctx.sender))
     else:
-        ctx.work.records.append(Change("edit", target, kind, _spoken_text(ctx, line)[:MAX_TEXT], by=ctx.sender))
+        ctx.work.records.append(Change("edit", target, kind, clean(_spoken_text(ctx, line))[:MAX_TEXT], by=ctx.sender))
 
 
 def _redacted(ctx: EventView) -> None:

@@ -14,8 +14,9 @@ from datetime import UTC, datetime
 
 from bot.core.acta import HIDDEN_IN_DOCUMENT, Format
 from bot.core.records import Entry
-from bot.core.render import Renderer, without_controls
+from bot.core.render import Renderer
 from bot.core.store import Store
+from bot.core.text import clean
 
 DATED_FROM_MS = 10**12
 """Timestamps at least this big are milliseconds since 1970 (Matrix); smaller ones are the
@@ -95,13 +96,13 @@ def style_hash(css: str) -> str:
 
 
 def render(renderer: Renderer, room_id: str, sessions: list[Session], fmt: Format) -> str:
-    """The document; no control character reaches it, from the filters or from any value the
+    """The document; nothing ``clean`` takes out reaches it, from the filters or from any value the
     templates write as it is (names, roll lines)."""
     if fmt == "html":
-        return without_controls(renderer.document("acta_document", "html", room_id=room_id, sessions=sessions,
+        return clean(renderer.document("acta_document", "html", room_id=room_id, sessions=sessions,
                                                    css=style(renderer)))
     text = renderer.document("acta_document", "txt", room_id=room_id, sessions=sessions)
-    return without_controls(_BLANK_LINES.sub("\n\n", text).strip()) + "\n"
+    return clean(_BLANK_LINES.sub("\n\n", text).strip()) + "\n"
 
 
 def export(store: Store, renderer: Renderer, room_id: str, fmt: Format = "md", session: int | None = None,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from bot.core import combat as rounds
-from bot.core import moderation
+from bot.core import moderation, replies
 from bot.core.context import Context, FoundCommand
 from bot.core.protocol import Line
+from bot.core.replies import Addressing
 from bot.core.state import Character, FloorLock, name_key
 
 Refusal = Literal["lock", "turn"]
@@ -200,7 +201,8 @@ def keep_grant_for(ctx: Context, *command_names: str) -> None:
 
 
 def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
-    """Redact (if the room's mode and the bot's power allow) and warn each offender once."""
+    """Redact (if the room's mode and the bot's power allow) and warn each offender once, by name and with a
+    mention; the warning replies to the message only when it stays."""
     mode = effective_mode(ctx)
     if not ctx.event.network_redacts:
         mode = "warn"
@@ -208,7 +210,12 @@ def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
         moderation.redact(ctx)
     if ctx.sender not in warned:
         warned.append(ctx.sender)
-        ctx.reply(kind, mode=mode, **context)
+        # The warning names and mentions its player: a reply to a message the bot took back points at nothing.
+        if mode == "warn":
+            replies.render_send(ctx, kind, Addressing(mentions=(ctx.sender,)), mode=mode, who=ctx.speaker_name,
+                                **context)
+        else:
+            ctx.announce(kind, (ctx.sender,), mode=mode, who=ctx.speaker_name, **context)
 
 
 def effective_mode(ctx: Context) -> str:

@@ -36,6 +36,8 @@ from jinja2 import (
 )
 from markupsafe import Markup, escape
 
+from bot.core.text import clean
+
 log = logging.getLogger(__name__)
 MOVED: dict[str, str] = {
     "generic/initiative": "initiative_generic",
@@ -69,32 +71,15 @@ _EMAIL_AT = re.compile(r"(?<=[A-Za-z0-9.+\-_])\\@")
 WORD_JOINER = "\u2060"
 """Invisible, and no address character: cmark-gfm's e-mail autolink (which a backslash before the
 ``@`` does not stop, GitHub joins the text first) finds no local part before the ``@``."""
-CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""C0 but tab and new line (ESC and CR included), DEL and C1: never written to a document."""
-
-
-def without_controls(text: str) -> str:
-    return CONTROL_CHARACTERS.sub("", text)
-
-
-SHOWN_AS_NOTHING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-"""What no rendered text keeps: the control characters above, and the zero-width space, the direction marks,
-embeddings, overrides and isolates and the BOM, with which a typed name or expression echoed in a reply
-(``«Ma‮lo»``) would turn the rest of the room's line around. The zero-width joiner stays (emoji). No template
-writes one, so they are taken out of the whole text once it is rendered (one pass in C, not a call per value)."""
-
-
-def shown(text: str) -> str:
-    return SHOWN_AS_NOTHING.sub("", text)
 
 
 def markdown_text(value: object) -> str:
-    """User text as literal Markdown: control characters dropped, the characters that make markup,
+    """User text as literal Markdown: what ``clean`` takes out dropped, the characters that make markup,
     links or autolinks escaped (an e-mail address gets a word joiner before its ``@``), and each
     non-blank line kept, stripped, as a hard break (a blank line would end the paragraph or the
     italics the text sits in, an indented one start code)."""
     lines = str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    text = without_controls("\n".join(stripped for line in lines if (stripped := line.strip())))
+    text = clean("\n".join(stripped for line in lines if (stripped := line.strip())))
     text = _MARKDOWN_INLINE.sub(_backslashed, text)
     text = _AUTOLINK.sub(_escape_autolink, text)
     text = _EMAIL_AT.sub(WORD_JOINER + r"\\@", text)
@@ -123,8 +108,8 @@ def _escape_line_start(match: re.Match[str]) -> str:
 
 
 def html_lines(value: object) -> Markup:
-    """User text escaped for HTML, line breaks kept, control characters dropped."""
-    lines = without_controls(str(value).replace("\r\n", "\n").replace("\r", "\n")).split("\n")
+    """User text escaped for HTML, line breaks kept, what ``clean`` takes out dropped."""
+    lines = clean(str(value).replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     return Markup("<br>").join(escape(line) for line in lines)
 
 
@@ -219,9 +204,9 @@ class Renderer:
     def render(self, kind: str, **context: Any) -> Message:
         kind = self._own.get(kind, kind)
         plain, template = self._templates.get(kind) or self._look_up(kind)
-        body = shown(plain.render(context).strip())
+        body = clean(plain.render(context).strip())
         try:
-            html = _plain_to_html(body) if template is None else shown(template.render(context).strip())
+            html = _plain_to_html(body) if template is None else clean(template.render(context).strip())
         except TemplateNotFound:  # an HTML template that includes one with no HTML of its own
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
@@ -238,7 +223,7 @@ class Renderer:
     def document(self, kind: str, ext: str, **context: Any) -> str:
         """A whole file (``acta_document`` as ``txt`` or ``html``, ``table_page``...), not a chat message:
         no length cap. HTML files are autoescaped."""
-        return shown(self.env.get_template(f"{kind}.{ext}").render(context))
+        return clean(self.env.get_template(f"{kind}.{ext}").render(context))
 
     def games_template(self, game: object, name: str) -> str:
         """The file name of the template ``name`` of ``game`` (a game key: ``savage/acta_labels.txt``), or
@@ -271,7 +256,7 @@ class Renderer:
         key = _text_key(kind, context)
         if key is not None and (known := self._texts.get(key)) is not None:
             return known
-        text = shown(self.env.get_template(f"{kind}.txt").render(context).strip())
+        text = clean(self.env.get_template(f"{kind}.txt").render(context).strip())
         if key is not None:
             if len(self._texts) >= MAX_REMEMBERED_TEXTS:
                 self._texts.clear()

@@ -17,6 +17,7 @@ from bot.core.events import Send
 from bot.core.records import RollRecord
 from bot.core.render import Message
 from bot.core.state import name_key
+from bot.core.text import clean, clean_json
 from bot.core.view import EventView
 from bot.core.work import Said, SeenRoll
 from systems.base import Outcome, sized_dice
@@ -67,9 +68,9 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
     params = {"r": roll, **context}
     views = rendered or privacy.render_views(view, kind, params)
     who = ""
-    roll_json, roll_id, secret = (shown.json, shown.roll_id, shown.secret) if shown else (None, None, False)
+    roll_json, roll_id, secret = (clean_json(shown.json), shown.roll_id, shown.secret) if shown else (None, None, False)
     if roll_json is None and roll is not None:  # a game's own roll
-        roll_json = roll.as_json()
+        roll_json = clean_json(roll.as_json())
         who = next((v for k in ROLLER_KEYS if isinstance(v := context.get(k), str)), "")
         roll_id = record_roll(view, roll, privacy.public_roll(roll_json, views) or {}, who or view.speaker_name,
                               "", (), private_to is not None, views.public)
@@ -87,7 +88,7 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
     combat = view.room.combat
     turn = (combat.round, combat.turn) if combat is not None and combat.started else None
     view.work.said.append(Said(kind, context, turn, combat.current if combat and turn else None, seen))
-    applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
+    applied = tuple((clean(str(r)), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
     send = Send(
         view.event.room_id, views.public, view.event.event_id if to.reply and view.event.in_room else None,
         to.mentions, private_to,
@@ -105,9 +106,10 @@ def record_roll(view: EventView, outcome: Any, roll_json: dict[str, Any], who: s
     event = view.event
     roll_id = f"{event.event_id}/r{len(view.work.rolls)}"
     view.work.rolls.append(RollRecord(
-        roll_id, event.room_id, event.event_id, event.ts, name_key(who), view.sender, view.system_key, label,
-        int(secret), 0,
-        json.dumps({"who": who, "target": target, "roll": roll_json, "applied": list(applied)}, ensure_ascii=False),
+        roll_id, event.room_id, event.event_id, event.ts, name_key(clean(who)), view.sender, view.system_key,
+        clean(label), int(secret), 0,
+        json.dumps(clean_json({"who": who, "target": target, "roll": roll_json, "applied": list(applied)}),
+                   ensure_ascii=False),
         json.dumps(sized_dice(outcome)),
         json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
     ))

@@ -14,7 +14,7 @@ from bot.irc.channels import Channel, Channels, GameMasters
 from bot.irc.identity import People
 from bot.irc.mute import Mute
 from bot.irc.sending import LineQueue
-from bot.irc.text import irc_lines, plain_lines
+from bot.irc.text import BOLD, irc_lines, plain_lines
 from bot.irc.translate import Translator
 from bot.transport import ActionRegistry
 
@@ -90,7 +90,7 @@ class Outbox:
             person = self.translator.sender_of(action.reply_to)
             addressed = [person.nick] if person else []
         if addressed and lines:
-            lines[0] = f"{', '.join(addressed)}: {lines[0]}"
+            lines[0] = f"{', '.join(addressed)}: {_unlabelled(lines[0], addressed)}"
         self.lines.queue_text("NOTICE", channel.name, lines, [action.action_id], joinable=True)
 
     def _send_private(self, channel: Channel, action: Send, lines: list[str], batch: Batch) -> None:
@@ -113,3 +113,13 @@ class Outbox:
             self._done(action.action_id)
             return
         self.lines.queue_text("NOTICE", person.nick, plain_lines(action.key), [action.action_id])
+
+
+def _unlabelled(line: str, addressed: list[str]) -> str:
+    """A line that starts by naming the one it is addressed to (``ana · 🎲 2d6+1 ...``, bold or not) without
+    that label: the highlight (``ana: ``) already names them."""
+    if len(addressed) == 1:
+        for label in (f"{addressed[0]} · ", f"{BOLD}{addressed[0]}{BOLD} · "):
+            if line.startswith(label):
+                return line[len(label):]
+    return line

@@ -1,5 +1,5 @@
-"""From a rendered message to IRC lines (pure): IRC bold where the HTML bolds, no control character
-from user text, and lines split under the 512-byte limit counted in encoded (UTF-8) bytes."""
+"""From a rendered message to IRC lines (pure): IRC bold where the HTML bolds, nothing ``clean`` takes out
+(``bot/core/text.py``) from user text, and lines split under the 512-byte limit counted in encoded (UTF-8) bytes."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import re
 from html.parser import HTMLParser
 
 from bot.core.render import Message
+from bot.core.text import clean
 
 LINE_LIMIT = 512
 """RFC 1459: a whole line, prefix and CRLF included."""
 BOLD, ITALIC, STRIKE = "\x02", "\x1d", "\x1e"
 _FORMAT = {"b": BOLD, "strong": BOLD, "i": ITALIC, "em": ITALIC, "del": STRIKE, "s": STRIKE}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-"""C0 controls (IRC's own formatting codes among them) and DEL: never passed on from user text."""
 _IRC_FORMATTING = re.compile(r"\x03(?:\d{1,2}(?:,\d{1,2})?)?|\x04(?:[0-9a-fA-F]{6}(?:,[0-9a-fA-F]{6})?)?"
                              r"|[\x02\x0f\x11\x16\x1d\x1e\x1f]")
 """mIRC colours (with their numbers), hex colours, bold, italics, underline, reverse, monospace, reset."""
@@ -59,10 +58,10 @@ class _IrcFormatter(HTMLParser):
             href = self._href.pop()
             # A matrix.to link is a Matrix pill or event link: its text already names who or what.
             if href and href.startswith(("http://", "https://")) and not href.startswith(MATRIX_LINK):
-                self.out.append(f" <{_CONTROL.sub('', href)}>")
+                self.out.append(f" <{_one_line(href)}>")
 
     def handle_data(self, data: str) -> None:
-        self.out.append(_CONTROL.sub("", data.replace("\n", " ")))
+        self.out.append(_one_line(data))
 
 
 def irc_lines(message: Message) -> list[str]:
@@ -81,7 +80,13 @@ def without_formatting(text: str) -> str:
 
 def plain_lines(text: str) -> list[str]:
     """Plain text (no markup) as IRC lines, control characters dropped."""
-    return [line for line in (_CONTROL.sub("", raw).strip() for raw in text.split("\n")) if line]
+    return [line for line in (_one_line(raw).strip() for raw in text.split("\n")) if line]
+
+
+def _one_line(text: str) -> str:
+    """User text on one IRC line: what ``clean`` takes out (C0 with IRC's own formatting codes, DEL, C1,
+    direction overrides) dropped, new lines and tabs as spaces."""
+    return clean(text).replace("\n", " ").replace("\t", " ")
 
 
 def split_line(line: str, budget: int) -> list[str]:

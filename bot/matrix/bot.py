@@ -129,20 +129,21 @@ class MatrixBot:
         return self._stopping
 
     async def run(self) -> None:
-        watch: asyncio.Future[None] | None = None
+        background: list[asyncio.Future[None]] = []
         try:
             await self.session.login()
             if not self._stopping:
                 self._resume_pending()
-                watch = asyncio.ensure_future(self.undecryptable.watch(self.ready, lambda: self._stopping))
+                background += [asyncio.ensure_future(self.undecryptable.watch(self.ready, lambda: self._stopping)),
+                               asyncio.ensure_future(self.outbox.rename_private_rooms())]
                 await self._sync_loop()
         except PermanentError:
             if not self._stopping:
                 raise  # a request given up because the bot is stopping is no failure
         finally:
-            if watch is not None:
-                watch.cancel()
-                await asyncio.gather(watch, return_exceptions=True)
+            for task in background:
+                task.cancel()
+            await asyncio.gather(*background, return_exceptions=True)
             await self._shutdown()
         log.info("rolbot stopped")
 

@@ -7,8 +7,9 @@ worker keeps handling its events but does not wait on each send: their actions g
 ``RoomDelivery.pending``, and when the server allows the next message they go out by priority
 (what keeps the protocol first: a mute's power levels, redactions, lock confirmations) and every
 notice for the room is coalesced into one message (lock notices first, then the rest; it replies
-to the last roll and links the others, docs/contracts.md#3.4). The GM is told once per room that the
-server is slowing the bot down, inside that message.
+to the last roll and links the others, each link named by what it answers, docs/contracts.md#3.4).
+The GMs are told once per room, privately and after the room's replies, that the server is slowing
+the bot down (and the log says so, with what a server admin can do): the players are not.
 
 Crash safety: the coalesced message is written to ``matrix_coalesced`` (``MatrixStore``) with its
 transaction id before it is sent, and its actions are marked done in one transaction with that
@@ -31,7 +32,7 @@ from urllib.parse import quote
 from markupsafe import Markup
 
 from bot.core.events import Action, Send
-from bot.core.render import MAX_BODY
+from bot.core.render import MAX_BODY, Message
 from bot.matrix.errors import PermanentError, RateLimited
 from bot.matrix.outbox import ACTIONS, Outbox
 from bot.matrix.store import MatrixStore
@@ -40,6 +41,7 @@ from bot.transport import fitting
 log = logging.getLogger("rolbot.matrix")
 
 MAX_ENTRIES = 25
+MAX_SENDERS = 256
 MIN_WAIT_S = 0.05
 
 
@@ -61,6 +63,8 @@ class Coalesced:
     content: dict[str, Any]
     txn: str
     notice: bool
+    """It told the room the bot is rate-limited: only a message an earlier rolbot kept before a crash (the GMs
+    are told privately now)."""
 
     def to_json(self) -> str:
         return json.dumps({"room_id": self.room_id, "action_ids": self.action_ids, "content": self.content,
@@ -98,6 +102,15 @@ class RoomDelivery:
         self.pending: list[Action] = []
         self.inflight: Coalesced | None = None
         self.limited = False
+        self.senders: dict[str, str] = {}
+        """Who sent the events the room's worker handled lately (event id -> user id): a coalesced message
+        mentions them, as each of its replies would have."""
+
+    def answering(self, event_id: str, sender: str) -> None:
+        """The room's worker is about to hand the table an event: whose it is (the last ``MAX_SENDERS``)."""
+        if len(self.senders) >= MAX_SENDERS:
+            del self.senders[next(iter(self.senders))]
+        self.senders[event_id] = sender
 
     @property
     def busy(self) -> bool:
@@ -128,6 +141,22 @@ class RoomDelivery:
         except RateLimited as err:
             self.limiter.hit(err.wait)
             self.limited = True
+            self._notice_gms()
+
+    def _notice_gms(self) -> None:
+        """The first time the room meets the limit: the log says so, and the GMs will be told privately once
+        the room's own replies are out (a private message goes last under the limit). With no GM known,
+        the message goes to the room's admins the homeserver knows (the bot itself is never sent one)."""
+        if self.outbox.matrix_store.rate_limit_noticed(self.room_id, note=True):
+            return
+        log.warning("room %s: the homeserver is rate-limiting the bot, its replies are coalesced (the GMs are told "
+                    "privately); a server admin can exempt it (Synapse: POST "
+                    "/_synapse/admin/v1/users/%s/override_ratelimit)", self.room_id, self.bot_user)
+        gms = self.gms_of(self.room_id) or [self.bot_user]
+        message: Message = self.outbox.renderer.render("matrix/rate_limit_notice", bot=self.bot_user,
+                                                                     room=self.room_id)
+        self.pending.append(Send(self.room_id, message, private_to=gms[0], private_also=tuple(gms[1:]),
+                                 to_room_gms=True, template="matrix/rate_limit_notice"))
 
     async def _flush_limited(self) -> None:
         while self.pending:
@@ -138,12 +167,11 @@ class RoomDelivery:
                 self.pending.remove(first)
                 continue
             group = [a for a in order if isinstance(a, Send) and priority(a) in (3, 4)][:MAX_ENTRIES]
-            noticed = self.outbox.matrix_store.rate_limit_noticed(self.room_id)
-            if len(group) == 1 and noticed:
+            if len(group) == 1:
                 await self.outbox.execute(group[0])
                 self.pending.remove(group[0])
                 continue
-            coalesced = self._build(group, notice=not noticed)
+            coalesced = self._build(group)
             self.outbox.matrix_store.keep_coalesced(self.room_id, coalesced.to_json())
             self.inflight = coalesced
             for action in coalesced_actions(group, coalesced):
@@ -153,21 +181,20 @@ class RoomDelivery:
         if not self.pending:
             self.limited = False
 
-    def _build(self, group: list[Send], notice: bool) -> Coalesced:
+    def _build(self, group: list[Send]) -> Coalesced:
         """The one message for ``group`` (as much of it from its start as fits a message)."""
         renderer = self.outbox.renderer
-        gms = self.gms_of(self.room_id)
 
         def fits(part: list[Send]) -> bool:
-            context = self._context(part, notice, gms)
+            context = self._context(part)
             return (len(renderer.env.get_template("matrix/coalesced.txt").render(context).strip()) <= MAX_BODY
                     and len(renderer.env.get_template("matrix/coalesced.html").render(context).strip()) <= MAX_BODY)
 
         group = fitting(group, fits)
         target = reply_target(group)
-        context = self._context(group, notice, gms)
-        message = renderer.render("matrix/coalesced", **context)
-        mentions = list(dict.fromkeys([*(m for a in group for m in a.mentions), *(gms if notice else [])]))
+        message = renderer.render("matrix/coalesced", **self._context(group))
+        mentions = list(dict.fromkeys(m for a in group for m in (*a.mentions, self.senders.get(a.reply_to or ""))
+                                      if m and m != self.bot_user))
         content: dict[str, Any] = {
             "msgtype": "m.notice", "body": message.body,
             "format": "org.matrix.custom.html", "formatted_body": message.html,
@@ -176,16 +203,17 @@ class RoomDelivery:
         if target:
             content["m.relates_to"] = {"m.in_reply_to": {"event_id": target}}
         ids = [a.action_id for a in group]
-        txn = "rolbot-c-" + hashlib.sha256("\n".join([self.room_id, *ids, str(notice)]).encode()).hexdigest()[:32]
-        return Coalesced(self.room_id, ids, content, txn, notice)
+        txn = "rolbot-c-" + hashlib.sha256("\n".join([self.room_id, *ids]).encode()).hexdigest()[:32]
+        return Coalesced(self.room_id, ids, content, txn, False)
 
-    def _context(self, group: list[Send], notice: bool, gms: list[str]) -> dict[str, Any]:
-        """What the ``coalesced`` template shows: the message replies to the last roll and links the others."""
+    def _context(self, group: list[Send]) -> dict[str, Any]:
+        """What the ``coalesced`` template shows: the message replies to the last roll and links the others,
+        each link named by what it answers (a roll, or any other message)."""
         target = reply_target(group)
-        entries = [{"actor": a.actor, "body": a.message.body, "html": Markup(a.message.html),
+        entries = [{"actor": a.actor, "body": a.message.body, "html": Markup(a.message.html), "roll": a.roll is not None,
                     "link": matrix_to(self.room_id, a.reply_to) if a.reply_to and a.reply_to != target else ""}
                    for a in group]
-        return {"entries": entries, "notice": notice, "gms": gms, "bot": self.bot_user}
+        return {"entries": entries}
 
     async def _send_coalesced(self, coalesced: Coalesced) -> None:
         try:

@@ -96,7 +96,7 @@ class Membership:
                     or content.get("membership") not in ("leave", "ban") or self.matrix_store.private_room(user) != room_id):
                 continue
             log.info("%s left their private room %s: the next private message goes to a new one", user, room_id)
-            self.matrix_store.forget_private_room(user)
+            self.matrix_store.set_private_room(user, None)
             try:
                 await self.session.request("leave private room", lambda: client.room_leave(room_id), attempts=3)
             except PermanentError as err:

@@ -30,6 +30,8 @@ log = logging.getLogger("rolbot.matrix")
 
 ENCRYPTION_STATE = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
 """The private room for secret rolls is made encrypted, as Element makes a private room."""
+OLD_DM_ROOM_NAMES = frozenset({"rolbot: tiradas ocultas"})
+"""Names the private rooms had before (``matrix/dm_room_name``): renamed at start (``rename_private_rooms``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +184,26 @@ class Outbox:
                 name=self.renderer.text("matrix/dm_room_name"), initial_state=[ENCRYPTION_STATE]))
             self.matrix_store.set_private_room(user_id, resp.room_id)
             return resp.room_id
+
+    async def rename_private_rooms(self) -> None:
+        """The private rooms made under an earlier name (``OLD_DM_ROOM_NAMES``) take today's, where the bot
+        may still set a room's name; a room renamed by its member keeps their name."""
+        name = self.renderer.text("matrix/dm_room_name")
+        if name not in OLD_DM_ROOM_NAMES:
+            for room_id in self.matrix_store.private_rooms():
+                await self._rename_private_room(room_id, name)
+
+    async def _rename_private_room(self, room_id: str, name: str) -> None:
+        client = self.session.client
+        try:
+            resp = await self.session.request("read private room name", lambda: client.room_get_state_event(
+                room_id, "m.room.name"), attempts=2)
+            if resp.content.get("name") in OLD_DM_ROOM_NAMES:
+                await self.session.request("rename private room", lambda: client.room_put_state(
+                    room_id, "m.room.name", {"name": name}), attempts=2)
+                log.info("private room %s renamed to %r", room_id, name)
+        except PermanentError as err:  # left, or no power there: it keeps its name
+            log.debug("private room %s not renamed: %s", room_id, err)
 
     async def power_levels(self, action: PowerLevels) -> None:
         room_id = action.room_id

@@ -99,8 +99,13 @@ class MatrixStore:
             if noticed:
                 self.db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
 
-    def rate_limit_noticed(self, room_id: str) -> bool:
-        return self.db.execute("SELECT 1 FROM matrix_rate_noticed WHERE room_id = ?", [room_id]).fetchone() is not None
+    def rate_limit_noticed(self, room_id: str, note: bool = False) -> bool:
+        """Whether the room's GMs were told the bot is rate-limited; ``note``: they are being told now (so
+        never again)."""
+        told = self.db.execute("SELECT 1 FROM matrix_rate_noticed WHERE room_id = ?", [room_id]).fetchone() is not None
+        if note and not told:
+            self.db.execute("INSERT INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
+        return told
 
     def sync_token(self) -> str | None:
         """Where the next sync starts: saved once every event of the batches before it was handled."""
@@ -130,11 +135,16 @@ class MatrixStore:
         row = self.db.execute("SELECT room_id FROM matrix_dm WHERE user_id = ?", [user_id]).fetchone()
         return row[0] if row else None
 
-    def set_private_room(self, user_id: str, room_id: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
+    def set_private_room(self, user_id: str, room_id: str | None) -> None:
+        """The room the bot made for private messages to ``user_id`` (None: it has none now, it left it)."""
+        if room_id is None:
+            self.db.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
+        else:
+            self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
 
-    def forget_private_room(self, user_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
+    def private_rooms(self) -> list[str]:
+        """Every room the bot made for private messages."""
+        return [r[0] for r in self.db.execute("SELECT room_id FROM matrix_dm ORDER BY user_id")]
 
     # -- each room's auth-relevant state
 

@@ -196,6 +196,7 @@ class RoomWorkers:
     async def _run(self, room_id: str, job: Job, delivery: RoomDelivery) -> None:
         try:
             if job.event is not None:
+                delivery.answering(job.event.event_id, job.event.sender)
                 await self.handle(job.event, job)
             elif job.action is not None:
                 delivery.add([job.action])

@@ -198,7 +198,9 @@ def test_console_cli_contract(tmp_path) -> None:
     ).stdout
     actions = [json.loads(line) for line in out.splitlines()]
     assert [a["action"] for a in actions] == ["send", "react", "redact", "send"]
-    assert [a["event"] for a in actions] == ["$1", "$4", "$5", "$5"]
+    # The lock warning replies to nothing: the bot took its message back (issue 29 item 9).
+    assert [a["event"] for a in actions] == ["$1", "$4", "$5", None]
+    assert actions[3]["mentions"] == ["@ana:local"] and actions[3]["id"].startswith("$5/")
     assert all({"action", "event", "text", "html"} <= a.keys() for a in actions)
     assert actions[1]["key"] == "🔒" and actions[1]["text"] is None
     assert actions[2]["text"] is None and actions[2]["html"] is None

@@ -45,7 +45,8 @@ async def test_roll_action_and_character(ngircd, table_cast, tmp_path):
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
         mark = ana.say(CHANNEL, "!tiro 2d6+1 ataque")
         reply = await ana.notice_from("rolbot", mark, "2d6+1")
-        assert reply.params[0] == CHANNEL and reply.text.startswith("ana: ana · ")  # nick, not the id
+        # The highlight is the nick, not the id, and the label that repeats it is gone (issue 29 item 9).
+        assert reply.params[0] == CHANNEL and reply.text.startswith("ana: 🎲 2d6+1 (ataque)"), reply.text
         assert reply.formatted.endswith("= \x02" + reply.text.rsplit("= ", 1)[1] + "\x02")  # bold as in HTML
         ana.act(CHANNEL, "saca la espada")
         mark = len(dj.lines)
@@ -98,7 +99,7 @@ async def test_warn_mode_and_no_op(ngircd, table_cast, tmp_path):
         assert "No soy operador" in said.text
         mark = ana.say(CHANNEL, "hola")
         warning = await ana.notice_from("rolbot", mark, "espera a la raya", target=CHANNEL)
-        assert warning.text.startswith("ana: ") and "retirado" not in warning.text
+        assert warning.text.startswith("ana: 🤫 El máster está narrando") and "retirado" not in warning.text
         assert (await channel_state(dj))[0] == "+"
 
 

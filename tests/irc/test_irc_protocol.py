@@ -151,7 +151,7 @@ async def test_lines_said_before_the_channel_is_synced_are_held_and_answered(ngi
         marks = ana.say(CHANNEL, "!tiro 1d6 antes de tiempo"), dj.say(CHANNEL, "-----")
         assert not running.bot.channels.get("#mesa").synced  # said before the bot's WHO was answered
         answer = await ana.notice_from("rolbot", marks[0], "antes de tiempo")
-        assert answer.text.startswith("ana: ana · 🎲 1d6")  # a roll, not a lock warning: the order kept
+        assert answer.text.startswith("ana: 🎲 1d6")  # a roll, not a lock warning: the order kept
         await dj.notice_from("rolbot", marks[1], "🔒", target="dj")
         assert running.table.room("#mesa").lock is not None
     finally:

@@ -49,7 +49,8 @@ class FakeOutbox:
 
 def roll(i: int) -> Send:
     return Send(ROOM, Message(f"Kurtz · 🎲 d6: [{i}] = {i}", f"Kurtz · 🎲 d6: <b>{i}</b>"),
-                reply_to=f"$tirada{i}", action_id=f"$tirada{i}/0", template="roll_by", actor="Kurtz")
+                reply_to=f"$tirada{i}", action_id=f"$tirada{i}/0", template="roll_by", actor="Kurtz",
+                roll={"system": "generic", "kind": "dice", "dice": [i]})
 
 
 def delivery(outbox: FakeOutbox, limiter: Limiter) -> RoomDelivery:
@@ -66,10 +67,14 @@ async def test_priorities_and_one_coalesced_message_under_the_limit() -> None:
     outbox = FakeOutbox(store)
     limiter = Limiter()
     room = delivery(outbox, limiter)
-    actions: list[Action] = [roll(1), roll(2), Redact(ROOM, "$charla", "narración", action_id="$charla/0"),
+    said = Send(ROOM, Message("✅ Guardado.", "✅ Guardado."), reply_to="$me", action_id="$me/0", template="macro_set",
+                actor="@gm:localhost", mentions=("@ana:localhost",))
+    actions: list[Action] = [roll(1), said, roll(2), Redact(ROOM, "$charla", "narración", action_id="$charla/0"),
                              PowerLevels(ROOM, lock=True, action_id="$raya/0"), roll(3)]
     queued(store, actions)
     outbox.limit_next = 1
+    room.answering("$tirada1", "@kurtz:localhost")
+    room.answering("$me", "@gm:localhost")
     room.add(actions)
     await room.flush()
     assert room.limited and room.wait() > 0 and not outbox.sent
@@ -77,11 +82,19 @@ async def test_priorities_and_one_coalesced_message_under_the_limit() -> None:
     await room.flush()
     kinds = [k for k, _ in outbox.sent]
     assert kinds[:2] == ["power_levels", "redact"]
-    assert len(outbox.sent) == 3 and not room.pending and not room.limited
+    assert len(outbox.sent) == 4 and not room.pending and not room.limited
     content = outbox.sent[2][1]
     assert content["m.relates_to"] == {"m.in_reply_to": {"event_id": "$tirada3"}}
     assert "%24tirada1" in content["body"] and "%24tirada2" in content["body"]
-    assert "override_ratelimit" in content["body"] and content["m.mentions"]["user_ids"] == ["@master:localhost"]
+    # Each link named by what it answers, every mention kept, a user id as a pill (issue 29 item 9).
+    assert content["body"].count("(↪ tirada: ") == 2 and content["body"].count("(↪ mensaje: ") == 1
+    assert '<a href="https://matrix.to/#/@gm:localhost">@gm:localhost</a> · ✅' in content["formatted_body"]
+    assert content["m.mentions"]["user_ids"] == ["@kurtz:localhost", "@ana:localhost", "@gm:localhost"]
+    # The GMs are told privately, after the room's replies; the players are not.
+    assert "override_ratelimit" not in content["body"] and "frenando" not in content["body"]
+    kind, notice = outbox.sent[3]
+    assert kind == "send" and notice.private_to == "@master:localhost" and notice.to_room_gms
+    assert "override_ratelimit" in notice.message.body and ROOM in notice.message.body
     assert store.outbox.pending() == [] and inflight_records(MatrixStore(store)) == []
 
 
@@ -107,7 +120,7 @@ async def test_a_crash_after_the_coalesced_send_resends_the_same_message() -> No
     await again.flush()
     assert outbox.sent[1] == (first_tx, first_content)  # same txn id: the homeserver deduplicates it
     assert store.outbox.pending() == [] and inflight_records(MatrixStore(store)) == []
-    assert outbox.matrix_store.rate_limit_noticed(ROOM) and store.meta.with_prefix("rate_limit") == []
+    assert store.meta.with_prefix("rate_limit") == []
 
 
 async def test_replies_too_long_for_one_message_go_in_as_few_as_fit() -> None:
@@ -120,7 +133,7 @@ async def test_replies_too_long_for_one_message_go_in_as_few_as_fit() -> None:
     room.limited = True
     room.add(actions)
     await room.flush()
-    bodies = [content["body"] for _, content in outbox.sent]
+    bodies = [sent.message.body if isinstance(sent, Send) else sent["body"] for _, sent in outbox.sent]
     assert len(bodies) == 3 and all(len(body) <= MAX_BODY for body in bodies)
-    assert [body.count("x" * 900) for body in bodies] == [3, 4, 2]  # each as full as it may be (the first tells the GM)
+    assert [body.count("x" * 900) for body in bodies] == [4, 4, 1]  # each as full as it may be; one alone as it is
     assert store.outbox.pending() == []

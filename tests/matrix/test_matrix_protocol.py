@@ -70,7 +70,11 @@ async def test_narration_and_named_locks_in_redact_mode(cast, run_bot):
         talk = await ana.say(room, "¿puedo hablar?")
         redaction = await ana.wait_for(room, redaction_of(talk), what="redaction during narration")
         assert redaction["sender"] == bot_id and redaction["content"].get("reason")
-        await ana.wait_for(room, reply_to(talk, bot_id), what="lock warning")
+        warning = await ana.wait_for(room, lambda ev: ev.get("sender") == bot_id and "espera a la raya" in str(
+            (ev.get("content") or {}).get("body")), what="lock warning")
+        # It mentions the player and replies to nothing: its message is gone (issue 29 item 9).
+        assert warning["content"]["m.mentions"] == {"user_ids": [ana.user_id]}, warning["content"]
+        assert "m.relates_to" not in warning["content"] and warning["content"]["body"].startswith("McAvoy · 🤫")
         await gm.say(room, "-----")
 
         named = await gm.say(room, "---------- (mcavoy)")

@@ -1,5 +1,5 @@
 """Under Synapse's default message rate limit (``rc_message``: 0.2/s after a burst of 10), a burst
-of rolls is answered in full, in coalesced messages (docs/contracts.md#3.4), and the GM is told once."""
+of rolls is answered in full, in coalesced messages (docs/contracts.md#3.4), and the GM is told once, privately."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def answered(events: list[dict], bot_id: str) -> Counter[str]:
     return Counter(e for msg in bot_messages(events, bot_id) for e in answers(msg))
 
 
-async def test_burst_from_four_players_is_coalesced_under_the_default_rate_limit(cast, run_bot, synapse):
+async def test_burst_from_four_players_is_coalesced_under_the_default_rate_limit(cast, run_bot, synapse, caplog):
     limited = synapse.register("rolbotlimitado", ratelimited=True)  # Synapse's default rc_message
     cast.bot_user = limited
     bot_id = limited.user_id
@@ -77,12 +77,20 @@ async def test_burst_from_four_players_is_coalesced_under_the_default_rate_limit
                 for event_id in linked:
                     line = next(ln for ln in lines if event_id in unquote(ln))
                     assert names[roller[event_id]] in line and "🎲" in line, line
-                assert content["formatted_body"].count("https://matrix.to/#/") == len(linked)
-            # The GM is told once, in the room, that the server is slowing the bot down.
-            notices = [m for m in bot_messages(events, bot_id) if "override_ratelimit" in m["content"]["body"]]
-            assert len(notices) == 1, [m["content"]["body"] for m in notices]
-            assert gm.user_id in notices[0]["content"]["m.mentions"]["user_ids"]
-            assert notices[0] in coalesced  # inside a coalesced message, since one was going anyway
+                assert len(LINK.findall(content["formatted_body"])) == len(linked)  # user pills aside
+                assert content["body"].count("(↪ tirada: ") == len(linked)  # each link says what it answers
+                # Whoever a reply would have notified is mentioned.
+                assert {roller[e] for e in rolls_in} <= set(content["m.mentions"]["user_ids"]), content["m.mentions"]
+            # The GMs are told, privately (issue 29 item 9): nothing in the room explains the server to the players.
+            assert not [m for m in bot_messages(events, bot_id) if "override_ratelimit" in m["content"]["body"]
+                        or "frenando" in m["content"]["body"]]
+            await gm.wait_until(lambda: bool(gm.invites), timeout=60, what="the GM's private room")
+            private, = gm.invites
+            await gm.join(private)
+            assert running.bot.matrix_store.private_room(gm.user_id) == private
+            await gm.wait_for(private, lambda ev: ev.get("sender") == bot_id and ev.get("type") == "m.room.encrypted",
+                              timeout=60, what="the rate-limit notice in the GM's private room")
+            assert any("rate-limiting" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
             metrics = running.bot.metrics
             assert metrics.rate_limited > 0 and metrics.coalesced_messages == len(coalesced)
             # How long each roll waited for its visible result (server timestamps).

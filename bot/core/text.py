@@ -1,0 +1,35 @@
+"""What no text the bot posts carries: one function (``clean``) for every output.
+
+The rendered messages (``bot/core/render.py``), the roll objects sent with them and kept for the
+record (``bot/core/replies.py``), the acta's entries (``bot/core/acta.py``) and document, IRC's lines
+(``bot/irc/text.py``) and the console's JSON lines all pass what they write through it: a typed
+``!tiro 1d6 \\x00\\x1b[31m`` or a name with a right-to-left override reaches no room, file or terminal.
+New lines and tabs stay where a message has them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+SHOWN_AS_NOTHING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+"""C0 but tab and new line (ESC and CR included), DEL and C1; the zero-width space, the direction marks,
+embeddings, overrides and isolates and the BOM, with which a typed name or expression echoed in a reply
+(``«Ma‮lo»``) would turn the rest of the room's line around. The zero-width joiner stays (emoji)."""
+
+
+def clean(text: str) -> str:
+    """``text`` without the characters of ``SHOWN_AS_NOTHING`` (one pass in C)."""
+    return SHOWN_AS_NOTHING.sub("", text)
+
+
+def clean_json(value: Any) -> Any:
+    """A JSON value (a roll object, an acta entry's data) with every string in it, keys too, ``clean``."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {clean(k) if isinstance(k, str) else k: clean_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clean_json(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(clean_json(v) for v in value)
+    return value
