@@ -211,9 +211,13 @@ class RoomState:
         a command that changes it is one ``!deshacer`` takes back."""
         return _ENCODER.encode([getattr(self, name) for name in PLAY])
 
-    def changed_since(self, snapshot: str) -> list[Part]:
-        """The parts of the play (and the rerolls it allows) that differ from ``snapshot`` (``to_json``)."""
-        before, now = json.loads(snapshot), json.loads(self.to_json())
+    def changed_since(self, snapshot: str, play: str) -> list[Part]:
+        """The parts of the play (and the rerolls it allows) that differ from ``snapshot`` (``to_json``).
+        ``play``: this state's ``play_json``, which the caller has: only the rerolls are encoded again,
+        not the whole state."""
+        before = json.loads(snapshot)
+        now = dict(zip(PLAY, json.loads(play)))
+        now["rerolls"] = json.loads(_ENCODER.encode(self.rerolls))
         parts: list[Part] = [(name, None) for name in ("combat", "exploration") if before.get(name) != now[name]]
         for name in _BY_KEY:
             old, new = before.get(name) or {}, now[name]

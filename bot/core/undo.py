@@ -22,10 +22,13 @@ _SHEET_COMMANDS = ("ficha", "macro")
 
 def keep(ctx: Context, command: FoundCommand, args: str, snapshot: str, play: str) -> None:
     """After ``command`` ran: a step to undo it when it changed the play (``play`` was it before)."""
-    if ctx.work.undone or ctx.room.play_json() == play:
+    if ctx.work.undone:
+        return
+    now = ctx.room.play_json()
+    if now == play:
         return
     ctx.work.undoable.append(UndoStep(ctx.event.event_id, _label(ctx, command, args), snapshot,
-                                 ctx.room.changed_since(snapshot)))
+                                 ctx.room.changed_since(snapshot, now)))
 
 
 def take_back(ctx: Context, step: UndoStep) -> None:

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from bot.console import ROOM_ID
+from bot.core.events import Event
 from bot.core.store import SCHEMA_VERSION
 from tests.transcript import make_table, play
 
@@ -112,3 +113,22 @@ def test_rolbot_acta_exports_what_main_recorded(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "La taberna huele a humo y a cerveza agria." in out.stdout and "desenfunda el rifle" in out.stdout
     assert out.stdout.count("- Kira · 🎲") == 2, "the two public rolls; the secret one stays out"
+
+
+def test_version_13_keeps_every_handled_record_and_acta_entry_in_order(tmp_path: Path) -> None:
+    """The tables version 13 rebuilds (fewer pages per event) hold the same rows, the acta in the same
+    order; new undo steps and acta entries are numbered after them without ``sqlite_sequence``."""
+    db = _copy(tmp_path)
+    with sqlite3.connect(db) as conn:
+        handled = conn.execute("SELECT * FROM handled ORDER BY event_id").fetchall()
+        acta = conn.execute("SELECT * FROM acta ORDER BY id").fetchall()
+    table = make_table(db=str(db))
+    store = table.store.db
+    assert store.execute("SELECT * FROM handled ORDER BY event_id").fetchall() == handled
+    assert store.execute("SELECT * FROM acta ORDER BY id").fetchall() == acta and acta
+    assert store.execute("SELECT sql FROM sqlite_master WHERE name = 'handled'").fetchone()[0].endswith("WITHOUT ROWID")
+    table.handle(Event("!otra:local", "@gm:local", "!pnj Trasgo", "$v13-undo"))
+    table.handle(Event(ROOM_ID, "@gm:local", "El trasgo gruñe.", "$v13-acta"))
+    assert store.execute("SELECT count(*) FROM undo").fetchone()[0] == 1
+    assert store.execute("SELECT max(id) FROM acta").fetchone()[0] > acta[-1][0]
+    assert store.execute("SELECT count(*) FROM sqlite_sequence WHERE name IN ('undo', 'acta')").fetchone()[0] == 0

@@ -146,9 +146,9 @@ def test_a_database_of_version_11_keeps_its_rooms_tokens(tmp_path: Path) -> None
         store.db.execute("DROP INDEX rooms_by_page_token")
         store.db.execute("ALTER TABLE rooms DROP COLUMN page_token")
         store.db.execute("INSERT INTO rooms (room_id, data) VALUES (?, ?)", ["!a", RoomState(page_token="w" * 32).to_json()])
-        store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+        store.db.execute("PRAGMA user_version = 11")
     store.db.conn.close()
-    assert SCHEMA_VERSION == 12 and Store(path).rooms.for_token("w" * 32) == "!a"
+    assert SCHEMA_VERSION >= 12 and Store(path).rooms.for_token("w" * 32) == "!a"
 
 
 def test_an_events_game_is_looked_up_once_and_follows_a_change_of_the_rooms_game() -> None:

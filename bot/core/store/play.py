@@ -71,8 +71,10 @@ class UndoSteps:
         """Keep ``step`` as the room's newest, and only the ``keep`` newest (inside the event's transaction)."""
         self.db.execute("INSERT INTO undo (room_id, event_id, label, state, parts) VALUES (?, ?, ?, ?, ?)",
                         [room_id, step.event_id, step.label, step.state, json.dumps(step.parts, ensure_ascii=False)])
-        self.db.execute("DELETE FROM undo WHERE room_id = ? AND id NOT IN"
-                        " (SELECT id FROM undo WHERE room_id = ? ORDER BY id DESC LIMIT ?)", [room_id, room_id, keep])
+        # The oldest beyond ``keep``, found through the (room_id, id) index: deletes nothing while the room
+        # has ``keep`` steps or fewer (``NOT IN`` the newest ``keep`` built that list on every push).
+        self.db.execute("DELETE FROM undo WHERE room_id = ? AND id <= (SELECT id FROM undo WHERE room_id = ?"
+                        " ORDER BY id DESC LIMIT 1 OFFSET ?)", [room_id, room_id, keep])
 
     def last(self, room_id: str) -> UndoStep | None:
         """The room's newest step that is not undone yet."""
