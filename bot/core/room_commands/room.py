@@ -101,7 +101,7 @@ def gm_reasons(ctx: Context) -> dict[str, list[str]]:
     return reasons
 
 
-@COMMANDS.takes("master", "gm", spec=Either((User("@usuario"),), (REMOVE, User("@usuario")), ()))
+@COMMANDS.takes("master", "gm", spec=Either((Opt(User("@usuario")),), (REMOVE, User("@usuario"))))
 def gm_command(ctx: Context, got: Parsed) -> None:
     """``!master``: the GMs and why; ``!master @x``: one more (a GM's); ``!master quitar @x``: one fewer,
     of those ``!master`` added (the others are GMs by the config or the room's own powers)."""
