@@ -255,8 +255,9 @@ class Context:
         return named_gms(self.settings, self.room)
 
     def is_gm(self, user_id: str | None = None) -> bool:
-        """Named by the config or ``!master``, or shown by the transport as the room's creator or a user
-        of power level 50+ (on this event for the sender, on their last one for anyone else)."""
+        """Named by the config or ``!master``, or shown by the transport as the room's creator, a user of
+        power level 50+ or an IRC operator (on this event for the sender; for anyone else as the
+        transport last said: its ``admins`` event or their own last event, ``RoomState.admins``)."""
         user = user_id or self.sender
         if user in self.settings.gms or user in self.room.gms:
             return True

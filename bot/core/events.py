@@ -11,11 +11,15 @@ from typing import Any, Literal
 
 from bot.core.render import Message
 
-EventKind = Literal["text", "emote", "notice", "media", "reaction", "poll", "encrypted", "redaction", "other"]
+EventKind = Literal["text", "emote", "notice", "media", "reaction", "poll", "encrypted", "redaction", "admins",
+                    "other"]
 """``text`` and ``emote`` are read; the rest (a notice, images, files, stickers, a reaction, a poll,
 any other timeline event) only counts as writing, for the locks. ``encrypted`` is a message the
 transport could not decrypt (yet): see ``Table.handle_undecryptable``. A ``redaction`` (the message
-``target`` was deleted) is nobody's writing: it only takes that message out of the room's acta."""
+``target`` was deleted) is nobody's writing: it only takes that message out of the room's acta. ``admins``
+is nobody's writing either: the transport saw who the room's admins are change (a power-level change,
+an operator's ``+o``/``-o``, a member gone) and tells the core the whole list now (``Event.admins``).
+Its event id is any id unique to it (the transport's own, never a message's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +39,9 @@ class Event:
     """The event an edit replaces or a redaction deletes (empty when the transport does not say)."""
     sender_is_admin: bool = False
     """The transport's word that the sender is a room creator or has power level >= 50."""
+    admins: tuple[tuple[str, str], ...] = ()
+    """For an ``admins`` event: every user the transport shows as the room's admin now, each with why
+    (``creator``, ``power``: power level 50+, ``operator``: an IRC channel operator)."""
     bot_can_redact: bool = True
     bot_can_mute: bool = True
     network_redacts: bool = True

@@ -21,13 +21,24 @@ def enforcement(ctx: Context) -> str:
     return ctx.room.enforcement or ctx.settings.enforcement
 
 
+MAX_ADMINS = 200
+"""The most admins an ``admins`` event sets (a room whose every member is one keeps the first)."""
+
+
 def note_admin(ctx: Context) -> None:
     """Remember whether the transport says the sender is the room's admin (``RoomState.admins``)."""
     admins = ctx.room.admins
     if ctx.event.sender_is_admin and ctx.sender not in admins:
-        admins.append(ctx.sender)
+        admins[ctx.sender] = "admin"
     elif not ctx.event.sender_is_admin and ctx.sender in admins:
-        admins.remove(ctx.sender)
+        del admins[ctx.sender]
+
+
+def set_admins(ctx: Context) -> None:
+    """An ``admins`` event: the room's admins are those it lists, at once (whoever left the list is no
+    longer a GM by power, without a message of theirs: docs/protocol.md#1.7)."""
+    ctx.room.admins = {user: why for user, why in ctx.event.admins[:MAX_ADMINS]
+                       if isinstance(user, str) and user and isinstance(why, str)}
 
 
 def redact(ctx: Context) -> None:

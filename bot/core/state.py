@@ -75,6 +75,15 @@ def _build(cls: type, data: dict[str, Any]) -> Any:
     return cls(**_known_fields(cls, data))
 
 
+def _admins(value: object) -> dict[str, str]:
+    """``RoomState.admins`` as stored: a dict of user -> why, or (older versions) a list of users."""
+    if isinstance(value, dict):
+        return {u: w for u, w in value.items() if isinstance(u, str) and isinstance(w, str)}
+    if isinstance(value, list):
+        return {u: "admin" for u in value if isinstance(u, str)}
+    return {}
+
+
 @dataclass
 class Character:
     name: str
@@ -155,9 +164,10 @@ class RoomState:
     system: str | None = None
     enforcement: str | None = None
     gms: list[str] = field(default_factory=list)
-    admins: list[str] = field(default_factory=list)
-    """Users the transport said are the room's creators or have power level 50+ (IRC: operators), as
-    last seen on their own events: GMs of a room whose GMs nobody named (docs/protocol.md#1.7)."""
+    admins: dict[str, str] = field(default_factory=dict)
+    """Users the transport says are the room's admins, each with why (``creator``, ``power``: power level
+    50+, ``operator``: an IRC operator; ``admin`` when only their own event said so): as its last
+    ``admins`` event listed them, or their own last event said (docs/protocol.md#1.7)."""
     characters: dict[str, Character] = field(default_factory=dict)
     lock: FloorLock | None = None
     combat: Combat | None = None
@@ -194,6 +204,7 @@ class RoomState:
         data["combat"] = _build(Combat, data["combat"]) if data.get("combat") else None
         data["exploration"] = _build(Exploration, data["exploration"]) if data.get("exploration") else None
         data["acta"] = _build(Acta, data["acta"]) if isinstance(data.get("acta"), dict) else Acta()
+        data["admins"] = _admins(data.get("admins"))
         return cls(**data)
 
     @classmethod

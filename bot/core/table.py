@@ -174,7 +174,7 @@ class Table:
 
     def is_gm(self, room_id: str, user_id: str) -> bool:
         """Whether the core counts ``user_id`` a GM of the room now, as a command of theirs would be
-        judged (``Context.is_gm``: configured, ``!master``, or the room's admin on their last event)."""
+        judged (``Context.is_gm``: configured, ``!master``, or the room's admin as the transport last said)."""
         room = self.room(room_id)
         return Context(Event(room_id, "", "", ""), room, self.settings.for_room(room_id), self.renderer, self.rng,
                        self.games, ROOM_COMMANDS, UnitOfWork(room)).is_gm(user_id)
@@ -207,6 +207,9 @@ def dispatch(ctx: Context) -> Line | None:
     the event put on the floor (plain text, an action, an allowed edit's new text), for the acta; None
     when it put none (a command, a refused post, a redaction)."""
     event = ctx.event
+    if event.kind == "admins":
+        moderation.set_admins(ctx)
+        return None
     moderation.note_admin(ctx)
     if event.kind == "redaction":
         return None

@@ -22,3 +22,5 @@ MACRO = ("macro",)
 """A sheet's line that is a macro (``macro ataque = d8+1``)."""
 YES = ("si", "s", "yes", "y")
 NO = ("no", "n")
+REMOVE = ("quitar", "remove")
+"""Take back what a command gave: ``!master quitar @ana:servidor``."""

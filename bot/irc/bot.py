@@ -190,7 +190,8 @@ class IrcBot:
                                                        self.metrics, lambda: self._stopping)
             except Exception:  # logged; the bot is stopping, and the event is handled at the next start
                 break
-            self.metrics.events_handled += 1
+            if event.kind != "admins":  # the bot's own word on the channel's operators: no chat event
+                self.metrics.events_handled += 1
             self.deliver(actions)
 
     def _resume_pending(self) -> None:

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.irc.channels import Channel, Channels
+from bot.irc.channels import OP_PREFIXES, Channel, Channels
 from bot.irc.client import Connection, IrcClient
 from bot.irc.identity import People, fold
 from bot.irc.mute import Mute
@@ -134,6 +134,7 @@ class LineReader:
         if self.channels.all_synced():
             self.ready(True)
         self.mute.reconcile(channel)
+        self.translator.admins(channel)
         self.translator.release(channel)
 
     def _mode(self, client: IrcClient, message: Any) -> None:
@@ -144,6 +145,8 @@ class LineReader:
             return
         changes = client.mode_changes(message.params[1:])
         channel.apply_modes(changes)
+        if any(p is not None and c[1] in OP_PREFIXES for c, p in changes):
+            self.translator.admins(channel)
         if any(p is not None and self.connection.is_me(p) and c[1] == "o" for c, p in changes):
             if self.channels.bot_is_op(channel):
                 channel.asked_op = False
@@ -196,7 +199,10 @@ class LineReader:
 
     def _gone(self, nick: str, channel: Channel | None = None) -> None:
         """``nick`` left ``channel`` (or the server): forget them once they share no channel with the bot."""
+        left = [channel] if channel is not None else list(self.channels.by_room.values())
         if not self.channels.drop(nick, channel):
             self.people.forget(nick)
+        for each in left:
+            self.translator.admins(each)
         if self.connection.should_reclaim(nick):
             self.lines.push_raw("NICK", self.connection.wanted_nick)

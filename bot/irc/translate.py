@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.core.events import Event, EventKind
-from bot.irc.channels import Channel, Channels, HeldLine
+from bot.irc.channels import OP_PREFIXES, Channel, Channels, HeldLine
 from bot.irc.client import Connection, IrcClient
 from bot.irc.ctcp import CtcpAnswers
 from bot.irc.identity import People, Person, fold
@@ -54,6 +54,8 @@ class Translator:
         self._senders: OrderedDict[str, str] = OrderedDict()
         """Recent event id -> folded nick of its sender (replies address them)."""
         self._history_batches: set[str] = set()
+        self._admins: dict[str, tuple[tuple[str, str], ...]] = {}
+        """The operators last told to the table, by room id (``admins``)."""
 
     def batch(self, client: IrcClient, message: Any) -> None:
         """``BATCH +id chathistory #chan`` ... ``BATCH -id``: the replay of a CHATHISTORY request."""
@@ -141,6 +143,20 @@ class Translator:
         if isinstance(msgid, str):
             self.store.set_last_seen(event.room_id, msgid)
         self.events.put_nowait(event)
+
+    def admins(self, channel: Channel) -> None:
+        """Tell the table who the channel's operators are now (an ``admins`` event, in line with the
+        channel's lines), when that changed since it was last told: a ``-o`` ends a GM's power at once."""
+        if not channel.synced:
+            return
+        me = fold(self.connection.nick)
+        ops = tuple(sorted((person.user_id, "operator") for key, modes in channel.members.items()
+                           if key != me and modes & OP_PREFIXES and (person := self.people.known.get(key)) is not None))
+        if self._admins.get(channel.room_id) == ops:
+            return
+        self._admins[channel.room_id] = ops
+        self.events.put_nowait(Event(channel.room_id, "", "", f"irc:{self._run_id}:{next(self._counter)}",
+                                     kind="admins", admins=ops))
 
     def sender_of(self, event_id: str) -> Person | None:
         """Who said the event ``event_id`` (a recent one), as the bot knows them now."""

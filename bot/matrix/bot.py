@@ -35,7 +35,7 @@ from bot.matrix.power import RoomAuth
 from bot.matrix.rooms import JoinedRooms
 from bot.matrix.session import NETWORK_ERRORS, Session
 from bot.matrix.store import MatrixStore
-from bot.matrix.translate import CAPABILITIES, Malformed, is_own_join, is_state, translate
+from bot.matrix.translate import CAPABILITIES, Malformed, admins_event, is_own_join, is_state, translate
 from bot.matrix.undecryptable import Undecryptable
 from bot.matrix.workers import Batch, Job, RoomWorkers, SyncBatches, TableAnswers
 from bot.metrics import Metrics
@@ -93,6 +93,8 @@ class MatrixBot:
         self.outbox = Outbox(self.session, self.store, self.matrix_store, self.table.renderer, self.metrics,
                              self.rooms.auths, self.rooms.auth_for, lambda: self._stopping)
         self.batches = SyncBatches(self.matrix_store)
+        self._admins_told: dict[str, tuple[tuple[str, str], ...]] = {}
+        """Each room's admins as last told to the table in this run (``_tell_admins``)."""
         self.workers = RoomWorkers(self.outbox, self.user_id, self.metrics, self._gms_of, self._handle,
                                    lambda: self._stopping, self._stop_event)
         self.answers = TableAnswers(self.name, table, self.metrics, self.batches, self.workers.deliver,
@@ -247,6 +249,7 @@ class MatrixBot:
     async def _on_leave(self, room_id: str) -> None:
         log.info("left room %s (kicked or left)", room_id)
         self.rooms.forget(room_id)
+        self._admins_told.pop(room_id, None)
         self.workers.drop(room_id)
         await self.membership.forget(room_id)
 
@@ -266,6 +269,7 @@ class MatrixBot:
             # Very first start: history from before the bot ran is ignored; only note the state.
             for src in events:
                 auth.apply(src)
+            self._tell_admins(room_id, auth, batch)
             return
         joined_here = any(is_own_join(src, self.user_id) for src in events)
         if info.timeline.limited and since and not joined_here and info.timeline.prev_batch:
@@ -275,15 +279,31 @@ class MatrixBot:
             for src in events[:last]:
                 auth.apply(src)
             events = events[last + 1:]
+        self._tell_admins(room_id, auth, batch)
         for src in events:
             if is_state(src):
                 auth.apply(src)
+                self._tell_admins(room_id, auth, batch)
                 continue
             event = self._read(room_id, src, auth)
             if event is not None:
-                batch.pending += 1
-                raw = src if event.kind == "encrypted" and isinstance(src, dict) else None
-                self.workers.enqueue(room_id, Job(event=event, batch=batch, raw=raw))
+                self._enqueue(room_id, event, batch, src)
+
+    def _enqueue(self, room_id: str, event: Event, batch: Batch, src: object = None) -> None:
+        """``event`` to the room's worker, in the order of the timeline; the sync token waits for it."""
+        batch.pending += 1
+        raw = src if event.kind == "encrypted" and isinstance(src, dict) else None
+        self.workers.enqueue(room_id, Job(event=event, batch=batch, raw=raw))
+
+    def _tell_admins(self, room_id: str, auth: RoomAuth, batch: Batch) -> None:
+        """When the room's admins (creators, power level 50+, joined) changed since the table was last told
+        (or not yet told in this run), an ``admins`` event goes in line with the timeline: a co-GM whose
+        level is lowered stops being a GM at once, without a message of theirs."""
+        admins = auth.admins(self.user_id)
+        if self._admins_told.get(room_id) == admins:
+            return
+        self._admins_told[room_id] = admins
+        self._enqueue(room_id, admins_event(room_id, admins), batch)
 
     def _read(self, room_id: str, src: object, auth: RoomAuth) -> Event | None:
         """The ``Event`` a timeline source is; an unreadable one is logged and counted, and either

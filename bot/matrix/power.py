@@ -129,6 +129,18 @@ class RoomAuth:
     def is_admin(self, user: str) -> bool:
         return user in self.creators or self.level(user) >= ADMIN_LEVEL
 
+    def admins(self, bot: str) -> tuple[tuple[str, str], ...]:
+        """The room's admins but the bot, each with why (``creator``, ``power``: level 50+), sorted: the
+        joined members among them once the members are known (the creators and the users the power
+        levels name, and every member when ``users_default`` is 50+)."""
+        candidates = self.creators | set(as_dict(self.power.get("users")))
+        if as_level(self.power.get("users_default"), 0) >= ADMIN_LEVEL:
+            candidates |= self.members
+        if self.members:
+            candidates &= self.members
+        return tuple(sorted((user, "creator" if user in self.creators else "power") for user in candidates
+                            if user != bot and self.is_admin(user)))
+
     def can_redact(self, user: str) -> bool:
         return self.level(user) >= as_level(self.power.get("redact"), 50)
 

@@ -9,6 +9,7 @@ and hands its ``event`` (when there is one) to the table, where it counts as wri
 from __future__ import annotations
 
 import time
+import uuid
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -93,6 +94,13 @@ def translate(room_id: str, src: object, auth: RoomAuth, bot_user: str,
     except _Bad as bad:
         edit = isinstance(src.get("content"), dict) and _is_edit(src["content"])
         return Malformed(str(bad), event_id, replace(base, edit=edit))
+
+
+def admins_event(room_id: str, admins: tuple[tuple[str, str], ...]) -> Event:
+    """The room's admins now (``RoomAuth.admins``) as the table's ``admins`` event; its id is the bot's own
+    (``$admins-`` and 128 random bits), never a message's."""
+    return Event(room_id, "", "", f"$admins-{uuid.uuid4().hex}", kind="admins", ts=int(time.time() * 1000),
+                 admins=admins)
 
 
 def _timestamp(value: object, now_ms: int) -> int:

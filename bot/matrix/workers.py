@@ -103,6 +103,9 @@ class TableAnswers:
     def settle(self, event: Event, batch: Batch | None, actions: list[Action]) -> None:
         """``event`` is handled (committed): the token may move, its actions go to the room's delivery."""
         self.batches.handled(batch)
+        if event.kind == "admins":  # the bot's own word on the room's admins: no chat event
+            self.deliver(event.room_id, actions)
+            return
         self.metrics.events_handled += 1
         if event.ts:
             self.metrics.part(MatrixMetrics).sync_lag_seconds = max(0.0, time.time() - event.ts / 1000)

@@ -65,7 +65,9 @@ class TableView:
         return self._table.room(room_id).page_token == token
 
     def screen_of(self, token: str) -> tuple[str, str] | None:
-        """(room, GM) of a screen link whose user the core still counts a GM of the room."""
+        """(room, GM) of a screen link whose user the core counts a GM of the room now (``Table.is_gm``: a
+        power level lowered, a ``-o`` or ``!master quitar`` ends it on the next request, with no message
+        of theirs: the transport's ``admins`` event sets ``RoomState.admins`` at once)."""
         found = self._table.store.screen_links.link(token)
         if found is None or not self._table.is_gm(*found):
             return None

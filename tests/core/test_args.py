@@ -48,7 +48,7 @@ def test_the_room_commands_usage_comes_from_their_specs() -> None:
               "entra", "sale", "permite", "mesa")}
     assert {name: (c.usage, c.needs_args) for name, c in shown.items() if c is not None} == {
         "ayuda": ("[TEMA|COMANDO]", False), "revelar": ("[NOMBRE]", False), "historial": ("[NOMBRE]", False),
-        "sistema": ("CLAVE", True), "modo": ("warn|redact|mute", True), "master": ("@usuario", True),
+        "sistema": ("CLAVE", True), "modo": ("warn|redact|mute", True), "master": ("[@usuario] | quitar @usuario", False),
         "regla": ("TEMA", True), "deshacer": ("", False), "turnos": ("NOMBRE NOMBRE...", True),
         "entra": ("NOMBRE [NOMBRE...]", True), "sale": ("NOMBRE", True), "permite": ("NOMBRE", True),
         "mesa": ("[nueva]", False),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from bot.core import floor, sheets, undo
-from bot.core.args import Arg, Opt, Parsed
+from bot.core import words_es as vocab
+from bot.core.args import Arg, Either, Key, Opt, Parsed, User
 from bot.core.commands import CommandGroup
 from bot.core.context import Context, FoundCommand
 from bot.core.render import Renderer
@@ -82,15 +83,60 @@ def mode_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("mode_set", mode=mode)
 
 
-@COMMANDS.takes("master", "gm", spec=(Arg("@usuario"),), gm_only=True)
+REMOVE = Key(vocab.REMOVE, gm=True)
+ADMIN_REASONS = ("creator", "power", "operator", "admin")
+"""Why the transport shows someone as the room's admin (``RoomState.admins``), as ``gm_why`` words it."""
+
+
+def gm_reasons(ctx: Context) -> dict[str, list[str]]:
+    """Each GM of the room and why they are one (``config``, ``master``, or why the transport shows them
+    as its admin), in that order."""
+    reasons: dict[str, list[str]] = {}
+    for user in ctx.settings.gms:
+        reasons.setdefault(user, []).append("config")
+    for user in ctx.room.gms:
+        reasons.setdefault(user, []).append("master")
+    for user, why in ctx.room.admins.items():
+        reasons.setdefault(user, []).append(why if why in ADMIN_REASONS else "admin")
+    return reasons
+
+
+@COMMANDS.takes("master", "gm", spec=Either((Opt(User("@usuario")),), (REMOVE, User("@usuario"))))
 def gm_command(ctx: Context, got: Parsed) -> None:
+    """``!master``: the GMs and why; ``!master @x``: one more (a GM's); ``!master quitar @x``: one fewer,
+    of those ``!master`` added (the others are GMs by the config or the room's own powers)."""
     user = got.text("@usuario")
+    if not user:
+        ctx.reply("gm_list", gms=[(gm, [_why(ctx, why) for why in whys]) for gm, whys in gm_reasons(ctx).items()])
+        return
+    if not ctx.is_gm():
+        raise Refusal("gm_only", command="master @usuario")
     if not _USER_ID.match(user):
         raise Refusal("bad_user", user=user[:60])
+    if got.has(REMOVE):
+        _remove_gm(ctx, user)
+        return
     if user not in ctx.room.gms:
         ctx.room.gms.append(user)
         floor.refresh_mute(ctx)
     ctx.reply("gm_added", user=user)
+
+
+def _why(ctx: Context, why: str) -> str:
+    return ctx.renderer.text("gm_why", why=why)
+
+
+def _remove_gm(ctx: Context, user: str) -> None:
+    """Only a GM added with ``!master`` is taken back; the others are told why they cannot be."""
+    whys = gm_reasons(ctx).get(user, [])
+    if "master" not in whys:
+        if not whys:
+            raise Refusal("gm_not_gm", user=user)
+        raise Refusal("gm_not_removable", user=user, why=whys[0], reason=_why(ctx, whys[0]))
+    ctx.room.gms.remove(user)
+    floor.refresh_mute(ctx)
+    still = [_why(ctx, why) for why in whys if why != "master"]
+    ctx.reply("gm_removed", user=user, still=still)
 
 
 @COMMANDS.takes("regla", "rule", spec=(Arg("TEMA"),), question=True)
