@@ -150,9 +150,13 @@ def test_generic_initiative_orders_by_roll() -> None:
     texts = t.texts(4)
     assert texts[0].startswith("🎲 Iniciativa") and texts[1].startswith("🎭 PNJ nuevos del máster: Orco.")
     assert texts[2].startswith("▶️ Ronda 1")
-    order = [part.rsplit(" ", 1) for part in texts[0].split(": ", 1)[1].rstrip(".").split(", ")]
+    gm_copy = next(m["text"] for m in t.for_line(4) if m["private_to"] == "@gm:local")
+    order = [part.rsplit(" ", 1) for part in gm_copy.split(": ", 1)[1].rstrip(".").split(", ")]
     totals = [int(total) for _, total in order]
     assert totals == sorted(totals, reverse=True)
+    # Issue 29: the room sees the NPC's die, not its total (the GMs' copy has it).
+    npc_total = dict(order)["Orco"]
+    assert f"Orco ([{npc_total}])" in texts[0] and f"Orco {npc_total}" not in texts[0]
 
 
 def test_hidden_roll_goes_to_the_gm_only() -> None:
