@@ -37,6 +37,9 @@ class Event:
     (locks, turns) but never run as a command."""
     target: str = ""
     """The event an edit replaces or a redaction deletes (empty when the transport does not say)."""
+    thread: str = ""
+    """The root of the thread the message was posted in (empty: the room's main timeline). The answers go
+    to that thread; who may write is the room's rule all the same."""
     sender_is_admin: bool = False
     """The transport's word that the sender is a room creator or has power level >= 50."""
     admins: tuple[tuple[str, str], ...] = ()
@@ -81,6 +84,8 @@ class Send:
     secret: bool = False
     """It shows a secret roll: only for ``private_to`` (the roller or a GM) until ``!revelar``. A transport
     or a log (the acta, a live page, IRC) must never show a secret message to anyone else."""
+    thread: str = ""
+    """The root of the thread it answers in (``Event.thread``; empty: the main timeline)."""
     gm_copy: bool = False
     """The GMs' private copy of the message queued just before it, with what that one leaves out of a
     GM-owned sheet (``bot/core/privacy.py``)."""

@@ -89,9 +89,10 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
     turn = (combat.round, combat.turn) if combat is not None and combat.started else None
     view.work.said.append(Said(kind, context, turn, combat.current if combat and turn else None, seen))
     applied = tuple((clean(str(r)), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
+    in_room = view.event.in_room
     send = Send(
-        view.event.room_id, views.public, view.event.event_id if to.reply and view.event.in_room else None,
-        to.mentions, private_to,
+        view.event.room_id, views.public, view.event.event_id if to.reply and in_room else None,
+        to.mentions, private_to, thread=view.event.thread if in_room and private_to is None else "",
         template=kind, actor=view.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
         private_also=to.private_also, to_room_gms=to.to_room_gms, secret=secret,
     )

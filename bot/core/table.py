@@ -219,7 +219,11 @@ def dispatch(ctx: Context) -> Line | None:
     line = read_line(event.text, event.kind == "emote")
     command = ctx.find_command(line.name) if line.kind == "command" else None
     if event.edit:
-        return line if floor.judge(ctx, line, command) else None
+        if not floor.judge(ctx, line, command):
+            return None
+        if command is not None:  # an edit runs nothing: its sender is told so, privately
+            ctx.whisper(ctx.sender, "edit_not_run", command=command.name)
+        return line
     if line.kind in ("dash", "named_dash", "short_dash") and ctx.is_gm():
         return floor.gm_dash_line(ctx, line)
     if line.kind == "short_dash" or line.bare:

@@ -25,7 +25,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote
 
@@ -34,7 +34,7 @@ from markupsafe import Markup
 from bot.core.events import Action, Send
 from bot.core.render import MAX_BODY, Message
 from bot.matrix.errors import PermanentError, RateLimited
-from bot.matrix.outbox import ACTIONS, Outbox
+from bot.matrix.outbox import ACTIONS, Outbox, relates_to
 from bot.matrix.store import MatrixStore
 from bot.transport import fitting
 
@@ -166,7 +166,9 @@ class RoomDelivery:
                 await self.outbox.execute(first)
                 self.pending.remove(first)
                 continue
-            group = [a for a in order if isinstance(a, Send) and priority(a) in (3, 4)][:MAX_ENTRIES]
+            thread = first.thread if isinstance(first, Send) else ""  # one message goes to one thread
+            group = [a for a in order if isinstance(a, Send) and priority(a) in (3, 4)
+                     and a.thread == thread][:MAX_ENTRIES]
             if len(group) == 1:
                 await self.outbox.execute(group[0])
                 self.pending.remove(group[0])
@@ -200,8 +202,9 @@ class RoomDelivery:
             "format": "org.matrix.custom.html", "formatted_body": message.html,
             "m.mentions": {"user_ids": mentions},
         }
-        if target:
-            content["m.relates_to"] = {"m.in_reply_to": {"event_id": target}}
+        relation = relates_to(replace(group[0], reply_to=target))
+        if relation:
+            content["m.relates_to"] = relation
         ids = [a.action_id for a in group]
         txn = "rolbot-c-" + hashlib.sha256("\n".join([self.room_id, *ids]).encode()).hexdigest()[:32]
         return Coalesced(self.room_id, ids, content, txn, False)

@@ -52,6 +52,15 @@ def txn_id(action_id: str) -> str:
     return "rolbot-" + hashlib.sha256(action_id.encode()).hexdigest()[:32]
 
 
+def relates_to(action: Send) -> dict[str, Any]:
+    """The relation of a room message: a reply to what it answers; in a thread (``Send.thread``), that thread with
+    the reply fallback Element sends (to what it answers, else the root) for clients that show no threads."""
+    reply = {"m.in_reply_to": {"event_id": action.reply_to or action.thread}} if action.reply_to or action.thread else {}
+    if not action.thread:
+        return reply
+    return {"rel_type": "m.thread", "event_id": action.thread, "is_falling_back": True, **reply}
+
+
 class Outbox:
     def __init__(self, session: Session, store: Store, matrix_store: MatrixStore, renderer: Renderer, metrics: Metrics,
                  auths: dict[str, RoomAuth], auth_for: Callable[[str], Awaitable[RoomAuth]],
@@ -90,8 +99,9 @@ class Outbox:
         if action.private_to:
             await self.send_private(action, content)
             return
-        if action.reply_to:
-            content["m.relates_to"] = {"m.in_reply_to": {"event_id": action.reply_to}}
+        relation = relates_to(action)
+        if relation:
+            content["m.relates_to"] = relation
         tx = txn_id(action.action_id) if action.action_id else None
         await self.room_send(action.room_id, "m.room.message", content, tx)
 

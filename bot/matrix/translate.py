@@ -169,7 +169,7 @@ def _read(base: Event, etype: str, raw: object) -> Event:
             target = relates.get("event_id")
             return replace(_with(base, kind, text, edit=True), target=target if isinstance(target, str) else "")
         kind, text = _message(content, relates)
-        return _with(base, kind, text)
+        return replace(_with(base, kind, text), thread=_thread(relates))
     if etype == "m.sticker":
         return _with(base, "media", edit=edit)
     if etype == "m.reaction":
@@ -180,6 +180,13 @@ def _read(base: Event, etype: str, raw: object) -> Event:
     if etype == ENCRYPTED:  # still ciphertext: nio had no key for it
         return _with(base, "encrypted", edit=edit)
     return _with(base, "other", edit=edit)
+
+
+def _thread(relates: dict[str, Any]) -> str:
+    """The root of the thread a message was posted in (``m.thread``), or empty: any other shape is the main
+    timeline's."""
+    root = relates.get("event_id")
+    return root if relates.get("rel_type") == "m.thread" and isinstance(root, str) and root.startswith("$") else ""
 
 
 def _message(content: dict[str, Any], relates: dict[str, Any]) -> tuple[EventKind, str]:

@@ -304,3 +304,32 @@ def test_a_gm_added_during_a_muted_lock_may_speak() -> None:
     relock = [a for a in t.for_line(4) if a["action"] == "power_levels"]
     assert relock and relock[0]["lock"] is True and "@eve:local" in relock[0]["speakers"]
     assert t.for_line(5) == []
+
+
+def test_an_edited_command_gets_a_private_hint_and_runs_nothing() -> None:
+    """Issue 29 item 7: an edit of a command that breaks no rule is not run: its sender is told, privately, that
+    edits run no commands; an edit of plain text gets nothing; one that breaks a lock is enforced as before."""
+    table = make_table()
+    table.handle(Event("!r", "@bob:local", "!tiro 1d6", "$1"))
+    actions = table.handle(Event("!r", "@bob:local", "!tiro 1d20", "$2", edit=True, target="$1"))
+    assert [a.private_to for a in actions if isinstance(a, Send)] == ["@bob:local"], actions
+    assert "!tiro" in actions[0].message.body and "🎲" not in actions[0].message.body
+    assert table.handle(Event("!r", "@bob:local", "hola a todos", "$3", edit=True, target="$1")) == []
+    assert table.handle(Event("!r", "@bob:local", "!tirro", "$4", edit=True, target="$1")) == []
+    table.handle(Event("!r", GM, "-----", "$5"))
+    locked = table.handle(Event("!r", "@bob:local", "!tiro 1d20", "$6", edit=True, target="$1"))
+    assert any(isinstance(a, Redact) and a.event_id == "$6" for a in locked)
+    assert not any(isinstance(a, Send) and a.private_to for a in locked)
+
+
+def test_an_answer_keeps_the_thread_of_its_command() -> None:
+    """Issue 29 item 7: the Send made in answer to a message posted in a thread carries its root; the room's
+    rules are the same (a lock refuses it as any post)."""
+    table = make_table()
+    actions = table.handle(Event("!r", "@bob:local", "!tiro 1d6", "$1", thread="$root"))
+    assert [(a.reply_to, a.thread) for a in actions if isinstance(a, Send)] == [("$1", "$root")]
+    assert all(a.thread == "" for a in table.handle(Event("!r", "@bob:local", "!tiro 1d6", "$2"))
+               if isinstance(a, Send))
+    table.handle(Event("!r", GM, "-----", "$3"))
+    refused = table.handle(Event("!r", "@bob:local", "!tiro 1d6", "$4", thread="$root"))
+    assert any(isinstance(a, Redact) and a.event_id == "$4" for a in refused)

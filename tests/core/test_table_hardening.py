@@ -177,8 +177,11 @@ def test_an_out_of_turn_edit_into_character_is_redacted(kind: EventKind, text: s
 def test_edits_are_judged_never_run() -> None:
     table = _table_with(COMBAT)
     assert table.handle(Event("!r", BOB, "¿me toca?", "$1", edit=True)) == []
-    assert table.handle(Event("!r", "@ana:local", "!tiro 1d20", "$2", edit=True)) == []
-    assert table.handle(Event("!r", GM, "!combate fin", "$3", edit=True)) == []
+    # An edited command runs nothing: its sender only gets a private hint (issue 29 item 7).
+    for sender, text, event_id in (("@ana:local", "!tiro 1d20", "$2"), (GM, "!combate fin", "$3")):
+        actions = table.handle(Event("!r", sender, text, event_id, edit=True))
+        assert [a.private_to for a in actions if isinstance(a, Send)] == [sender] and len(actions) == 1, actions
+        assert "Editar un mensaje no ejecuta" in actions[0].message.body
     assert table.handle(Event("!r", GM, "-----", "$4", edit=True)) == []
     assert table.handle(Event("!r", BOB, "hola", "$5")) == []  # no lock was opened
 

@@ -137,3 +137,26 @@ async def test_replies_too_long_for_one_message_go_in_as_few_as_fit() -> None:
     assert len(bodies) == 3 and all(len(body) <= MAX_BODY for body in bodies)
     assert [body.count("x" * 900) for body in bodies] == [4, 4, 1]  # each as full as it may be; one alone as it is
     assert store.outbox.pending() == []
+
+
+async def test_coalesced_replies_stay_in_their_thread() -> None:
+    """Issue 29 item 7: under the limit, replies in a thread are coalesced only with that thread's, and the one
+    message goes to that thread (with the reply fallback); the main timeline's go on their own."""
+    from dataclasses import replace
+
+    store = Store()
+    outbox = FakeOutbox(store)
+    limiter = Limiter()
+    room = delivery(outbox, limiter)
+    actions: list[Action] = [replace(roll(1), thread="$hilo"), roll(2), replace(roll(3), thread="$hilo"), roll(4)]
+    queued(store, actions)
+    outbox.limit_next = 1
+    room.add(actions)
+    await room.flush()
+    limiter.until = 0
+    await room.flush()
+    relations = [content["m.relates_to"] for _, content in outbox.sent if isinstance(content, dict)]
+    assert relations == [
+        {"rel_type": "m.thread", "event_id": "$hilo", "is_falling_back": True, "m.in_reply_to": {"event_id": "$tirada3"}},
+        {"m.in_reply_to": {"event_id": "$tirada4"}},
+    ], outbox.sent

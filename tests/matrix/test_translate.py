@@ -103,3 +103,21 @@ def test_the_server_timestamp_is_kept_within_sane_bounds(sent: object, kept: int
            "content": {"msgtype": "m.text", "body": "hola"}}
     event = translate("!r:s", src, auth(), BOT, now_ms=NOW)
     assert isinstance(event, Event) and event.ts == kept
+
+
+@pytest.mark.parametrize(("relates", "thread"), [
+    ({"rel_type": "m.thread", "event_id": "$raiz", "is_falling_back": True, "m.in_reply_to": {"event_id": "$raiz"}},
+     "$raiz"),
+    ({"rel_type": "m.thread", "event_id": "$raiz"}, "$raiz"),
+    ({"rel_type": "m.thread", "event_id": 7}, ""),
+    ({"rel_type": "m.thread", "event_id": ["$raiz"]}, ""),
+    ({"rel_type": "m.thread", "event_id": "raiz"}, ""),
+    ({"rel_type": "m.reference", "event_id": "$raiz"}, ""),
+    ({"m.in_reply_to": {"event_id": "$raiz"}}, ""),
+])
+def test_a_message_in_a_thread_carries_its_root(relates: dict, thread: str) -> None:
+    """Issue 29 item 7: the root of an ``m.thread`` relation, read defensively (any other shape: the main timeline)."""
+    event = {"type": "m.room.message", "sender": "@ana:s", "event_id": "$e", "origin_server_ts": 1700000000000,
+             "content": {"msgtype": "m.text", "body": "!tiro 1d6", "m.relates_to": relates}}
+    got = translate("!r:s", event, auth(), BOT)
+    assert isinstance(got, Event) and got.text == "!tiro 1d6" and got.thread == thread
