@@ -141,3 +141,27 @@ def test_every_scheme_prefix_has_its_colon_escaped(scheme: str) -> None:
 def test_www_inside_a_scheme_is_escaped_too() -> None:
     assert markdown_text("www.ftp://x") == "www\\.ftp\\://x"
     assert markdown_text("xwww.y") == "xwww\\.y"
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_every_me_is_written_as_an_action_never_as_speech(fmt: str) -> None:
+    """Issue 29 item 9: a ``/me`` (typed, or a client's emote) of a character, of a player with no character,
+    of the GM and of the GM inside a lock is an action (italics), never a speaker's line."""
+    room = Room()
+    room.play("@gm:local: !acta activar\n@ana:local: !pj Ana")
+    room.say(ANA, "/me saluda")
+    room.say(ANA, "se inclina", kind="emote")
+    room.say("@bob:local", "/me bosteza")
+    room.say(GM, "/me cierra la puerta")
+    room.play("@gm:local: -----")
+    room.say(GM, "/me ruge en el bloqueo")
+    room.play("@gm:local: -----")
+    document = room.document(fmt)
+    actions = ("Ana saluda", "Ana se inclina", "@bob:local bosteza", "cierra la puerta", "ruge en el bloqueo")
+    if fmt == "md":
+        lines = [line.replace("\\", "") for line in document.splitlines()]
+        assert all(f"*{action}*" in lines for action in actions), document
+        assert not [line for line in lines if line.startswith("**")], document
+    else:
+        assert all(f'<p class="accion"><i>{html.escape(action)}</i></p>' in document for action in actions), document
+        assert 'class="dialogo"' not in document, document

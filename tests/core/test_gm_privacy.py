@@ -244,3 +244,40 @@ def test_an_npc_initiative_shows_its_die_not_its_bonus() -> None:
     (order, *_) = room.say(GM, "!iniciativa")
     assert re.search(r"Orco \(\[\d+\]\)", order.message.body), order.message.body
     assert re.search(r"Kira \d+ \(\[\d+\]\+4\)|Kira \d+ \(\[\d+\]\)", order.message.body), order.message.body
+
+
+def test_a_wound_of_an_npc_shows_its_grade_not_the_points_felt() -> None:
+    """The points a Sombra wound keeps are the damage less the victim's Resistir dolor (VOL/2): shown beside
+    the damage they give it back, so the room reads the grade and the GMs the points."""
+    room = Room("sombra", configured=True)
+    room.say(GM, "!ficha Orco vol 34")
+    sends = room.say(GM, "!daño Orco 200 pecho")
+    public = [s for s in sends if s.private_to is None]
+    assert public and "herida leve" in public[0].message.body, public[0].message.body
+    assert "183" not in public[0].message.body and "183" not in public[0].message.html
+    assert "183" in room.gm_copies()[-1].message.body
+    (wounds,) = [s for s in room.say(ANA, "!heridas Orco") if s.private_to is None]
+    assert "herida leve" in wounds.message.body and "183" not in wounds.message.body, wounds.message.body
+    (kira,) = room.say(GM, "!daño Kira 10 pecho")
+    assert "pecho: herida leve (10)" in kira.message.body, kira.message.body
+
+
+def test_the_damage_of_an_npcs_pending_blow_is_the_npcs_roll() -> None:
+    room = Room("stormbringer", configured=True)
+    for line in ((ANA, "!ataque Orco"), (GM, "!daño Orco 1"), (GM, "!siguiente"), (GM, "!ataque Kira")):
+        room.say(*line)
+    sends = room.say(GM, "!daño Kira")
+    public = [s for s in sends if s.private_to is None and s.roll is not None]
+    assert public and all(key not in public[0].roll for key in GM_ROLL_KEYS), public[0].roll
+    assert public[0].roll["dice"] and "PV 12 →" in public[0].message.body
+    copy = room.gm_copies()[-1]
+    assert copy.roll is not None and "total" in copy.roll
+
+
+def test_an_npcs_damage_to_a_player_shows_the_players_toughness() -> None:
+    room = Room("savage", configured=True)
+    room.say(GM, "!siguiente")
+    sends = room.say(GM, "!daño Kira 2d6")
+    public = [s for s in sends if s.private_to is None and s.roll is not None]
+    assert public and "vs Dureza 5" in public[0].message.body, public[0].message.body
+    assert "total" not in public[0].roll and "expr" not in public[0].roll, public[0].roll

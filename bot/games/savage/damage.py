@@ -88,16 +88,17 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
               roll: SavageDamageRoll | None, roller: str | None = None) -> None:
     """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until the
     next damage roll or the next turn. ``roller``: whose damage it is (a GM-owned sheet's shows its dice
-    only, bot/core/privacy.py). A Wild Card it incapacitates rolls Vigor when that chance has
-    passed, at once when there is none."""
+    only, bot/core/privacy.py); the Toughness it is judged against (``judged``) shows unless the target's
+    sheet is the GMs'. A Wild Card it incapacitates rolls Vigor when that chance has passed, at once when
+    there is none."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
     state = SavageCombat.of(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
     can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
-    ctx.reply("savage/table_damage", name=target.name, roller=roller, roll=roll, effect=effect, before=before,
-              after=after, hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
+    ctx.reply("savage/table_damage", name=target.name, judged=target.name, roller=roller, roll=roll, effect=effect,
+              before=before, after=after, hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
     if incapacitated and not can_soak:
         after, _ = roll_incapacitation(ctx, target, after)
     store(target, after)

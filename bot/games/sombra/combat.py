@@ -141,7 +141,10 @@ class SombraCombat(CombatRules):
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
-        return [ctx.renderer.text("sombra/table_condition", l=label) for label in status_labels(ctx, combat, actor)]
+        """Rendered once for everyone: a GM-owned sheet's wounds without their points (its Resistir dolor)."""
+        hide = ctx.sheet_is_gms(actor)
+        return [ctx.renderer.text("sombra/table_condition", l=label, hide=hide)
+                for label in status_labels(ctx, combat, actor)]
 
     def join(self, ctx: Context, combat: Combat, character: Character) -> str | None:
         """Placed by VEL, then AGI, among those still to act; in an order set by hand, last."""

@@ -256,7 +256,9 @@ def damage_command(ctx: Context, got: Parsed) -> None:
             st.blows(combat).remove(blow)
             mark_experience(ctx, blow)
             parry_broke = parrying_weapon_breaks(target, blow, result.result.rolled)
-    ctx.reply("stormbringer/table_damage", name=target.name, roll=result, before=before,
+    # The sheet damage of a blow is its attacker's roll (a GM-owned sheet's shows its dice only, bot/core/privacy.py).
+    roller = blow["attacker"] if blow and not words else None
+    ctx.reply("stormbringer/table_damage", name=target.name, roller=roller, roll=result, before=before,
               after=target.sheet.get("pv"), parry_broke=parry_broke)
     if combat is not None:
         declarer_fell(ctx, combat, target)

@@ -92,7 +92,8 @@ def test_a_whole_seeded_fight_checked_by_hand() -> None:
     # (middle die 6) > 2x4: serious, Hans is down; his death threshold (VIT 2) starts, its count the GM's.
     down = t.text(21)
     assert "[2, 6, 6] = 14 +3 = 17 → éxito medio" in down and "Daño II+2: abdomen (6) 10" in down
-    assert "Hans: umbral mortal; abdomen: herida grave (10); en el suelo, sin poder actuar." in down
+    # Hans is the GM's: the room reads the grade, not the points felt (issue 29 item 1).
+    assert "Hans: umbral mortal; abdomen: herida grave; en el suelo, sin poder actuar." in down
     # The second shot: 2+1+2 = 5 +3 +5 = 13 <= 17, a low success (2+1 < 5): II+2 = 2+1+2 = 5 at the chest > 4.
     assert "[2, 1, 2] = 5 +3 +5 2.º disparo = 13 → éxito bajo" in t.text(22)
     assert "pecho: 5 contra RES 4 → herida leve" in t.gm_text(22)
@@ -117,7 +118,7 @@ def test_a_whole_seeded_fight_checked_by_hand() -> None:
     # Kurt's knife arm is hurt (+3) on top of his serious chest wound (+5): +8 on every fight roll.
     assert "[10, 9, 9] → fracaso medio" in t.texts(33)[1]
     assert "[5, 10, 9] → fracaso medio" in t.texts(35)[0]
-    assert "· Kurt [brazo derecho: herida leve (10), pecho: herida grave (12), +5 a sus acciones]" in t.text(37)
+    assert "· Kurt [brazo derecho: herida leve, pecho: herida grave, +5 a sus acciones]" in t.text(37)
     assert "Fin del combate tras 4 rondas" in t.text(38)
 
     assert sheet(table, "Hans")["heridas"] == {"abdomen": {"severity": "serious", "damage": 10},

@@ -114,7 +114,7 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert "cabeza (0) 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in t.gm_text(line(4))
     board = t.text(line(5))
     assert "· Bruno [empate de iniciativa]" in board
-    assert "· Hans [empate de iniciativa, aturdido (2 turnos), cabeza: herida leve (8), +3 a sus acciones]" in board
+    assert "· Hans [empate de iniciativa, aturdido (2 turnos), cabeza: herida leve, +3 a sus acciones]" in board
     assert "turno de Bruno" in t.text(line(6))
     # Bruno misses: 26 > 15, no damage.
     assert "fracaso medio" in t.text(line(7)) and "Hans no recibe ningún daño" in t.text(line(7))
@@ -128,7 +128,7 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert any("Ronda 2. Orden: McAvoy → Bruno → Hans" in x for x in t.texts(line(10)))
     assert "aturdido (1 turno)" in t.text(line(11)) and "▶ McAvoy" in t.text(line(11))
     assert "Hans tiene el estado aturdido: habilidades a la mitad (1 turno)" in t.texts(line(13))[0]
-    assert "aturdido" not in t.text(line(15)) and "cabeza: herida leve (8)" in t.text(line(15))
+    assert "aturdido" not in t.text(line(15)) and "cabeza: herida leve, +3" in t.text(line(15))
     # Round 3: a serious abdomen wound (6+1+2 = 9 > 2x4) puts Hans down.
     assert "abdomen (6) 9" in t.text(line(16)) and "herida grave" in t.text(line(16))
     assert "en el suelo, sin poder actuar" in t.text(line(17))
