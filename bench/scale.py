@@ -542,6 +542,7 @@ runpy.run_module("bot.cli", run_name="__main__", alter_sys=True)
 dumps a snapshot."""
 
 
+@functools.cache
 def owner(filename: str) -> str | None:
     """Whose code a frame is: a third-party distribution, a rolbot module (3 levels), or None
     (the standard library, the import machinery)."""
@@ -558,9 +559,9 @@ def breakdown(snapshot: tracemalloc.Snapshot) -> dict[str, Counter[str]]:
     and by the innermost frame that is not the standard library's (the interpreter's own if none)."""
     out: dict[str, Counter[str]] = {"import": Counter(), "run": Counter()}
     for trace in snapshot.traces:
-        frames = list(trace.traceback)  # oldest first
-        phase = "import" if any(f.filename.startswith("<frozen importlib") for f in frames) else "run"
-        who = next((o for f in reversed(frames) if (o := owner(f.filename))), "stdlib / intérprete")
+        files = [frame.filename for frame in reversed(trace.traceback)]  # innermost first
+        phase = "import" if any(f.startswith("<frozen importlib") for f in files) else "run"
+        who = next((o for f in files if (o := owner(f))), "stdlib / intérprete")
         out[phase][who] += trace.size
     return out
 

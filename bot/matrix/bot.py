@@ -36,6 +36,7 @@ from bot.matrix.power import RoomAuth
 from bot.matrix.session import NETWORK_ERRORS, YIELD_ON_LIMIT, Session
 from bot.matrix.store import MatrixStore
 from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
+from bot.memory import release_freed_memory
 from bot.net import describe_network_error
 from bot.transport import Backoff, handle_until_committed, pause, pending_of
 from bot.web import Metrics
@@ -231,6 +232,7 @@ class MatrixBot:
                 self.metrics.first_sync_done = True
                 self.metrics.transports["matrix"] = True
                 log.info("first sync done")
+                release_freed_memory()
 
     async def _crypto_upkeep(self) -> None:
         try:
