@@ -1,0 +1,22 @@
+"""What a run does not use stays unloaded (docs/performance.md, memory at rest)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from bot.memory import release_freed_memory
+
+LAZY = ("snowballstemmer", "cryptography")
+"""Loaded on first use only: the stemmer with the first ``!regla``, cryptography to sign a device."""
+
+
+def test_the_bot_modules_do_not_import_what_waits_for_first_use() -> None:
+    code = ("import sys, bot.cli, bot.runner, bot.matrix, bot.matrix.crosssign; "
+            f"print(*[m for m in {LAZY!r} if m in sys.modules])")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []
+
+
+def test_release_freed_memory_runs_anywhere() -> None:
+    release_freed_memory()
