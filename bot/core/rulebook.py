@@ -8,8 +8,8 @@ stem, so "como se cura un herido" meets a card about "curación" and "heridas". 
 once per registry in memory. A game without cards of its own (the generic one) searches every
 game's cards.
 
-The stemmer (``snowballstemmer`` imports its thirty-odd languages) is imported on the first
-analysis, not with this module: a run that never answers ``!regla`` never loads it
+The stemmer (``snowballstemmer`` imports its thirty-odd languages) and sqlite-utils are imported
+on the first analysis and index, not with this module: a run that never answers ``!regla`` never loads it
 (docs/performance.md, memory).
 """
 
@@ -23,11 +23,12 @@ from collections import Counter
 from collections.abc import Callable
 from functools import cache, lru_cache
 from importlib.resources.abc import Traversable
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from bot.core.context import GameBook
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 _WORD = re.compile(r"[^\W_]+")
 MAX_QUERY_WORDS = 12
@@ -120,7 +121,9 @@ class Rulebook:
     """Every card of the registry's games, searchable by game."""
 
     def __init__(self, games: GameBook) -> None:
-        self.db = sqlite_utils.Database(memory=True)
+        import sqlite_utils  # with the index, on the first ``!regla`` (the store may not need it)
+
+        self.db: sqlite_utils.Database = sqlite_utils.Database(memory=True)
         rows = [_indexed(card) for game in games for card in load_cards(game.key, game.cards)]
         self.with_cards = {row["system"] for row in rows}
         self.db.table("cards").insert_all(rows, pk="id", alter=True, replace=True)
