@@ -78,7 +78,7 @@ def status():
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 table = Table(Store(PATH), TableSettings(RoomSettings(gms=("@gm:bench",))), games=GAMES)
-rooms = table.store.room_ids()
+rooms = table.store.rooms.ids()
 for room_id in rooms:
     table.room(room_id)
 assert all(table.room(r).combat.started for r in rooms)

@@ -38,10 +38,10 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.screen import Screen
-from bot.screen.page import ScreenPages
 from bot.transport import TransportHub
-from bot.web import Metrics
+from bot.web.screen_page import ScreenPages
 from tests.matrix.conftest import Chat, membership
 
 ROOM, GM = "!bench:local", "@gm:bench"
@@ -61,7 +61,7 @@ def render_times(renders: int) -> tuple[list[float], list[float], int]:
         table.handle(Event(ROOM, GM, f"!ficha Orco {n} dureza {5 + n % 3} parada {4 + n % 4} pelear d{6 + 2 * (n % 3)}",
                            f"$f{n}", ts=1_700_000_001_000 + n))
     table.handle(Event(ROOM, GM, "!pantalla", "$p", ts=1_700_000_002_000))
-    token = table.store.screen_token(ROOM, GM)
+    token = table.store.screen_links.token(ROOM, GM)
     assert token is not None
     combat = table.room(ROOM).combat
     assert combat is not None and len(combat.order) == 40

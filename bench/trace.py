@@ -47,7 +47,7 @@ from bot.matrix.outbox import Outbox  # noqa: E402
 from bot.matrix.power import RoomAuth  # noqa: E402
 from bot.matrix.store import MatrixStore  # noqa: E402
 from bot.matrix.translate import translate  # noqa: E402
-from bot.web import Metrics  # noqa: E402
+from bot.metrics import Metrics  # noqa: E402
 
 BOT = "@rolbot:bench"
 GM = "@gm:bench"

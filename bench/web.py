@@ -46,8 +46,10 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.table_page import TablePages
-from bot.web import Metrics, make_app, start_web
+from bot.metrics import Metrics
+from bot.web import make_app, start_web
+from bot.web.table_page import TablePages
+from bot.web.view import TableView
 
 ROOM, GM = "!bench:local", "@gm:bench"
 PLAYERS = 5
@@ -102,7 +104,7 @@ class Room:
 
     def recorded(self) -> int:
         store = self.table.store
-        return len(store.acta_entries(ROOM, store.acta_sessions(ROOM)))
+        return len(store.acta.entries(ROOM, store.acta.sessions(ROOM)))
 
 
 def timed(fn: Callable[[], Any], count: int) -> list[float]:
@@ -300,12 +302,12 @@ async def hold(args: argparse.Namespace) -> None:
     print(f"holding: {ACTAS} actas of {ACTA_POSTS} posts, {FLOOD_ROOMS} rooms x {FLOOD_STREAMS} streams "
           f"(set up in {time.perf_counter() - started:.1f} s)")
     table = room.table
-    sessions = sessions_of(table.store, table.renderer, room.acta_rooms[0], table.store.acta_sessions(room.acta_rooms[0]))
+    sessions = sessions_of(table.store, table.renderer, room.acta_rooms[0], table.store.acta.sessions(room.acta_rooms[0]))
     on_loop = timed(lambda: render_acta(table.renderer, room.acta_rooms[0], sessions, "md"), 3)
     size = len(render_acta(table.renderer, room.acta_rooms[0], sessions, "md").encode())
     print(f"one acta: {size / 2**20:.1f} MiB of Markdown; rendering it takes p50 {statistics.median(on_loop):.0f} ms "
           "(the time each fetch held the event loop before)")
-    metrics = Metrics(first_sync_done=True)
+    metrics = Metrics(transports={"matrix": True})
     runner = await start_web(metrics, "127.0.0.1", 0, table, trusted_proxy="127.0.0.1")
     base = f"http://127.0.0.1:{runner.addresses[0][1]}"
     idle = await healthz_times(f"{base}/healthz", args.samples)
@@ -354,7 +356,7 @@ async def main(args: argparse.Namespace) -> None:
         return
     room = Room()
     token = room.set_up()
-    pages = TablePages(room.table)
+    pages = TablePages(TableView(room.table), Metrics())
     render = timed(lambda: pages.page(ROOM, token), args.renders)
     status = timed(lambda: room.say(GM, "!estado"), args.renders)
     print(f"room: {PLAYERS + NPCS} combatants, {room.recorded()} recorded acta entries, page "

@@ -93,7 +93,7 @@ def run_console(table: Table, stdin: IO[str], stdout: IO[str], jsonl: bool) -> i
         if isinstance(item, tuple):
             print(renderer.text("console_bad_line", number=item[0], line=item[1][:80]), file=sys.stderr)
             continue
-        if table.store.was_handled(item.event_id):
+        if table.store.handled.seen(item.event_id):
             skipped += 1
             continue
         actions = table.handle(item, owner=CONSOLE.name)

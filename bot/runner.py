@@ -1,11 +1,11 @@
 """``rolbot run``: the one composition root. It builds the store, the table (with the games registry), the
-web server and every transport the config names (Matrix, IRC or both; Matrix alone for
-``--setup-crypto``), held in one ``TransportHub``; ``/healthz`` waits for all of them."""
+web server and every transport of the registry (``bot/transports``) the config names (Matrix, IRC or
+both; those with a set-up alone for ``--setup-crypto``), held in one ``TransportHub``; ``/healthz`` waits
+for all of them."""
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 import os
@@ -18,17 +18,18 @@ from bot.config import Config
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.screen import Screen
-from bot.screen.page import ScreenPages
-from bot.transport import TransportFailed, TransportHub
-from bot.web import Metrics, start_web
+from bot.transport import RunMode, SetsUp, TransportFailed, TransportHub, TransportRegistry
+from bot.transports import TRANSPORTS
+from bot.web import start_web
+from bot.web.screen_page import ScreenPages
 
 log = logging.getLogger("rolbot")
 
-LIBRARY_LOGGERS = {"nio": logging.ERROR, "rolbot.irc.pydle": logging.ERROR, "pydle": logging.INFO,
-                   "aiohttp": logging.INFO}
-"""The libraries' loggers and their least level unless ``[logging] libraries = "debug"``: nio's schema
-warnings on every error response and pydle's "unknown command" chatter are noise."""
+LIBRARY_LOGGERS = {"aiohttp": logging.INFO}
+"""The libraries' loggers and their least level unless ``[logging] libraries = "debug"``, besides each
+transport's own (``TransportDescription.loggers``)."""
 STORE_SQL_LOGGER = "peewee"
 """nio's crypto store runs on peewee, whose DEBUG lines are its SQL with the pickled keys as
 parameters: never below INFO, whatever the config says."""
@@ -51,27 +52,23 @@ class SecretFilter(logging.Filter):
         return True
 
 
-def config_secrets(config: Config) -> list[str]:
-    """The config's secrets as they may be written: as they are, and the IRC password inside a SASL
-    PLAIN ``AUTHENTICATE`` (base64 of ``identity NUL user NUL password``, identity empty or the user)."""
-    found = [config.matrix_config.password.value, config.matrix_config.access_token.value] if config.matrix_config else []
-    if config.irc and config.irc.password:
-        user, password = (config.irc.account or config.irc.nick).encode(), config.irc.password.value.encode()
-        found += [config.irc.password.value,
-                  *(base64.b64encode(b"\0".join((identity, user, password))).decode() for identity in (b"", user))]
-    return found
+def config_secrets(config: Config, transports: TransportRegistry = TRANSPORTS) -> list[str]:
+    """The config's secrets as they may be written, each configured transport's as it says (IRC's
+    password also inside a SASL ``AUTHENTICATE``)."""
+    return [secret for t in transports if t.name in config.transports
+            for secret in t.config.secrets(config.transports[t.name])]
 
 
-def configure_logging(config: Config) -> None:
+def configure_logging(config: Config, transports: TransportRegistry = TRANSPORTS) -> None:
     level = getattr(logging, config.log_level, logging.INFO)
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    secrets = SecretFilter(config_secrets(config))
+    secrets = SecretFilter(config_secrets(config, transports))
     for handler in logging.getLogger().handlers:
         for old in [f for f in handler.filters if isinstance(f, SecretFilter)]:
             handler.removeFilter(old)
         handler.addFilter(secrets)
     logging.getLogger().setLevel(level)
-    for name, least in LIBRARY_LOGGERS.items():
+    for name, least in {**LIBRARY_LOGGERS, **transports.loggers()}.items():
         logging.getLogger(name).setLevel(logging.DEBUG if config.log_libraries == "debug" else max(least, level))
     logging.getLogger(STORE_SQL_LOGGER).setLevel(max(logging.INFO, level))
 
@@ -81,23 +78,23 @@ def run(config: Config, setup_only: bool = False, reset_cross_signing: bool = Fa
     return asyncio.run(run_transports(config, setup_only=setup_only, reset_cross_signing=reset_cross_signing))
 
 
-def build_table(config: Config, rng: random.Random | None = None) -> Table:
-    """The run's one store and table, over the shipped games."""
+def build_table(config: Config, rng: random.Random | None = None, transports: TransportRegistry = TRANSPORTS
+                ) -> Table:
+    """The run's one store and table, over the shipped games, with each transport's wording of the core
+    messages it words its own way."""
     os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
-    return Table(Store(config.db_path), config.table, rng=rng, games=GAMES, templates_dir=config.templates_dir)
+    return Table(Store(config.db_path), config.table, rng=rng, games=GAMES, templates_dir=config.templates_dir,
+                 transports=transports.templates())
 
 
-def build_hub(config: Config, table: Table, metrics: Metrics, setup_only: bool = False,
-              reset_cross_signing: bool = False) -> TransportHub:
-    """Every transport the config names (Matrix alone for the crypto set-up, which is Matrix's)."""
-    from bot.irc.bot import IrcBot
-    from bot.matrix import MatrixBot
-
+def build_hub(config: Config, table: Table, metrics: Metrics, mode: RunMode | None = None,
+              transports: TransportRegistry = TRANSPORTS) -> TransportHub:
+    """Every transport the config names (for a set-up, those that have one: Matrix's crypto)."""
+    mode = mode or RunMode()
     hub = TransportHub(table, metrics)
-    if config.matrix_config is not None:
-        hub.add(MatrixBot(config, table, metrics, setup_only=setup_only, reset_cross_signing=reset_cross_signing))
-    if config.irc is not None and not setup_only:
-        hub.add(IrcBot(config, table, metrics))
+    for transport in transports:
+        if transport.name in config.transports and (transport.sets_up or not mode.setup_only):
+            hub.add(transport.build(config, table, metrics, mode))
     return hub
 
 
@@ -113,14 +110,12 @@ async def serve_web(config: Config, table: Table, metrics: Metrics, screen: Scre
 
 
 async def run_transports(config: Config, stop: asyncio.Event | None = None, setup_only: bool = False,
-                         reset_cross_signing: bool = False) -> int:
+                         reset_cross_signing: bool = False, transports: TransportRegistry = TRANSPORTS) -> int:
     """Run until SIGTERM/SIGINT (or ``stop`` is set); 1 if a transport failed for good, or (``setup_only``)
-    if the bot's device could not be cross-signed."""
-    from bot.matrix import MatrixBot
-
-    table = build_table(config)
-    metrics = Metrics()
-    hub = build_hub(config, table, metrics, setup_only, reset_cross_signing)
+    if a set-up did not work (the bot's device could not be cross-signed)."""
+    table = build_table(config, transports=transports)
+    metrics = transports.metrics()
+    hub = build_hub(config, table, metrics, RunMode(setup_only, reset_cross_signing), transports)
     screen = None if setup_only else Screen(hub)
     if screen is not None:
         hub.add(screen)
@@ -155,5 +150,5 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
             await server.cleanup()
         table.store.db.conn.close()
     if setup_only:
-        return 0 if not failed and all(t.setup_ok for t in hub.transports if isinstance(t, MatrixBot)) else 1
+        return 0 if not failed and all(t.setup_ok for t in hub.transports if isinstance(t, SetsUp)) else 1
     return 1 if failed else 0

@@ -13,17 +13,21 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar, get_args, runtime_checkable
 
 from bot.core.events import Action, Event
+from bot.metrics import Metrics
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from bot.config import Config, TransportSection
     from bot.core.store import Store
-    from bot.core.table import Table
-    from bot.web import Metrics
+    from bot.core.table import Table, TransportTemplates
+    from bot.metrics import MetricsPart
 
 log = logging.getLogger(__name__)
 Answer = TypeVar("Answer")
@@ -114,6 +118,83 @@ class Transport(Protocol):
         ...
 
 
+@runtime_checkable
+class SetsUp(Protocol):
+    """A transport built for its set-up alone (``RunMode.setup_only``: Matrix's crypto set-up), which
+    says whether it worked."""
+
+    setup_ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RunMode:
+    """How ``rolbot run`` was asked to run (its command-line flags)."""
+
+    setup_only: bool = False
+    """``--setup-crypto``: only the transports with a set-up (``TransportDescription.sets_up``) run, once."""
+    reset_cross_signing: bool = False
+
+
+@dataclass(frozen=True)
+class TransportDescription:
+    """All the rest of the program knows of one transport, light to import: its network's library is
+    imported only by ``build`` and ``actions``. The registry (``bot/transports/__init__.py``) lists them."""
+
+    config: TransportSection
+    """Its config section (``bot/config.py``): keys, how it reads, its rooms' ids, its secrets."""
+    build: Callable[[Config, Table, Metrics, RunMode], Transport]
+    """The transport for a config that has its section."""
+    actions: Callable[[], ActionRegistry[Any]]
+    """Its ``ACTIONS`` (``tests/test_transport.py`` checks every kind has a handler)."""
+    template_folder: Traversable
+    """Its messages, ``<name>/<kind>`` (``templates/matrix/``)."""
+    metrics: type[MetricsPart] | None = None
+    """Its own counters (``bot/metrics.py``): their rows go on ``/metrics``. It says whether it is
+    connected in ``Metrics.transports[name]`` (``/healthz``)."""
+    loggers: Mapping[str, int] = field(default_factory=dict)
+    """Its libraries' loggers and their least level unless ``[logging] libraries = "debug"``."""
+    templates: Mapping[str, str] = field(default_factory=dict)
+    """Core messages it words its own way: kind -> its kind (``no_power`` -> ``irc/no_power``, in its
+    ``template_folder``), rendered for the events of its rooms."""
+    sets_up: bool = False
+    """It runs under ``--setup-crypto`` (then alone, and it ``SetsUp``)."""
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+
+class TransportRegistry:
+    """The transports a run may configure, in order (their rows of ``/metrics`` in that order)."""
+
+    def __init__(self, *descriptions: TransportDescription) -> None:
+        self._by_name: dict[str, TransportDescription] = {}
+        for description in descriptions:
+            if description.name in self._by_name:
+                raise ValueError(f"two transports named {description.name!r}")
+            self._by_name[description.name] = description
+
+    def __iter__(self) -> Iterator[TransportDescription]:
+        return iter(self._by_name.values())
+
+    def __getitem__(self, name: str) -> TransportDescription:
+        return self._by_name[name]
+
+    def sections(self) -> list[TransportSection]:
+        return [t.config for t in self]
+
+    def templates(self) -> list[TransportTemplates]:
+        """Each transport's messages and own wording of core messages (``Table``'s ``transports``)."""
+        return [(t.name, t.template_folder, t.templates) for t in self]
+
+    def loggers(self) -> dict[str, int]:
+        return {name: level for t in self for name, level in t.loggers.items()}
+
+    def metrics(self) -> Metrics:
+        """The run's counters, with every transport's rows, configured or not."""
+        return Metrics(parts={t.metrics: t.metrics() for t in self if t.metrics is not None})
+
+
 class Backoff:
     """The growing pause between failed attempts that every transport uses (a sync, a request, a
     connection, an event's transaction): ``first`` seconds, doubled after each failure up to ``cap``,
@@ -189,13 +270,13 @@ def pending_of(owner: Owner, store: Store) -> list[Action]:
     their order: those the outbox keeps as its own, and those queued before the outbox kept owners
     of the rooms it owns, from now on kept as its own. Another transport's are left as they are."""
     own, claimed = [], []
-    for recorded, action in store.pending_owned(owner.name):
+    for recorded, action in store.outbox.pending_owned(owner.name):
         if recorded or owner.owns(action.room_id):
             own.append(action)
             if not recorded:
                 claimed.append(action.action_id)
     if claimed:
-        store.claim_actions(claimed, owner.name)
+        store.outbox.claim(claimed, owner.name)
     return own
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, ClassVar, Protocol
 
 from systems.dice import Die, Rng, RollResult, parse
+from systems.jsonable import Jsonable, JsonShape
 
 MAX_WALK_DEPTH = 6
 
@@ -32,19 +33,19 @@ class GameSystem(Protocol):
 
 
 @dataclass(slots=True)
-class DiceRoll:
+class DiceRoll(Jsonable):
     """A plain dice expression, valid in every system."""
 
     template: ClassVar[str] = "roll"
+    kind: ClassVar[str] = "dice"
+    json_shape: ClassVar[JsonShape] = JsonShape("system", "kind", RollResult.json_shape.through("result"), "modifiers",
+                                                derived={"modifiers": lambda _: []})
     result: RollResult
     system: str = "generic"
 
     @property
     def total(self) -> int:
         return self.result.total
-
-    def as_json(self) -> dict:
-        return {"system": self.system, "kind": "dice", **self.result.as_json(), "modifiers": []}
 
 
 def roll_dice(text: str, rng: Rng, system: str = "generic") -> DiceRoll:

@@ -21,8 +21,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
+from systems.jsonable import Jsonable, JsonShape
 from systems.refusal import Refusal
 
 MAX_TEXT = 500
@@ -56,9 +57,11 @@ class DiceError(Refusal, ValueError):
 
 
 @dataclass(slots=True)
-class Die:
+class Die(Jsonable):
     """One die as rolled: an exploding die keeps every face of its chain."""
 
+    json_shape: ClassVar[JsonShape] = JsonShape("sides", "value", "faces", "exploded", "kept",
+                                                derived={"faces": lambda die: list(die.faces)})
     sides: int
     faces: tuple[int, ...]
     value: int
@@ -68,15 +71,6 @@ class Die:
     @property
     def is_min(self) -> bool:
         return self.faces[0] == 1
-
-    def as_json(self) -> dict:
-        return {
-            "sides": self.sides,
-            "value": self.value,
-            "faces": list(self.faces),
-            "exploded": self.exploded,
-            "kept": self.kept,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,10 +271,13 @@ def _compile(terms: tuple[DiceTerm | ConstantTerm, ...]) -> Callable[[DiceExpr],
     return env["make"]  # type: ignore[return-value]
 
 
-class RollResult:
+class RollResult(Jsonable):
     """A rolled expression. ``terms`` (with their ``Die`` objects) are built on first access."""
 
     __slots__ = ("_comment", "_terms", "expr", "raws", "total")
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        "expr=expr.text", "comment", "total", "dice=faces", "detail",
+        derived={"detail": lambda result: [die.as_json() for die in result.dice]})
 
     def __init__(self, expr: DiceExpr, raws: list[RawTerm], total: int) -> None:
         # ``_terms`` and ``_comment`` stay unset until needed: this runs on every roll.
@@ -312,14 +309,6 @@ class RollResult:
         """Every face rolled, in order, explosions included."""
         return [f for t in self.terms for f in t.faces]
 
-    def as_json(self) -> dict:
-        return {
-            "expr": self.expr.text,
-            "comment": self.comment,
-            "total": self.total,
-            "dice": self.faces,
-            "detail": [d.as_json() for d in self.dice],
-        }
 
 
 _TERM = re.compile(

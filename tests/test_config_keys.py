@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, IrcConfig, MatrixConfig, parse_config, section_keys
+from bot.config import Config, ConfigError, parse_config, section_keys
 from bot.core.settings import RoomSettings
+from bot.irc.config import IrcConfig
+from bot.matrix.config import MatrixConfig
+from bot.transports import TRANSPORTS
 from tests.test_startup_errors import assert_one_line, rolbot, write_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,6 +79,8 @@ def test_the_known_keys_are_the_fields_each_section_fills() -> None:
     keys = section_keys()
     assert keys["matrix"] == {f.name for f in fields(MatrixConfig)}
     assert keys["irc"] == {f.name for f in fields(IrcConfig)}
+    for transport in TRANSPORTS:
+        assert keys[transport.name] == {f.name for f in fields(transport.config.schema)}
     config_fields = {f.name for f in fields(Config)}
     assert {f"storage_{k}" for k in keys["storage"]} <= config_fields and keys["storage"] == {"path"}
     assert {"level"} <= keys["logging"] and {"bind", "public_url"} <= keys["web"] and keys["templates"] == {"dir"}

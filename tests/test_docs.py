@@ -164,8 +164,9 @@ def test_the_readme_tours_the_gms_screen_into_the_gms_manual() -> None:
     assert any("pantalla" in slug for slug in anchors(DOCS / "gm.md"))
 
 
-EXAMPLES = ("hexagono", "hexchat")
-"""The made-up game and network of «Adding a game» and «Adding a transport»: files still to be written."""
+EXAMPLES = ("hexagono", "hexchat", "juguete")
+"""The made-up game and network of «Adding a game» and «Adding a transport», and the toy game its test writes in a
+temporary folder: files not in the tree."""
 PLACEHOLDERS = {"<game>": "savage", "<transport>": "matrix"}
 CITED_PATH = re.compile(r"`((?:bot|systems|templates|tests|docs|bench)/[\w./<>-]*)`")
 CITED_NAME = re.compile(r"`((?:bot|systems)(?:\.\w+)+)")

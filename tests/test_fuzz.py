@@ -115,7 +115,7 @@ def check_session(key: str, enforce: str, session: list[tuple[int, str, bool]]) 
                 assert INTERNAL_ERROR not in action.message.body, (key, text, [t for _, t, _ in session[:i + 1]])
                 assert len(action.message.body) <= 4000 and len(action.message.html) <= 8000
         state = table.room(room)
-        stored = table.store.load_room(room)
+        stored = table.store.rooms.load(room)
         assert RoomState.from_dict(stored).to_dict() == json.loads(state.to_json()), text
 
 

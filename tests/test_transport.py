@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,16 +20,19 @@ from bot.core.render import Message
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.irc.outbox import ACTIONS as IRC_ACTIONS
-from bot.matrix.outbox import ACTIONS as MATRIX_ACTIONS
+from bot.metrics import Metrics
 from bot.transport import ACTION_KINDS, ActionRegistry, Backoff, TransportHub, fitting, pause, pending_of
-from bot.web import Metrics
+from bot.transports import TRANSPORTS
 from tests.transcript import GM, make_table, play
 
-REGISTRIES = [MATRIX_ACTIONS, IRC_ACTIONS, CONSOLE_ACTIONS]
+REGISTRIES = [*(transport.actions() for transport in TRANSPORTS), CONSOLE_ACTIONS]
+"""Every transport's ``ACTIONS``: the registry's (``bot/transports``) and the console's."""
 CORE = Path(__file__).resolve().parent.parent / "bot" / "core"
-NOT_IN_THE_CORE = ("nio", "pydle", "aiohttp", "bot.matrix", "bot.irc", "bot.web", "bot.transport", "bot.games")
-"""What the core must not import: a network's library, a transport, the web server, the games."""
+PACKAGES = tuple(sorted({t.config.schema.__module__.rpartition(".")[0] for t in TRANSPORTS}))
+"""Every transport's package (``bot.matrix``, ``bot.irc``), from the registry."""
+NOT_IN_THE_CORE = ("nio", "pydle", "aiohttp", *PACKAGES, "bot.web", "bot.transport", "bot.transports", "bot.games")
+"""What the core must not import: a network's library, a transport (``bot.transport`` and the registry
+``bot.transports`` too), the web server, the games."""
 
 
 def imported(tree: ast.AST, package: str) -> list[str]:
@@ -47,6 +52,10 @@ def imported(tree: ast.AST, package: str) -> list[str]:
 
 def forbidden(names: list[str]) -> list[str]:
     return [n for n in names if any(n == bad or n.startswith(bad + ".") for bad in NOT_IN_THE_CORE)]
+
+
+def test_the_registry_names_every_transport_package() -> None:
+    assert {"bot.matrix", "bot.irc"} <= set(PACKAGES)
 
 
 def test_the_core_imports_no_transport_and_no_game() -> None:
@@ -119,7 +128,7 @@ def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_thei
     path = str(tmp_path / "rolbot.db")
     store = Store(path)
     for n, room in enumerate(("!a:x", "#mesa", "!b:x")):
-        store.queue_actions(f"${n}", [Send(room, Message("hola", "hola"), action_id=f"${n}/0")])
+        store.outbox.queue(f"${n}", [Send(room, Message("hola", "hola"), action_id=f"${n}/0")])
     store.db.execute("ALTER TABLE outbox DROP COLUMN transport")  # as schema 8 wrote it
     store.db.execute("PRAGMA user_version = 8")
     store.db.conn.close()
@@ -130,7 +139,7 @@ def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_thei
     assert [a.room_id for a in pending_of(Rooms("matrix", "!a:x", "#mesa"), store)] == ["!a:x"]  # claimed
     irc.rooms.clear()
     assert [a.room_id for a in pending_of(irc, store)] == ["#mesa"]  # its own now, owned or not
-    assert len(store.pending_actions()) == 3  # nothing carried out: still pending
+    assert len(store.outbox.pending()) == 3  # nothing carried out: still pending
 
 
 def test_backoff_doubles_up_to_its_cap_and_starts_again_after_a_success() -> None:
@@ -171,7 +180,8 @@ def test_coalescing_takes_the_longest_run_from_the_first_that_fits(budget: int) 
 
 def test_before_it_runs_matrix_owns_the_rooms_it_was_in_so_the_hub_routes_their_answers(tmp_path: Path) -> None:
     from bot.config import parse_config
-    from bot.matrix import MatrixBot, RoomAuth
+    from bot.matrix.bot import MatrixBot
+    from bot.matrix.power import RoomAuth
     from bot.matrix.store import MatrixStore
     from bot.runner import build_table
 
@@ -192,3 +202,25 @@ def test_the_runner_stops_on_the_contracts_failure_not_a_transports_own() -> Non
     runner = (Path(__file__).resolve().parents[1] / "bot" / "runner.py").read_text(encoding="utf-8")
     assert issubclass(PermanentError, TransportFailed)
     assert "PermanentError" not in runner and "except TransportFailed" in runner
+
+
+LIGHT = """
+import sys
+import bot.cli, bot.runner, bot.transports
+from bot.config import parse_config
+from bot.runner import build_hub, build_table
+print(sorted(m for m in ("nio", "pydle") if m in sys.modules))
+config = parse_config({"matrix": {"homeserver": "http://127.0.0.1:9", "user_id": "@rolbot:localhost", "password": "x"},
+                       "storage": {"path": sys.argv[1]}}, env={})
+table = build_table(config)
+build_hub(config, table, bot.transports.TRANSPORTS.metrics())
+print(sorted(m for m in ("nio", "pydle") if m in sys.modules))
+"""
+
+
+def test_the_registry_imports_no_network_library_and_a_run_only_those_of_its_transports(tmp_path: Path) -> None:
+    """The descriptions are light: a run without ``[irc]`` never imports pydle."""
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", LIGHT, str(tmp_path)], cwd=root, capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.split("\n")[:2] == ["[]", "['nio']"], out.stdout + out.stderr

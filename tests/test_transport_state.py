@@ -48,12 +48,12 @@ def test_the_core_alone_then_each_transport_migrates_each_part_once(tmp_path: Pa
     store = Store(path)
     core_tables = _tables(store)
     assert not {t for t in core_tables if t.startswith(("matrix_", "irc_"))}
-    assert store.meta_with_prefix("schema:") == []
+    assert store.meta.with_prefix("schema:") == []
     store.db.conn.close()
 
     store = Store(path)
     MatrixStore(store).set_private_room("@ana:s", "!dm:s")
-    assert store.get_meta("schema:matrix") == str(len(bot.matrix.store.MIGRATIONS))
+    assert store.meta.get("schema:matrix") == str(len(bot.matrix.store.MIGRATIONS))
     assert not {t for t in _tables(store) if t.startswith("irc_")}
     store.db.conn.close()
 
@@ -104,7 +104,7 @@ def test_a_database_made_by_main_keeps_every_row_of_the_transports_state(tmp_pat
     assert irc.people() == people and irc.mute_record("#mesa") == mute
     assert irc.last_seen("#mesa") == "abc" and irc.last_seen("#otra") == "def"
     assert matrix.sync_token() == "s72_9"
-    assert store.meta_with_prefix("irc_") == store.meta_with_prefix("matrix_") == [], "moved, not copied"
+    assert store.meta.with_prefix("irc_") == store.meta.with_prefix("matrix_") == [], "moved, not copied"
     store.db.conn.close()
     store = Store(str(db))
     assert IrcStore(store).people() == people and MatrixStore(store).private_room("@ana:s") == "!dm:s"
@@ -116,20 +116,20 @@ def test_the_matrix_sync_token_is_kept_in_its_own_table() -> None:
     assert matrix.sync_token() is None
     matrix.save_sync_token("s1")
     matrix.save_sync_token("s2")
-    assert matrix.sync_token() == "s2" and store.meta_with_prefix("matrix") == []
+    assert matrix.sync_token() == "s2" and store.meta.with_prefix("matrix") == []
 
 
 def test_a_coalesced_message_and_the_rate_limit_notice_left_in_the_cores_meta_move_to_matrixs_tables() -> None:
     """An earlier rolbot kept them as the core's ``coalesced/<room>`` and ``rate_limit_noticed/<room>`` meta keys
     (issue 23 item 2: no Matrix key in the core's store); a crash between the two is resumed from the new tables."""
     store = Store()
-    store.set_meta("coalesced/!a:x", '{"room_id": "!a:x"}')
-    store.set_meta("rate_limit_noticed/!a:x", "1")
-    store.set_meta("rng", "kept")
+    store.meta.set("coalesced/!a:x", '{"room_id": "!a:x"}')
+    store.meta.set("rate_limit_noticed/!a:x", "1")
+    store.meta.set("rng", "kept")
     matrix = MatrixStore(store)
     assert matrix.coalesced_in_flight() == ['{"room_id": "!a:x"}'] and matrix.rate_limit_noticed("!a:x")
     assert not matrix.rate_limit_noticed("!b:x")
-    assert [key for key, _ in store.meta_with_prefix("")] == ["rng", "schema:matrix"]
+    assert [key for key, _ in store.meta.with_prefix("")] == ["rng", "schema:matrix"]
     matrix.coalesced_sent("!a:x", [], noticed=False)
     assert matrix.coalesced_in_flight() == []
 
@@ -150,7 +150,7 @@ def test_irc_state_round_trips_through_its_tables() -> None:
 def test_unreadable_irc_state_left_by_main_is_dropped_not_fatal(tmp_path: Path) -> None:
     path = str(tmp_path / "rolbot.sqlite3")
     store = Store(path)
-    store.set_meta("irc_people", "{no es json")
-    store.set_meta("irc_mute:#mesa", "[]")
+    store.meta.set("irc_people", "{no es json")
+    store.meta.set("irc_mute:#mesa", "[]")
     irc = IrcStore(store)
-    assert irc.people() == {} and irc.mute_record("#mesa") is None and store.meta_with_prefix("irc_") == []
+    assert irc.people() == {} and irc.mute_record("#mesa") is None and store.meta.with_prefix("irc_") == []

@@ -41,7 +41,7 @@ class NoSuchActa(Exception):
 
 def pick_sessions(store: Store, room_id: str, session: int | None = None, every: bool = False) -> list[int]:
     """The session numbers asked for: one, all, or (default) the last; ``NoSuchActa`` if none."""
-    known = store.acta_sessions(room_id)
+    known = store.acta.sessions(room_id)
     if not known or (session is not None and session not in known):
         raise NoSuchActa(session, known)
     if every:
@@ -50,16 +50,18 @@ def pick_sessions(store: Store, room_id: str, session: int | None = None, every:
 
 
 def sessions_of(store: Store, renderer: Renderer, room_id: str, numbers: list[int]) -> list[Session]:
-    """The sessions as the document shows them: a roll is one compact line of its stored result."""
+    """The sessions as the document shows them: a roll is one compact line of its stored result, in the
+    words of the game whose system rolled it (its ``acta_labels``)."""
     by_number = {n: Session(n) for n in numbers}
-    for entry in store.acta_entries(room_id, numbers):
+    for entry in store.acta.entries(room_id, numbers):
         session = by_number[entry.session]
         if session.date is None:
             session.date = _date(entry.ts)
         if entry.kind == "roll" and isinstance(entry.data.get("result"), dict):
-            label = entry.data.get("label")
-            entry = replace(entry, text=renderer.text("acta_roll", actor=entry.actor, r=_result(entry.data["result"]),
-                                                      label=label if isinstance(label, str) else ""))
+            label, result = entry.data.get("label"), _result(entry.data["result"])
+            entry = replace(entry, text=renderer.text("acta_roll", actor=entry.actor, r=result,
+                                                      label=label if isinstance(label, str) else "",
+                                                      labels=renderer.games_template(result["system"], "acta_labels")))
         if entry.kind not in HIDDEN_IN_DOCUMENT:
             session.entries.append(entry)
     return [by_number[n] for n in numbers]

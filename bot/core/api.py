@@ -6,14 +6,14 @@ command: a game that needs what a core command does calls the helper that comman
 """
 
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Key, Opt, Parsed
-from bot.core.combat import advance, announce_turn, can_act, drop_dead, place_late, require_up
+from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest, User, Word
+from bot.core.combat import advance, announce_turn, can_act, drop_dead, end_turn, place_late, require_up
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
 from bot.core.game import Game, GameRegistry, Vitality
 from bot.core.records import Pending
-from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, stamp
+from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, roller, stamp
 from bot.core.rolls import answer as answer_roll
 from bot.core.rolls import require_up as require_roller_up
 from bot.core.sheets import Flag, YesNo, find_field, shown_name
@@ -28,6 +28,7 @@ __all__ = [
     "CombatRules",
     "CommandGroup",
     "Context",
+    "Either",
     "Flag",
     "Game",
     "GameRegistry",
@@ -36,10 +37,13 @@ __all__ = [
     "Parsed",
     "Pending",
     "Refusal",
+    "Rest",
     "RollRequest",
     "RoomState",
     "SheetRoll",
+    "User",
     "Vitality",
+    "Word",
     "YesNo",
     "advance",
     "announce_turn",
@@ -47,6 +51,7 @@ __all__ = [
     "can_act",
     "consume_grant",
     "drop_dead",
+    "end_turn",
     "find_field",
     "grant",
     "last_roll",
@@ -58,6 +63,7 @@ __all__ = [
     "require_roller_up",
     "require_up",
     "resolve",
+    "roller",
     "shown_name",
     "stamp",
     "vocab",

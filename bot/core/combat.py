@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import acta
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
@@ -65,7 +64,6 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
         return
     actor = members[0]
     combat.warned.clear()
-    acta.record(ctx, "turn", actor.name, round=combat.round)
     for member in members:
         ctx.game.combat.turn_start(ctx, combat, member)
     owners = tuple(dict.fromkeys(m.owner for m in members if m.owner))
@@ -78,11 +76,9 @@ def start_rounds(ctx: Context, combat: Combat) -> None:
     order set again mid-combat stays in the round it was in while its first turn runs (the GM fixing
     the order), else starts the next one: the round count (``!combate fin``) and the acta's round
     headings never go back."""
-    if combat.surprise and combat.round == 0 and combat.turn == 0:
-        acta.record(ctx, "round", round=0)
-    elif combat.round == 0 or combat.turn > 0:
+    surprise_round = combat.surprise and combat.round == 0 and combat.turn == 0
+    if not surprise_round and (combat.round == 0 or combat.turn > 0):
         combat.round += 1
-        acta.record(ctx, "round", round=combat.round)
     combat.turn = 0
     ctx.room.clear_grants()
     gather_groups(ctx, combat)
@@ -101,6 +97,13 @@ def advance(ctx: Context, combat: Combat) -> None:
     _begin_turn(ctx, combat)
 
 
+def end_turn(ctx: Context, combat: Combat) -> None:
+    """``!siguiente``: the GM, or a player with a character in the turn, ends it and the next begins."""
+    if not ctx.is_gm() and all(member.owner != ctx.sender for member in turn_members(ctx, combat)):
+        raise Refusal("not_your_turn_to_end", actor=combat.current)
+    advance(ctx, combat)
+
+
 def _begin_turn(ctx: Context, combat: Combat) -> None:
     """Start the turn of the first from ``combat.turn`` on who can act, or a new round past the end of
     the order."""
@@ -111,7 +114,6 @@ def _begin_turn(ctx: Context, combat: Combat) -> None:
     combat.round += 1
     combat.turn = 0
     combat.surprise = False
-    acta.record(ctx, "round", round=combat.round)
     ctx.game.combat.new_round(ctx, combat)
     drop_dead(ctx, combat)
     ctx.announce("new_round", round=combat.round, order=list(combat.order))
@@ -250,30 +252,3 @@ def board(ctx: Context, combat: Combat) -> list[dict[str, Any]]:
         })
     return rows
 
-
-ActaBoard = tuple[int, tuple[str, ...], dict[str, list[str]]]
-"""A running combat as the record compares it: round, order, each combatant's state labels."""
-
-
-def acta_board(ctx: Context) -> ActaBoard | None:
-    """The combat's state labels (the ones ``!estado`` shows), when the room records a running combat."""
-    combat = ctx.room.combat
-    if not ctx.room.acta.on or combat is None or not combat.started:
-        return None
-    rules = ctx.game.combat
-    labels = {}
-    for name in combat.order:
-        character = ctx.room.find_character(name)
-        labels[name] = rules.conditions(ctx, combat, character) if character else []
-    return combat.round, tuple(combat.order), labels
-
-
-def record_state_changes(ctx: Context, before: ActaBoard | None) -> None:
-    """After an event: each combatant whose state labels changed gets a ``state`` entry. A new round
-    or a new order (cards dealt again, initiative) is the round's heading, not a change of state."""
-    after = acta_board(ctx)
-    if before is None or after is None or before[:2] != after[:2]:
-        return
-    for name, labels in after[2].items():
-        if labels != before[2].get(name):
-            acta.record(ctx, "state", name, ", ".join(labels), before=before[2].get(name, []), after=labels)

@@ -9,7 +9,7 @@ from random import Random
 from typing import Any, Protocol
 
 from bot.core import replies
-from bot.core.events import Event, PowerLevels, React, Redact
+from bot.core.events import Event
 from bot.core.privacy import Views, recipients
 from bot.core.records import Pending, RollRequest, SheetRoll, Vitality
 from bot.core.render import Renderer
@@ -194,7 +194,8 @@ def named_gms(settings: RoomSettings, room: RoomState) -> list[str]:
 class Context:
     """One event as a command sees it: the room, its settings and game, how to answer (the unit of
     work gathers what it leaves for the event's transaction) and the argument helpers every game
-    shares."""
+    shares. What the bot does to the room itself (redactions, reactions, power levels, the enforcement
+    mode) is ``bot/core/moderation.py``'s."""
 
     event: Event
     room: RoomState
@@ -247,10 +248,6 @@ class Context:
         return self.game.commands.find(name) or self.commands.find(name)
 
     @property
-    def enforcement(self) -> str:
-        return self.room.enforcement or self.settings.enforcement
-
-    @property
     def gms(self) -> list[str]:
         return named_gms(self.settings, self.room)
 
@@ -263,14 +260,6 @@ class Context:
         if user == self.sender:
             return self.event.sender_is_admin
         return user in self.room.admins
-
-    def note_admin(self) -> None:
-        """Remember whether the transport says the sender is the room's admin (``RoomState.admins``)."""
-        admins = self.room.admins
-        if self.event.sender_is_admin and self.sender not in admins:
-            admins.append(self.sender)
-        elif not self.event.sender_is_admin and self.sender in admins:
-            admins.remove(self.sender)
 
     @property
     def character(self) -> Character | None:
@@ -386,14 +375,3 @@ class Context:
         if combat is None or not combat.started:
             raise Refusal("no_combat")
         return combat
-
-    def redact(self) -> None:
-        reason = self.renderer.text("redact_reason")
-        self.work.actions.append(Redact(self.event.room_id, self.event.event_id, reason))
-
-    def react(self, key_kind: str) -> None:
-        """React to the event with the emoji in template ``key_kind``."""
-        self.work.actions.append(React(self.event.room_id, self.event.event_id, self.renderer.text(key_kind)))
-
-    def power_levels(self, lock: bool, speakers: tuple[str, ...] = ()) -> None:
-        self.work.actions.append(PowerLevels(self.event.room_id, lock, speakers, self.event.event_id))

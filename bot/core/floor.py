@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from bot.core import acta
 from bot.core import combat as rounds
+from bot.core import moderation
 from bot.core.context import Context, FoundCommand
 from bot.core.protocol import Line
 from bot.core.state import Character, FloorLock, name_key
@@ -13,33 +13,31 @@ from bot.core.state import Character, FloorLock, name_key
 Refusal = Literal["lock", "turn"]
 
 
-def gm_dash_line(ctx: Context, line: Line) -> None:
-    """A GM's dash line opens or closes the floor (docs/protocol.md#1.3 and #1.4); a reaction confirms it."""
+def gm_dash_line(ctx: Context, line: Line) -> Line | None:
+    """A GM's dash line opens or closes the floor (docs/protocol.md#1.3 and #1.4); a reaction confirms it.
+    A line that is no lock is plain text on the floor: it is returned as such (the acta records it)."""
     room = ctx.room
     if line.kind == "short_dash" or (line.bare and room.find_character(line.name) is None):
         ctx.whisper(ctx.sender, "dash_hint", name=line.name, known=room.character_names())
-        acta.said(ctx, Line("talk"))
-        return
+        return Line("talk")
     if line.kind == "dash":
         if room.lock:
             close_lock(ctx)
-            ctx.react("lock_closed_key")
-            acta.record(ctx, "lock", ctx.speaker_name, open=False)
+            moderation.react(ctx, "lock_closed_key")
         else:
             open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id))
-            ctx.react("lock_opened_key")
-            acta.record(ctx, "lock", ctx.speaker_name, open=True)
-        return
+            moderation.react(ctx, "lock_opened_key")
+        return None
     character = room.find_character(line.name)
     if character is None:
         ctx.reply("lock_unknown_character", name=line.name, known=room.character_names())
-        return
+        return None
     if room.lock:
         close_lock(ctx)
     open_lock(ctx, FloorLock(ctx.sender, ctx.event.event_id, character.name, character.owner))
-    ctx.react("lock_opened_key")
-    acta.record(ctx, "lock", ctx.speaker_name, open=True, character=character.name)
+    moderation.react(ctx, "lock_opened_key")
     ctx.reply("lock_named", character=character.name, owner=character.owner)
+    return None
 
 
 def open_lock(ctx: Context, lock: FloorLock) -> None:
@@ -47,13 +45,13 @@ def open_lock(ctx: Context, lock: FloorLock) -> None:
     if ctx.room.combat is None or not ctx.room.combat.started:
         ctx.room.clear_grants()
     ctx.room.lock = lock
-    if ctx.enforcement != "mute":
+    if moderation.enforcement(ctx) != "mute":
         return
     if not ctx.event.bot_can_mute:
         warn_no_power(ctx)
         return
     lock.muted = True
-    ctx.power_levels(True, lock_speakers(ctx, lock))
+    moderation.power_levels(ctx, True, lock_speakers(ctx, lock))
 
 
 def lock_speakers(ctx: Context, lock: FloorLock) -> tuple[str, ...]:
@@ -65,7 +63,7 @@ def refresh_mute(ctx: Context) -> None:
     """Re-apply a muted lock after its speakers changed (the transport keeps the first saved levels)."""
     lock = ctx.room.lock
     if lock is not None and lock.muted:
-        ctx.power_levels(True, lock_speakers(ctx, lock))
+        moderation.power_levels(ctx, True, lock_speakers(ctx, lock))
 
 
 def close_lock(ctx: Context) -> None:
@@ -76,7 +74,7 @@ def close_lock(ctx: Context) -> None:
     if room.combat is None or not room.combat.started:
         room.clear_grants()
     if lock and lock.muted:
-        ctx.power_levels(False)
+        moderation.power_levels(ctx, False)
 
 
 def in_character(line: Line, command: FoundCommand | None) -> bool:
@@ -206,7 +204,7 @@ def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
     if not ctx.event.network_redacts:
         mode = "warn"
     if mode != "warn":
-        ctx.redact()
+        moderation.redact(ctx)
     if ctx.sender not in warned:
         warned.append(ctx.sender)
         ctx.reply(kind, mode=mode, **context)
@@ -214,7 +212,7 @@ def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
 
 def effective_mode(ctx: Context) -> str:
     """The room's mode, or ``warn`` when the bot lacks the power that mode needs (said once)."""
-    mode = ctx.enforcement
+    mode = moderation.enforcement(ctx)
     if mode == "warn":
         return mode
     if not ctx.event.bot_can_redact or (mode == "mute" and not ctx.event.bot_can_mute):
@@ -227,7 +225,7 @@ def warn_no_power(ctx: Context) -> None:
     """Said once per room: the bot lacks the power its mode needs and falls back to warnings."""
     if not ctx.room.warned_no_power:
         ctx.room.warned_no_power = True
-        ctx.announce("no_power", mode=ctx.enforcement)
+        ctx.announce("no_power", mode=moderation.enforcement(ctx))
 
 
 def players(ctx: Context) -> list[Character]:

@@ -8,14 +8,15 @@ Kinds of the core are bare names (``status`` is ``templates/core/status.txt``); 
 ``<game>/<kind>`` (``savage/soak`` is ``templates/savage/soak.txt``, or the file in the folder its
 ``Game`` names); a transport's are ``<transport>/<kind>`` (``matrix/undecryptable`` is
 ``templates/matrix/undecryptable.txt``). A group's own folder (``[templates] dir``) is searched first,
-with the same names.
+with the same names; a template that moved (``MOVED``) is also found there under its old name.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import re
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -35,6 +36,20 @@ from jinja2 import (
 )
 from markupsafe import Markup, escape
 
+log = logging.getLogger(__name__)
+MOVED: dict[str, str] = {
+    "generic/initiative": "initiative_generic",
+    "irc/need_op": "irc_need_op",
+    "irc/no_power": "irc_no_power",
+    "matrix/coalesced": "coalesced",
+    "matrix/dm_room_name": "dm_room_name",
+    "matrix/no_power": "no_power",
+    "matrix/rate_limit_notice": "rate_limit_notice",
+    "matrix/turn_start": "turn_start",
+    "matrix/undecryptable": "undecryptable",
+}
+"""Shipped templates that moved, new kind -> old kind (``matrix/no_power`` -> ``no_power``): a group's folder
+that overrides one under its old name and not under its new one keeps its override."""
 MAX_BODY = 4000
 MAX_REMEMBERED_TEXTS = 1024
 MAX_TEXT_KEY_ITEMS = 4
@@ -113,6 +128,29 @@ def html_lines(value: object) -> Markup:
     return Markup("<br>").join(escape(line) for line in lines)
 
 
+class _GroupLoader(FileSystemLoader):
+    """A group's folder (``[templates] dir``): a moved template it has only under its old name is read
+    from there, and the log says once per template where it moved."""
+
+    def __init__(self, folder: str) -> None:
+        super().__init__(folder)
+        self._told: set[str] = set()
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        try:
+            return super().get_source(environment, template)
+        except TemplateNotFound:
+            kind, dot, ext = template.rpartition(".")
+            if kind not in MOVED:
+                raise
+            found = super().get_source(environment, f"{MOVED[kind]}{dot}{ext}")
+            if kind not in self._told:
+                self._told.add(kind)
+                log.warning("template %s has moved to %s: %s still overrides it under its old name; rename it there",
+                            MOVED[kind], kind, self.searchpath[0])
+            return found
+
+
 class _Environment(Environment):
     """Each template's globals as a plain dict: Jinja's ``ChainMap`` is copied key by key into every
     render's and include's context (a twentieth of a roll event's time, by cProfile). The environment's
@@ -138,7 +176,7 @@ class Renderer:
         folders = tuple((key, str(folder)) for key, folder in game_templates)
         self._made_from = (folders, override_dir)
         shipped = files("templates")
-        loaders: list[BaseLoader] = [] if override_dir is None else [FileSystemLoader(override_dir)]
+        loaders: list[BaseLoader] = [] if override_dir is None else [_GroupLoader(override_dir)]
         loaders.append(PrefixLoader({key: FileSystemLoader(folder) for key, folder in folders}))
         loaders.append(FileSystemLoader([str(shipped / "core"), str(shipped)]))
         self.env = _Environment(
@@ -150,7 +188,12 @@ class Renderer:
             keep_trailing_newline=False,
             auto_reload=False,
         )
+        self._games = frozenset(key for key, _ in folders)
+        self._games_templates: dict[tuple[object, str], str] = {}
+        """``games_template``'s answers: a lookup that fails searches every folder each time."""
         self._kinds: dict[str, list[str]] = {}
+        self._own: dict[str, str] = {}
+        """Kinds rendered from another kind (``overriding``)."""
         self._texts: dict[tuple[object, ...], str] = {}
         """Texts already rendered from scalars (``text``), at most ``MAX_REMEMBERED_TEXTS``."""
         self._templates: dict[str, tuple[Template, Template | None]] = {}
@@ -166,7 +209,15 @@ class Renderer:
         the worker makes it once and keeps it."""
         return _renderer_from, self._made_from
 
+    def overriding(self, kinds: Mapping[str, str]) -> Renderer:
+        """This renderer with each kind of ``kinds`` rendered from its value (a transport's own wording of a
+        core message: ``no_power`` from ``irc/no_power``), sharing its templates and caches."""
+        view = object.__new__(Renderer)  # not ``copy``: ``__reduce__`` gives the worker's cached renderer
+        vars(view).update(vars(self), _own=dict(kinds))
+        return view
+
     def render(self, kind: str, **context: Any) -> Message:
+        kind = self._own.get(kind, kind)
         plain, template = self._templates.get(kind) or self._look_up(kind)
         body = shown(plain.render(context).strip())
         try:
@@ -189,6 +240,21 @@ class Renderer:
         no length cap. HTML files are autoescaped."""
         return shown(self.env.get_template(f"{kind}.{ext}").render(context))
 
+    def games_template(self, game: object, name: str) -> str:
+        """The file name of the template ``name`` of ``game`` (a game key: ``savage/acta_labels.txt``), or
+        the core's (``acta_labels.txt``) when that game has none of its own or is no game it knows."""
+        key = (game, name)
+        if key not in self._games_templates:
+            found = f"{game}/{name}.txt"
+            try:
+                if game not in self._games:
+                    raise TemplateNotFound(found)
+                self.env.get_template(found)
+            except TemplateNotFound:
+                found = f"{name}.txt"
+            self._games_templates[key] = found
+        return self._games_templates[key]
+
     def kinds(self, prefix: str) -> list[str]:
         """The message kinds named ``prefix`` + a name, from every folder (``topic_``, ``savage/topic_``)."""
         if prefix not in self._kinds:
@@ -201,6 +267,7 @@ class Renderer:
         """Only the plain body (CLI errors, logs meant for people). A text whose context is a few short
         scalars (a reaction's emoji, the redaction reason, a state label: asked for on many events) is
         rendered once and remembered."""
+        kind = self._own.get(kind, kind)
         key = _text_key(kind, context)
         if key is not None and (known := self._texts.get(key)) is not None:
             return known

@@ -2,7 +2,8 @@
 
 ``Context.reply``, ``announce``, ``whisper`` and ``tell_gms`` come here. Every message is rendered for
 the room and, when it names a GM-owned sheet, for the GMs (``bot/core/privacy.py``); one that shows a
-roll carries it, and a roll the room sees goes to the acta (a secret one waits for ``!revelar``)."""
+roll carries it. Each message is also noted on the event's unit of work (``Said``): the acta is derived
+from those at the event's end, a roll the room saw among them (a secret one waits for ``!revelar``)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core import acta, privacy
+from bot.core import privacy
 from bot.core.events import Send
 from bot.core.records import RollRecord
 from bot.core.render import Message
 from bot.core.state import name_key
 from bot.core.view import EventView
+from bot.core.work import Said, SeenRoll
 from systems.base import Outcome, sized_dice
 
 ROLLER_KEYS = ("who", "attacker", "name")
@@ -56,7 +58,7 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
     """Queue a message. ``roll``: the outcome a game's own message shows (the template's ``r``),
     recorded as the room's roll; ``shown``: a roll recorded already (``bot/core/rolls.py``);
     ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
-    room goes to the acta; a secret one (sent privately) does not, until it is revealed.
+    room is noted for the acta; a secret one (sent privately) is not, until it is revealed.
     What it shows of a GM-owned sheet follows ``bot/core/privacy.py``: whoever is no GM gets the
     room's copy, and the GMs get theirs privately when it says more."""
     private_to = to.private_to
@@ -73,15 +75,18 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
                               "", (), private_to is not None, views.public)
         secret = private_to is not None
     public_json = privacy.public_roll(roll_json, views)
-    if public_json is not None:
+    seen = None
+    if public_json is not None and not secret and private_to is None:
         named = context.get("who")
         label = context.get("label")
         credited = named if isinstance(named, str) else None if public_json.get("kind") == "damage" else who
         # The acta shows no more of the label than the room's copy does (an NPC's skill without its die).
         shown_label = next((c for c in ((label, label.rsplit(" ", 1)[0]) if isinstance(label, str) and label else ())
                             if f" · {c}" in views.public.body), "")
-        acta.roll(view, public_json, views.public.body, secret=secret or private_to is not None, who=credited or None,
-                  label=shown_label)
+        seen = SeenRoll(public_json, views.public.body, credited or None, shown_label)
+    combat = view.room.combat
+    turn = (combat.round, combat.turn) if combat is not None and combat.started else None
+    view.work.said.append(Said(kind, context, turn, combat.current if combat and turn else None, seen))
     applied = tuple((str(r), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
     send = Send(
         view.event.room_id, views.public, view.event.event_id if to.reply and view.event.in_room else None,

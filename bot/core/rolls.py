@@ -2,7 +2,7 @@
 
 ``!tiro`` reads its own words (``oculta``, ``sin estado``, a macro name), asks the room's game to
 resolve it from the actor's sheet and the table's state (``Game.sheet_rules``), answers, and keeps a
-record of every roll (the ``rolls`` table, see ``Store.add_rolls``) for ``!historial``, ``!dados``
+record of every roll (the ``rolls`` table, see ``Store.rolls.add``) for ``!historial``, ``!dados``
 and ``!revelar``. A secret roll's record and its messages carry ``secret``: nothing players can see
 shows it until the GM reveals it.
 """

@@ -6,11 +6,12 @@ import json
 import logging
 import random
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from functools import partial
+from importlib.resources.abc import Traversable
 
-from bot.core import acta, floor, sheets, undo
+from bot.core import acta, floor, moderation, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
 from bot.core.context import Context, FoundCommand, named_gms
@@ -28,6 +29,8 @@ from systems.refusal import Refusal
 log = logging.getLogger(__name__)
 RNG_KEY = "rng"
 """Meta key of a seeded run's RNG: ``{"seed": N, "state": ...}``, written with each event."""
+TransportTemplates = tuple[str, Traversable, Mapping[str, str]]
+"""A transport's name, the folder of its messages (``<name>/<kind>``) and the core kinds it words its own way."""
 ROOMS_IN_MEMORY = 256
 """Rooms whose state stays loaded, the most recently used; the others are read from the store
 again when they are next used (every event writes its room's whole state)."""
@@ -36,16 +39,20 @@ again when they are next used (every event writes its room's whole state)."""
 class Table:
     def __init__(self, store: Store, settings: TableSettings | None = None,
                  rng: random.Random | None = None, renderer: Renderer | None = None, *,
-                 games: GameRegistry, templates_dir: str | None = None) -> None:
+                 games: GameRegistry, templates_dir: str | None = None,
+                 transports: Iterable[TransportTemplates] = ()) -> None:
         """``games``: the registry of the games it plays (the shipped ones are ``bot.games.GAMES``, given by
         whoever builds the table); ``templates_dir`` is a group's folder of messages searched before the
-        shipped templates (``[templates] dir``)."""
+        shipped templates (``[templates] dir``); ``transports``: each transport's name, folder of messages and
+        the core messages it words its own way (kind -> its kind), used for the events of its rooms."""
         self.games = games
         self.store = store
         self.settings = settings or TableSettings()
         self.rng = rng or random.SystemRandom()
-        self.renderer = renderer or Renderer([(g.key, g.templates) for g in games if g.templates is not None],
-                                             templates_dir)
+        transports = tuple(transports)
+        self.renderer = renderer or Renderer([*((g.key, g.templates) for g in games if g.templates is not None),
+                                              *((name, folder) for name, folder, _ in transports)], templates_dir)
+        self._renderers = {name: self.renderer.overriding(kinds) for name, _, kinds in transports if kinds}
         self._rooms: OrderedDict[str, RoomState] = OrderedDict()
         self._seed: int | None = None
         self.watchers: list[Callable[[str], None]] = []
@@ -56,7 +63,7 @@ class Table:
         database stopped (a fresh sequence the first time, or after a run with another seed).
         From now on its state is saved in the same transaction as each event."""
         self.rng = random.Random(seed)
-        saved = self.store.get_meta(RNG_KEY)
+        saved = self.store.meta.get(RNG_KEY)
         data = json.loads(saved) if saved else None
         if data and data["seed"] == seed:
             version, internal, gauss = data["state"]
@@ -66,7 +73,7 @@ class Table:
     def room(self, room_id: str) -> RoomState:
         state = self._rooms.get(room_id)
         if state is None:
-            data = self.store.load_room(room_id)
+            data = self.store.rooms.load(room_id)
             state = RoomState.from_dict(data) if data else RoomState()
             self._rooms[room_id] = state
             if len(self._rooms) > ROOMS_IN_MEMORY:
@@ -110,9 +117,9 @@ class Table:
         same event id."""
         try:
             with self.store.transaction():
-                if self.store.was_handled(event.event_id):
+                if self.store.handled.seen(event.event_id):
                     return []
-                ctx = self._context(event)
+                ctx = self._context(event, owner)
                 if floor.lock_allows_sender(ctx) or ctx.settings.ooc_in_locks:
                     return None
         except Exception:
@@ -123,45 +130,45 @@ class Table:
     def _handle(self, event: Event, owner: str) -> list[Action] | None:
         """None: handled before."""
         with self.store.transaction():
-            if not self.store.claim_event(event.event_id, event.room_id, event.ts):
+            if not self.store.handled.claim(event.event_id, event.room_id, event.ts):
                 return None
-            ctx = self._context(event)
+            ctx = self._context(event, owner)
             try:
-                before = rounds.acta_board(ctx)
-                dispatch(ctx)
-                if not ctx.work.undone:
-                    rounds.record_state_changes(ctx, before)
+                before = acta.before(ctx)
+                acta.derive(ctx, before, dispatch(ctx))
             except Exception:
                 log.exception("error handling %s", event.event_id)
-                ctx = self._context(event, fresh=True)
+                ctx = self._context(event, owner, fresh=True)
                 ctx.reply("internal_error")
             sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
             work = ctx.work
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(work.actions)]
-            self.store.add_rolls([roll.to_row() for roll in work.rolls])
+            self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:
-                self.store.push_undo(event.room_id, step, undo.UNDO_DEPTH)
+                self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)
             for undone in work.undone:
-                self.store.drop_undo(event.room_id, undone)
+                self.store.undo.drop(event.room_id, undone)
             for roll_id in work.reveals:
-                self.store.reveal_roll(roll_id)
+                self.store.rolls.reveal(roll_id)
             for user_id, token in work.screen_links:
-                self.store.set_screen_token(event.room_id, user_id, token)
-            self.store.save_room(event.room_id, ctx.room.to_json(), ctx.room.page_token)
-            self.store.write_acta(event.room_id, work.records)
+                self.store.screen_links.set_token(event.room_id, user_id, token)
+            self.store.rooms.save(event.room_id, ctx.room.to_json(), ctx.room.page_token)
+            self.store.acta.write(event.room_id, work.records)
             if self._seed is not None:
-                self.store.set_meta(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
-            self.store.queue_actions(event.event_id, actions, owner)
+                self.store.meta.set(RNG_KEY, json.dumps({"seed": self._seed, "state": self.rng.getstate()}))
+            self.store.outbox.queue(event.event_id, actions, owner)
         return actions
 
-    def _context(self, event: Event, fresh: bool = False) -> Context:
-        """The room's sheets are put in the game it plays now (the configured one may have changed)."""
+    def _context(self, event: Event, owner: str, fresh: bool = False) -> Context:
+        """The room's sheets are put in the game it plays now (the configured one may have changed); its
+        messages are worded for its transport (``owner``)."""
         if fresh:
             self._rooms.pop(event.room_id, None)
         room = self.room(event.room_id)
-        ctx = Context(event, room, self.settings.for_room(event.room_id), self.renderer, self.rng, self.games,
+        renderer = self._renderers.get(owner, self.renderer)
+        ctx = Context(event, room, self.settings.for_room(event.room_id), renderer, self.rng, self.games,
                       ROOM_COMMANDS, UnitOfWork(room), store=self.store,
-                      recorded_sessions=partial(self.store.acta_sessions, event.room_id))
+                      recorded_sessions=partial(self.store.acta.sessions, event.room_id))
         sheets.play_in(ctx.room, ctx.game, ctx.games)
         return ctx
 
@@ -186,34 +193,32 @@ class Table:
         return named_gms(self.settings.for_room(room_id), self.room(room_id))
 
     def pending_actions(self) -> list[Action]:
-        return self.store.pending_actions()
+        return self.store.outbox.pending()
 
     def action_done(self, action_id: str) -> None:
-        self.store.actions_done([action_id])
+        self.store.outbox.done([action_id])
 
     def actions_done(self, action_ids: list[str]) -> None:
-        self.store.actions_done(action_ids)
+        self.store.outbox.done(action_ids)
 
 
-def dispatch(ctx: Context) -> None:
-    """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8)."""
+def dispatch(ctx: Context) -> Line | None:
+    """Lock and turn checks come first, before any other reply (docs/protocol.md#1.8). Returns the line
+    the event put on the floor (plain text, an action, an allowed edit's new text), for the acta; None
+    when it put none (a command, a refused post, a redaction)."""
     event = ctx.event
-    ctx.note_admin()
+    moderation.note_admin(ctx)
     if event.kind == "redaction":
-        acta.redacted(ctx)
-        return
+        return None
     if event.kind not in ("text", "emote"):
         floor.judge(ctx, _NOT_READ, None)
-        return
+        return None
     line = read_line(event.text, event.kind == "emote")
     command = ctx.find_command(line.name) if line.kind == "command" else None
     if event.edit:
-        if floor.judge(ctx, line, command):
-            acta.edited(ctx, line)
-        return
+        return line if floor.judge(ctx, line, command) else None
     if line.kind in ("dash", "named_dash", "short_dash") and ctx.is_gm():
-        floor.gm_dash_line(ctx, line)
-        return
+        return floor.gm_dash_line(ctx, line)
     if line.kind == "short_dash" or line.bare:
         line = _TALK
     reason = floor.refusal(ctx, line, command)
@@ -222,23 +227,24 @@ def dispatch(ctx: Context) -> None:
             floor.refuse(ctx, reason)
         ctx.answer_privately = True
         _run(ctx, line, command)
-        return
+        return None
     if reason is not None:
         if command is None or not floor.has_grant(ctx, command) or not _run_on_grant(ctx, line, command):
             floor.refuse(ctx, reason)
-        return
+        return None
     if line.kind == "action":
-        if floor.may_explore(ctx):
-            floor.explored(ctx)
-            acta.said(ctx, line)
-    elif command is not None:
-        if command.in_character and not command.free and not floor.may_explore(ctx):
-            return
-        _run(ctx, line, command)
-    elif line.kind == "command":
+        if not floor.may_explore(ctx):
+            return None
+        floor.explored(ctx)
+        return line
+    if command is not None:
+        if not command.in_character or command.free or floor.may_explore(ctx):
+            _run(ctx, line, command)
+        return None
+    if line.kind == "command":
         ctx.reply("unknown_command", name=line.name[:40])
-    else:
-        acta.said(ctx, line)
+        return None
+    return line
 
 
 _NOT_READ = Line("talk")

@@ -4,13 +4,13 @@ A command that changes the play (``RoomState.play_json``: characters, the combat
 leaves a step: how the answer names it, the room's state just before it (the snapshot ``run`` takes
 anyway so that a refusal changes nothing) and the parts of the state it changed. ``Table.handle``
 keeps each room's last ``UNDO_DEPTH`` steps in the store in the event's transaction, so they outlast
-a restart. Undoing puts those parts back (``RoomState.undo_to``), and only those, and drops what the
-command wrote into the acta; its dice stay rolled: in the roll history, and the RNG goes on.
+a restart. Undoing puts those parts back (``RoomState.undo_to``), and only those, and the acta drops the
+entries derived from that step (``acta.derive``: by the step's event); its dice stay rolled: in the roll
+history, and the RNG goes on.
 """
 
 from __future__ import annotations
 
-from bot.core import acta
 from bot.core.context import Context, FoundCommand
 from bot.core.records import UndoStep
 
@@ -31,7 +31,6 @@ def keep(ctx: Context, command: FoundCommand, args: str, snapshot: str, play: st
 def take_back(ctx: Context, step: UndoStep) -> None:
     ctx.room.undo_to(step.state, step.parts)
     ctx.work.undone.append(step.event_id)
-    acta.undone(ctx, step.event_id)
     combat = ctx.room.combat
     ctx.reply("undone", command=step.label, round=combat.round if combat and combat.started else None,
               actor=combat.current if combat else None)

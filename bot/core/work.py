@@ -1,12 +1,14 @@
 """What one event has done so far and not yet committed: the unit of work ``Table.handle`` writes.
 
-Everything a command leaves for the event's transaction (the actions to carry out, the acta's records,
+Everything a command leaves for the event's transaction (the actions to carry out and the messages they
+say, the acta's records,
 the rolls to keep, the secret rolls revealed, the steps ``!deshacer`` can take back and the ones it took
 back) is pending here, beside the room's state it changed. ``mark`` notes where it all stands and
 ``rollback`` puts it back there, so a refused command changes nothing by construction."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,12 +25,39 @@ class Mark:
     lengths: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SeenRoll:
+    """A roll the room saw (never a secret one): its public roll object, the room's message, the
+    character the message credits (None: whoever sent it) and the named roll's label as far as the
+    room's copy shows it (an NPC's skill without its die)."""
+
+    result: dict[str, Any]
+    body: str
+    who: str | None
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A message the event queued, as its end reads it back (the acta): its kind and context, where the
+    combat stood then (``turn``: its round and turn, None when it had not started; ``turn_of``: the
+    current actor) and the roll the room saw in it."""
+
+    kind: str
+    context: Mapping[str, Any]
+    turn: tuple[int, int] | None = None
+    turn_of: str | None = None
+    roll: SeenRoll | None = None
+
+
 @dataclass
 class UnitOfWork:
     room: RoomState
     actions: list[Action] = field(default_factory=list)
+    said: list[Said] = field(default_factory=list)
+    """The messages it queued, in order, as the acta derives its entries from them (``bot/core/acta.py``)."""
     records: list[Record] = field(default_factory=list)
-    """What the event adds to or changes in the room's acta."""
+    """What the event adds to or changes in the room's acta, derived at its end (``acta.derive``)."""
     rolls: list[RollRecord] = field(default_factory=list)
     """Roll records to store with the event (``bot/core/rolls.py``)."""
     reveals: list[str] = field(default_factory=list)
@@ -41,7 +70,7 @@ class UnitOfWork:
     """(GM, token): the room's screen links this event made (``!pantalla``)."""
 
     def _lists(self) -> tuple[list[Any], ...]:
-        return self.actions, self.records, self.rolls, self.reveals, self.undoable, self.undone, self.screen_links
+        return self.actions, self.said, self.records, self.rolls, self.reveals, self.undoable, self.undone, self.screen_links
 
     def mark(self) -> Mark:
         return Mark(self.room.to_json(), tuple(len(pending) for pending in self._lists()))

@@ -3,7 +3,7 @@
 The first is the default of a room with no ``system`` set.
 """
 
-from bot.core.game import GameRegistry
+from bot.core.api import GameRegistry
 from bot.games import generic, reino, savage, sombra, stormbringer
 
 __all__ = ["GAMES"]

@@ -15,7 +15,11 @@
 - ``modes``: the mute lock as ``+m``/``+v`` changes and their undoing (pure);
 - ``flood``: the token bucket every sent line goes through, and the once-a-minute limit per sender;
 - ``store``: its tables on the table's database (who each nick is, the mute records, the last message
-  seen per channel), with their own migrations.
+  seen per channel), with their own migrations;
+- ``config``: its ``[irc]`` section (keys, parser, its channels as rooms, its secrets);
+- ``metrics``: its counters, its rows of ``/metrics``;
+- ``description``: what the registry (``bot/transports``) knows of it; these three import no pydle.
 
-Only this package imports pydle (its ``client``). ``docs/irc.md`` says what it does and needs.
+Only this package imports pydle, and only its ``client`` does (importing the package does not).
+``docs/irc.md`` says what it does and needs.
 """

@@ -19,22 +19,24 @@ import functools
 import logging
 import time
 
-from bot.config import Config, IrcConfig
+from bot.config import Config
 from bot.core.events import Action
 from bot.core.table import Table
 from bot.irc.channels import Channels, GameMasters
 from bot.irc.client import ConnectError, Connection, IrcClient
+from bot.irc.config import IrcConfig
 from bot.irc.ctcp import CtcpAnswers
 from bot.irc.flood import TokenBucket
 from bot.irc.identity import People
+from bot.irc.metrics import IrcMetrics
 from bot.irc.mute import Mute
 from bot.irc.outbox import Outbox
 from bot.irc.reader import LineReader
 from bot.irc.sending import LineQueue
 from bot.irc.store import IrcStore
 from bot.irc.translate import Translator
+from bot.metrics import Metrics
 from bot.transport import Backoff, Capabilities, handle_until_committed, pause, pending_of
-from bot.web import Metrics
 
 log = logging.getLogger("rolbot.irc")
 
@@ -113,7 +115,7 @@ class IrcBot:
                     backoff.reset()
                 wait = backoff.next()
                 log.warning("IRC connection lost; reconnecting in %.1f s", wait)
-                self.metrics.irc_reconnects += 1
+                self.metrics.part(IrcMetrics).reconnects += 1
                 await pause(self._stop_event, wait)
         finally:
             self._stopping = True

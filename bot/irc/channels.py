@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.config import irc_room_key
 from bot.core.events import EventKind
+from bot.irc.config import irc_room_key
 from bot.irc.identity import People, fold
 
 if TYPE_CHECKING:

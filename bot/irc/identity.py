@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.config import irc_account_id, irc_room_key
+from bot.irc.config import irc_account_id, irc_room_key
 from bot.irc.store import IrcStore
 
 MENTION = re.compile(r"(?<!\S)@([^\s@:!,]{1,30})(?!\S)")

@@ -20,7 +20,6 @@ from bot.transport import ActionRegistry
 
 log = logging.getLogger("rolbot.irc")
 
-IRC_TEMPLATES = {"no_power": "irc/no_power"}
 """Core messages that name Matrix things: their IRC wording."""
 
 
@@ -82,9 +81,7 @@ class Outbox:
         if channel is None:
             self._done(action.action_id)
             return
-        template = IRC_TEMPLATES.get(action.template)
-        message = self.renderer.render(template) if template else action.message
-        lines = [self.people.nicks_for_ids(line) for line in irc_lines(message)]
+        lines = [self.people.nicks_for_ids(line) for line in irc_lines(action.message)]
         if action.private_to:
             self._send_private(channel, action, lines, batch)
             return

@@ -21,6 +21,7 @@ from bot.irc.channels import Channel, Channels, HeldLine
 from bot.irc.client import Connection, IrcClient
 from bot.irc.ctcp import CtcpAnswers
 from bot.irc.identity import People, Person, fold
+from bot.irc.metrics import IrcMetrics
 from bot.irc.sending import LineQueue
 from bot.irc.store import IrcStore
 from bot.irc.text import without_formatting
@@ -109,7 +110,7 @@ class Translator:
             self.translate(channel, *line)
 
     def missed(self) -> None:
-        self.metrics.irc_missed_messages += 1
+        self.metrics.part(IrcMetrics).missed_messages += 1
 
     def catch_up(self, channel: Channel) -> None:
         """With ``chathistory``, ask what the channel said since the last message the bot saw: those

@@ -20,6 +20,7 @@ import aiohttp
 
 from bot.config import Config
 from bot.matrix.errors import PermanentError
+from bot.matrix.metrics import MatrixMetrics
 from bot.matrix.session import NETWORK_ERRORS, Session, write_owner_only
 
 log = logging.getLogger("rolbot.matrix")
@@ -213,20 +214,20 @@ async def ensure_cross_signing(session: Session, config: Config, reset: bool = F
             return _no_password("--reset-cross-signing")
         state = _new_state(config)
         await _upload_and_sign(session, config, state, password, upload=True)
-        session.metrics.cross_signing_conflict = False
+        session.metrics.part(MatrixMetrics).cross_signing_conflict = False
         log.warning("cross-signing identity of %s replaced on purpose (--reset-cross-signing): master key %s -> %s; "
                     "whoever had verified the account sees its identity change and has to verify it again",
                     session.user_id, on_server or "none", state["master_public"])
         return True
     mine = _master_public(config, state) if state is not None else None
     if on_server is not None and on_server != mine:
-        session.metrics.cross_signing_conflict = True
+        session.metrics.part(MatrixMetrics).cross_signing_conflict = True
         log.warning("cross-signing: the account %s already has a master key on the homeserver (%s) that this bot's "
                     "state cannot sign with (a lost [storage] folder, or the account set up in Element): it is kept, "
                     "and the bot runs without cross-signing (clients show its device as unverified); to replace it "
                     "on purpose: rolbot run --config PATH --reset-cross-signing", session.user_id, on_server)
         return False
-    session.metrics.cross_signing_conflict = False
+    session.metrics.part(MatrixMetrics).cross_signing_conflict = False
     if state is None:
         if not password:
             return _no_password("setting up cross-signing")

@@ -22,8 +22,8 @@ from bot.matrix.errors import PermanentError
 from bot.matrix.power import RoomAuth, locked_power_levels
 from bot.matrix.session import Session
 from bot.matrix.store import MatrixStore
+from bot.metrics import Metrics
 from bot.transport import ActionRegistry
-from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
 
@@ -75,7 +75,7 @@ class Outbox:
             if self.stopping():
                 return
         if action.action_id:
-            self.store.actions_done([action.action_id])
+            self.store.outbox.done([action.action_id])
 
     async def send(self, action: Send) -> None:
         content: dict[str, Any] = {

@@ -21,9 +21,9 @@ from nio.store import DefaultStore
 from bot.config import Config
 from bot.matrix.discovery import discover
 from bot.matrix.errors import MatrixStartupError, PermanentError, RateLimited
+from bot.metrics import Metrics
 from bot.net import describe_network_error
 from bot.transport import Backoff, pause
-from bot.web import Metrics
 
 log = logging.getLogger("rolbot.matrix")
 

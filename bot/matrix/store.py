@@ -94,7 +94,7 @@ class MatrixStore:
         """In one transaction: the replies it holds are done, it is forgotten, and (``noticed``) the room
         was told the bot is rate-limited."""
         with self.transaction():
-            self.core.mark_done(action_ids)
+            self.core.outbox.mark_done(action_ids)
             self.db.execute("DELETE FROM matrix_coalesced WHERE room_id = ?", [room_id])
             if noticed:
                 self.db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])

@@ -3,7 +3,7 @@
 It is a transport that owns no room: each control becomes the chat command it stands for, sent as an
 ``Event`` from that GM to ``TransportHub.submit``, so the table judges it as it would the GM's chat
 line (rules, refusals, acta, undo) and the room's own transport posts the answers in the room. The
-page is ``bot/screen/page.py``; the controls ``bot/screen/controls.py``."""
+page is ``bot/web/screen_page.py`` (with the web app's other pages); the controls ``bot/screen/controls.py``."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from systems.base import modifier_list
 from systems.dice import Die, RollResult
+from systems.jsonable import Jsonable, JsonShape
 from systems.reino.rules import (
     WOUND_TABLE,
     AttackResult,
@@ -35,14 +36,19 @@ def modifiers_json(total: int, named: tuple[tuple[str, int], ...]) -> list[dict]
     return modifier_list([*named, *([("modificador", rest)] if rest else [])])
 
 
-def _base(kind: str, total: int, dice: list[int], outcome: str, comment: str) -> dict:
-    return {"system": SYSTEM_KEY, "kind": kind, "total": total, "dice": dice, "outcome": outcome, "comment": comment}
+ROLL = JsonShape("system", "kind", "total", "dice", "outcome", "comment", const={"system": SYSTEM_KEY},
+                 derived={"dice": lambda outcome: [outcome.natural]})
+"""What every Reino roll shows first; ``dice`` is its one d20 (``natural``) unless a shape says otherwise."""
 
 
-class _TestOutcome:
+class _TestOutcome(Jsonable):
     """What every d20-against-a-DC outcome shows; subclasses hold ``test`` and ``comment``."""
 
     __slots__ = ()
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "natural=test.natural", "modifier=test.modifier", "modifiers", "dc=test.dc", "margin=test.margin",
+        derived={"dice": lambda outcome: [outcome.test.natural],
+                 "modifiers": lambda outcome: modifiers_json(outcome.test.modifier, outcome.named)})
     test: CheckResult
     comment: str
     named: tuple[tuple[str, int], ...]
@@ -59,38 +65,33 @@ class _TestOutcome:
     def d20(self) -> Die:
         return d20_die(self.test.natural)
 
-    def _test_json(self, kind: str) -> dict:
-        t = self.test
-        return {
-            **_base(kind, t.total, [t.natural], self.outcome, self.comment),
-            "natural": t.natural,
-            "modifier": t.modifier,
-            "modifiers": modifiers_json(t.modifier, self.named),
-            "dc": t.dc,
-            "margin": t.margin,
-        }
-
 
 @dataclass(slots=True)
 class ReinoCheck(_TestOutcome):
     """A test against a DC: a plain check, a save, stabilising or waking up (``purpose``)."""
 
     template: ClassVar[str] = "reino/check"
+    kind: ClassVar[str] = "check"
+    json_shape: ClassVar[JsonShape] = JsonShape(_TestOutcome.json_shape, "purpose")
     test: CheckResult
     purpose: str = "prueba"
     comment: str = ""
     minutes: int = 0
     named: tuple[tuple[str, int], ...] = ()
 
-    def as_json(self) -> dict:
-        return {**self._test_json("check"), "purpose": self.purpose}
-
 
 @dataclass(slots=True)
-class ReinoOpposed:
+class ReinoOpposed(Jsonable):
     """Two sides roll 1d20 + modifier; ``outcome`` is seen from the first side."""
 
     template: ClassVar[str] = "reino/opposed"
+    kind: ClassVar[str] = "opposed"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "natural=result.first_natural", "modifier=result.first_modifier", "modifiers",
+        "opponent_modifier=result.second_modifier", "totals",
+        derived={"dice": lambda o: [o.result.first_natural, o.result.second_natural],
+                 "modifiers": lambda o: modifiers_json(o.result.first_modifier, o.named),
+                 "totals": lambda o: [o.result.first_total, o.result.second_total]})
     result: OpposedResult
     comment: str = ""
     named: tuple[tuple[str, int], ...] = ()
@@ -111,21 +112,17 @@ class ReinoOpposed:
     def second_d20(self) -> Die:
         return d20_die(self.result.second_natural)
 
-    def as_json(self) -> dict:
-        r = self.result
-        return {
-            **_base("opposed", r.first_total, [r.first_natural, r.second_natural], self.outcome, self.comment),
-            "natural": r.first_natural,
-            "modifier": r.first_modifier,
-            "modifiers": modifiers_json(r.first_modifier, self.named),
-            "opponent_modifier": r.second_modifier,
-            "totals": [r.first_total, r.second_total],
-        }
 
 
 @dataclass(slots=True)
-class ReinoAttack:
+class ReinoAttack(Jsonable):
     template: ClassVar[str] = "reino/attack"
+    kind: ClassVar[str] = "attack"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "natural=result.natural", "modifier=result.bonus", "modifiers", "defense=result.defense",
+        "damage_reduction=result.damage_reduction", "critical_threshold=result.critical_threshold",
+        "minion=result.minion_attacker",
+        derived={"dice": lambda o: [o.result.natural], "modifiers": lambda o: modifiers_json(o.result.bonus, o.named)})
     result: AttackResult
     comment: str = ""
     named: tuple[tuple[str, int], ...] = ()
@@ -144,28 +141,20 @@ class ReinoAttack:
     def d20(self) -> Die:
         return d20_die(self.result.natural)
 
-    def as_json(self) -> dict:
-        r = self.result
-        return {
-            **_base("attack", r.total, [r.natural], self.outcome, self.comment),
-            "natural": r.natural,
-            "modifier": r.bonus,
-            "modifiers": modifiers_json(r.bonus, self.named),
-            "defense": r.defense,
-            "damage_reduction": r.damage_reduction,
-            "critical_threshold": r.critical_threshold,
-            "minion": r.minion_attacker,
-        }
 
 
 @dataclass(slots=True)
-class ReinoDamage:
+class ReinoDamage(Jsonable):
     """Weapon dice + the Strength share for the grip, times a critical multiplier.
 
     With ``threshold`` it also says whether the hit is a serious wound (or drops a minion).
     """
 
     template: ClassVar[str] = "reino/damage"
+    kind: ClassVar[str] = "damage"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "dice=roll.faces", "weapon=roll.total", "strength", "strength_bonus", "grip=grip.value", "multiplier",
+        "threshold", "fortitude_dc")
     roll: RollResult
     strength: int = 0
     grip: Grip = Grip.ONE_HAND
@@ -199,22 +188,14 @@ class ReinoDamage:
             return "damage"
         return "minion_down" if self.minion_target else "serious_wound"
 
-    def as_json(self) -> dict:
-        return {
-            **_base("damage", self.total, self.roll.faces, self.outcome, self.comment),
-            "weapon": self.roll.total,
-            "strength": self.strength,
-            "strength_bonus": self.strength_bonus,
-            "grip": self.grip.value,
-            "multiplier": self.multiplier,
-            "threshold": self.threshold,
-            "fortitude_dc": self.fortitude_dc,
-        }
 
 
 @dataclass(slots=True)
-class ReinoInitiative:
+class ReinoInitiative(Jsonable):
     template: ClassVar[str] = "reino/initiative"
+    kind: ClassVar[str] = "initiative"
+    json_shape: ClassVar[JsonShape] = JsonShape(ROLL, "natural", "modifier=bonus", "modifiers", const={"outcome": "initiative"},
+                                                derived={"modifiers": lambda o: modifiers_json(o.bonus, ())})
     natural: int
     bonus: int
     comment: str = ""
@@ -227,13 +208,6 @@ class ReinoInitiative:
     def d20(self) -> Die:
         return d20_die(self.natural)
 
-    def as_json(self) -> dict:
-        return {
-            **_base("initiative", self.total, [self.natural], "initiative", self.comment),
-            "natural": self.natural,
-            "modifier": self.bonus,
-            "modifiers": modifiers_json(self.bonus, ()),
-        }
 
 
 @dataclass(slots=True)
@@ -241,14 +215,13 @@ class ReinoWoundSave(_TestOutcome):
     """Fortitude DC 10 + damage after a serious wound; the state comes from table GDJ15."""
 
     template: ClassVar[str] = "reino/wound"
+    kind: ClassVar[str] = "wound_save"
     table: ClassVar[str] = WOUND_TABLE
+    json_shape: ClassVar[JsonShape] = JsonShape(_TestOutcome.json_shape, "damage", "table")
     test: CheckResult
     damage: int
     comment: str = ""
     named: tuple[tuple[str, int], ...] = ()
-
-    def as_json(self) -> dict:
-        return {**self._test_json("wound_save"), "damage": self.damage, "table": self.table}
 
 
 @dataclass(slots=True)
@@ -256,6 +229,8 @@ class ReinoDyingSave(_TestOutcome):
     """A Moribundo's Fortitude save: ``dead``, ``dying`` (one more round) or ``stable``."""
 
     template: ClassVar[str] = "reino/dying"
+    kind: ClassVar[str] = "dying_save"
+    json_shape: ClassVar[JsonShape] = JsonShape(_TestOutcome.json_shape, "previous_saves=result.previous_saves")
     result: DyingSaveResult
     comment: str = ""
     named: tuple[tuple[str, int], ...] = ()
@@ -267,6 +242,3 @@ class ReinoDyingSave(_TestOutcome):
     @property
     def outcome(self) -> str:
         return self.result.fate.value
-
-    def as_json(self) -> dict:
-        return {**self._test_json("dying_save"), "previous_saves": self.result.previous_saves}

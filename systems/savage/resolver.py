@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from systems.base import Outcome, modifier_list, roll_dice
 from systems.dice import MAX_EXPLOSIONS, DiceExpr, DiceTerm, Die, Rng, RollResult
+from systems.jsonable import Jsonable, JsonShape
 from systems.savage.rules import (
     CRITICAL_FAILURE,
     FAILURE,
@@ -35,16 +36,21 @@ from systems.savage.rules import (
 from systems.savage.syntax import SavageRequest, Target, parse_savage
 
 SYSTEM_KEY = "savage"
+ROLL = JsonShape("system", "kind", "expr", "total", "dice", "outcome", "raises", "wild", const={"system": SYSTEM_KEY},
+                 derived={"wild": lambda outcome: outcome.wild.value if outcome.wild else None})
+"""What every Savage roll shows first (``wild``: the wild die's value, None without one)."""
 WILD_SIDES = 6
 RAISE_DAMAGE_SIDES = 6
 
 
 @dataclass(slots=True)
-class SavageTraitRoll:
+class SavageTraitRoll(Jsonable):
     """A Wild Card's (or an Extra's) trait roll against a TN."""
 
     template: ClassVar[str] = "savage/trait"
     kind: ClassVar[str] = "trait"
+    json_shape: ClassVar[JsonShape] = JsonShape(ROLL, "trait=trait.value", "tn", "modifiers", "comment",
+                                                derived={"modifiers": lambda roll: modifier_list(roll.modifiers)})
     expr: str
     trait: Die
     wild: Die | None
@@ -66,25 +72,13 @@ class SavageTraitRoll:
         """True when the wild die gave the total."""
         return self.wild is not None and self.wild.value > self.trait.value
 
-    def as_json(self) -> dict:
-        return {
-            "system": SYSTEM_KEY,
-            "kind": self.kind,
-            "expr": self.expr,
-            "total": self.total,
-            "dice": self.dice,
-            "outcome": self.outcome,
-            "raises": self.raises,
-            "wild": self.wild.value if self.wild else None,
-            "trait": self.trait.value,
-            "tn": self.tn,
-            "modifiers": modifier_list(self.modifiers),
-            "comment": self.comment,
-        }
+
+TRAIT_PURPOSE = JsonShape(SavageTraitRoll.json_shape.through("roll"), "kind")
+"""A trait roll's keys, its ``kind`` the purpose's; each purpose adds its consequence."""
 
 
 @dataclass(slots=True)
-class _TraitPurpose:
+class _TraitPurpose(Jsonable):
     """Shared shape of the rolls that are a trait roll with a rules consequence."""
 
     roll: SavageTraitRoll
@@ -97,55 +91,48 @@ class _TraitPurpose:
     def outcome(self) -> str:
         return self.roll.outcome
 
-    def _json(self, kind: str, **extra: object) -> dict:
-        return {**self.roll.as_json(), "kind": kind, **extra}
-
 
 @dataclass(slots=True)
 class SavageSupportRoll(_TraitPurpose):
     template: ClassVar[str] = "savage/support"
+    kind: ClassVar[str] = "support"
+    json_shape: ClassVar[JsonShape] = JsonShape(TRAIT_PURPOSE, "bonus")
     bonus: int = 0
-
-    def as_json(self) -> dict:
-        return self._json("support", bonus=self.bonus)
 
 
 @dataclass(slots=True)
 class SavageSoakRoll(_TraitPurpose):
     template: ClassVar[str] = "savage/soak"
+    kind: ClassVar[str] = "soak"
+    json_shape: ClassVar[JsonShape] = JsonShape(TRAIT_PURPOSE, "incoming=result.incoming", "soaked=result.soaked",
+                                                "remaining=result.remaining", "clears_shaken=result.clears_shaken")
     result: SoakResult = SoakResult(1, 0)
-
-    def as_json(self) -> dict:
-        r = self.result
-        return self._json("soak", incoming=r.incoming, soaked=r.soaked, remaining=r.remaining, clears_shaken=r.clears_shaken)
 
 
 @dataclass(slots=True)
 class SavageRecoveryRoll(_TraitPurpose):
     template: ClassVar[str] = "savage/recovery"
+    kind: ClassVar[str] = "recovery"
+    json_shape: ClassVar[JsonShape] = JsonShape(TRAIT_PURPOSE, "recovered")
     recovered: bool = False
-
-    def as_json(self) -> dict:
-        return self._json("recovery", recovered=self.recovered)
 
 
 @dataclass(slots=True)
 class SavageIncapacitationRoll(_TraitPurpose):
     template: ClassVar[str] = "savage/incapacitation"
+    kind: ClassVar[str] = "incapacitation"
+    json_shape: ClassVar[JsonShape] = JsonShape(TRAIT_PURPOSE, "dies=result.dies", "injury=result.injury",
+                                                "bleeding=result.bleeding", "table",
+                                                derived={"table": lambda roll: roll.result.table or None})
     result: IncapacitationResult = IncapacitationResult(False, "", False)
-
-    def as_json(self) -> dict:
-        r = self.result
-        return self._json("incapacitation", dies=r.dies, injury=r.injury, bleeding=r.bleeding, table=r.table or None)
 
 
 @dataclass(slots=True)
 class SavageBleedingRoll(_TraitPurpose):
     template: ClassVar[str] = "savage/bleeding"
+    kind: ClassVar[str] = "bleeding"
+    json_shape: ClassVar[JsonShape] = JsonShape(TRAIT_PURPOSE, "verdict")
     verdict: str = "continues"
-
-    def as_json(self) -> dict:
-        return self._json("bleeding", verdict=self.verdict)
 
 
 @dataclass(slots=True)
@@ -161,10 +148,17 @@ class RofShot:
 
 
 @dataclass(slots=True)
-class SavageRateOfFire:
+class SavageRateOfFire(Jsonable):
     """RoF N: N trait dice and one wild die that replaces the first failed die if it hits."""
 
     template: ClassVar[str] = "savage/rof"
+    kind: ClassVar[str] = "rof"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "rof", "hits", "tn", "ammo", "replaced", "shots", "targets", "modifiers", "comment",
+        derived={"raises": lambda rof: max((s.raises for s in rof.shots if s.hit), default=0),
+                 "shots": lambda rof: [{"value": s.die.value, "total": s.total, "hit": s.hit, "raises": s.raises,
+                                        "target": s.target, "by_wild": s.by_wild} for s in rof.shots],
+                 "modifiers": lambda rof: modifier_list(rof.modifiers)})
     expr: str
     rof: int
     shots: list[RofShot]
@@ -191,37 +185,20 @@ class SavageRateOfFire:
         faces = [f for s in self.shots for f in s.die.faces]
         return faces + (list(self.wild.faces) if self.wild else [])
 
-    def as_json(self) -> dict:
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "rof",
-            "expr": self.expr,
-            "total": self.total,
-            "dice": self.dice,
-            "outcome": self.outcome,
-            "raises": max((s.raises for s in self.shots if s.hit), default=0),
-            "wild": self.wild.value if self.wild else None,
-            "rof": self.rof,
-            "hits": self.hits,
-            "tn": self.tn,
-            "ammo": self.ammo,
-            "replaced": self.replaced,
-            "shots": [
-                {"value": s.die.value, "total": s.total, "hit": s.hit, "raises": s.raises, "target": s.target,
-                 "by_wild": s.by_wild}
-                for s in self.shots
-            ],
-            "targets": self.targets,
-            "modifiers": modifier_list(self.modifiers),
-            "comment": self.comment,
-        }
-
 
 @dataclass(slots=True)
-class SavageDamageRoll:
+class SavageDamageRoll(Jsonable):
     """Damage: every die explodes, no wild die, +1d6 on a raise; optionally against Toughness."""
 
     template: ClassVar[str] = "savage/damage"
+    kind: ClassVar[str] = "damage"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "expr=result.expr.text", "dice=result.faces", "toughness", "shaken", "wounds", "modifiers", "comment",
+        const={"wild": None},
+        derived={"raises": lambda roll: roll.effect.wounds if roll.effect else 0,
+                 "shaken": lambda roll: roll.effect.shaken if roll.effect else None,
+                 "wounds": lambda roll: roll.effect.wounds if roll.effect else None,
+                 "modifiers": lambda roll: modifier_list(roll.modifiers)})
     result: RollResult
     with_raise: bool
     modifiers: list[tuple[str, int]]
@@ -244,24 +221,6 @@ class SavageDamageRoll:
     @property
     def comment(self) -> str:
         return self.result.comment
-
-    def as_json(self) -> dict:
-        effect = self.effect
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "damage",
-            "expr": self.result.expr.text,
-            "total": self.total,
-            "dice": self.result.faces,
-            "outcome": self.outcome,
-            "raises": effect.wounds if effect else 0,
-            "wild": None,
-            "toughness": self.toughness,
-            "shaken": effect.shaken if effect else None,
-            "wounds": effect.wounds if effect else None,
-            "modifiers": modifier_list(self.modifiers),
-            "comment": self.comment,
-        }
 
 
 @lru_cache(maxsize=64)
@@ -404,10 +363,12 @@ class SavageSystem:
     key: str = SYSTEM_KEY
     name: str = "Savage Worlds"
 
-    def roll(self, text: str, rng: Rng) -> Outcome:
-        request = parse_savage(text)
+    def roll(self, asked: str | SavageRequest, rng: Rng) -> Outcome:
+        """Roll ``asked``: a text as typed, or a request already parsed (with what the table adds set on
+        it, ``systems.savage.table``: the table never glues words to a text for it to read again)."""
+        request = asked if isinstance(asked, SavageRequest) else parse_savage(asked)
         if request is None:
-            return roll_dice(text, rng, self.key)
+            return roll_dice(str(asked), rng, self.key)
         return ROLLERS[request.kind](request, rng)
 
 

@@ -167,7 +167,21 @@ def _parse(text: str) -> SavageRequest | None:
     rof = 1
     if kind == "rof":
         rof, pos = _rof_value(folded, pos)
-    body = text[pos:]
+    return _body(kind, rof, text[pos:])
+
+
+def parse_damage(text: str) -> SavageRequest:
+    """The request of a damage roll's dice and keywords (``2d6+1 aumento``: what follows ``daño``)."""
+    if len(text) > MAX_TEXT:
+        raise DiceError("too_long", limit=MAX_TEXT)
+    request = _body("damage", 1, minus_signs(text).strip())
+    if request is None:
+        raise TypeError("a damage roll takes any dice")
+    return request
+
+
+def _body(kind: str, rof: int, body: str) -> SavageRequest | None:
+    """What follows the verb: the dice, then the keywords and the comment."""
     if kind == "damage":
         body = _STRENGTH_LABEL.sub("", body)
     expr, rest = parse_prefix(body)
@@ -185,7 +199,7 @@ def _rof_value(folded: str, pos: int) -> tuple[int, int]:
     m = _ROF_VALUE.match(folded, pos)
     if m is None:
         raise DiceError("savage.missing_rof")
-    rof = _bounded(m[1], 1, 6, "savage.bad_rof")
+    rof = bounded(m[1], 1, 6, "savage.bad_rof")
     return rof, m.end()
 
 
@@ -198,7 +212,8 @@ def _is_trait_die(expr: DiceExpr) -> bool:
     return die.sign > 0 and die.count == 1 and plain and die.sides >= 2
 
 
-def _bounded(digits: str, low: int, high: int, code: str) -> int:
+def bounded(digits: str, low: int, high: int, code: str) -> int:
+    """``digits`` as a number from ``low`` to ``high``, or the error ``code``."""
     value = int(digits) if len(digits.lstrip("+-")) <= 6 else high + 1
     if not low <= value <= high:
         raise DiceError(code, value=digits[:8], low=low, limit=high)
@@ -270,7 +285,7 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
                             keywords=frozenset(found))
     request.wild = "extra" not in found
     if tn := _last(found, "tn"):
-        value = _bounded(tn[0], -MAX_TN, MAX_TN, "savage.bad_tn")
+        value = bounded(tn[0], -MAX_TN, MAX_TN, "savage.bad_tn")
         if kind == "damage":
             request.toughness = value
         else:
@@ -280,9 +295,9 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
     request.with_raise = "raise" in found
     request.target_shaken = "shaken" in found
     if armor := _last(found, "armor"):
-        request.armor = _bounded(armor[0], 0, MAX_TN, "savage.bad_armor")
+        request.armor = bounded(armor[0], 0, MAX_TN, "savage.bad_armor")
     if incoming := _last(found, "incoming"):
-        request.incoming = _bounded(incoming[0], 1, 20, "savage.bad_incoming")
+        request.incoming = bounded(incoming[0], 1, 20, "savage.bad_incoming")
     if targets := _last(found, "targets"):
         request.targets = _targets(targets[0], rof)
     if kind == "rof":
@@ -292,7 +307,7 @@ def _build(kind: str, expr: DiceExpr, rof: int, found: dict, comment: str) -> Sa
 
 def _with_late_modifiers(expr: DiceExpr, late: list[tuple[str, str]]) -> DiceExpr:
     """``d8 vs 6 +1`` is ``d8+1 vs 6``: a modifier written among the keywords joins the dice's constant."""
-    values = [_bounded(sign + digits, -MAX_MODIFIER, MAX_MODIFIER, "savage.bad_modifier") for sign, digits in late]
+    values = [bounded(sign + digits, -MAX_MODIFIER, MAX_MODIFIER, "savage.bad_modifier") for sign, digits in late]
     terms = [ConstantTerm(-1 if value < 0 else 1, abs(value)) for value in values]
     return DiceExpr((*expr.terms, *terms), expr.comment) if terms else expr
 
@@ -300,16 +315,16 @@ def _with_late_modifiers(expr: DiceExpr, late: list[tuple[str, str]]) -> DiceExp
 def _modifiers(found: dict, kind: str, rof: int) -> TraitModifiers:
     mods = TraitModifiers()
     if multi := _last(found, "multi"):
-        mods.actions = _bounded(multi[0], 1, 3, "savage.bad_multi_action")
+        mods.actions = bounded(multi[0], 1, 3, "savage.bad_multi_action")
     if wounds := _last(found, "wounds"):
-        mods.wounds = _bounded(wounds[0], 0, 3, "savage.bad_wounds")
+        mods.wounds = bounded(wounds[0], 0, 3, "savage.bad_wounds")
     if fatigue := _last(found, "fatigue"):
-        mods.fatigue = _bounded(fatigue[0] or "1", 0, 2, "savage.bad_fatigue")
+        mods.fatigue = bounded(fatigue[0] or "1", 0, 2, "savage.bad_fatigue")
     mods.unskilled = "unskilled" in found
     mods.joker = "joker" in found
     mods.strength = "strength" in found
     mods.support = [
-        _bounded(s[0], -MAX_SUPPORT_STEP, MAX_SUPPORT_STEP, "savage.bad_support") for s in found.get("support", [])
+        bounded(s[0], -MAX_SUPPORT_STEP, MAX_SUPPORT_STEP, "savage.bad_support") for s in found.get("support", [])
     ]
     covers = ("ligera", "media", "pesada", "casi total", "total")
     mods.cover = _choice(_last(found, "cover"), covers, "savage.unknown_cover")
@@ -339,7 +354,7 @@ def _called_shot(groups: tuple) -> CalledShot:
     if target in GM_SIZED_CALLED_SHOTS:
         if penalty is None:
             raise DiceError("savage.called_shot_needs_penalty", target=target)
-        value = _bounded(penalty, -8, 0, "savage.bad_called_penalty")
+        value = bounded(penalty, -8, 0, "savage.bad_called_penalty")
         return CalledShot(target, value, 0, GM_SIZED_CALLED_SHOTS[target])
     raise DiceError("savage.unknown_called_shot", value=target[:20], known=[*CALLED_SHOTS, *GM_SIZED_CALLED_SHOTS])
 
@@ -361,7 +376,7 @@ def _targets(text: str, rof: int) -> tuple[Target, ...]:
     for part in parts:
         m = _TARGET_DICE.match(" ".join(part.split()))
         name = m[1].strip()[:MAX_TARGET_NAME] if m else part[:MAX_TARGET_NAME]
-        dice = _bounded(m[2], 1, rof, "savage.bad_target_dice") if m and m[2] else None
+        dice = bounded(m[2], 1, rof, "savage.bad_target_dice") if m and m[2] else None
         targets.append(Target(name or "?", dice))
     if all(t.dice is None for t in targets):
         return tuple(targets)

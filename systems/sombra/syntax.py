@@ -35,6 +35,7 @@ from systems.sombra.rules import (
 )
 
 MAX_ROLL_MODIFIER = 30
+MAX_TARGET = 30
 MAX_COMBATANTS = 30
 MAX_NAME = 40
 
@@ -110,7 +111,10 @@ class Clauses:
 
 @dataclass(slots=True)
 class CheckRequest:
-    expr: DiceExpr
+    """A 3d10 roll under ``target``: ``expr_text`` is how the dice read (``3d10+2``), ``roll_modifier``
+    what is added to the roll (the expression's and the clauses' signed numbers)."""
+
+    expr_text: str
     target: int
     roll_modifier: int
     clauses: Clauses
@@ -138,16 +142,19 @@ class _Words:
         word = self.take()
         if not _INT.fullmatch(word):
             raise DiceError("sombra.number_missing", name=name, low=low, high=high)
-        value = int(word)
-        if not low <= value <= high:
-            raise DiceError("sombra.number_range", name=name, value=value, low=low, high=high)
-        return value
+        return _in_range(name, int(word), low, high)
 
     def comment(self) -> str:
         text = " ".join([*self.words[self.pos:], self.paren]).strip()
         if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
             text = text[1:-1].strip()
         return text
+
+
+def _in_range(name: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise DiceError("sombra.number_range", name=name, value=value, low=low, high=high)
+    return value
 
 
 def parse_check(expr: DiceExpr, rest: str) -> CheckRequest | None:
@@ -159,9 +166,21 @@ def parse_check(expr: DiceExpr, rest: str) -> CheckRequest | None:
     words = _Words(rest[m.end():])
     if not _INT.fullmatch(words.peek()):
         raise DiceError("sombra.target_missing", text=_excerpt(rest.strip()))
-    target = words.number("vs", 0, 30)
+    target = words.number("vs", 0, MAX_TARGET)
     clauses = parse_clauses(words, check=True)
-    return CheckRequest(expr, target, _roll_modifier(roll_modifier + clauses.roll_modifier), clauses)
+    return CheckRequest(expr.text, target, _roll_modifier(roll_modifier + clauses.roll_modifier), clauses)
+
+
+def read_check(target: int, options: str = "", modifier: int = 0, clauses: Clauses | None = None,
+               extra: tuple[Modifier, ...] = ()) -> CheckRequest:
+    """The table's check: 3d10 plus ``modifier`` under ``target``, with ``clauses`` the game sets, then the
+    clauses a player wrote (``options``, as after ``3d10 vs K``), then the ``extra`` modifiers."""
+    modifier = _roll_modifier(modifier)
+    target = _in_range("vs", target, 0, MAX_TARGET)
+    read = parse_clauses(_Words(options), check=True, into=clauses)
+    read.modifiers.extend(extra)
+    expr_text = f"3d10{modifier:+d}" if modifier else "3d10"
+    return CheckRequest(expr_text, target, _roll_modifier(modifier + read.roll_modifier), read)
 
 
 def _check_modifier(expr: DiceExpr) -> int:
@@ -178,9 +197,9 @@ def _roll_modifier(modifier: int) -> int:
     return modifier
 
 
-def parse_clauses(words: _Words, check: bool = False) -> Clauses:
-    """The clauses, then the comment; a signed number is a clause of checks only."""
-    clauses = Clauses()
+def parse_clauses(words: _Words, check: bool = False, into: Clauses | None = None) -> Clauses:
+    """The clauses (added to ``into``'s), then the comment; a signed number is a clause of checks only."""
+    clauses = Clauses() if into is None else into
     step = _signed_clause if check else _clause
     while words.peek() and step(words, clauses):
         pass
@@ -288,11 +307,10 @@ class FireRequest:
     covering: bool = False
     rest: tuple[str, ...] = ()
 
-    def bullet_clause(self, bullet: int) -> str:
-        """The check clause of one bullet of the burst (none when it adds nothing)."""
-        if burst_penalty(bullet, self.step, self.targets) == 0:
-            return ""
-        return f"rafaga {bullet} paso {self.step} blanco {self.targets}"
+    def bullet_modifier(self, bullet: int) -> Modifier | None:
+        """The check modifier of one bullet of the burst (none when it adds nothing)."""
+        penalty = burst_penalty(bullet, self.step, self.targets)
+        return Modifier("rafaga", penalty, bullet) if penalty else None
 
 
 def parse_fire(words: list[str]) -> FireRequest:
@@ -339,6 +357,26 @@ def _damage(words: _Words) -> DamageRequest:
         words.take()
         request.strength = words.number("fue", 1, 10)
     return request
+
+
+def read_weapon(weapon: str, strength: int | None = None) -> DamageRequest:
+    """A sheet's weapon (``II+2``, ``I fue 8``), with the wielder's FUE (1-10) unless it names its own."""
+    words = _Words(weapon)
+    request = _damage(words)
+    if parse_clauses(words).comment:
+        raise DiceError("sombra.damage_type", text=weapon[:20])
+    if strength is not None and request.strength is None:
+        request.strength = _in_range("fue", strength, 1, 10)
+    return request
+
+
+def read_damage(damage: str, table: str, options: str = "") -> Clauses:
+    """A damage roll on ``table``: the type ``damage`` names (``II+2``), then the clauses ``options`` writes
+    (``apuntado cabeza``, ``torpedo``) and the comment."""
+    request = _damage(_Words(damage))
+    clauses = parse_clauses(_Words(options), into=Clauses(table=table))
+    clauses.damage = request
+    return clauses
 
 
 def _bounded(value: int, name: str, limit: int = 100) -> int:

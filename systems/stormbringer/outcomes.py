@@ -6,43 +6,38 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from systems.dice import RollResult
+from systems.jsonable import Jsonable, JsonShape
 from systems.stormbringer.combat import DamageResult, InitiativeSurprise
 from systems.stormbringer.rules import D100Check, DefenceEffect, Target
 
 SYSTEM_KEY = "stormbringer"
 
 
-def _target_json(target: Target) -> dict:
-    return {
-        "skill": target.base,
-        "target": target.value,
-        "critical_max": target.critical_max,
-        "modifiers": [m.to_dict() for m in target.modifiers],
-        "factor": target.factor,
-    }
-
-
-def _check_json(kind: str, target: Target, roll: D100Check, comment: str) -> dict:
-    return {
-        "system": SYSTEM_KEY,
-        "kind": kind,
-        "total": roll.face,
-        "dice": [roll.face],
-        "outcome": roll.outcome,
-        **_target_json(target),
-        "comment": comment,
-    }
+ROLL = JsonShape("system", "kind", "total", "dice", "outcome", const={"system": SYSTEM_KEY})
+"""What every Stormbringer roll shows first."""
+CHECK = JsonShape(
+    ROLL, "outcome=roll.outcome", "skill=target.base", "target=target.value", "critical_max=target.critical_max",
+    "modifiers", "factor=target.factor", "comment",
+    derived={"dice": lambda check: [check.roll.face], "modifiers": lambda check: [m.to_dict() for m in check.target.modifiers]})
+"""A d100 check against a target (the skill, its modifiers and the critical range)."""
 
 
 def _faces(result: RollResult | None) -> list[int]:
     return result.faces if result is not None else []
 
 
+def _and_face(dice: list[int], face: int | None) -> list[int]:
+    """``dice`` and one more d100 (a fumble's or a wound's table), when it was rolled."""
+    return dice if face is None else [*dice, face]
+
+
 @dataclass(slots=True)
-class SkillCheck:
+class SkillCheck(Jsonable):
     """``d100 vs 46``: the basic check."""
 
     template: ClassVar[str] = "stormbringer/check"
+    kind: ClassVar[str] = "check"
+    json_shape: ClassVar[JsonShape] = CHECK
     target: Target
     roll: D100Check
     comment: str = ""
@@ -51,15 +46,16 @@ class SkillCheck:
     def total(self) -> int:
         return self.roll.face
 
-    def as_json(self) -> dict:
-        return _check_json("check", self.target, self.roll, self.comment)
 
 
 @dataclass(slots=True)
-class AttackRoll:
+class AttackRoll(Jsonable):
     """An attack; a fumble rolls 1d100 for the GM's combat-fumble table."""
 
     template: ClassVar[str] = "stormbringer/attack"
+    kind: ClassVar[str] = "attack"
+    json_shape: ClassVar[JsonShape] = JsonShape(CHECK, "riposte", "fumble_table",
+                                                derived={"dice": lambda a: _and_face([a.roll.face], a.fumble_table)})
     target: Target
     roll: D100Check
     riposte: bool = False
@@ -70,18 +66,16 @@ class AttackRoll:
     def total(self) -> int:
         return self.roll.face
 
-    def as_json(self) -> dict:
-        out = _check_json("attack", self.target, self.roll, self.comment)
-        if self.fumble_table is not None:
-            out["dice"].append(self.fumble_table)
-        return {**out, "riposte": self.riposte, "fumble_table": self.fumble_table}
 
 
 @dataclass(slots=True)
-class DefenceRoll:
+class DefenceRoll(Jsonable):
     """A parry or a dodge against one blow (``against_critical``: the blow was a critical)."""
 
     template: ClassVar[str] = "stormbringer/parry"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        CHECK, "against_critical", "missile", "stops_blow=effect.stops_blow",
+        "attacker_weapon_breaks=effect.attacker_weapon_breaks", "both_weapons_destroyed=effect.both_weapons_destroyed")
     target: Target
     roll: D100Check
     effect: DefenceEffect
@@ -95,16 +89,6 @@ class DefenceRoll:
     def total(self) -> int:
         return self.roll.face
 
-    def as_json(self) -> dict:
-        out = _check_json(self.kind, self.target, self.roll, self.comment)
-        return {
-            **out,
-            "against_critical": self.against_critical,
-            "missile": self.missile,
-            "stops_blow": self.effect.stops_blow,
-            "attacker_weapon_breaks": self.effect.attacker_weapon_breaks,
-            "both_weapons_destroyed": self.effect.both_weapons_destroyed,
-        }
 
 
 @dataclass(slots=True)
@@ -120,10 +104,17 @@ class DodgeRoll(DefenceRoll):
 
 
 @dataclass(slots=True)
-class DamageRoll:
+class DamageRoll(Jsonable):
     """Weapon dice, STR bonus and armour rolled, then resolved; a wound-table d100 when due."""
 
     template: ClassVar[str] = "stormbringer/damage"
+    kind: ClassVar[str] = "damage"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "rolled=result.rolled", "critical=result.critical", "inflicted=result.inflicted", "armour",
+        "absorbed=result.absorbed", "hp_lost=result.hp_lost", "major_wound=result.major_wound", "threshold",
+        "stunned=result.stunned", "wound_table", "comment",
+        derived={"dice": lambda d: _and_face(_faces(d.weapon) + _faces(d.bonus) + _faces(d.armour), d.wound_table),
+                 "armour": lambda d: d.armour.total if d.armour is not None else 0})
     weapon: RollResult
     bonus: RollResult | None
     armour: RollResult | None
@@ -142,36 +133,18 @@ class DamageRoll:
             return "absorbed"
         return "major_wound" if self.result.major_wound else "wound"
 
-    def as_json(self) -> dict:
-        r = self.result
-        dice = _faces(self.weapon) + _faces(self.bonus) + _faces(self.armour)
-        if self.wound_table is not None:
-            dice.append(self.wound_table)
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "damage",
-            "total": r.hp_lost,
-            "dice": dice,
-            "outcome": self.outcome,
-            "rolled": r.rolled,
-            "critical": r.critical,
-            "inflicted": r.inflicted,
-            "armour": self.armour.total if self.armour is not None else 0,
-            "absorbed": r.absorbed,
-            "hp_lost": r.hp_lost,
-            "major_wound": r.major_wound,
-            "threshold": self.threshold,
-            "stunned": r.stunned,
-            "wound_table": self.wound_table,
-            "comment": self.comment,
-        }
 
 
 @dataclass(slots=True)
-class ExperienceRoll:
+class ExperienceRoll(Jsonable):
     """1d100 plus the INT bonus over the skill; on a win, 1d10 more points."""
 
     template: ClassVar[str] = "stormbringer/experience"
+    kind: ClassVar[str] = "experience"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "skill", "intelligence", "bonus", "gain", "new_skill", "comment",
+        derived={"dice": lambda e: _and_face([e.face], e.gain),
+                 "outcome": lambda e: "improved" if e.improved else "not_improved", "gain": lambda e: e.gain or 0})
     skill: int
     intelligence: int
     face: int
@@ -191,27 +164,16 @@ class ExperienceRoll:
     def new_skill(self) -> int:
         return self.skill + (self.gain or 0)
 
-    def as_json(self) -> dict:
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "experience",
-            "total": self.total,
-            "dice": [self.face] + ([self.gain] if self.gain is not None else []),
-            "outcome": "improved" if self.improved else "not_improved",
-            "skill": self.skill,
-            "intelligence": self.intelligence,
-            "bonus": self.bonus,
-            "gain": self.gain or 0,
-            "new_skill": self.new_skill,
-            "comment": self.comment,
-        }
 
 
 @dataclass(slots=True)
-class TrainingRoll:
+class TrainingRoll(Jsonable):
     """A week with a master: 1d6-2 to attack and 1d6-2 to parry."""
 
     template: ClassVar[str] = "stormbringer/training"
+    kind: ClassVar[str] = "training"
+    json_shape: ClassVar[JsonShape] = JsonShape(ROLL, "attack_gain", "parry_gain", "attack_skill", "parry_skill", "comment",
+                                                derived={"dice": lambda t: [t.attack_face, t.parry_face]})
     attack_face: int
     parry_face: int
     attack_skill: int | None = None
@@ -236,26 +198,16 @@ class TrainingRoll:
             return "improved"
         return "worsened" if self.total < 0 else "unchanged"
 
-    def as_json(self) -> dict:
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "training",
-            "total": self.total,
-            "dice": [self.attack_face, self.parry_face],
-            "outcome": self.outcome,
-            "attack_gain": self.attack_gain,
-            "parry_gain": self.parry_gain,
-            "attack_skill": self.attack_skill,
-            "parry_skill": self.parry_skill,
-            "comment": self.comment,
-        }
 
 
 @dataclass(slots=True)
-class AmbushRoll:
+class AmbushRoll(Jsonable):
     """The Emboscada check; on a success, the GM's 1d4-1 rounds of surprise."""
 
     template: ClassVar[str] = "stormbringer/ambush"
+    kind: ClassVar[str] = "ambush"
+    json_shape: ClassVar[JsonShape] = JsonShape(CHECK, "surprise_rounds=rounds",
+                                                derived={"dice": lambda a: _and_face([a.roll.face], a.rounds_face)})
     target: Target
     roll: D100Check
     rounds_face: int | None = None
@@ -269,18 +221,17 @@ class AmbushRoll:
     def rounds(self) -> int:
         return 0 if self.rounds_face is None else self.rounds_face - 1
 
-    def as_json(self) -> dict:
-        out = _check_json("ambush", self.target, self.roll, self.comment)
-        if self.rounds_face is not None:
-            out["dice"].append(self.rounds_face)
-        return {**out, "surprise_rounds": self.rounds}
 
 
 @dataclass(slots=True)
-class SurpriseRoll:
+class SurpriseRoll(Jsonable):
     """Just the 1d4-1 rounds of ambush surprise."""
 
     template: ClassVar[str] = "stormbringer/surprise"
+    kind: ClassVar[str] = "surprise"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "surprise_rounds=total", "comment",
+        derived={"dice": lambda r: [r.face], "outcome": lambda r: "surprise" if r.total > 0 else "no_surprise"})
     face: int
     comment: str = ""
 
@@ -288,23 +239,19 @@ class SurpriseRoll:
     def total(self) -> int:
         return self.face - 1
 
-    def as_json(self) -> dict:
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "surprise",
-            "total": self.total,
-            "dice": [self.face],
-            "outcome": "surprise" if self.total > 0 else "no_surprise",
-            "surprise_rounds": self.total,
-            "comment": self.comment,
-        }
 
 
 @dataclass(slots=True)
-class InitiativeRoll:
+class InitiativeRoll(Jsonable):
     """Surprise by initiative: 1d10 + DEX each; the attacker needs the higher total."""
 
     template: ClassVar[str] = "stormbringer/initiative"
+    kind: ClassVar[str] = "initiative"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "attacker_dex", "defender_dex", "attacker_total=result.attacker_total",
+        "defender_total=result.defender_total", "comment",
+        derived={"dice": lambda i: [i.result.attacker_die, i.result.defender_die],
+                 "outcome": lambda i: "attacker" if i.result.attacker_wins else "defender"})
     attacker_dex: int
     defender_dex: int
     result: InitiativeSurprise
@@ -314,27 +261,17 @@ class InitiativeRoll:
     def total(self) -> int:
         return self.result.attacker_total
 
-    def as_json(self) -> dict:
-        r = self.result
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "initiative",
-            "total": r.attacker_total,
-            "dice": [r.attacker_die, r.defender_die],
-            "outcome": "attacker" if r.attacker_wins else "defender",
-            "attacker_dex": self.attacker_dex,
-            "defender_dex": self.defender_dex,
-            "attacker_total": r.attacker_total,
-            "defender_total": r.defender_total,
-            "comment": self.comment,
-        }
 
 
 @dataclass(slots=True)
-class DemonObjectRoll:
+class DemonObjectRoll(Jsonable):
     """Striking a demon object: 1d100, above 50 the weapon breaks."""
 
     template: ClassVar[str] = "stormbringer/demon"
+    kind: ClassVar[str] = "demon_object"
+    json_shape: ClassVar[JsonShape] = JsonShape(
+        ROLL, "comment",
+        derived={"dice": lambda d: [d.face], "outcome": lambda d: "weapon_breaks" if d.breaks else "weapon_holds"})
     face: int
     breaks: bool
     comment: str = ""
@@ -342,13 +279,3 @@ class DemonObjectRoll:
     @property
     def total(self) -> int:
         return self.face
-
-    def as_json(self) -> dict:
-        return {
-            "system": SYSTEM_KEY,
-            "kind": "demon_object",
-            "total": self.face,
-            "dice": [self.face],
-            "outcome": "weapon_breaks" if self.breaks else "weapon_holds",
-            "comment": self.comment,
-        }

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from systems.base import DiceRoll, Outcome, roll_dice
 from systems.dice import MAX_TEXT, DiceError, Rng, minus_signs
@@ -54,9 +53,9 @@ from systems.stormbringer.syntax import (
     TrainingRequest,
     parse_check,
     parse_named,
+    read_damage,
+    read_skill,
 )
-
-RequestT = TypeVar("RequestT", SkillRequest, DamageRequest, ExperienceRequest)
 
 
 def _target(req: SkillRequest) -> Target:
@@ -161,19 +160,25 @@ def resolve(req: Request, rng: Rng) -> Outcome:
 
 def parse_request(text: str) -> Request | None:
     """The Stormbringer request in ``text``, or None for a plain generic expression."""
-    if len(text) > MAX_TEXT:
-        raise DiceError("too_long", limit=MAX_TEXT)
-    text = minus_signs(text)
+    text = _prepared(text)
     return parse_named(text) or parse_check(text)
 
 
-def parse_as(text: str, kind: type[RequestT]) -> RequestT:
-    """The request the table wrote as ``text`` (its first word names ``kind``); any other reading of it
-    is refused as a bad roll."""
-    req = parse_request(text)
-    if not isinstance(req, kind):
-        raise DiceError("not_an_expression", text=text[:40])
-    return req
+def skill_request(kind: str, options: str, base: int | None = None) -> SkillRequest:
+    """The table's roll of ``kind`` under ``base`` (a sheet's) or the percentage ``options`` starts with,
+    with the options the player wrote (``read_skill``)."""
+    return read_skill(kind, _prepared(options), base)
+
+
+def damage_request(options: str) -> DamageRequest:
+    """The damage the GM wrote (``read_damage``)."""
+    return read_damage(_prepared(options))
+
+
+def _prepared(text: str) -> str:
+    if len(text) > MAX_TEXT:
+        raise DiceError("too_long", limit=MAX_TEXT)
+    return minus_signs(text)
 
 
 @dataclass(frozen=True)

@@ -202,8 +202,35 @@ def _require_d100(expr: DiceExpr) -> None:
         raise DiceError("stormbringer.check_needs_d100", expr=expr.text)
 
 
-def _skill(scan: Scanner, kind: str) -> SkillRequest:
-    req = SkillRequest(kind, scan.number(MAX_SKILL, kind))
+def read_skill(kind: str, options: str, base: int | None = None) -> SkillRequest:
+    """A roll of ``kind`` (check, attack, parry, dodge) under ``base`` from a sheet, or else under the
+    percentage ``options`` starts with, and the options it writes (``+10``, ``dos armas``, ``flecha``…)."""
+    return _skill(Scanner(options), kind, base)
+
+
+def read_damage(options: str) -> DamageRequest:
+    """The damage a GM writes: ``DADOS|PUNTOS [bf X] [armadura A] [grave N] [crítico]``."""
+    return _parse_damage(Scanner(options), "damage")
+
+
+def weapon_damage(weapon: str, bonus: str | None) -> DamageRequest:
+    """The damage of a sheet's weapon (``daño``) and damage bonus (``bf``)."""
+    if not weapon.strip():
+        raise DiceError("stormbringer.missing_damage")
+    return DamageRequest(Scanner(weapon).dice_or_constant(), Scanner(bonus).expr() if bonus else None)
+
+
+def experience(skill: int, intelligence: int | None) -> ExperienceRequest:
+    """The experience roll of a skill at ``skill`` for a character of INT ``intelligence`` (12 unknown)."""
+    req = ExperienceRequest(_int(str(skill), MAX_SKILL, "number_too_big"))
+    if intelligence is not None:
+        req.intelligence = _int(str(intelligence), MAX_CHARACTERISTIC, "number_too_big")
+    return req
+
+
+def _skill(scan: Scanner, kind: str, base: int | None = None) -> SkillRequest:
+    number = scan.number(MAX_SKILL, kind) if base is None else _int(str(base), MAX_SKILL, "number_too_big")
+    req = SkillRequest(kind, number)
     options = _SKILL_OPTIONS[kind]
     while any(_apply(scan, req, pattern, handler) for pattern, handler in options):
         pass

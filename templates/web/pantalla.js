@@ -1,6 +1,6 @@
-// The GM's screen: the fight follows live (Server-Sent Events, HTML rendered from the templates with
-// all user text escaped) and the forms post with fetch instead of reloading the page. Without
-// JavaScript every form still posts and the server answers with the page again.
+// The GM's screen: the fight follows live (the screen's stream, vivo.js) and the forms post with fetch
+// instead of reloading the page. Without JavaScript every form still posts and the server answers with
+// the page again.
 "use strict";
 (function () {
   var screen = document.getElementById("pantalla");
@@ -9,27 +9,8 @@
   }
   var board = document.getElementById("tablero");
   var answer = document.getElementById("respuesta");
-  var notice = document.getElementById("aviso-vivo");
   document.body.setAttribute("data-vivo", "");
-
-  function listen(address) {
-    var source = new EventSource(address);
-    source.addEventListener("pantalla", function (message) {
-      board.innerHTML = message.data;
-      document.body.setAttribute("data-actualizada", String(Date.now()));
-    });
-    source.addEventListener("open", function () {
-      document.body.classList.remove("sin-conexion");
-      if (notice) {
-        notice.hidden = false;
-      }
-    });
-    source.addEventListener("error", function () {
-      document.body.classList.add("sin-conexion");
-    });
-    return source;
-  }
-  var source = listen(screen.getAttribute("data-eventos"));
+  var source = liveStream.follow(screen.getAttribute("data-eventos"), "pantalla", board);
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -53,7 +34,7 @@
         answer.innerHTML = page.getElementById("respuesta").innerHTML;
         board.innerHTML = page.getElementById("tablero").innerHTML;
         source.close();
-        source = listen(fresh.getAttribute("data-eventos"));
+        source = liveStream.follow(fresh.getAttribute("data-eventos"), "pantalla", board);
         document.body.setAttribute("data-respondida", String(Date.now()));
       })
       .catch(function () {

@@ -56,7 +56,7 @@ class Room:
         return export(self.table.store, self.table.renderer, ROOM, fmt, **options)  # type: ignore[arg-type]
 
     def kinds(self) -> list[tuple[str, str]]:
-        entries = self.table.store.acta_entries(ROOM, self.table.store.acta_sessions(ROOM))
+        entries = self.table.store.acta.entries(ROOM, self.table.store.acta.sessions(ROOM))
         return [(e.kind, e.text) for e in entries]
 
 
@@ -164,7 +164,7 @@ def test_a_change_of_state_is_recorded_and_a_new_round_is_not_one() -> None:
               "@gm:local: !combate\n@gm:local: !iniciativa")
     assert [k for k, _ in room.kinds()].count("state") == 0
     room.say(GM, "!daño Orco 9")
-    states = [(e.actor, e.data) for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "state"]
+    states = [(e.actor, e.data) for e in room.table.store.acta.entries(ROOM, [1]) if e.kind == "state"]
     assert len(states) == 1
     name, data = states[0]
     assert name == "Orco" and "aturdido" in data["after"] and "aturdido" not in data["before"]
@@ -230,8 +230,8 @@ def test_a_gap_of_more_than_six_hours_opens_a_new_session_and_six_hours_does_not
     room.say(GM, "Seis horas justas después.", after=SESSION_GAP)
     room.say(GM, "Un milisegundo más de seis horas después.", after=SESSION_GAP + 1)
     store = room.table.store
-    assert store.acta_sessions(ROOM) == [1, 2]
-    assert [e.text for e in store.acta_entries(ROOM, [2])] == ["Un milisegundo más de seis horas después."]
+    assert store.acta.sessions(ROOM) == [1, 2]
+    assert [e.text for e in store.acta.entries(ROOM, [2])] == ["Un milisegundo más de seis horas después."]
     assert "## Sesión 2" in room.document() and "Primera escena" not in room.document()
     assert "Primera escena" in room.document(session=1)
     everything = room.document(every=True)
@@ -243,7 +243,7 @@ def test_the_console_timestamps_are_line_numbers_and_never_cut_a_session() -> No
 
     table = make_table()
     play("@gm:local: !acta activar\n@gm:local: Uno.\n" + "@gm:local: Otra línea.\n" * 50, table=table)
-    assert table.store.acta_sessions(ROOM) == [1]
+    assert table.store.acta.sessions(ROOM) == [1]
 
 
 def test_sesion_starts_and_ends_sessions() -> None:
@@ -258,8 +258,8 @@ def test_sesion_starts_and_ends_sessions() -> None:
     assert room.say(GM, "!sesion fin") == ["📜 No hay ninguna sesión abierta: !sesion empieza una."]
     room.say(GM, "Escena tres, sin sesión abierta: abre la 3.")
     store = room.table.store
-    assert store.acta_sessions(ROOM) == [1, 2, 3]
-    assert [e.text for e in store.acta_entries(ROOM, [3])] == ["Escena tres, sin sesión abierta: abre la 3."]
+    assert store.acta.sessions(ROOM) == [1, 2, 3]
+    assert [e.text for e in store.acta.entries(ROOM, [3])] == ["Escena tres, sin sesión abierta: abre la 3."]
     assert room.say(ANA, "!sesion")[0].startswith("⛔ Solo el máster")
 
 
@@ -271,13 +271,13 @@ def test_acta_borrar_deletes_sessions_and_only_the_gm_may() -> None:
         room.say(GM, f"Escena {n}.")
     assert room.say(ANA, "!acta borrar 2")[0].startswith("⛔ Solo el máster")
     assert room.say(GM, "!acta borrar 2") == ["🗑️ Borrada del acta la sesión 2."]
-    assert room.table.store.acta_sessions(ROOM) == [1, 3]
+    assert room.table.store.acta.sessions(ROOM) == [1, 3]
     assert room.say(GM, "!acta borrar dos")[0].startswith("ℹ️ Uso: !acta")
     assert room.say(GM, "!acta borrar 3") == ["🗑️ Borrada del acta la sesión 3."]
     room.say(GM, "Tras borrar la sesión abierta, una nueva.")
-    assert room.table.store.acta_sessions(ROOM) == [1, 4]
+    assert room.table.store.acta.sessions(ROOM) == [1, 4]
     assert room.say(GM, "!acta borrar todo") == ["🗑️ Borrada toda el acta de esta sala."]
-    assert room.table.store.acta_sessions(ROOM) == []
+    assert room.table.store.acta.sessions(ROOM) == []
     with pytest.raises(NoSuchActa):
         room.document()
 
@@ -316,7 +316,7 @@ def test_odd_session_numbers_are_refused_with_the_usage() -> None:
         before = room.table.room(ROOM).to_dict()
         assert room.say(GM, text)[0].startswith("ℹ️ Uso: !acta"), text
         assert room.table.room(ROOM).to_dict() == before
-    assert room.table.store.acta_sessions(ROOM) == [1]
+    assert room.table.store.acta.sessions(ROOM) == [1]
 
 
 def test_mesa_needs_a_public_url_and_gives_a_long_random_token() -> None:
@@ -495,14 +495,14 @@ def test_acta_links_and_erasing_name_only_sessions_the_record_has() -> None:
     room.say(GM, "!mesa")
     room.play("@gm:local: !acta activar\n@gm:local: Escena uno.\n@gm:local: !sesion\n@gm:local: !sesion\n"
               "@gm:local: Escena tres.")
-    assert room.table.store.acta_sessions(ROOM) == [1, 3]
+    assert room.table.store.acta.sessions(ROOM) == [1, 3]
     assert room.say(ANA, "!acta 2") == ["📜 No hay sesión 2 en el acta (hay: 1, 3)."]
     assert room.say(ANA, "!acta 3")[0].startswith("📜 Acta, sesión 3: ")
     for numbers, missing in (("99", "99"), ("0 1", "0"), ("1 2 3", "2"), (" ".join(map(str, range(1, 21))), "2, 4, 5")):
         answer = room.say(GM, f"!acta borrar {numbers}")
         word = "sesiones" if "," in missing else "sesión"
         assert len(answer) == 1 and answer[0].startswith(f"📜 No hay {word} {missing}"), answer
-        assert room.table.store.acta_sessions(ROOM) == [1, 3]
+        assert room.table.store.acta.sessions(ROOM) == [1, 3]
     assert room.say(GM, "!acta borrar todo") == ["🗑️ Borrada toda el acta de esta sala."]
     for text in ("!acta", "!acta 1", "!acta borrar 1", "!acta borrar todo"):
         assert room.say(GM, text) == ["📜 Todavía no hay nada en el acta de esta sala."], text
@@ -516,7 +516,7 @@ def test_the_gms_action_during_a_players_turn_is_nobodys_and_during_an_npcs_turn
     room.say(GM, "El techo cruje.")
     room.say(ANA, "!siguiente")
     room.say(GM, "/me ruge")
-    actions = [(e.kind, e.actor, e.text) for e in room.table.store.acta_entries(ROOM, [1])
+    actions = [(e.kind, e.actor, e.text) for e in room.table.store.acta.entries(ROOM, [1])
                if e.kind in ("action", "narration")]
     assert actions == [("action", "", "hace temblar el suelo"), ("narration", "", "El techo cruje."),
                        ("action", "Orco", "ruge")]
@@ -544,7 +544,7 @@ def test_a_roll_is_one_compact_line_of_its_stored_result_not_the_whole_chat_mess
               "@gm:local: !combate\n@gm:local: !iniciativa")
     message = room.say(GM, "!daño Orco 2d6+3")[0]
     assert message.count("\n") == 2  # the damage, its effect, the target's new state
-    roll = next(e for e in room.table.store.acta_entries(ROOM, [1]) if e.kind == "roll")
+    roll = next(e for e in room.table.store.acta.entries(ROOM, [1]) if e.kind == "roll")
     result = roll.data["result"]
     dice = ", ".join(map(str, result["dice"]))
     credited = f"{roll.actor} · " if roll.actor else ""  # issue 20: the NPC whose turn it is, never the GM's user id

@@ -122,6 +122,36 @@ def test_every_room_command_reads_its_arguments_through_a_spec() -> None:
     assert hand_parsed == []
 
 
+def test_every_game_command_reads_its_arguments_through_a_spec() -> None:
+    """A game's command declares what it takes too (``takes(spec=...)``, a ``Rest`` for its own grammar):
+    its usage is its spec's, never a hand-written text that can drift from what the handler reads."""
+    hand_parsed = [f"{game.key}: !{c.name}" for game in GAMES for c in game.commands
+                   if not c.run.__qualname__.startswith("CommandGroup.takes")]
+    assert hand_parsed == [], "commands parsing their text by hand:\n" + "\n".join(hand_parsed)
+
+
+def test_a_word_of_a_form_and_a_keyword_s_word_are_given_folded() -> None:
+    from bot.core.args import Rest, Word
+
+    count, die = Word("+N|-N", r"[+-]\d{1,2}"), Word("dN", r"d\d+")
+    spec = (Opt(Arg("NOMBRE")), Opt(die), Opt(count))
+    assert usage(spec) == "[NOMBRE] [dN] [+N|-N]" and not required(spec)
+    got = parse(spec, "Orco  Grande D8 +2")
+    assert got is not None and (got.text("NOMBRE"), got.text("dN"), got.text("+N|-N")) == ("Orco  Grande", "d8", "+2")
+    got = parse(spec, "Orco +200")
+    assert got is not None and (got.text("NOMBRE"), got.text("+N|-N")) == ("Orco +200", "")
+    preset = Key(("arduo", "dificil", "compleja"), gm=True, label="arduo|dificil|compleja")
+    tasks = Either((preset, Opt(Arg("título"))), (Rest("HABILIDAD"),), ())
+    assert usage(tasks) == "arduo|dificil|compleja [título] | HABILIDAD" and not required(tasks)
+    got = parse(tasks, "DIFÍCIL Abrir la puerta")
+    assert got is not None and got.has(preset) and got.text(preset.shown) == "dificil"
+    assert got.text("título") == "Abrir la puerta"
+    got = parse(tasks, "Pelear +1")
+    assert got is not None and not got.has(preset) and got.text("HABILIDAD") == "Pelear +1"
+    got = parse(tasks, "")
+    assert got is not None and not got.texts
+
+
 def test_rest_takes_what_is_left_as_typed_and_is_shown_only_when_named() -> None:
     from bot.core.args import Rest
 
@@ -132,6 +162,10 @@ def test_rest_takes_what_is_left_as_typed_and_is_shown_only_when_named() -> None
     got = parse((Key(vocab.ON), Opt(Rest())), "activar ya mismo")
     assert got is not None and got.has(Key(vocab.ON))
     assert parse((Key(vocab.ON), Rest("X")), "activar") is None and required((Rest("X"),))
+    bare = (Opt(Rest("[OBJETIVO] [habilidad|%]"), brackets=False),)
+    assert usage(bare) == "[OBJETIVO] [habilidad|%]" and not required(bare)
+    got = parse(bare, "")
+    assert got is not None and got.text("[OBJETIVO] [habilidad|%]") == ""
     hostile = "<b>" + "\u202e\x00\x1b[31m" * 700 + "</b>"
     got = parse((Rest("EXPR"),), hostile)
     assert got is not None and got.text("EXPR") == hostile

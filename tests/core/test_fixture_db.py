@@ -102,7 +102,7 @@ def test_a_database_made_by_main_opens_migrates_and_plays_on_as_if_never_stopped
         "rolls recorded before the restart keep the words main wrote; those after are today's"
     assert after.redacted(EVENTS + 1), "the named lock held against another player"
     assert "Disparar d8" in after.text(EVENTS + 4) and "Macro rafaga = rof 3 d8" in after.text(EVENTS + 4)
-    assert table.store.hidden_rolls(ROOM_ID) == [], "the secret roll was there to reveal"
+    assert table.store.rolls.hidden(ROOM_ID) == [], "the secret roll was there to reveal"
 
 
 def test_rolbot_acta_exports_what_main_recorded(tmp_path: Path) -> None:

@@ -23,7 +23,9 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.table_page import TablePages
+from bot.metrics import Metrics
+from bot.web.table_page import TablePages
+from bot.web.view import TableView
 
 ROOM = "!privacy:local"
 GM, ANA = "@gm:local", "@ana:local"
@@ -99,7 +101,7 @@ class Room:
                 yield f"{send.template} html", send.message.html
                 if send.roll is not None:
                     yield f"{send.template} roll", json.dumps(send.roll)
-        yield "table page", TablePages(self.table).board(ROOM)
+        yield "table page", TablePages(TableView(self.table), Metrics()).board(ROOM)
         for fmt in ("md", "html"):
             with contextlib.suppress(NoSuchActa):
                 yield f"acta {fmt}", export(self.table.store, self.table.renderer, ROOM, fmt, every=True)

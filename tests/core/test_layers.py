@@ -88,3 +88,51 @@ def test_the_check_sees_every_kind_of_import(tmp_path: Path) -> None:
     assert find_cycle(graph) == ["bot.core.a", "bot.core.b", "bot.core.c", "bot.core.a"]
     (package / "c.py").write_text("import json\n", encoding="utf-8")
     assert find_cycle(import_graph(package, tmp_path)) is None
+
+
+GAMES = ROOT / "bot" / "games"
+GAME_API = "bot.core.api"
+
+
+def imported_names(node: ast.AST) -> list[str]:
+    """The modules an absolute import names (``from bot.core import rolls`` names ``bot.core.rolls``;
+    a relative import stays inside its package and names none)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if not isinstance(node, ast.ImportFrom) or node.level or node.module is None:
+        return []
+    if node.module in ("bot", PACKAGE):
+        return [f"{node.module}.{alias.name}" for alias in node.names]
+    return [node.module]
+
+
+def core_reach(games: Path = GAMES, root: Path = ROOT) -> list[str]:
+    """Each import of a core module other than ``bot.core.api`` written in a game package, as
+    ``file: module`` (any kind of import: top level, ``TYPE_CHECKING``, in a function)."""
+    found: list[str] = []
+    for path in sorted(games.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            found += [f"{path.relative_to(root).as_posix()}: {name}" for name in imported_names(node)
+                      if (name == PACKAGE or name.startswith(PACKAGE + ".")) and name != GAME_API]
+    return found
+
+
+def test_games_reach_the_core_only_through_its_api() -> None:
+    """A game imports what it may use of the core from ``bot.core.api``: its hooks, records, refusal and
+    helpers, never a core command or another core module (which may then move without touching a game)."""
+    reach = core_reach()
+    assert reach == [], "games importing the core past bot.core.api:\n" + "\n".join(reach)
+
+
+def test_the_game_check_names_each_planted_import(tmp_path: Path) -> None:
+    games = tmp_path / "bot" / "games"
+    (games / "toy").mkdir(parents=True)
+    (games / "toy" / "ok.py").write_text("from bot.core.api import Context\nfrom systems.dice import parse\n",
+                                         encoding="utf-8")
+    (games / "toy" / "commands.py").write_text(
+        "from bot.core.room_commands.combat import COMMANDS\n"
+        "def f():\n    import bot.core.floor\n    from bot.core import rolls\n    from bot import core\n",
+        encoding="utf-8")
+    assert core_reach(games, tmp_path) == [
+        "bot/games/toy/commands.py: bot.core.room_commands.combat", "bot/games/toy/commands.py: bot.core.floor",
+        "bot/games/toy/commands.py: bot.core.rolls", "bot/games/toy/commands.py: bot.core"]

@@ -85,7 +85,7 @@ def test_a_players_secret_roll_goes_only_to_the_player_and_the_gm_until_revealed
     assert "revelada" in revealed["text"] and f"= {total}" in revealed["text"]
     assert "Kira" in t.text(8) and total in t.text(8)
     assert "No hay ninguna tirada oculta" in t.text(9)
-    rows = table.store.rolls(ROOM_ID, visible=False)
+    rows = table.store.rolls.history(ROOM_ID, visible=False)
     assert [(r["secret"], r["revealed"]) for r in rows] == [(1, 1)]
 
 
@@ -99,7 +99,7 @@ def test_a_refused_reveal_changes_nothing_and_players_see_no_secret_in_the_histo
 """, table)
     assert "ninguna todavía" in t.text(5)
     assert "Ana" in t.text(6) and "Kira" not in t.text(6)
-    assert table.store.hidden_rolls(ROOM_ID)[0]["actor"] == "kira"
+    assert table.store.rolls.hidden(ROOM_ID)[0]["actor"] == "kira"
 
 
 def test_dice_statistics_of_a_seeded_run() -> None:
@@ -239,7 +239,7 @@ def test_dice_statistics_are_counted_by_the_store_from_the_dice_column() -> None
     t = play(CAST + "@bob:local: !tiro 30d6+2d20\n@bob:local: !tiro 5d6 oculta\n@bob:local: !tiro 3d8", table)
     shown = [sends(t, 3)[0]["roll"], sends(t, 5)[0]["roll"]]
     table.store.db.execute("UPDATE rolls SET data = 'not json' WHERE room_id = ?", [ROOM_ID])
-    total, counted = table.store.dice_counts(ROOM_ID)
+    total, counted = table.store.rolls.dice_counts(ROOM_ID)
     expected = die_stats([*zip([6] * 30 + [20] * 2, shown[0]["dice"], strict=True),
                           *zip([8] * 3, shown[1]["dice"], strict=True)])
     assert total == 2 and counted_die_stats(counted) == expected

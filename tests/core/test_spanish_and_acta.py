@@ -160,7 +160,7 @@ def test_the_acta_credits_each_roll_to_the_character_who_rolled_with_its_skill_a
 def test_the_wild_die_is_apart_with_its_explosions() -> None:
     table = make_table(system="savage", seed=10)
     play("@gm:local: !acta activar\n@gm:local: !pj Kira @bob:local\n" + "\n".join(["@bob:local: !tiro d4"] * 12), table)
-    rolls = [e for e in table.store.acta_entries(ROOM_ID, [1]) if e.kind == "roll"]
+    rolls = [e for e in table.store.acta.entries(ROOM_ID, [1]) if e.kind == "roll"]
     lines = [line for line in acta(table).splitlines() if "🎲" in line]
     for entry, line in zip(rolls, lines, strict=True):
         assert wild_apart(entry.data["result"]) in line, (line, entry.data["result"])

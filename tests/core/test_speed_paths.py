@@ -75,20 +75,20 @@ def test_only_pending_actions_are_indexed_and_a_sent_one_leaves_the_index(tmp_pa
     sent = Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")
     waiting = Send("!r", Message("b", "b"), None, (), None, action_id="$e/1")
     with store.transaction():
-        store.queue_actions("$e", [sent, waiting], "matrix")
-    store.actions_done(["$e/0"])
+        store.outbox.queue("$e", [sent, waiting], "matrix")
+    store.outbox.done(["$e/0"])
     assert "outbox_pending" in _plan(store, "SELECT data FROM outbox WHERE done = 0 ORDER BY seq", [])
     assert "outbox_pending" in _plan(
         store, "SELECT transport, data FROM outbox WHERE done = 0 AND transport IN (?, '') ORDER BY seq", ["matrix"])
     assert store.db.execute("SELECT count(*) FROM outbox INDEXED BY outbox_pending WHERE done = 0").fetchone() == (1,)
-    assert store.pending_actions() == [waiting] and store.pending_owned("matrix") == [("matrix", waiting)]
+    assert store.outbox.pending() == [waiting] and store.outbox.pending_owned("matrix") == [("matrix", waiting)]
 
 
 def test_a_database_of_the_previous_version_gets_the_pending_index(tmp_path: Path) -> None:
     path = str(tmp_path / "rolbot.db")
     store = Store(path)
     with store.transaction():
-        store.queue_actions("$e", [Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")], "irc")
+        store.outbox.queue("$e", [Send("!r", Message("a", "a"), None, (), None, action_id="$e/0")], "irc")
         store.db.execute("DROP INDEX outbox_pending")
         store.db.execute("CREATE INDEX idx_outbox_done_seq ON outbox (done, seq)")
         store.db.execute("PRAGMA user_version = 9")
@@ -96,7 +96,7 @@ def test_a_database_of_the_previous_version_gets_the_pending_index(tmp_path: Pat
     reopened = Store(path)
     names = {row[0] for row in reopened.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "outbox_pending" in names and "idx_outbox_done_seq" not in names
-    assert [a.action_id for a in reopened.pending_actions()] == ["$e/0"]
+    assert [a.action_id for a in reopened.outbox.pending()] == ["$e/0"]
 
 
 def _statements(store: Store) -> list[str]:
@@ -113,30 +113,30 @@ def test_a_rooms_page_token_is_found_and_a_save_that_keeps_it_writes_only_the_st
     store = Store(path)
     room = RoomState(page_token="t" * 32)
     with store.transaction():
-        store.save_room("!a", room.to_json(), room.page_token)
+        store.rooms.save("!a", room.to_json(), room.page_token)
     room.system = "savage"
     seen = _statements(store)
     with store.transaction():
-        store.save_room("!a", room.to_json(), room.page_token)
+        store.rooms.save("!a", room.to_json(), room.page_token)
     assert [s.split(" WHERE")[0] for s in seen if "rooms" in s] == [
         f"UPDATE rooms SET data = '{room.to_json()}'"], seen
-    assert store.room_for_token("t" * 32) == "!a"
+    assert store.rooms.for_token("t" * 32) == "!a"
     room.page_token = "u" * 32
     with store.transaction():
-        store.save_room("!a", room.to_json(), room.page_token)
-    assert store.room_for_token("t" * 32) is None and store.room_for_token("u" * 32) == "!a"
+        store.rooms.save("!a", room.to_json(), room.page_token)
+    assert store.rooms.for_token("t" * 32) is None and store.rooms.for_token("u" * 32) == "!a"
     store.db.conn.close()
     reopened = Store(path)
-    assert reopened.room_for_token("u" * 32) == "!a"
-    assert (reopened.load_room("!a") or {})["system"] == "savage"
+    assert reopened.rooms.for_token("u" * 32) == "!a"
+    assert (reopened.rooms.load("!a") or {})["system"] == "savage"
     assert "rooms_by_page_token" in _plan(reopened, "SELECT room_id FROM rooms WHERE page_token = ?", ["x"])
 
 
 def test_a_save_without_the_token_reads_it_from_the_state(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "rolbot.db"))
     with store.transaction():
-        store.save_room("!a", RoomState(page_token="v" * 32).to_json())
-    assert store.room_for_token("v" * 32) == "!a"
+        store.rooms.save("!a", RoomState(page_token="v" * 32).to_json())
+    assert store.rooms.for_token("v" * 32) == "!a"
 
 
 def test_a_database_of_version_11_keeps_its_rooms_tokens(tmp_path: Path) -> None:
@@ -148,7 +148,7 @@ def test_a_database_of_version_11_keeps_its_rooms_tokens(tmp_path: Path) -> None
         store.db.execute("INSERT INTO rooms (room_id, data) VALUES (?, ?)", ["!a", RoomState(page_token="w" * 32).to_json()])
         store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
     store.db.conn.close()
-    assert SCHEMA_VERSION == 12 and Store(path).room_for_token("w" * 32) == "!a"
+    assert SCHEMA_VERSION == 12 and Store(path).rooms.for_token("w" * 32) == "!a"
 
 
 def test_an_events_game_is_looked_up_once_and_follows_a_change_of_the_rooms_game() -> None:

@@ -16,7 +16,7 @@ def test_a_new_database_and_its_journal_are_owner_only(tmp_path: Path) -> None:
     old = os.umask(0o022)  # a usual login umask: files come out 0644 unless the store says otherwise
     try:
         store = Store(str(tmp_path / "rolbot.sqlite3"))
-        store.set_meta("clave", "valor")
+        store.meta.set("clave", "valor")
         made = sorted(tmp_path.iterdir())
         assert [p.name for p in made] == ["rolbot.sqlite3", "rolbot.sqlite3-shm", "rolbot.sqlite3-wal"]
         assert {p.name: mode(p) for p in made} == {p.name: 0o600 for p in made}

@@ -47,7 +47,7 @@ def test_an_event_that_changes_nothing_costs_its_handled_record_alone(tmp_path) 
     assert len(handled) <= 3, handled
     assert not any("INTO rooms" in s for s in handled), handled
     assert done == []
-    assert table.store.was_handled("$talk")
+    assert table.store.handled.seen("$talk")
 
 
 def test_a_roll_costs_one_statement_per_table_it_writes(tmp_path) -> None:
@@ -76,7 +76,7 @@ def test_a_change_after_unchanged_events_is_saved(tmp_path) -> None:
     table.handle(Event(ROOM, GM, "!combate", "$fight"))
     reopened = make_table(db=path)
     assert reopened.room(ROOM).combat is not None
-    assert reopened.store.was_handled("$talk") and reopened.store.was_handled("$fight")
+    assert reopened.store.handled.seen("$talk") and reopened.store.handled.seen("$fight")
 
 
 def test_a_room_written_in_a_rolled_back_transaction_is_written_again(tmp_path) -> None:
@@ -89,12 +89,12 @@ def test_a_room_written_in_a_rolled_back_transaction_is_written_again(tmp_path) 
     changed["system"] = "savage"
     data = RoomState.from_dict(changed).to_json()
     with pytest.raises(RuntimeError), store.transaction():
-        store.save_room(ROOM, data)
+        store.rooms.save(ROOM, data)
         raise RuntimeError("the event failed")
-    assert (store.load_room(ROOM) or {}).get("system") is None
+    assert (store.rooms.load(ROOM) or {}).get("system") is None
     with store.transaction():
-        store.save_room(ROOM, data)
-    assert (make_table(db=path).store.load_room(ROOM) or {}).get("system") == "savage"
+        store.rooms.save(ROOM, data)
+    assert (make_table(db=path).store.rooms.load(ROOM) or {}).get("system") == "savage"
 
 
 def test_a_failed_event_leaves_no_handled_record(tmp_path, monkeypatch) -> None:
@@ -104,10 +104,10 @@ def test_a_failed_event_leaves_no_handled_record(tmp_path, monkeypatch) -> None:
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(table.store, "queue_actions", broken)
+    monkeypatch.setattr(table.store.outbox, "queue", broken)
     with pytest.raises(OSError):
         table.handle(Event(ROOM, ANA, "!tiro 2d6", "$roll"))
-    assert not table.store.was_handled("$roll")
+    assert not table.store.handled.seen("$roll")
     monkeypatch.undo()
     assert table.handle(Event(ROOM, ANA, "!tiro 2d6", "$roll"))
 
@@ -152,8 +152,8 @@ def test_a_room_written_in_a_transaction_whose_commit_failed_is_written_again(tm
     real = store.db.conn
     store.db.conn = _FailingCommit(real)  # type: ignore[assignment]
     with pytest.raises(sqlite3.OperationalError), store.transaction():
-        store.save_room(ROOM, data)
+        store.rooms.save(ROOM, data)
     store.db.conn = real
     with store.transaction():
-        store.save_room(ROOM, data)
-    assert (make_table(db=path).store.load_room(ROOM) or {}).get("system") == "savage"
+        store.rooms.save(ROOM, data)
+    assert (make_table(db=path).store.rooms.load(ROOM) or {}).get("system") == "savage"

@@ -20,13 +20,14 @@ TEMPLATES = ROOT / "templates"
 RENDER_CALLS = {"reply", "announce", "whisper", "render_send", "render", "Refusal"}
 """Calls whose string arguments name a message kind."""
 KIND = re.compile(r"[a-z][a-z_]*(/[a-z_]+)?")
-DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet", "sheet_valid")
-"""Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics)."""
+DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet", "sheet_valid", "acta_labels")
+"""Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics, the acta's
+roll words ``Renderer.games_template``)."""
 HELP_TOPIC = "topic_"
 """``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands/``)."""
 PENDING_KIND = "pending_"
 """The GM's screen renders each ``CombatRules.pending`` item by this prefix and the item's kind
-(``bot/screen/page.py``)."""
+(``bot/web/screen_page.py``)."""
 
 
 def _python_trees() -> list[tuple[Path, ast.AST]]:

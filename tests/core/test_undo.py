@@ -135,7 +135,7 @@ def _lines(script: str) -> list[str]:
 
 
 def _stored(table: Table) -> dict:
-    data = copy.deepcopy(table.store.load_room(ROOM_ID) or {})
+    data = copy.deepcopy(table.store.rooms.load(ROOM_ID) or {})
     data.pop("last_rolls", None)  # the table page's last rolls: dice rolled stay rolled
     return data
 
@@ -246,13 +246,13 @@ def test_undone_command_leaves_the_acta_but_its_dice_stay_in_the_history_and_are
     assert undone.store.db.execute("SELECT count(*) FROM acta WHERE event_id = '$7'").fetchone()[0] == 0
     history = _answer(_say(undone, "@bob:local: !historial"))
     assert "2d6+4" in history or "Kira" in history
-    assert len(undone.store.rolls(ROOM_ID)) == 1
+    assert len(undone.store.rolls.history(ROOM_ID)) == 1
     _say(undone, "@gm:local: !daño Kira 2d6+4")
 
     kept = make_table(system="savage", seed=8)
     play(script + "@gm:local: !daño Kira 2d6+4", table=kept)
-    first, second = (json.loads(r["dice"]) for r in reversed(undone.store.rolls(ROOM_ID)))
-    kept_first, kept_second = (json.loads(r["dice"]) for r in reversed(kept.store.rolls(ROOM_ID)))
+    first, second = (json.loads(r["dice"]) for r in reversed(undone.store.rolls.history(ROOM_ID)))
+    kept_first, kept_second = (json.loads(r["dice"]) for r in reversed(kept.store.rolls.history(ROOM_ID)))
     assert first == kept_first and second == kept_second  # the RNG went on: the undone dice are not dealt again
 
 
@@ -333,3 +333,29 @@ def test_undo_takes_back_only_what_the_command_changed() -> None:
     assert "🎲" in "\n".join(t.texts(9)) and room.find_character("Kira").sheet["bennies"] == 1
     assert room.exploration is not None and room.exploration.acted == ["@bob:local"]
     assert t.redacted(10)
+
+
+def test_an_undo_takes_out_exactly_the_entries_derived_from_its_step() -> None:
+    """``!siguiente`` derived a round heading and a turn; undoing it takes out those and nothing the
+    earlier steps derived (the combat, the first round and turn), and the undo itself records nothing."""
+    script = """
+@gm:local: !acta activar
+@gm:local: !pnj Orco
+@gm:local: !pnj Trasgo
+@gm:local: !combate
+@gm:local: !turnos Orco, Trasgo
+@gm:local: !siguiente
+@gm:local: !siguiente
+"""
+    table = make_table(system="savage", seed=3)
+    play(script, table=table)
+
+    def kinds() -> list[tuple[str, str, str]]:
+        rows = table.store.db.execute("SELECT event_id, kind, actor FROM acta ORDER BY id").fetchall()
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    before = kinds()
+    last = [row for row in before if row[0] == "$7"]
+    assert [kind for _, kind, _ in last] == ["round", "turn"]
+    assert "!siguiente" in _answer(_say(table, "@gm:local: !deshacer"))
+    assert kinds() == [row for row in before if row[0] != "$7"]

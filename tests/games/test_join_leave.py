@@ -42,7 +42,7 @@ def _combat(table: Table):
 
 
 def _stored(table: Table) -> dict:
-    return copy.deepcopy(table.store.load_room(ROOM_ID))
+    return copy.deepcopy(table.store.rooms.load(ROOM_ID))
 
 
 def _more(table: Table, script: str) -> Transcript:

@@ -20,8 +20,8 @@ import pytest
 
 from bot.config import parse_config
 from bot.irc.bot import IrcBot
+from bot.metrics import Metrics
 from bot.runner import build_table
-from bot.web import Metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 NGIRCD = shutil.which("ngircd") or "/usr/sbin/ngircd"

@@ -10,6 +10,7 @@ import urllib.error
 import urllib.request
 
 from bot.config import parse_config
+from bot.irc.metrics import IrcMetrics
 from tests.irc.conftest import CHANNEL, ROOT, RunningIrcBot, connect_player, free_port, irc_config, wait_until
 from tests.irc.test_irc_basic import op_bot, wait_state
 
@@ -31,7 +32,7 @@ async def test_server_restart_mid_lock_leaves_the_channel_right(ngircd, table_ca
             await player.close()
         ngircd.stop()
         ngircd.start()
-        await wait_until(lambda: running.metrics.irc_reconnects >= 1 and running.metrics.healthy,
+        await wait_until(lambda: running.metrics.part(IrcMetrics).reconnects >= 1 and running.metrics.healthy,
                          "the bot back in its channel", timeout=60)
         dj = await connect_player(ngircd.port, "dj")
         await dj.join(CHANNEL)
@@ -83,7 +84,7 @@ async def test_a_burst_of_50_rolls_is_answered_without_a_flood_kill(ngircd, tmp_
 
             await watcher.wait_for(lambda m: answered() >= 50, "50 answers", mark, timeout=120)
             assert answered() == 50
-            assert running.metrics.irc_reconnects == 0 and "Excess" not in ngircd.log()
+            assert running.metrics.part(IrcMetrics).reconnects == 0 and "Excess" not in ngircd.log()
             assert running.metrics.coalesced_messages > 0  # the bucket made the bot join replies
     finally:
         for player in players:

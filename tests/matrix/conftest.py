@@ -374,9 +374,9 @@ class RunningBot:
     """The bot in-process, as an asyncio task."""
 
     def __init__(self, config) -> None:
-        from bot.matrix import MatrixBot
+        from bot.matrix.bot import MatrixBot
+        from bot.metrics import Metrics
         from bot.runner import build_table
-        from bot.web import Metrics
 
         self.config = config
         self.bot = MatrixBot(config, build_table(config), Metrics())

@@ -12,7 +12,7 @@ from bot.core.store import Store
 from bot.matrix.coalesce import Limiter, RoomDelivery, inflight_records
 from bot.matrix.errors import RateLimited
 from bot.matrix.store import MatrixStore
-from bot.web import Metrics
+from bot.metrics import Metrics
 
 ROOM = "!sala:localhost"
 
@@ -39,7 +39,7 @@ class FakeOutbox:
             self.limit_next -= 1
             raise RateLimited("send", 5.0)
         self.sent.append((action.kind, action))
-        self.store.actions_done([action.action_id])
+        self.store.outbox.done([action.action_id])
 
     async def room_send(self, room_id: str, event_type: str, content: dict, tx: str | None) -> None:
         self.sent.append((tx or "", content))
@@ -58,7 +58,7 @@ def delivery(outbox: FakeOutbox, limiter: Limiter) -> RoomDelivery:
 
 def queued(store: Store, actions: list[Action]) -> None:
     with store.transaction():
-        store.queue_actions("$x", actions)
+        store.outbox.queue("$x", actions)
 
 
 async def test_priorities_and_one_coalesced_message_under_the_limit() -> None:
@@ -82,7 +82,7 @@ async def test_priorities_and_one_coalesced_message_under_the_limit() -> None:
     assert content["m.relates_to"] == {"m.in_reply_to": {"event_id": "$tirada3"}}
     assert "%24tirada1" in content["body"] and "%24tirada2" in content["body"]
     assert "override_ratelimit" in content["body"] and content["m.mentions"]["user_ids"] == ["@master:localhost"]
-    assert store.pending_actions() == [] and inflight_records(MatrixStore(store)) == []
+    assert store.outbox.pending() == [] and inflight_records(MatrixStore(store)) == []
 
 
 async def test_a_crash_after_the_coalesced_send_resends_the_same_message() -> None:
@@ -100,14 +100,14 @@ async def test_a_crash_after_the_coalesced_send_resends_the_same_message() -> No
     first_tx, first_content = outbox.sent[0]
     # After the restart: the record is there and the actions still pending, as one message.
     [record] = inflight_records(MatrixStore(store))
-    assert {a.action_id for a in store.pending_actions()} == set(record.action_ids)
+    assert {a.action_id for a in store.outbox.pending()} == set(record.action_ids)
     outbox.crash_after_send = False
     again = delivery(outbox, Limiter())
     again.inflight = record
     await again.flush()
     assert outbox.sent[1] == (first_tx, first_content)  # same txn id: the homeserver deduplicates it
-    assert store.pending_actions() == [] and inflight_records(MatrixStore(store)) == []
-    assert outbox.matrix_store.rate_limit_noticed(ROOM) and store.meta_with_prefix("rate_limit") == []
+    assert store.outbox.pending() == [] and inflight_records(MatrixStore(store)) == []
+    assert outbox.matrix_store.rate_limit_noticed(ROOM) and store.meta.with_prefix("rate_limit") == []
 
 
 async def test_replies_too_long_for_one_message_go_in_as_few_as_fit() -> None:
@@ -123,4 +123,4 @@ async def test_replies_too_long_for_one_message_go_in_as_few_as_fit() -> None:
     bodies = [content["body"] for _, content in outbox.sent]
     assert len(bodies) == 3 and all(len(body) <= MAX_BODY for body in bodies)
     assert [body.count("x" * 900) for body in bodies] == [3, 4, 2]  # each as full as it may be (the first tells the GM)
-    assert store.pending_actions() == []
+    assert store.outbox.pending() == []

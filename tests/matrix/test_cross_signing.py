@@ -17,6 +17,7 @@ import sys
 import urllib.error
 
 from bot.matrix.crosssign import KEY_NAMES, SigningKey, key_objects
+from bot.matrix.metrics import MatrixMetrics
 from tests.matrix.conftest import PASSWORD, ROOT
 from tests.matrix.test_matrix_e2e import verify
 
@@ -58,7 +59,7 @@ async def test_an_identity_made_in_element_is_kept(e2e_cast, run_bot, synapse, c
     with caplog.at_level(logging.INFO, logger="rolbot.matrix"):
         async with run_bot(e2e_cast.config()) as running:
             assert master_of(synapse, bot.user_id, token) == element_master
-            assert running.bot.metrics.cross_signing_conflict
+            assert running.bot.metrics.part(MatrixMetrics).cross_signing_conflict
             assert "rolbot_cross_signing_conflict 1" in running.bot.metrics.render()
     line, = conflict_lines(caplog)
     assert element_master in line
@@ -69,14 +70,14 @@ async def test_a_lost_state_folder_does_not_replace_the_identity(e2e_cast, run_b
     bot = e2e_cast.bot_user
     token = e2e_cast.gm.user.access_token
     async with run_bot(e2e_cast.config()) as running:
-        assert not running.bot.metrics.cross_signing_conflict
+        assert not running.bot.metrics.part(MatrixMetrics).cross_signing_conflict
         assert "rolbot_cross_signing_conflict 0" in running.bot.metrics.render()
     first = master_of(synapse, bot.user_id, token)
     assert first is not None
     shutil.rmtree(e2e_cast.storage)
     with caplog.at_level(logging.INFO, logger="rolbot.matrix"):
         async with run_bot(e2e_cast.config()) as running:
-            assert running.bot.metrics.cross_signing_conflict
+            assert running.bot.metrics.part(MatrixMetrics).cross_signing_conflict
     assert len(conflict_lines(caplog)) == 1
     assert master_of(synapse, bot.user_id, token) == first
 

@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from bot.config import ConfigError, load_config, parse_config
-from bot.web import Metrics, make_app
+from bot.transports import TRANSPORTS
+from bot.web import make_app
 from tests.matrix.conftest import ROOT
 
 GOOD = {
@@ -62,10 +63,10 @@ def test_rolbot_run_with_a_bad_config_exits_2(tmp_path):
 
 
 async def test_healthz_and_metrics(aiohttp_client):
-    metrics = Metrics()
+    metrics = TRANSPORTS.metrics()  # as the runner makes it: every transport's rows
     client = await aiohttp_client(make_app(metrics))
     assert (await client.get("/healthz")).status == 503
-    metrics.first_sync_done = True
+    metrics.transports["matrix"] = True
     metrics.replies = 3
     assert (await client.get("/healthz")).status == 200
     resp = await client.get("/metrics")

@@ -13,7 +13,7 @@ from collections import Counter
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nio import ToDeviceError, ToDeviceMessage
 
-from bot.matrix.bot import MAX_KEPT_PER_SENDER
+from bot.matrix.undecryptable import MAX_KEPT_PER_SENDER
 from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, reply_counts, reply_to
 from tests.matrix.test_matrix_restart import BotProcess
 
@@ -103,7 +103,7 @@ async def test_undecryptable_message_lock_and_one_notice(e2e_cast, run_bot):
     gm, ana = e2e_cast.gm, e2e_cast.players[0]
     bot_id = e2e_cast.bot_user.user_id
     async with run_bot(e2e_cast.config(enforcement="redact")) as running:
-        running.bot.undecryptable_wait = 1.0
+        running.bot.undecryptable.wait = 1.0
         room = await open_e2e_table(e2e_cast, players=1)
         await gm.say(room, "-----")
         locked = await ana.say_undecryptable(room)
@@ -343,7 +343,7 @@ async def test_encrypted_edits_and_media_count_as_writing(e2e_cast, run_bot):
         await ana.wait_for(room, redaction_of(image), what="redaction of an encrypted image during a lock")
         await ana.wait_for(room, redaction_of(late_edit), what="redaction of an encrypted edit during a lock")
         assert image in ana.decrypted and late_edit in ana.decrypted
-        assert running.bot.store.was_handled(edit)
+        assert running.bot.store.handled.seen(edit)
         assert not any(reply_to(edit, bot_id)(ev) for ev in ana.room_events(room))
         assert running.bot.metrics.undecryptable == 0
 
@@ -359,8 +359,8 @@ async def test_a_flood_of_unreadable_messages_is_capped(e2e_cast, run_bot):
         roll = await ana.say(room, "!tiro d6 tras la riada")
         await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="a readable roll after the flood")
         assert running.bot.matrix_store.kept_undecrypted(room, ana.user_id) == MAX_KEPT_PER_SENDER
-        assert all(running.bot.store.was_handled(event_id) for event_id in flood[MAX_KEPT_PER_SENDER:])
-        assert not any(running.bot.store.was_handled(event_id) for event_id in flood[:MAX_KEPT_PER_SENDER])
+        assert all(running.bot.store.handled.seen(event_id) for event_id in flood[MAX_KEPT_PER_SENDER:])
+        assert not any(running.bot.store.handled.seen(event_id) for event_id in flood[:MAX_KEPT_PER_SENDER])
 
 
 async def test_a_key_that_comes_after_the_floor_changed_is_not_judged(e2e_cast, run_bot):
@@ -378,7 +378,7 @@ async def test_a_key_that_comes_after_the_floor_changed_is_not_judged(e2e_cast, 
                           and (ev.get("content") or {}).get("m.relates_to", {}).get("event_id") == dash,
                           what="the lock confirmed")
         await share_withheld_key(ana, bot_id, key)
-        await ana.wait_until(lambda: running.bot.store.was_handled(late), what="the late roll settled")
+        await ana.wait_until(lambda: running.bot.store.handled.seen(late), what="the late roll settled")
         marker = await gm.say(room, "!tiro d4 marca")
         await gm.wait_for(room, encrypted_reply(gm, room, marker, bot_id), what="marker reply")
     assert not any(reply_to(late, bot_id)(ev) or redaction_of(late)(ev) for ev in ana.room_events(room))

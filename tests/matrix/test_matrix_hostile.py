@@ -33,7 +33,7 @@ async def test_malformed_events_neither_stop_the_bot_nor_a_restart(cast, run_bot
         roll = await ana.say(room, "!tiro 1d6")
         await ana.wait_for(room, reply_to(roll, bot_id), what="the roll after the malformed events")
         assert not running.task.done()
-        assert all(running.bot.store.was_handled(event_id) for event_id in bad)
+        assert all(running.bot.store.handled.seen(event_id) for event_id in bad)
         assert running.bot.metrics.errors >= errors_before + len(bad)
         assert not any(reply_to(event_id, bot_id)(ev) for ev in ana.room_events(room) for event_id in bad)
 
@@ -43,7 +43,7 @@ async def test_malformed_events_neither_stop_the_bot_nor_a_restart(cast, run_bot
         roll = await ana.say(room, "!tiro 1d6")
         await ana.wait_for(room, reply_to(roll, bot_id), what="the roll after a restart")
         assert not running.task.done()
-        assert all(running.bot.store.was_handled(event_id) for event_id in bad_offline)
+        assert all(running.bot.store.handled.seen(event_id) for event_id in bad_offline)
 
     async with run_bot(config) as running:  # and a restart after that resumes past them
         roll = await ana.say(room, "!tiro 1d6")

@@ -50,12 +50,12 @@ async def test_invite_outside_allow_list_is_refused_and_kick_leaves(cast, run_bo
         await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
         hello = await gm.say(room, "!tiro d6")
         await gm.wait_for(room, reply_to(hello, bot_id))
-        assert room in running.bot._auth
+        assert room in running.bot.rooms
         # A room with nothing left to do holds no worker, queue or delivery.
-        await gm.wait_until(lambda: room not in running.bot._workers and room not in running.bot.deliveries,
+        await gm.wait_until(lambda: room not in running.bot.workers.tasks and room not in running.bot.workers.deliveries,
                             what="the idle room's worker retired")
         await gm.client.room_kick(room, bot_id, reason="fin de la partida")
-        await gm.wait_until(lambda: room not in running.bot._queues and room not in running.bot._auth,
+        await gm.wait_until(lambda: room not in running.bot.workers.queues and room not in running.bot.rooms,
                             what="bot dropped the room after the kick")
         rooms = await running.bot.client.joined_rooms()
         assert room not in rooms.rooms

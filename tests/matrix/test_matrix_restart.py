@@ -164,10 +164,10 @@ async def test_saved_power_levels_without_an_open_lock_are_restored_at_start(cas
     config = cast.config(enforcement="mute")
     room, original = await open_muted_table(cast, run_bot, config)
     store = Store(config.db_path)
-    data = store.load_room(room)
+    data = store.rooms.load(room)
     assert data["lock"] and data["lock"]["muted"]
     with store.transaction():
-        store.save_room(room, RoomState.from_dict({**data, "lock": None}).to_json())
+        store.rooms.save(room, RoomState.from_dict({**data, "lock": None}).to_json())
     store.db.conn.close()
     async with run_bot(config):
         await gm.wait_for(room, power_levels_by(bot_id, lambda c: c == original), what="reconciled power levels")

@@ -11,7 +11,7 @@ import sqlite3
 from nio import ErrorResponse
 
 from bot.core.store import Store
-from bot.matrix.bot import STATE_FETCHES
+from bot.matrix.rooms import STATE_FETCHES
 from bot.matrix.store import MatrixStore
 from tests.matrix.conftest import Chat, membership, redaction_of, reply_to
 from tests.matrix.test_matrix_e2e import encrypted_reply, open_e2e_table

@@ -8,7 +8,7 @@ from nio.exceptions import LocalProtocolError
 
 from bot.config import parse_config
 from bot.matrix.session import Session
-from bot.web import Metrics
+from bot.metrics import Metrics
 
 CONFIG = {"matrix": {"homeserver": "http://127.0.0.1:8008", "user_id": "@rolbot:localhost", "password": "x"},
           "storage": {"path": "/tmp/rolbot-test-keys"}}

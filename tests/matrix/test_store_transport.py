@@ -22,9 +22,9 @@ def test_saved_power_levels_private_rooms_and_skipped_events():
     assert matrix.private_room("@ana:s") is None
     matrix.set_private_room("@ana:s", "!dm:s")
     assert matrix.private_room("@ana:s") == "!dm:s"
-    store.mark_skipped("$bad", "!r:s", 0)
-    store.mark_skipped("$bad", "!r:s", 0)  # seen again (a backfill): no error
-    assert store.was_handled("$bad")
+    store.handled.skip("$bad", "!r:s", 0)
+    store.handled.skip("$bad", "!r:s", 0)  # seen again (a backfill): no error
+    assert store.handled.seen("$bad")
 
 
 def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_path):

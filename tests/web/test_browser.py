@@ -19,7 +19,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bot.web import Metrics, start_web
+from bot.metrics import Metrics
+from bot.web import start_web
 from tests.web.test_table_page import GM, ROOM, Tables
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"

@@ -18,10 +18,11 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.metrics import Metrics
 from bot.screen import Screen
-from bot.screen.page import POSTS_BURST, ScreenPages
 from bot.transport import Capabilities, Transport, TransportHub
-from bot.web import Metrics, make_app
+from bot.web import make_app
+from bot.web.screen_page import POSTS_BURST, ScreenPages
 
 GM, ANA = "@gm:local", "@ana:local"
 ROOM, OTHER = "!mesa:local", "!otra:local"
@@ -83,7 +84,7 @@ class Rig:
 
     def snapshot(self, room: str = ROOM) -> tuple[str, int, int]:
         """The room's committed state, the outbox's length and what the toy transport got."""
-        state = self.table.store.load_room(room)
+        state = self.table.store.rooms.load(room)
         outbox = self.table.store.db.execute("SELECT count(*) FROM outbox").fetchone()[0]
         return repr(state), outbox, len(self.toy.delivered)
 
@@ -162,7 +163,7 @@ def test_without_public_url_the_gm_is_told_privately_how_to_set_it() -> None:
 def test_a_player_is_refused_and_gets_no_link(rig: Rig) -> None:
     sends = [a for a in rig.handle(ANA, "!pantalla") if isinstance(a, Send)]
     assert [a.message.body for a in sends] == ["⛔ Solo el máster puede usar «!pantalla»."]
-    assert rig.table.store.screen_token(ROOM, ANA) is None
+    assert rig.table.store.screen_links.token(ROOM, ANA) is None
 
 
 def test_the_tokens_are_192_bits_per_gm_and_room(rig: Rig) -> None:

@@ -9,8 +9,9 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 
 from bot.core.events import Send
-from bot.screen.page import ScreenPages
-from bot.web import Metrics, make_app
+from bot.metrics import Metrics
+from bot.web import make_app
+from bot.web.screen_page import ScreenPages
 from tests.games.sombra.test_table import CAST as SOMBRA_CAST
 from tests.games.stormbringer.test_table import FIGHT_SEED
 from tests.games.test_pending import (

@@ -16,8 +16,9 @@ from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.table_page import sse_message
-from bot.web import Metrics, make_app
+from bot.metrics import Metrics
+from bot.web import make_app
+from bot.web.table_page import sse_message
 
 GM = "@gm:local"
 ROOM, OTHER = "!mesa:local", "!otra:local"
@@ -105,7 +106,7 @@ async def test_the_page_sends_a_strict_csp_and_loads_only_its_own_files(tables: 
     assert "<style" not in html and "<script>" not in html and " style=" not in html
     assets = re.findall(r'(?:src|href)="([^"]+)"', html)
     assert assets and all(not a.startswith(("http:", "https:", "//")) for a in assets)
-    for path in ("/estatico/mesa.css", "/estatico/mesa.js", "/estatico/icono.svg"):
+    for path in ("/estatico/mesa.css", "/estatico/mesa.js", "/estatico/vivo.js", "/estatico/icono.svg"):
         assert (await client.get(path)).status == 200
     assert (await client.get("/estatico/../web.py")).status == 404
 
@@ -257,16 +258,16 @@ async def test_each_change_renders_the_board_once_for_all_the_rooms_streams(tabl
 
 async def test_a_room_takes_at_most_max_streams_and_one_more_gets_a_spanish_503(
         tables: Tables, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.table_page
+    import bot.web.table_page
 
-    monkeypatch.setattr(bot.table_page, "MAX_STREAMS", 2)
+    monkeypatch.setattr(bot.web.table_page, "MAX_STREAMS", 2)
     url = f"/mesa/{tables.token()}/eventos"
     streams = [await client.get(url) for _ in range(2)]
     for s in streams:
         await read_board(s)
     refused = await client.get(url)
     assert refused.status == 503 and "Demasiada gente mirando esta mesa" in await refused.text()
-    assert refused.headers["Content-Security-Policy"] == bot.table_page.PAGE_CSP
+    assert refused.headers["Content-Security-Policy"] == bot.web.table_page.PAGE_CSP
     assert (await client.get(f"/mesa/{tables.token()}")).status == 200  # the page itself still loads
     for s in streams:
         s.close()
@@ -275,9 +276,10 @@ async def test_a_room_takes_at_most_max_streams_and_one_more_gets_a_spanish_503(
 async def test_cancelling_a_stream_cancels_its_handler_and_frees_its_place(tables: Tables) -> None:
     from aiohttp.test_utils import make_mocked_request
 
-    from bot.table_page import TablePages
+    from bot.web.table_page import TablePages
+    from bot.web.view import TableView
 
-    pages = TablePages(tables.table)
+    pages = TablePages(TableView(tables.table), Metrics())
     token = tables.token()
     request = make_mocked_request("GET", f"/mesa/{token}/eventos", match_info={"token": token})
     handler = asyncio.ensure_future(pages.events_view(request))

@@ -16,15 +16,16 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-import bot.table_page
-import bot.web
+import bot.web.app
+import bot.web.table_page
 from bot.config import ConfigError, parse_config
 from bot.core.events import Event
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
-from bot.web import Metrics, start_web
+from bot.metrics import Metrics
+from bot.web import start_web
 
 GM = "@gm:local"
 UNIT = Path(__file__).resolve().parent.parent.parent / "systemd" / "rolbot.service"
@@ -73,7 +74,7 @@ async def serve() -> AsyncIterator[Any]:
     runners: list[web.AppRunner] = []
 
     async def start(tables: Tables, trusted_proxy: str | None = None) -> Server:
-        metrics = Metrics(first_sync_done=True)
+        metrics = Metrics(transports={"matrix": True})
         runner = await start_web(metrics, "127.0.0.1", 0, tables.table, trusted_proxy=trusted_proxy)
         runners.append(runner)
         return Server(runner)
@@ -104,7 +105,7 @@ async def test_a_stream_flood_across_rooms_stops_at_the_global_cap_and_healthz_a
     """22 rooms x 50 streams used to exhaust the file descriptors: the whole server takes at most
     ``MAX_STREAMS_TOTAL`` (scaled down here), each one more gets a Spanish 503, and a freed place is
     taken again."""
-    monkeypatch.setattr(bot.table_page, "MAX_STREAMS_TOTAL", 60)
+    monkeypatch.setattr(bot.web.table_page, "MAX_STREAMS_TOTAL", 60)
     tables = Tables()
     tokens = [tables.open_room(f"!sala{i}:local") for i in range(6)]
     server = await serve(tables, trusted_proxy="127.0.0.1")
@@ -123,7 +124,7 @@ async def test_a_stream_flood_across_rooms_stops_at_the_global_cap_and_healthz_a
         assert await server.metric(http, "rolbot_web_streams_refused_total") == 12
         page = await http.get(f"{server.base}/mesa/{tokens[0]}/eventos")
         assert page.status == 503 and "El servidor no admite más mesas en directo" in await page.text()
-        assert page.headers["Content-Security-Policy"] == bot.table_page.PAGE_CSP
+        assert page.headers["Content-Security-Policy"] == bot.web.table_page.PAGE_CSP
         accepted.pop().close()
         again = await asyncio.wait_for(_retry_until_accepted(http, f"{server.base}/mesa/{tokens[0]}/eventos"),
                                        ANSWERS_AT_ALL_S)
@@ -215,8 +216,8 @@ async def test_half_sent_headers_are_cut_after_the_header_timeout_while_healthz_
     """A slow-headers flood (slowloris): silent connections, a header trickled a byte at a time, and the
     same on a kept-alive connection after a first answer; every one is closed by the server, and
     ``/healthz`` answers all along."""
-    monkeypatch.setattr(bot.web, "HEADER_TIMEOUT_S", 1.0)
-    monkeypatch.setattr(bot.web, "IDLE_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(bot.web.app, "HEADER_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(bot.web.app, "IDLE_TIMEOUT_S", 1.0)
     server = await serve(Tables())
     stop = asyncio.Event()
     start = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Lento: "
@@ -238,9 +239,9 @@ async def test_half_sent_headers_are_cut_after_the_header_timeout_while_healthz_
 
 async def test_idle_connections_are_closed_but_live_streams_stay_and_get_comments(
         serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.web, "HEADER_TIMEOUT_S", 1.0)
-    monkeypatch.setattr(bot.web, "IDLE_TIMEOUT_S", 1.0)
-    monkeypatch.setattr(bot.table_page, "KEEPALIVE_S", 0.2)
+    monkeypatch.setattr(bot.web.app, "HEADER_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(bot.web.app, "IDLE_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(bot.web.table_page, "KEEPALIVE_S", 0.2)
     tables = Tables()
     token = tables.open_room("!a:local")
     server = await serve(tables)
@@ -288,7 +289,7 @@ async def test_an_acta_beyond_the_renders_waiting_gets_a_spanish_503(
         serve: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Renders are bounded: with ``ACTA_WAITING`` of them running, an acta that needs one more is
     refused at once; the one being rendered, asked again, waits for that render instead."""
-    monkeypatch.setattr(bot.table_page, "ACTA_WAITING", 1)
+    monkeypatch.setattr(bot.web.table_page, "ACTA_WAITING", 1)
     (tmp_path / "acta_document.txt").write_text(HEAVY_ACTA)
     tables = Tables(templates_dir=str(tmp_path))
     token = tables.open_room("!a:local")
@@ -337,7 +338,7 @@ async def test_a_changed_acta_is_rendered_again(serve: Any) -> None:
 def test_the_unit_gives_file_descriptors_for_every_stream_and_more() -> None:
     found = re.search(r"^LimitNOFILE=(\d+)$", UNIT.read_text(), re.MULTILINE)
     assert found is not None
-    assert int(found[1]) >= 2 * bot.table_page.MAX_STREAMS_TOTAL + 1024
+    assert int(found[1]) >= 2 * bot.web.table_page.MAX_STREAMS_TOTAL + 1024
 
 
 def test_trusted_proxy_is_an_address() -> None:
@@ -362,9 +363,10 @@ def test_the_client_of_a_request(peer: str, forwarded: str, client: str) -> None
 
     from aiohttp.test_utils import make_mocked_request
 
-    from bot.table_page import TablePages
+    from bot.web.table_page import TablePages
+    from bot.web.view import TableView
 
     transport = mock.Mock()
     transport.get_extra_info.side_effect = lambda name, default=None: (peer, 1234) if name == "peername" else default
     request = make_mocked_request("GET", "/", headers={"X-Forwarded-For": forwarded}, transport=transport)
-    assert TablePages(Tables().table, trusted_proxy="::1").client(request) == client
+    assert TablePages(TableView(Tables().table), Metrics(), trusted_proxy="::1").client(request) == client

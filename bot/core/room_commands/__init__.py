@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from bot.core.commands import CommandGroup
 from bot.core.room_commands import acta, characters, combat, rolls, room, screen
-from bot.core.room_commands.combat import next_command
 from bot.core.room_commands.room import help_topics
 
-__all__ = ["COMMANDS", "help_topics", "next_command"]
+__all__ = ["COMMANDS", "help_topics"]
 
 COMMANDS = CommandGroup.joined(room.COMMANDS, rolls.COMMANDS, characters.COMMANDS, combat.COMMANDS, acta.COMMANDS,
                                screen.COMMANDS)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from bot.core import acta, floor
 from bot.core import combat as rounds
+from bot.core import floor
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Either, Key, Opt, Parsed
 from bot.core.combat import MAX_COMBATANTS
@@ -30,14 +30,12 @@ def combat_command(ctx: Context, got: Parsed) -> None:
         rounds_played = ctx.room.combat.round
         ctx.room.combat = None
         ctx.room.clear_grants()
-        acta.record(ctx, "combat_end", rounds=rounds_played)
         ctx.reply("combat_ended", rounds=rounds_played)
         return
     if ctx.room.combat is not None:
         raise Refusal("combat_running", round=ctx.room.combat.round)
     ctx.room.combat = Combat()
     ctx.room.clear_grants()
-    acta.record(ctx, "combat")
     ctx.reply("combat_started", system=ctx.system)
     if ctx.room.lock is not None:
         ctx.whisper(ctx.sender, "combat_during_lock", lock=ctx.room.lock)
@@ -170,10 +168,7 @@ def _combat_with_order(ctx: Context) -> Combat:
 
 @COMMANDS.takes("siguiente", "next", spec=(), lenient=True)
 def next_command(ctx: Context, got: Parsed) -> None:
-    combat = ctx.running_combat()
-    if not ctx.is_gm() and all(member.owner != ctx.sender for member in rounds.turn_members(ctx, combat)):
-        raise Refusal("not_your_turn_to_end", actor=combat.current)
-    rounds.advance(ctx, combat)
+    rounds.end_turn(ctx, ctx.running_combat())
 
 
 @COMMANDS.takes("permite", "allow", spec=(Arg("NOMBRE"),), gm_only=True)

@@ -39,7 +39,7 @@ def roll_command(ctx: Context, got: Parsed) -> None:
 @COMMANDS.takes("revelar", "reveal", spec=(Opt(Arg("NOMBRE")),), gm_only=True)
 def reveal_command(ctx: Context, got: Parsed) -> None:
     """The last secret roll (of NOMBRE's, if given) not yet revealed, posted to the room."""
-    hidden = ctx.store.hidden_rolls(ctx.event.room_id) if ctx.store is not None else []
+    hidden = ctx.store.rolls.hidden(ctx.event.room_id) if ctx.store is not None else []
     if got.text("NOMBRE"):
         key = name_key(ctx.character_named(got.text("NOMBRE")).name)
         hidden = [r for r in hidden if r["actor"] == key]
@@ -57,13 +57,13 @@ def reveal_command(ctx: Context, got: Parsed) -> None:
 def history_command(ctx: Context, got: Parsed) -> None:
     character = ctx.character_named(got.text("NOMBRE")) if got.text("NOMBRE") else None
     actor = name_key(character.name) if character else None
-    rows = ctx.store.rolls(ctx.event.room_id, actor=actor, limit=HISTORY_LENGTH) if ctx.store is not None else []
+    rows = ctx.store.rolls.history(ctx.event.room_id, actor=actor, limit=HISTORY_LENGTH) if ctx.store is not None else []
     ctx.reply("roll_history", name=character.name if character else None, rows=[rolls.record_row(r) for r in rows])
 
 
 @COMMANDS.takes("dados", "dice", spec=(), lenient=True)
 def dice_command(ctx: Context, got: Parsed) -> None:
-    total, counted = ctx.store.dice_counts(ctx.event.room_id) if ctx.store is not None else (0, [])
+    total, counted = ctx.store.rolls.dice_counts(ctx.event.room_id) if ctx.store is not None else (0, [])
     ctx.reply("dice_stats", stats=counted_die_stats(counted), rolls=total)
 
 

@@ -103,7 +103,7 @@ def rule_command(ctx: Context, got: Parsed) -> None:
 @COMMANDS.takes("deshacer", "undo", spec=(), gm_only=True)
 def undo_command(ctx: Context, got: Parsed) -> None:
     """The last command that changed the play (anyone's), back through the last ``UNDO_DEPTH``."""
-    step = ctx.store.last_undo(ctx.event.room_id) if ctx.store is not None else None
+    step = ctx.store.undo.last(ctx.event.room_id) if ctx.store is not None else None
     if step is None:
         raise Refusal("nothing_to_undo", limit=undo.UNDO_DEPTH)
     undo.take_back(ctx, step)

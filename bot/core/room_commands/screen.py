@@ -24,7 +24,7 @@ def screen_command(ctx: Context, got: Parsed) -> None:
         ctx.whisper(ctx.sender, "screen_no_public_url")
     else:
         renew = got.has(NEW)
-        token = None if renew or ctx.store is None else ctx.store.screen_token(ctx.event.room_id, ctx.sender)
+        token = None if renew or ctx.store is None else ctx.store.screen_links.token(ctx.event.room_id, ctx.sender)
         if token is None:
             token = secrets.token_urlsafe(PAGE_TOKEN_BYTES)
             ctx.work.screen_links.append((ctx.sender, token))

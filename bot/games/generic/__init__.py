@@ -2,7 +2,7 @@
 
 from importlib.resources import files
 
-from bot.core.game import Game
+from bot.core.api import Game
 from bot.games.generic.combat import GenericCombat
 from bot.games.generic.commands import COMMANDS
 from bot.games.generic.sheet import SHEET_FIELDS

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.combat import place_late
-from bot.core.context import CombatRules, Context
-from bot.core.game import Vitality
-from bot.core.state import Character, Combat
+from bot.core.api import Character, Combat, CombatRules, Context, Vitality, place_late
 from bot.games.generic.state import GenericState, InitiativeRoll
 from systems.dice import parse
 

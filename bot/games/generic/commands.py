@@ -1,5 +1,5 @@
 """The generic game's commands: none of its own (the core's commands serve it)."""
 
-from bot.core.commands import CommandGroup
+from bot.core.api import CommandGroup
 
 COMMANDS = CommandGroup()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.state import Combat
+from bot.core.api import Combat
 
 ROLLS = "rolls"
 """In ``combat.data``: each initiative roll as ``[total, bonus, name]``."""

@@ -2,7 +2,9 @@
 
 from importlib.resources import files
 
-from bot.core.game import Game
+from bot.core.api import (
+    Game,
+)
 from bot.games.reino.combat import ReinoCombat
 from bot.games.reino.commands import COMMANDS
 from bot.games.reino.rolls import ReinoSheetRules

@@ -16,16 +16,42 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core import combat as rounds
-from bot.core.context import CombatRules, Context
-from bot.core.game import Vitality
-from bot.core.records import Pending
-from bot.core.state import Character, Combat, name_key
-from bot.games.reino.state import ReinoState, combatants, fighter_data, labels, load, save
-from systems.reino.outcomes import ReinoCheck, ReinoDyingSave
+from bot.core.api import (
+    Character,
+    Combat,
+    CombatRules,
+    Context,
+    Pending,
+    Refusal,
+    Vitality,
+    last_roll,
+    name_key,
+    place_late,
+)
+from bot.games.reino.rolls import remember
+from bot.games.reino.sheet import DEFAULT_CRITICAL, SKILLS, normalise_sheet, sheet_bonus, sheet_grip
+from bot.games.reino.state import (
+    PendingBlow,
+    ReinoState,
+    combatants,
+    fighter_data,
+    labels,
+    load,
+    read_replay,
+    replay_text,
+    save,
+    wound_penalty,
+)
+from systems.dice import parse
+from systems.reino.outcomes import ReinoCheck, ReinoDamage, ReinoDyingSave, ReinoWoundSave
+from systems.reino.resolver import weapon_damage
 from systems.reino.rules import (
+    CheckResult,
     Combatant,
     Condition,
+    Grip,
+    ReinoCharacter,
+    apply_damage,
     apply_dying_save,
     apply_recovery,
     clear_condition,
@@ -36,7 +62,11 @@ from systems.reino.rules import (
     recovery_test,
     roll_d20,
     roll_dying_save,
+    roll_test,
+    spend_action_point,
+    stabilize,
     start_combat,
+    succeed_with_action_point,
 )
 
 
@@ -89,11 +119,11 @@ class ReinoCombat(CombatRules):
         state = ReinoState.of(combat)
         made = state.sequence
         if made is None:
-            rounds.place_late(combat, character.name, [*combat.order, character.name])
+            place_late(combat, character.name, [*combat.order, character.name])
             return None
         seq = join_combat(ctx.rng, made, Combatant(character.name, load(ctx, character).initiative))
         state.sequence = seq
-        rounds.place_late(combat, character.name, [r.name for r in seq.order])
+        place_late(combat, character.name, [r.name for r in seq.order])
         roll = next(r for r in seq.rolls if r.name == character.name)
         return None if ctx.sheet_is_gms(character) else ctx.renderer.text("reino/table_join", r=roll)
 
@@ -167,3 +197,135 @@ def _wake_up(ctx: Context, combat: Combat, character: Character) -> None:
     named = (("fortaleza", rc.fortitude), *([("minutos", minutes - 1)] if minutes > 1 else []))
     ctx.announce("reino/table_wake", name=character.name, helper=None,
                  roll=ReinoCheck(test, "consciencia", minutes=minutes, named=named))
+
+
+def actor_of(ctx: Context) -> Character:
+    """Who acts: for the GM the combatant whose turn it is, for a player their character."""
+    actor = ctx.acting_character()
+    if actor is None:
+        raise Refusal("reino/table_no_actor")
+    return actor
+
+
+def round_of(combat: Combat | None) -> int:
+    return combat.round if combat is not None else 0
+
+
+def critical_multiplier(attacker: Character) -> int:
+    value = attacker.sheet.get("arma_critico")
+    return int(value) if isinstance(value, int) else DEFAULT_CRITICAL
+
+
+def pending_blows(ctx: Context) -> dict[str, PendingBlow]:
+    combat = ctx.room.combat
+    return ReinoState.of(combat).pending() if combat is not None else {}
+
+
+def leave_blow(ctx: Context, attacker: Character, target: Character, multiplier: int) -> None:
+    """003: «Cuando un ataque tiene éxito, se le causará al oponente una cantidad de daño»: the hit waits
+    for ``!daño``, with its critical multiplier (1 on a plain hit)."""
+    pending_blows(ctx)[name_key(attacker.name)] = {"target": target.name, "multiplier": multiplier}
+
+
+def drop_lost_blow(ctx: Context, attacker: Character) -> None:
+    """A blow still waiting for its damage refuses the attacker's next attack; one whose target died (or
+    is no longer in the room) is dropped."""
+    blow = pending_blows(ctx).get(name_key(attacker.name))
+    if blow is None:
+        return
+    victim = ctx.room.find_character(blow["target"])
+    if victim is not None and not load(ctx, victim).dead:
+        raise Refusal("reino/table_blow_pending", name=attacker.name, target=victim.name)
+    del pending_blows(ctx)[name_key(attacker.name)]
+
+
+def roll_blow(ctx: Context, halve: bool) -> None:
+    """003: «se le causará al oponente una cantidad de daño que vendrá determinado en las estadísticas del
+    arma ... tienes que sumar el modificador de Fuerza»; a critical multiplies it. RD is not subtracted:
+    003 names it only in the critical threshold."""
+    attacker = actor_of(ctx)
+    blow = pending_blows(ctx).pop(name_key(attacker.name), None)
+    target = ctx.room.find_character(blow["target"]) if blow else None
+    if blow is None or target is None:
+        raise Refusal("reino/table_no_blow", name=attacker.name)
+    if halve:
+        ctx.may_manage(target)
+    dice = attacker.sheet.get("arma_dano")
+    if not isinstance(dice, str):
+        raise Refusal("reino/table_no_weapon", name=attacker.name)
+    grip = sheet_grip(attacker.sheet.get("arma_tipo", "")) or Grip.ONE_HAND
+    strength = attacker.sheet.get("fuerza", 0)
+    damage = weapon_damage(parse(dice), strength if isinstance(strength, int) else 0, grip,
+                           int(blow["multiplier"]), ctx.rng)
+    hurt(ctx, target, damage.total, halve, damage, attacker.name)
+
+
+def hurt(ctx: Context, target: Character, points: int, halve: bool, blow: ReinoDamage | None = None,
+          attacker: str | None = None) -> None:
+    """``points`` of one attack's damage on ``target``: its PR, a minion's fall, a serious wound's save."""
+    missing = [f for f in ("pr", "umbral") if f not in normalise_sheet(target.sheet)]
+    if missing:
+        raise Refusal("reino/table_missing_stats", name=target.name, fields=missing)
+    combat = ctx.room.combat
+    after, report = apply_damage(load(ctx, target), points, round_of(combat), halve)
+    wound = None
+    if report.fortitude_dc is not None and not after.dying:
+        wound = ReinoWoundSave(roll_test(ctx.rng, after.fortitude, report.fortitude_dc), report.damage)
+        remember(ctx, target, wound.as_json(), replay_text("herida", wound.test.modifier, wound.test.dc), None)
+    save(target, combat, after)
+    if blow is not None:
+        ctx.reply("reino/table_blow", attacker=attacker, name=target.name, roll=blow)
+    ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after,
+              labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
+
+
+_FAILED = frozenset({"failure", "miss"})
+
+
+def buy_success(ctx: Context, who: Character) -> None:
+    """003: «Hacer que una tirada fallida se convierta en una tirada con éxito. En este caso siempre se
+    considerará que el resultado total obtenido es el mínimo para asegurar el éxito»: ``who``'s last d20
+    test of this turn (any time out of combat): a check, a save, an attack (which then leaves its blow,
+    never a critical), stabilising or waking someone."""
+    try:
+        last = last_roll(ctx, who)
+    except Refusal:
+        raise Refusal("reino/table_no_failed_roll", name=who.name) from None
+    rescue = read_replay(last.get("text"))
+    if rescue is None:
+        raise Refusal("reino/table_no_failed_roll", name=who.name)
+    if last.get("outcome") not in _FAILED:
+        raise Refusal("dice_error", code="reino.already_success", params={"name": who.name})
+    combat = ctx.room.combat
+    after, bought = succeed_with_action_point(
+        load(ctx, who), CheckResult(int(last["total"]) - rescue.modifier, rescue.modifier, rescue.dc))
+    save(who, combat, after)
+    del ctx.room.rerolls[name_key(who.name)]
+    target = ctx.room.find_character(str(last.get("target") or ""))
+    if target is not None and rescue.purpose == "ataque" and combat is not None:
+        leave_blow(ctx, who, target, 1)
+    elif target is not None and rescue.purpose == "estabilizar" and load(ctx, target).dying:
+        save(target, combat, stabilize(load(ctx, target), round_of(combat)))
+    elif target is not None and rescue.purpose == "consciencia":
+        save(target, combat, apply_recovery(load(ctx, target), bought))
+    ctx.reply("reino/table_ap_success", name=who.name, purpose=rescue.purpose, label=str(last.get("label", "")),
+              target=target.name if target is not None else None, test=bought, points=after.action_points,
+              pending=rescue.purpose == "ataque" and target is not None and combat is not None)
+
+
+def helper_bonus(ctx: Context, helper: Character | None, skill: str) -> tuple[tuple[str, int], ...]:
+    """What a helper adds to first aid: the skill (without it, its attribute) and the worst wound penalty."""
+    if helper is None:
+        return ()
+    return (sheet_bonus(helper.sheet, skill, SKILLS)[::-1], *wound_penalty(load(ctx, helper)))
+
+
+def stabilize_by_point(ctx: Context, target: Character, payer: Character, stable: ReinoCharacter) -> None:
+    combat = ctx.room.combat
+    if name_key(payer.name) == name_key(target.name):
+        paid = spend_action_point(load(ctx, target))
+        save(target, combat, stabilize(paid, round_of(combat)))
+    else:
+        save(payer, combat, spend_action_point(load(ctx, payer)))
+        save(target, combat, stable)
+    ctx.reply("reino/table_stabilize", name=target.name, helper=payer.name, roll=None)

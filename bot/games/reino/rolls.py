@@ -15,11 +15,19 @@ from __future__ import annotations
 
 import re
 
-from bot.core import words_es as vocab
-from bot.core.context import Context
-from bot.core.rolls import RollRequest, SheetRoll, opponent, require_up
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character, name_key
+from bot.core.api import (
+    Character,
+    Context,
+    RollRequest,
+    SheetRoll,
+    find_field,
+    name_key,
+    opponent,
+    require_roller_up,
+    shown_name,
+    stamp,
+    vocab,
+)
 from bot.games.reino.sheet import ATTRIBUTES, FALLBACK, SAVES, SKILLS, sheet_bonus
 from bot.games.reino.state import check_action, commit_action, in_round, load, replay_text, surprised, wound_penalty
 from systems.base import Outcome
@@ -49,7 +57,7 @@ class ReinoSheetRules:
             text = " ".join([key if key in SAVES else "prueba", f"{bonus:+d}", *words])
         elif not _is_check(text):
             return None
-        require_up(ctx, request, actor)
+        require_roller_up(ctx, request, actor)
         combat = ctx.room.combat
         rc = load(ctx, actor)
         applied: list[tuple[str, int]] = []
@@ -125,3 +133,11 @@ def _with_penalty(text: str, penalty: int) -> str:
         head, rest = stripped.split(None, 1)
         return f"{head}{penalty:+d} {rest}"
     return f"{stripped} {penalty:+d}"
+
+
+def remember(ctx: Context, who: Character, roll: dict, text: str, target: str | None) -> None:
+    """Keep a table roll of ``who`` as its last roll (as ``!tiro`` does), for ``!pa éxito``."""
+    ctx.room.rerolls[name_key(who.name)] = {
+        "text": text, "label": "", "stamp": stamp(ctx), "applied": [], "outcome": roll["outcome"],
+        "kind": roll["kind"], "total": roll["total"], "secret": False, "by": ctx.sender, "target": target,
+    }

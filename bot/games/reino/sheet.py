@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.sheets import YesNo
-from bot.core.state import name_key
+from bot.core.api import (
+    YesNo,
+    name_key,
+)
 from systems.dice import DiceError, parse
 from systems.reino.resolver import MAX_MULTIPLIER, grip_named
 from systems.reino.rules import Grip

@@ -21,8 +21,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
-from bot.core.context import Context
-from bot.core.state import Character, Combat, RoomState, name_key
+from bot.core.api import (
+    Character,
+    Combat,
+    Context,
+    RoomState,
+    name_key,
+)
 from bot.games.reino.sheet import DEAD, SAVES, STATES, UNCONSCIOUS, is_minion, normalise_sheet, sheet_bonus
 from systems.reino.rules import (
     ACTION_PENALTY,

@@ -2,7 +2,7 @@
 
 from importlib.resources import files
 
-from bot.core.game import Game
+from bot.core.api import Game
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
 from bot.games.savage.rolls import SavageSheetRules

@@ -7,19 +7,48 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
-from bot.core import combat as rounds
-from bot.core.context import CombatRules, Context
-from bot.core.game import Vitality
-from bot.core.records import Pending
-from bot.core.state import Character, Combat, name_key
-from bot.games.savage.flow import close_soak, deal, has_joker, mark_recovery, roster, trait_roll, vigor_of
+from bot.core.api import (
+    Character,
+    Combat,
+    CombatRules,
+    Context,
+    Pending,
+    Refusal,
+    Vitality,
+    advance,
+    answer_roll,
+    consume_grant,
+    may_act,
+    name_key,
+    place_late,
+    read_request,
+    require_up,
+    resolve,
+    roller,
+)
+from bot.games.savage.flow import (
+    close_soak,
+    deal,
+    has_joker,
+    mark_recovery,
+    move_in_order,
+    refuse,
+    roster,
+    take_turn_now,
+    trait_roll,
+    vigor_of,
+)
 from bot.games.savage.rolls import end_supports
-from bot.games.savage.sheet import edges_of, group_of, nerves_of, savage_of, sheet_die, store
+from bot.games.savage.sheet import edges_of, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
-from systems.savage.deck import ActionDeck
-from systems.savage.state import apply_bleeding_roll, recover_at_turn_start
+from systems.savage.deck import ActionDeck, interrupt, surprise
+from systems.savage.resolver import SavageTraitRoll
+from systems.savage.rules import SUCCESSES
+from systems.savage.state import DramaticTask, apply_bleeding_roll, recover_at_turn_start
 
 DEFAULT_PACE = 6
+UNTRAINED = "d4"
+TITLE_LIMIT = 80
 
 
 class SavageCombatRules(CombatRules):
@@ -109,7 +138,7 @@ class SavageCombatRules(CombatRules):
         Without cards (turns set by hand) the latecomer acts last in the round."""
         state = SavageCombat.of(combat)
         if not state.dealt:
-            rounds.place_late(combat, character.name, [*combat.order, character.name])
+            place_late(combat, character.name, [*combat.order, character.name])
             return None
         state.roster.append(character.name)
         if savage_of(character).can_act:
@@ -118,7 +147,7 @@ class SavageCombatRules(CombatRules):
                 state.deck = state.deck.deal_late(group, ctx.rng, edges_of(character))
             everyone = roster(ctx, state)
             ideal = sorted(range(len(everyone)), key=lambda i: turn_key(state, everyone[i], i))
-            rounds.place_late(combat, character.name, [everyone[i].name for i in ideal])
+            place_late(combat, character.name, [everyone[i].name for i in ideal])
         state.save(combat)
         return ctx.renderer.text("savage/table_join", card=state.card_of(character))
 
@@ -176,3 +205,154 @@ def _tick_task(ctx: Context, state: SavageCombat) -> None:
     task = task.end_round()
     ctx.announce("savage/table_task", title=state.task["title"], task=task, event="round")
     state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
+
+
+def hold(ctx: Context, overwatch: bool) -> None:
+    """The actor goes on hold (keeping the card) and the next turn starts."""
+    combat = ctx.running_combat()
+    actor = _current_actor(ctx, combat)
+    if actor is None:
+        return
+    state = SavageCombat.of(combat)
+    state.holding = [*state.holding, actor.name] if not state.is_holding(actor.name) else state.holding
+    if overwatch:
+        state.overwatch = state.watch().enter(actor.name).watchers
+    state.save(combat)
+    kind = "savage/table_overwatch" if overwatch else "savage/table_hold"
+    ctx.reply(kind, name=actor.name, shooters=[], card=state.card_of(actor))
+    advance(ctx, combat)
+
+
+def _current_actor(ctx: Context, combat: Combat) -> Character | None:
+    actor = ctx.room.find_character(combat.current or "")
+    if actor is None or not (ctx.is_gm() or actor.owner == ctx.sender):
+        ctx.reply("not_your_turn_to_end", actor=combat.current)
+        return None
+    return actor
+
+
+def fire_overwatch(ctx: Context, combat: Combat) -> None:
+    """The GM's ``!guardia fuego``: whoever watches shoots now and stops holding."""
+    state = SavageCombat.of(combat)
+    watch, shooters = state.watch().trigger()
+    state.overwatch = watch.watchers
+    for name in shooters:
+        state.stop_holding(name)
+    state.save(combat)
+    ctx.reply("savage/table_overwatch", name=None, shooters=shooters)
+
+
+def held_by(ctx: Context, combat: Combat, holder: Character) -> SavageCombat:
+    """The fight's state, once ``holder`` is known to be one the sender may act for, up and holding its
+    action (what ``!actuar`` and ``!interrumpir`` both need)."""
+    ctx.may_manage(holder)
+    require_up(ctx, holder)
+    state = SavageCombat.of(combat)
+    if not state.is_holding(holder.name):
+        raise refuse("not_holding", name=holder.name)
+    return state
+
+
+def act_now(ctx: Context, combat: Combat, holder: Character) -> None:
+    """A held character acts now, between turns, with no roll (000: «actuar en un momento posterior de
+    la ronda de combate si así lo desea»)."""
+    state = held_by(ctx, combat, holder)
+    state.stop_holding(holder.name)
+    state.save(combat)
+    ctx.reply("savage/table_act", name=holder.name)
+    take_turn_now(ctx, combat, holder.name)
+
+
+def interrupt_turn(ctx: Context, combat: Combat, holder: Character, target: Character) -> None:
+    """A held character cuts into the current one's action: Athletics against Athletics, unless it holds
+    a joker (000: a joker «puede actuar en cualquier momento ... incluso interrumpiendo»)."""
+    state = held_by(ctx, combat, holder)
+    if name_key(target.name) != name_key(combat.current or "") or target is holder:
+        raise refuse("not_current", name=target.name, current=combat.current)
+    joker = has_joker(ctx, holder)
+    rolls = [] if joker else [_athletics(ctx, holder), _athletics(ctx, target)]
+    verdict = "holder" if joker else interrupt(rolls[0].total, rolls[1].total)
+    state.stop_holding(holder.name)
+    state.save(combat)
+    ctx.reply("savage/table_interrupt", holder=holder.name, target=target.name, rolls=rolls, verdict=verdict,
+              joker=joker)
+    if verdict == "holder":
+        take_turn_now(ctx, combat, holder.name)
+    else:
+        move_in_order(combat, holder.name, after_current=True)
+
+
+def _athletics(ctx: Context, character: Character) -> SavageTraitRoll:
+    """Athletics from the sheet, or an untrained d4 (−2)."""
+    die = normal_die(str(character.sheet.get("atletismo", "")))
+    extra = "" if die else "sin entrenar"
+    return trait_roll(ctx, "", die or UNTRAINED, savage_of(character), has_joker(ctx, character), extra,
+                      nerves=nerves_of(character))
+
+
+def set_surprise(ctx: Context, combat: Combat, attackers: list[str], victims: list[str]) -> None:
+    """Who surprises whom, before the first deal: the victims roll Notice."""
+    setup = surprise(attackers, {name: _notices(ctx, name) for name in victims})
+    state = SavageCombat.of(combat)
+    state.surprise = {"on_hold": list(setup.on_hold), "lose_first_round": list(setup.lose_first_round)}
+    state.save(combat)
+    ctx.reply("savage/table_surprise", attackers=setup.on_hold, victims=setup.lose_first_round, noticed=setup.dealt)
+
+
+def _notices(ctx: Context, name: str) -> bool:
+    """A surprised character's Notice roll from its sheet (000: «deben hacer tiradas de Notar»); a name
+    with no character has no sheet to roll and stays surprised."""
+    character = ctx.room.find_character(name)
+    if character is None:
+        return False
+    made = resolve(ctx, character, "notar", auto=True)
+    answer_roll(ctx, character, made)
+    return made.outcome.as_json().get("outcome") in SUCCESSES
+
+
+def start_task(ctx: Context, combat: Combat, task: DramaticTask, title: str) -> None:
+    state = SavageCombat.of(combat)
+    state.task = {"title": title[:TITLE_LIMIT], "state": task.to_dict()}
+    state.save(combat)
+    ctx.reply("savage/table_task", title=title[:TITLE_LIMIT], task=task, event="started")
+
+
+def end_task(ctx: Context, combat: Combat) -> None:
+    state = SavageCombat.of(combat)
+    state.task = None
+    state.save(combat)
+    ctx.reply("savage/table_task", title="", task=None, event="ended")
+
+
+def show_task(ctx: Context, combat: Combat) -> None:
+    state = SavageCombat.of(combat)
+    task = state.dramatic_task()
+    if task is None or state.task is None:
+        raise refuse("no_task")
+    ctx.reply("savage/table_task", title=state.task["title"], task=task, event="status")
+
+
+def task_roll(ctx: Context, combat: Combat, text: str) -> None:
+    """A task roll is the character's own skill roll from its sheet (001: «Los héroes deben ir haciendo
+    tiradas de habilidad»), an action of its turn (one per turn unless ``acciones 2``)."""
+    state = SavageCombat.of(combat)
+    task = state.dramatic_task()
+    if task is None or state.task is None:
+        raise refuse("no_task")
+    if not may_act(ctx):
+        return
+    character, rest = roller(ctx, text)
+    if character is None:
+        raise Refusal("no_character")
+    require_up(ctx, character)
+    request = read_request(rest)
+    made = resolve(ctx, character, request.text, request.auto)
+    result = made.outcome.as_json()
+    if result.get("kind") != "trait":
+        raise refuse("task_needs_skill")
+    task = task.add_roll(str(result["outcome"]), int(result["raises"]))
+    title = state.task["title"]
+    state.task = None if task.status != "in_progress" else {**state.task, "state": task.to_dict()}
+    state.save(combat)
+    consume_grant(ctx)
+    answer_roll(ctx, character, made, kind="savage/table_task", title=title, task=task, event="roll")

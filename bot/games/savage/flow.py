@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import combat as rounds
-from bot.core.context import Context
-from bot.core.state import Character, Combat, name_key
-from bot.games.savage.sheet import edges_of, group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from bot.core.api import Character, Combat, Context, announce_turn, name_key
+from bot.games.savage.sheet import edges_of, group_of, nerves_of, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
+from systems.refusal import Refusal
 from systems.savage.state import SavageCharacter, apply_incapacitation
 
 DEFAULT_VIGOR = "d4"
+
+
+def refuse(code: str, **params: object) -> Refusal:
+    """A bad argument of the savage table's commands (``templates/savage/table_error.txt``)."""
+    return Refusal("savage/table_error", code=code, **params)
 
 
 def trait_roll(ctx: Context, verb: str, die: str, savage: SavageCharacter, joker: bool, extra: str = "", *,
@@ -134,13 +138,5 @@ def move_in_order(combat: Combat, name: str, after_current: bool) -> None:
 
 def take_turn_now(ctx: Context, combat: Combat, name: str) -> None:
     move_in_order(combat, name, after_current=False)
-    rounds.announce_turn(ctx, combat)
-
-
-def die_from(args: str, character: Character, key: str) -> tuple[str, str | None]:
-    """A trailing die in ``args`` (``... d8``) or the sheet's; returns (args without it, die)."""
-    words = args.split()
-    if words and normal_die(words[-1]):
-        return " ".join(words[:-1]), normal_die(words[-1])
-    return args, sheet_die(character, key)
+    announce_turn(ctx, combat)
 

@@ -11,18 +11,30 @@ nothing but what the state itself requires (Spirit to recover, soak, Vigor).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from bot.core import words_es as vocab
-from bot.core.context import Context
-from bot.core.rolls import RollRequest, SheetRoll, opponent, require_up, stamp
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character, name_key
+from bot.core.api import (
+    Character,
+    Context,
+    RollRequest,
+    SheetRoll,
+    find_field,
+    name_key,
+    opponent,
+    require_roller_up,
+    shown_name,
+    stamp,
+    vocab,
+)
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
 from bot.games.savage.sheet import ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from systems.dice import MAX_TEXT, DiceError
 from systems.refusal import Refusal
+from systems.savage import SYSTEM
 from systems.savage.rules import ammo_for_rof
 from systems.savage.state import recover_at_turn_start
 from systems.savage.syntax import fold, parse_savage
+from systems.savage.table import TableState, Toughness, with_table
 
 UNTRAINED = "d4"
 RANGED_WORDS = ("distancia", "disparo", "proyectil", "ranged")
@@ -74,15 +86,14 @@ class SavageSheetRules:
         if key is not None and len(words) > used and normal_die(words[used]):
             key, used = None, 0  # a verb with its die (``espiritu d6``): the system's own syntax
         label = ""
-        added: list[str] = []
+        untrained = False
         if key is not None:
             if actor is None:
                 raise Refusal("no_character")
             die = normal_die(str(actor.sheet.get(key, "")))
             if die is None:
                 die = UNTRAINED
-                if key in SKILLS:
-                    added.append("sin entrenar")
+                untrained = key in SKILLS
             label = f"{shown_name(ctx.game, key)} {die}"
             recovering = not prefix and key == "espiritu" and actor is not None and savage_of(actor).shaken
             words = [*(["espiritu"] if recovering else []), die, *words[used:]]
@@ -99,7 +110,7 @@ class SavageSheetRules:
             raise Refusal("savage/table_error", code="recovered_already", name=actor.name,
                           bennies=savage_of(actor).bennies)
         if kind not in SHAKEN_ALLOWS:
-            require_up(ctx, asked, actor)
+            require_roller_up(ctx, asked, actor)
             if savage_of(actor).shaken:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name,
                               bennies=savage_of(actor).bennies)
@@ -108,23 +119,25 @@ class SavageSheetRules:
             spend_ammo(actor, ammo_for_rof(request.rof))
         if request is None:
             return SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
-        if not savage_of(actor).wild_card and kind != "damage" and "extra" not in request.keywords:
-            added.append("extra")
+        extra = not savage_of(actor).wild_card and kind != "damage" and "extra" not in request.keywords
+        table = TableState(unskilled=untrained, extra=extra)
         if auto:
-            added += _state_words(ctx, actor, kind, request.keywords, declared)
-            added += _carried_support(actor, key) if kind == "trait" else []
-        full = " ".join([text, *added])
-        outcome = ctx.system.roll(full, ctx.rng)
+            table = _with_state(ctx, actor, kind, request.keywords, declared, table)
+            table = _carried_support(actor, key, table) if kind == "trait" else table
+        replay = " ".join([text, *table.words()])
+        if len(replay) > MAX_TEXT:  # ``!repetir`` rolls the replay again: it stays a text the resolver reads
+            raise DiceError("too_long", limit=MAX_TEXT)
+        outcome = SYSTEM.roll(with_table(request, table), ctx.rng)
         result = outcome.as_json()
         if helped is not None:
             give_support(ctx, actor, helped, int(result.get("bonus", 0)))
-        reasons = {_reason(word) for word in added}
+        reasons = table.reasons()
         applied = [(m["reason"], m["value"]) for m in result.get("modifiers", []) if m["reason"] in reasons]
-        if key is not None and "sin entrenar" in added and ("sin_entrenar", -2) not in applied:
+        if table.unskilled and ("sin_entrenar", -2) not in applied:
             applied.append(("sin_entrenar", -2))
         if key in ATTACK_SKILLS and kind == "trait":
             note_hit(ctx, actor, target, result)
-        return SheetRoll(outcome, applied, label, full, shown=result)
+        return SheetRoll(outcome, applied, label, replay, shown=result)
 
 
 def recover(ctx: Context, actor: Character, roll: dict[str, object], request: RollRequest | None = None) -> None:
@@ -132,7 +145,7 @@ def recover(ctx: Context, actor: Character, roll: dict[str, object], request: Ro
     ``request``: the roll's, whose vitality checks it shares."""
     savage = savage_of(actor)
     if savage.shaken:
-        require_up(ctx, request or RollRequest("", actor=actor), actor)
+        require_roller_up(ctx, request or RollRequest("", actor=actor), actor)
         after = recover_at_turn_start(savage, str(roll.get("outcome")))
         if after != savage:
             store(actor, after)
@@ -143,10 +156,6 @@ def _starts_with_dice(words: list[str]) -> bool:
     """``daño 2d6 ...`` or ``daño fue d8+d6``: the damage is given, not the sheet's."""
     first = fold(words[0]) if words else ""
     return bool(first) and (first[0].isdigit() or first.startswith(("d", "fue")))
-
-
-def _reason(word: str) -> str:
-    return {"sin entrenar": "sin_entrenar", "comodin": "comodin", "extra": "extra"}.get(word, word.split()[0])
 
 
 def _leading_trait(ctx: Context, words: list[str]) -> tuple[str | None, int]:
@@ -236,15 +245,14 @@ def supports_of(character: Character) -> list[dict[str, object]]:
     return [s for s in kept if isinstance(s, dict)] if isinstance(kept, list) else []
 
 
-def _carried_support(actor: Character, key: str | None) -> list[str]:
+def _carried_support(actor: Character, key: str | None, table: TableState) -> TableState:
     """The supports waiting for this trait, spent by this roll (the resolver caps them at +4 but for
     Strength)."""
     mine = [s for s in supports_of(actor) if key is not None and s.get("trait") == key]
     if not mine:
-        return []
+        return table
     actor.sheet[SUPPORT_KEY] = [s for s in supports_of(actor) if s not in mine]
-    words = [f"apoyo {int(str(s['bonus'])):+d}" for s in mine]
-    return [*words, "fuerza"] if key == "fuerza" else words
+    return replace(table, supports=tuple(int(str(s["bonus"])) for s in mine), strength=key == "fuerza")
 
 
 def end_supports(character: Character, acting: bool) -> None:
@@ -268,12 +276,15 @@ def spend_ammo(actor: Character, bullets: int) -> None:
     actor.sheet["municion"] = left - bullets
 
 
-def toughness_words(target: Character) -> list[str]:
+def toughness_of(target: Character) -> Toughness:
     """What a damage roll against ``target`` is judged by: its Toughness, the armour in it, Shaken."""
     savage = savage_of(target)
-    armour = _int(target.sheet.get("armadura"))
-    return ["vs", str(savage.toughness), *([f"armadura {armour}"] if armour else []),
-            *(["aturdido"] if savage.shaken else [])]
+    return Toughness(savage.toughness, _int(target.sheet.get("armadura")), savage.shaken)
+
+
+def toughness_words(target: Character) -> list[str]:
+    """``toughness_of`` as a roll's words (``Pelear contra Orco`` rolls ``... vs 5``)."""
+    return toughness_of(target).words()
 
 
 def note_hit(ctx: Context, actor: Character, target: Character | None, roll: dict[str, object]) -> None:
@@ -336,22 +347,17 @@ def in_turn(ctx: Context, actor: Character) -> bool:
     return current is not None and group_of(current) == group_of(actor)
 
 
-def _state_words(ctx: Context, actor: Character, kind: str, given: frozenset[str], declared: int) -> list[str]:
-    """The keywords of the actor's state that the roll does not already give (``given``: the parsed
-    roll's keywords; a comment gives none)."""
+def _with_state(ctx: Context, actor: Character, kind: str, given: frozenset[str], declared: int,
+                table: TableState) -> TableState:
+    """The actor's state that the roll does not already give (``given``: the parsed roll's keywords; a
+    comment gives none)."""
     savage = savage_of(actor)
     wounds = max(0, savage.wounds - nerves_of(actor))
-    words: list[str] = []
-    if kind != "damage":
-        if wounds and "wounds" not in given:
-            words.append(f"heridas {wounds}")
-        if savage.fatigue and "fatigue" not in given:
-            words.append(f"fatiga {savage.fatigue}")
-        if declared > 1 and "multi" not in given:
-            words.append(f"multi {declared}")
-    if has_joker(ctx, actor) and "joker" not in given:
-        words.append("comodin")
-    return words
+    judged = kind != "damage"
+    return replace(table, wounds=wounds if judged and "wounds" not in given else 0,
+                   fatigue=savage.fatigue if judged and "fatigue" not in given else 0,
+                   actions=declared if judged and declared > 1 and "multi" not in given else 0,
+                   joker=has_joker(ctx, actor) and "joker" not in given)
 
 
 def _int(value: object) -> int:

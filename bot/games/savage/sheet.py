@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.sheets import Flag, YesNo
-from bot.core.state import Character
+from bot.core.api import Character, Flag, YesNo
 from systems.savage.state import SavageCharacter
 from systems.savage.syntax import fold
 

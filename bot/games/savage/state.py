@@ -9,7 +9,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.state import Character, Combat, name_key
+from bot.core.api import Character, Combat, name_key
 from bot.games.savage.sheet import group_of
 from systems.savage.deck import ActionDeck, Card
 from systems.savage.state import DramaticTask, Overwatch

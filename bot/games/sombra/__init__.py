@@ -2,7 +2,9 @@
 
 from importlib.resources import files
 
-from bot.core.game import Game
+from bot.core.api import (
+    Game,
+)
 from bot.games.sombra.combat import SombraCombat
 from bot.games.sombra.commands import COMMANDS
 from bot.games.sombra.rolls import SombraSheetRules

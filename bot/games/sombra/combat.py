@@ -3,19 +3,68 @@ rounds' death thresholds and sinking boats, stun counted in the victim's turns, 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from bot.core import combat as rounds
-from bot.core.context import CombatRules, Context
-from bot.core.game import Vitality
-from bot.core.records import Pending
-from bot.core.state import Character, Combat
-from bot.games.sombra.damage import boat_state, store_boat
-from bot.games.sombra.sheet import CAPSIZED, DEAD, ENGINE, JAMMED, sheet_int, table_of, wound_effect, wounds_of
-from bot.games.sombra.state import HELD, SombraState
-from systems.sombra.damage import sinking_round
-from systems.sombra.resolver import SombraInitiative
-from systems.sombra.rules import OPPORTUNITY_INITIATIVE, Attributes, Combatant, InitiativeSlot, initiative_order
+from bot.core.api import (
+    Character,
+    Combat,
+    CombatRules,
+    Context,
+    Pending,
+    Refusal,
+    Vitality,
+    place_late,
+)
+from bot.games.sombra.damage import apply_damage, boat_state, store_boat
+from bot.games.sombra.rolls import roll_check
+from bot.games.sombra.sheet import (
+    CAPSIZED,
+    DEAD,
+    ENGINE,
+    JAMMED,
+    MAX_SKILL,
+    dodge_value,
+    fighting_skill,
+    require_fields,
+    sheet_int,
+    table_of,
+    weapon_for,
+    wound_effect,
+    wounds_of,
+)
+from bot.games.sombra.state import (
+    DISADVANTAGE,
+    DOWN,
+    HELD,
+    UNBALANCED,
+    SombraState,
+    round_state,
+    set_state,
+    state_of,
+    state_penalty,
+)
+from systems.sombra.damage import DamageResult, damage_from_dice, sinking_round
+from systems.sombra.resolver import SombraCheck, SombraInitiative
+from systems.sombra.rules import (
+    BURST_SKILLS,
+    FIREARM_SKILLS,
+    OPPORTUNITY_INITIATIVE,
+    PARRY,
+    SECOND_SHOT,
+    TWO_HANDED_SKILLS,
+    Attributes,
+    Combatant,
+    InitiativeSlot,
+    Modifier,
+    fight_winner,
+    initiative_order,
+    knockdown_penalty,
+    shot_limit,
+    shot_penalty,
+    unarmed_difficulty,
+)
+from systems.sombra.syntax import Clauses, parse_fire, plain, read_weapon
 
 
 def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
@@ -99,10 +148,10 @@ class SombraCombat(CombatRules):
         names = [*combat.order, character.name]
         state = SombraState.of(combat)
         if not state.by_initiative:
-            rounds.place_late(combat, character.name, names)
+            place_late(combat, character.name, names)
             return None
         slots = _slots(ctx, names)
-        rounds.place_late(combat, character.name, [s.combatant.name for s in slots])
+        place_late(combat, character.name, [s.combatant.name for s in slots])
         state.ties = [s.combatant.name for s in slots if s.tied]
         if ctx.sheet_is_gms(character):
             return None
@@ -177,4 +226,189 @@ def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list
     if table_of(actor) == "barco" and sheet_int(actor, "flotabilidad") is not None:
         state = boat_state(actor)
         labels.append({"kind": "boat", "flotation": state.flotation, "sinking": state.sinking, "sunk": state.sunk})
+    return labels
+
+
+CHARGE, BAYONET_STANDING, FIXED_BAYONET, ESCAPES = -2, 5, 1, 2
+MANEUVERS = ("derribar", "placar", "apresar", "carga")
+
+
+KNOCKDOWN_SCALE = 3
+"""An attribute (1-10) rolled as a check counts three times (the rules' checks go from 3 to 30)."""
+
+
+def attacker_of(ctx: Context) -> Character | None:
+    """A GM in a running combat attacks with the combatant whose turn it is; anyone else
+    (or a GM outside combat) with their own character."""
+    combat = ctx.room.combat
+    if ctx.is_gm() and combat is not None and combat.started:
+        return ctx.room.find_character(combat.current or "")
+    return ctx.character
+
+
+def fire_shots(ctx: Context, attacker: Character, target: Character, table: str, skill: str, weapon: str,
+          options: list[str]) -> None:
+    """Shots and bursts within the turn's rate of fire (in combat), one message per bullet."""
+    fire = parse_fire(options)
+    if fire.bullets is not None and skill not in BURST_SKILLS:
+        raise Refusal("sombra/table_no_burst", name=attacker.name, skill=skill)
+    if skill in FIREARM_SKILLS and sheet_int(attacker, JAMMED):
+        raise Refusal("sombra/table_jammed", name=attacker.name)
+    state = round_state(ctx.room.combat)
+    second = False
+    covering = False
+    if state is not None and skill in FIREARM_SKILLS:
+        fired = state["fire"].get(attacker.name) or {"shots": 0, "covering": False, "burst": False}
+        covering = fired["covering"] or (fired["shots"] == 0 and fire.covering)
+        limit = shot_limit(skill, covering)
+        if fired["burst"] or fired["shots"] >= limit or (fire.bullets is not None and fired["shots"]):
+            raise Refusal("sombra/table_rate_of_fire", name=attacker.name, skill=skill, covering=covering,
+                          shots=fired["shots"], burst=fired["burst"])
+        shot = fired["shots"] + 1
+        state["fire"][attacker.name] = {"shots": shot, "covering": covering, "burst": fire.bullets is not None}
+        second = bool(shot_penalty(shot))
+    value = sheet_int(attacker, skill) or 0
+    damage = read_weapon(weapon, sheet_int(attacker, "fue"))
+    for bullet in range(1, (fire.bullets or 1) + 1):
+        burst = fire.bullet_modifier(bullet) if fire.bullets else None
+        modifiers = [m for m in (Modifier("segundo", SECOND_SHOT) if second else None, burst) if m is not None]
+        clauses = Clauses(modifiers, table=table, damage=damage)
+        result, aim, stunned = roll_check(ctx, attacker, value, " ".join(fire.rest), arms=skill in TWO_HANDED_SKILLS,
+                                          clauses=clauses, extra=state_penalty(ctx, attacker))
+        reports = apply_damage(ctx, target, table, result.damage) if result.damage else []
+        jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
+        if jams:
+            attacker.sheet[JAMMED] = 1
+        ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
+                  aim=aim, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
+                  bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
+                  melee=False, jams=jams, maneuver=None)
+        if jams:
+            break
+
+
+def dodge_difficulty(rival: Character) -> tuple[tuple[str, int], ...]:
+    """The difficulty the rival's Esquivar gives a melee action (none when it is normal)."""
+    value = unarmed_difficulty(dodge_value(rival))
+    return (("esquiva", value),) if value else ()
+
+
+def melee_damage(character: Character, weapon: str, result: SombraCheck, doubled: bool = False) -> DamageResult:
+    """The blow of the winner of a fight, from its own dice (a critical does the maximum); a received
+    charge that wins does double."""
+    request = read_weapon(weapon, sheet_int(character, "fue"))
+    dice = result.check.dice
+    digit = dice.location if result.hit_digit is None else result.hit_digit
+    damage = damage_from_dice(request.damage_type, dice, "persona", request.total_bonus,
+                              maximum=result.check.level == "critical", first_digit=digit)
+    if not doubled:
+        return damage
+    return replace(damage, hits=tuple(replace(h, damage=2 * h.damage) for h in damage.hits))
+
+
+def melee(ctx: Context, attacker: Character, target: Character, skill: str, weapon: str,
+           options: list[str], bayonet: bool, fixed: bool = False) -> None:
+    """Both roll; the better result strikes. A declared dodge rolls Esquivar and a parry the fighting
+    skill at -4: they only avoid the blow. A defender who cannot act does not roll. A manoeuvre
+    (derribar, placar, apresar) replaces the blow; a bayonet charge strikes and knocks down."""
+    words = [plain(w) for w in options]
+    chosen = [m for m in MANEUVERS if m in words]
+    if len(chosen) > 1:
+        raise Refusal("sombra/table_one_maneuver", chosen=chosen)
+    maneuver = chosen[0] if chosen else None
+    options = [w for w in options if plain(w) != maneuver]
+    if maneuver == "carga" and not bayonet:
+        raise Refusal("sombra/table_charge_needs_bayonet", name=attacker.name)
+    if maneuver in ("derribar", "carga"):
+        require_fields(target, ("coo",))
+    state = round_state(ctx.room.combat)
+    stance = state["defence"].get(target.name) if state else None
+    value = sheet_int(attacker, skill) or 0
+    extra = dodge_difficulty(target) + state_penalty(ctx, attacker)
+    if fixed:
+        extra += (("bayoneta_calada", FIXED_BAYONET),)
+    if bayonet:
+        extra += ((("carga", CHARGE),) if stance != "recepcion" else ()) if maneuver == "carga" \
+            else (("bayoneta_parado", BAYONET_STANDING),)
+    attack, aim, stunned = roll_check(ctx, attacker, value, " ".join(options), arms=fixed, extra=extra)
+    ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
+              aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
+              covering=False, melee=True, jams=False, maneuver=maneuver)
+    effect = wound_effect(target)
+    defence: SombraCheck | None = None
+    defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
+    if effect.can_act and state_of(ctx, target) is None and \
+            (stance == "esquiva" or effect.arm_penalty(False) is not None):
+        if stance == "esquiva":
+            defender_value = dodge_value(target)
+            defence, defender_aim, defender_stunned = roll_check(ctx, target, defender_value, arms=None,
+                                                             extra=state_penalty(ctx, target))
+        else:
+            defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or fighting_skill(target)
+            require_fields(target, (defender_skill,))
+            defender_value = sheet_int(target, defender_skill) or 0
+            parry = stance == "parada"
+            clauses = Clauses([Modifier("parada", PARRY)]) if parry else None
+            against = () if parry else dodge_difficulty(attacker)
+            defence, defender_aim, defender_stunned = roll_check(
+                ctx, target, defender_value, arms=False, clauses=clauses, extra=against + state_penalty(ctx, target))
+    winner = winner_of(attack, defence)
+    struck, damage, reports, doubled = None, None, [], False
+    if winner == 0 and maneuver in (None, "carga"):
+        struck, damage = target, melee_damage(attacker, weapon, attack)
+    elif winner == 1 and stance in (None, "recepcion") and defence is not None:
+        doubled = stance == "recepcion" and maneuver == "carga"
+        struck = attacker
+        damage = melee_damage(target, weapon_for(target, defender_skill or "pelea"), defence, doubled)
+    if struck is not None and damage is not None:
+        reports = apply_damage(ctx, struck, "persona", damage)
+    outcome = maneuver_outcome(ctx, attacker, target, maneuver, winner == 0)
+    winner_name = {0: attacker.name, 1: target.name}.get(winner)
+    ctx.reply("sombra/table_defence", roll=defence, attacker=attacker.name, defender=target.name, stance=stance,
+              skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
+              winner=winner_name, struck=struck.name if struck else None, damage=damage, reports=reports,
+              after=after_blow(ctx, struck, reports) if struck else [], doubled=doubled, maneuver=maneuver,
+              outcome=outcome)
+    if winner == 0 and maneuver in ("derribar", "carga"):
+        knockdown(ctx, attacker, target, attack)
+
+
+def maneuver_outcome(ctx: Context, attacker: Character, target: Character, maneuver: str | None,
+                      won: bool) -> str | None:
+    """What a won (or a failed grab) manoeuvre leaves: the states it sets, named for the message."""
+    if maneuver == "placar" and won:
+        set_state(ctx, target, DOWN)
+        set_state(ctx, attacker, DOWN)
+        return "tackled"
+    if maneuver == "apresar":
+        if won:
+            set_state(ctx, target, HELD, by=attacker.name)
+            return "held"
+        set_state(ctx, attacker, DISADVANTAGE)
+        return "grab_failed"
+    return None
+
+
+def knockdown(ctx: Context, winner: Character, loser: Character, winning: SombraCheck) -> None:
+    """The loser rolls Coordinación (3×COO) with the winner's low die as a penalty: a failure throws
+    them down, a success leaves them unbalanced (+5 to their rolls)."""
+    penalty = knockdown_penalty(winning.check)
+    value = min(KNOCKDOWN_SCALE * (sheet_int(loser, "coo") or 0), MAX_SKILL)
+    result, aim, stunned = roll_check(ctx, loser, value, arms=None, extra=(("dado_menor", penalty),))
+    fell = not result.check.succeeded
+    set_state(ctx, loser, DOWN if fell else UNBALANCED)
+    ctx.reply("sombra/table_knockdown", roll=result, name=loser.name, value=value, aim=aim, stunned=stunned,
+              fell=fell)
+
+
+def winner_of(attack: SombraCheck, defence: SombraCheck | None) -> int:
+    """0 the attacker, 1 the defender, -1 nobody (``systems.sombra.rules.fight_winner``)."""
+    return fight_winner(attack.check, defence.check if defence is not None else None)
+
+
+def after_blow(ctx: Context, target: Character, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The target's state after a blow; a stun the blow just announced is not stated twice."""
+    labels = status_labels(ctx, ctx.room.combat, target)
+    if any(rep.get("stun") for rep in reports):
+        labels = [label for label in labels if label["kind"] != "stunned"]
     return labels

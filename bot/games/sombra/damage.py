@@ -5,11 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.context import Context
-from bot.core.state import Character
+from bot.core.api import (
+    Character,
+    Context,
+)
 from bot.games.sombra.sheet import ENGINE, FLOTATION_LOST, WOUNDS, ZONE_ARMOUR, sheet_int, wounds_of
 from bot.games.sombra.state import SombraState
-from systems.sombra.damage import BoatState, DamageResult, LocationHit, armour_loss, engine_hit, hit_boat, interior_damage
+from systems.dice import DiceError
+from systems.sombra.damage import (
+    BoatState,
+    DamageResult,
+    LocationHit,
+    armour_loss,
+    engine_hit,
+    hit_boat,
+    interior_damage,
+    location_digits,
+    location_key,
+)
+from systems.sombra.syntax import LOCATION_WORDS, TORPEDO_WORDS, plain
 from systems.sombra.wounds import STUN_TURNS, apply_wound, combined_effect, pain_resistance
 
 
@@ -80,3 +94,20 @@ def _boat_hit(ctx: Context, target: Character, hit: LocationHit, damage: DamageR
         adrift = engine > 0 and left == 0
     return {"kind": "boat", "hit": hit, "boat": result, "state": state, "armour": state.armour[hit.key],
             "torpedo": damage.below_waterline, "adrift": adrift}
+
+
+def fixed_damage(table: str, words: list[str]) -> DamageResult | None:
+    """``12 pecho``: points at a location, no roll; None when the words are no such pair."""
+    if len(words) < 2 or not words[0].isdigit() or len(words[0]) > 4:
+        return None
+    location = LOCATION_WORDS.get(plain(" ".join(words[1:3]))) or LOCATION_WORDS.get(plain(words[1]))
+    if location is None:
+        raise DiceError("sombra.unknown_location", text=words[1][:20])
+    if location[0] != table:
+        raise DiceError("sombra.location_table", location=location[1], table=table)
+    digit = location_digits(table, location[1])[0]
+    torpedo = any(plain(w) in TORPEDO_WORDS for w in words[2:])
+    if torpedo and table != "barco":
+        raise DiceError("sombra.torpedo_table", table=table)
+    return DamageResult(0, table, 0, False, (LocationHit(digit, location_key(table, digit), int(words[0])),),
+                        torpedo)

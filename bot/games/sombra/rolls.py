@@ -10,17 +10,24 @@ unconscious or helpless from a wound may not roll.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from bot.core.context import Context
-from bot.core.rolls import RollRequest, SheetRoll, require_up
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character
-from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS
+from bot.core.api import (
+    Character,
+    Context,
+    RollRequest,
+    SheetRoll,
+    find_field,
+    require_roller_up,
+    shown_name,
+)
+from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS, wound_effect
 from bot.games.sombra.state import DISADVANTAGE, STATE_PENALTY, UNBALANCED, SombraState
 from systems.refusal import Refusal
-from systems.sombra.resolver import SombraCheck, SombraSystem
-from systems.sombra.rules import TWO_HANDED_SKILLS
+from systems.sombra.resolver import SombraCheck, SombraSystem, check_request, check_roll
+from systems.sombra.rules import TWO_HANDED_SKILLS, Modifier
+from systems.sombra.syntax import Clauses
 from systems.sombra.wounds import combined_effect
 
 
@@ -36,7 +43,7 @@ class SombraSheetRules:
         value = actor.sheet.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refusal("sombra/table_missing", name=actor.name, fields=[key])
-        require_up(ctx, request, actor)
+        require_roller_up(ctx, request, actor)
         effect = combined_effect(dict(actor.sheet.get("heridas") or {}))
         applied: list[tuple[str, Any]] = []
         if auto:
@@ -54,11 +61,9 @@ class SombraSheetRules:
             state = SombraState.of(combat).manoeuvre(actor.name) if combat is not None else None
             if state and state["kind"] in (UNBALANCED, DISADVANTAGE):
                 applied.append((state["kind"], STATE_PENALTY))
-        full = " ".join(["3d10", "vs", str(value), *words[used:]])
-        system = ctx.system
-        assert isinstance(system, SombraSystem)
-        outcome = system.roll_with(full, ctx.rng, tuple(applied))
-        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", full)
+        outcome = check_roll(check_request(value, " ".join(words[used:]), extra=_modifiers(applied)), ctx.rng)
+        replay = " ".join(["3d10", "vs", str(value), *words[used:]])
+        return SheetRoll(outcome, applied, f"{shown_name(ctx.game, key)} {value}", replay)
 
 
 def _plain_check(ctx: Context, actor: Character, text: str) -> SheetRoll | None:
@@ -80,3 +85,23 @@ def leading_skill(ctx: Context, words: list[str], among: tuple[str, ...] = SKILL
         if key in among:
             return key, cut
     return None, 0
+
+
+def _modifiers(applied: Iterable[tuple[str, int]]) -> tuple[Modifier, ...]:
+    return tuple(Modifier(name, value) for name, value in applied)
+
+
+def roll_check(ctx: Context, who: Character, value: int, options: str = "", *, arms: bool | None,
+               clauses: Clauses | None = None, extra: tuple[tuple[str, int], ...] = ()) -> tuple[SombraCheck, int, bool]:
+    """``who`` rolls 3d10 under ``value`` with the ``clauses`` the table sets and the ones the player wrote
+    (``options``); the wounds' penalty added, the arms' too when the action uses them (``arms``: two-handed
+    or not; None: no arm), halved when stunned. Returns the roll, the number aimed at and whether stunned."""
+    combat = ctx.room.combat
+    effect = wound_effect(who)
+    hands = effect.arm_penalty(arms) if arms is not None else 0
+    if hands is None:
+        raise Refusal("sombra/table_cannot_act", name=who.name, effect=effect, two_handed=bool(arms))
+    stunned = bool(combat and SombraState.of(combat).stunned(who.name))
+    aim = value // 2 if stunned else value
+    request = check_request(aim, options, modifier=effect.penalty + hands, clauses=clauses, extra=_modifiers(extra))
+    return check_roll(request, ctx.rng), aim, stunned

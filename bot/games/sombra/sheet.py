@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.context import Context
-from bot.core.sheets import Flag
-from bot.core.state import Character
+from bot.core.api import (
+    Character,
+    Context,
+    Flag,
+)
 from systems.dice import DiceError
 from systems.refusal import Refusal
 from systems.sombra.rules import MELEE_SKILLS
-from systems.sombra.syntax import MELEE_TYPES, TABLE_WORDS, Clauses, DamageRequest, parse_keyword_roll, plain
+from systems.sombra.syntax import MELEE_TYPES, TABLE_WORDS, plain, read_weapon
 from systems.sombra.wounds import WoundEffect, combined_effect
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
@@ -129,18 +131,9 @@ def require_fields(character: Character, fields: tuple[str, ...]) -> None:
         raise Refusal("sombra/table_missing", name=character.name, fields=absent)
 
 
-def weapon_request(weapon: str) -> DamageRequest:
-    """A weapon's damage (``II+2``, ``I fue 8``), read by the system's own parser."""
-    parsed = parse_keyword_roll(f"daño {weapon}")
-    clauses = parsed[1] if parsed else None
-    if not isinstance(clauses, Clauses) or clauses.damage is None or clauses.comment:
-        raise DiceError("sombra.damage_type", text=weapon[:20])
-    return clauses.damage
-
-
 def weapon_type(weapon: str) -> int:
     """The damage type of a sheet's ``arma`` (``II+2``)."""
-    return weapon_request(weapon).damage_type
+    return read_weapon(weapon).damage_type
 
 
 def sheet_weapon(character: Character) -> str:
@@ -153,10 +146,6 @@ def weapon_for(character: Character, skill: str) -> str:
     if skill in MELEE_SKILLS and weapon_type(weapon) not in MELEE_TYPES:
         return UNARMED if skill == "pelea" else KNIFE
     return weapon
-
-
-def strength_clause(character: Character) -> str:
-    return f" fue {sheet_int(character, 'fue')}" if sheet_int(character, "fue") is not None else ""
 
 
 def dodge_value(character: Character) -> int:

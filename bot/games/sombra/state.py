@@ -10,8 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from bot.core.context import Context
-from bot.core.state import Character, Combat
+from bot.core.api import (
+    Character,
+    Combat,
+    Context,
+)
 
 STATES = "states"
 """In ``combat.data``: the manoeuvre state on each combatant (``Manoeuvre``, by name)."""

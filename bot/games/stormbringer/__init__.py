@@ -2,7 +2,9 @@
 
 from importlib.resources import files
 
-from bot.core.game import Game
+from bot.core.api import (
+    Game,
+)
 from bot.games.stormbringer.combat import StormbringerCombat
 from bot.games.stormbringer.commands import COMMANDS
 from bot.games.stormbringer.rolls import StormbringerSheetRules

@@ -7,8 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.context import Context
-from bot.core.state import Character, Combat
+from bot.core.api import (
+    Character,
+    Combat,
+    Context,
+)
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
 from systems.refusal import Refusal
@@ -86,13 +89,13 @@ def add_blow(combat: Combat, attacker: Character, target: Character | None, skil
             "critical": critical, "weapon": weapon.kind, "field": weapon.field,
             "missile": weapon.kind in sh.MISSILE_KINDS, "defended": False, "landed": True, "round": combat.round}
     st.blows(combat).append(blow)
-    st.StormbringerState.of(combat).miss(False)
+    st.StormbringerState.of(combat).exchanges.miss(False)
     return blow
 
 
 def missed(combat: Combat) -> None:
     """The latest attack missed: a defence now has no blow to answer (the older ones wait for damage)."""
-    st.StormbringerState.of(combat).miss(True)
+    st.StormbringerState.of(combat).exchanges.miss(True)
 
 
 def defences(ctx: Context, combat: Combat, blow: dict[str, Any]) -> list[str] | None:
@@ -120,7 +123,7 @@ def open_blow(ctx: Context, combat: Combat, defender: Character | None) -> dict[
                and (defender is None or st.aims_at(b, defender.name))]
     if waiting:
         return waiting[-1]
-    if not this_round or st.StormbringerState.of(combat).missed:
+    if not this_round or st.StormbringerState.of(combat).exchanges.missed:
         raise refuse("no_blow")
     latest = this_round[-1]
     if defender is None or st.aims_at(latest, defender.name):

@@ -10,13 +10,35 @@ attack and parry counters are emptied.
 
 from __future__ import annotations
 
-from bot.core import combat as rounds
-from bot.core.context import CombatRules, Context
-from bot.core.game import Vitality
-from bot.core.records import Pending
-from bot.core.state import Character, Combat, name_key
+import re
+
+from bot.core.api import (
+    Character,
+    Combat,
+    CombatRules,
+    Context,
+    Pending,
+    Refusal,
+    Vitality,
+    advance,
+    can_act,
+    drop_dead,
+    name_key,
+    place_late,
+)
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
+from bot.games.stormbringer.actions import Weapon, able, open_blow, refuse
+from bot.games.stormbringer.rolls import skill_value
+from systems.dice import DiceExpr
+from systems.stormbringer.combat import WEAPON_HIT_POINTS, weapon_survives_critical
+from systems.stormbringer.rules import DefenceEffect
+from systems.stormbringer.syntax import DamageRequest, Scanner, weapon_damage
+
+MAX_VICTIMS = 20
+_AGAINST = re.compile(r" (?:contra|vs\.?) ", re.IGNORECASE)
+"""Split on whitespace-normalised text: single spaces keep it linear in the text's length."""
+RIPOSTE_WORDS = ("respuesta", "replica")
 
 
 def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
@@ -35,7 +57,7 @@ def begin_actions(ctx: Context, combat: Combat) -> None:
     phases = st.begin_actions(ctx, combat)
     ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
                  rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
-                 changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).changing])
+                 changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).marks.changing])
 
 
 def condition_label(ctx: Context, code: str, **params: object) -> str:
@@ -53,12 +75,12 @@ class StormbringerCombat(CombatRules):
         st.close_round_blows(combat)
         st.prune_surprise(combat)
         if st.ordered_by_hand(combat):
-            state.drop_worked_out()
+            state.plan.drop_worked_out()
         else:
             announce_phases(ctx, combat, combat.round)
 
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
-        st.StormbringerState.of(combat).riposte = None
+        st.StormbringerState.of(combat).exchanges.riposte = None
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
@@ -95,11 +117,11 @@ class StormbringerCombat(CombatRules):
         """Placed by this round's phases (missile, then melee, by DEX); in an order set by hand
         (``!turnos``), last."""
         if st.ordered_by_hand(combat):
-            rounds.place_late(combat, character.name, [*combat.order, character.name])
+            place_late(combat, character.name, [*combat.order, character.name])
             return None
         phases, ideal = st.round_order(ctx, combat, [*combat.order, character.name], max(combat.round, 1))
-        rounds.place_late(combat, character.name, phases.intent if st.declaring(combat) else ideal)
-        st.StormbringerState.of(combat).worked_out(phases, combat.order)
+        place_late(combat, character.name, phases.intent if st.declaring(combat) else ideal)
+        st.StormbringerState.of(combat).plan.worked_out(phases, combat.order)
         if ctx.sheet_is_gms(character):
             return None
         des = character.sheet.get("des")
@@ -112,14 +134,14 @@ class StormbringerCombat(CombatRules):
                  if b["round"] == combat.round and not b["defended"]
                  else Pending("damage", b["target"] or "", "daño", target=b["attacker"])
                  for b in st.blows(combat) if b["landed"]]
-        riposte = st.StormbringerState.of(combat).riposte
+        riposte = st.StormbringerState.of(combat).exchanges.riposte
         if riposte is not None:
             items.append(Pending("riposte", riposte["by"], "ataque", target=riposte["against"]))
         return items
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the order worked out from the sheets too, so it stays theirs."""
-        order = st.StormbringerState.of(combat).order
+        order = st.StormbringerState.of(combat).plan.order
         if order is not None and name in order:
             order.remove(name)
         if st.declaring(combat) and combat.order and st.last_declarer(ctx, combat, after=0):
@@ -134,3 +156,161 @@ class StormbringerCombat(CombatRules):
         if limits == st.NORMAL:
             return []
         return [condition_label(ctx, "surprised", limits=limits, left=st.surprise_left(combat, actor.name))]
+
+
+def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
+    """Who attacks: the player's character; for the GM, the combatant whose turn it is, or for a
+    riposte (``respuesta``) the master who has just parried."""
+    if not ctx.is_gm():
+        return ctx.own_character()
+    pending = st.StormbringerState.of(combat).exchanges.riposte
+    if pending and any(name_key(w) in RIPOSTE_WORDS for w in words):
+        return ctx.character_named(pending["by"])
+    return ctx.character_named(combat.current or "")
+
+
+def riposte_target(ctx: Context, combat: Combat, attacker: Character, target: Character | None) -> Character:
+    """Out of turn, the grant a master's successful parry gives covers only the riposte: an attack by
+    that master on the attacker just parried."""
+    pending = st.StormbringerState.of(combat).exchanges.riposte
+    if not pending or name_key(pending["by"]) != name_key(attacker.name):
+        raise refuse("riposte_only", name=attacker.name, against=None)
+    against = ctx.character_named(pending["against"])
+    if target is not None and target is not against:
+        raise refuse("riposte_only", name=attacker.name, against=against.name)
+    return against
+
+
+def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> tuple[Character, list[str], dict]:
+    """Who defends (the player's character; for the GM a named one or the blow's target) and the
+    latest blow of the round at them still to be defended."""
+    named, words = ctx.split_name(args)
+    if ctx.is_gm():
+        blow = open_blow(ctx, combat, named)
+        defender = named or (ctx.room.find_character(blow["target"]) if blow["target"] else None)
+        if defender is None:
+            raise refuse("who_defends")
+    else:
+        defender = ctx.own_character()
+        if named is not None and named is not defender:
+            raise Refusal("not_your_character", name=named.name)
+        blow = open_blow(ctx, combat, defender)
+    able(combat, defender, action)
+    return defender, words, blow
+
+
+def settle_blow(blow: dict, defender: Character, stops: bool) -> None:
+    blow.update(target=defender.name, defended=True, landed=not stops)
+
+
+def parrying_weapon(defender: Character, skill: str | None) -> Weapon:
+    """``escudo`` parries with the shield (``arma2`` when that is the shield); else the weapon in hand."""
+    field = "arma2" if skill == "escudo" and sh.weapon_kind(defender, "arma2") == "shield" else "arma"
+    return Weapon(field, "shield" if skill == "escudo" else sh.weapon_kind(defender, field), "parry")
+
+
+def break_weapons(ctx: Context, blow: dict, defender: Character, weapon: Weapon, effect: DefenceEffect,
+                  parried: bool) -> list[str]:
+    """Weapons a parry breaks, recorded on the sheets (``arma_rota``): a critical parry breaks the
+    attacking weapon, a critical parried by a critical destroys both; a critical parried by a plain
+    success waits for its damage to decide whether the parrying weapon holds."""
+    attacker = ctx.room.find_character(blow["attacker"])
+    broken = []
+    if attacker is not None and (effect.attacker_weapon_breaks or effect.both_weapons_destroyed):
+        attacker.sheet[f"{blow['field']}_rota"] = "sí"
+        broken.append(attacker.name)
+    if effect.both_weapons_destroyed:
+        defender.sheet[f"{weapon.field}_rota"] = "sí"
+        broken.append(defender.name)
+    elif blow["critical"] and parried:
+        blow["parried_with"] = weapon.field
+    return broken
+
+
+def sheet_damage(ctx: Context, blow: dict) -> DamageRequest:
+    """The attacker's sheet damage (``daño`` and ``bf``) for a landed blow; without one, refused."""
+    attacker = ctx.room.find_character(blow["attacker"]) if blow else None
+    if attacker is None or "dano" not in attacker.sheet:
+        return weapon_damage("", None)
+    bonus = attacker.sheet.get("bf")
+    return weapon_damage(str(attacker.sheet["dano"]), str(bonus) if bonus else None)
+
+
+def sheet_armour(target: Character) -> DiceExpr:
+    """The armour on ``target``'s sheet (``armadura``: dice or points)."""
+    return Scanner(str(target.sheet["armadura"])).dice_or_constant()
+
+
+def declarer_fell(ctx: Context, combat: Combat, character: Character) -> None:
+    """The last to declare, just stunned or killed on their declaring turn: the round goes on to its
+    attacks (left to the core, the turn would pass to a new round)."""
+    if (st.declaring(combat) and combat.current == character.name and not can_act(ctx, character.name)
+            and st.last_declarer(ctx, combat)):
+        drop_dead(ctx, combat)
+        start_actions(ctx, combat)
+
+
+def start_actions(ctx: Context, combat: Combat) -> None:
+    begin_actions(ctx, combat)
+    advance(ctx, combat)
+
+
+def parrying_weapon_breaks(target: Character, blow: dict, rolled: int) -> bool:
+    """A critical parried with a plain success: the parrying weapon breaks when the damage it took
+    (``rolled``, doubled) is more than its points (``arma_pv``, 20 by default)."""
+    field = blow.get("parried_with")
+    if not isinstance(field, str):
+        return False
+    if weapon_survives_critical(rolled, sh.sheet_int(target, f"{field}_pv", WEAPON_HIT_POINTS)):
+        return False
+    target.sheet[f"{field}_rota"] = "sí"
+    return True
+
+
+def record_wounds(combat: Combat, target: Character, major: bool | None, stunned: bool) -> None:
+    if major:
+        st.add_wound(combat, target.name, "major")
+    if stunned:
+        st.add_wound(combat, target.name, "stunned")
+
+
+def mark_experience(ctx: Context, blow: dict) -> None:
+    """A blow that hit and was not parried marks the attacker's skill for experience."""
+    attacker = ctx.room.find_character(blow["attacker"])
+    if attacker is not None and blow["skill"]:
+        sh.set_marks(attacker, [*sh.marks(attacker), blow["skill"]])
+
+
+def victims(ctx: Context, text: str) -> list[Character]:
+    """Names split by commas, or by spaces matching the longest known names first."""
+    found: list[Character] = []
+    parts = [p.strip() for p in text.split(",")] if "," in text else [text]
+    for part in parts:
+        words = part.split()
+        while words:
+            character, words = ctx.split_name(" ".join(words))
+            found.append(character or ctx.character_named(part))
+    if not found or len(found) > MAX_VICTIMS:
+        raise refuse("bad_victims")
+    return list({c.name: c for c in found}.values())
+
+
+def split_against(text: str) -> list[str]:
+    """``JEFE contra VÍCTIMAS``: the two sides (one part when there is no ``contra``/``vs``)."""
+    return _AGAINST.split(" ".join(text.split()), maxsplit=1)
+
+
+def ambushers(ctx: Context, text: str) -> list[tuple[str | None, str, int | None]]:
+    """``JEFE`` / ``A, B`` (each with Emboscada on the sheet) or one percentage: (name, the percentage
+    typed, the sheet's) each."""
+    words = text.split()
+    if len(words) == 1 and words[0].rstrip("%").isdigit():
+        return [(None, words[0], None)]
+    return [(c.name, "", skill_value(c, [], "emboscada")[0]) for c in victims(ctx, text)]
+
+
+def attacker_and_victim(ctx: Context, args: str) -> tuple[Character, Character]:
+    parts = split_against(args)
+    if len(parts) != 2:
+        raise ctx.usage("indefenso")
+    return ctx.character_named(parts[0].strip()), ctx.character_named(parts[1].strip())

@@ -11,20 +11,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import words_es as vocab
-from bot.core.context import Context
-from bot.core.rolls import RollRequest, SheetRoll, require_up
-from bot.core.sheets import find_field, shown_name
-from bot.core.state import Character, Combat, name_key
+from bot.core.api import (
+    Character,
+    Combat,
+    Context,
+    RollRequest,
+    SheetRoll,
+    find_field,
+    name_key,
+    require_roller_up,
+    shown_name,
+    vocab,
+)
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
-from bot.games.stormbringer.actions import Weapon, able, add_blow, attack_weapon, check_slot, check_weapon, missed
+from bot.games.stormbringer.actions import (
+    Weapon,
+    able,
+    add_blow,
+    attack_weapon,
+    check_slot,
+    check_weapon,
+    missed,
+    refuse,
+)
 from bot.games.stormbringer.sheet import ATTACK_SKILLS, CHARACTERISTICS, PARRY_SKILLS, SKILL_KEYS
 from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
+from systems.stormbringer.outcomes import AmbushRoll, SkillCheck
+from systems.stormbringer.resolver import resolve_check, skill_request
 from systems.stormbringer.rules import unfit_modifier
 
 _SUCCESSES = ("success", "critical")
+SKILL_FIELDS = ("ataque", "parada", "esquiva", "emboscada", "ver")
 MAX_CHANCE_DIGITS = 3
 
 
@@ -40,7 +59,7 @@ class StormbringerSheetRules:
         if not isinstance(value, int):
             raise Refusal("stormbringer/table_refused", code="no_skill", name=actor.name, skill=key)
         rest = " ".join(rest_words)
-        require_up(ctx, request, actor)
+        require_roller_up(ctx, request, actor)
         combat = ctx.room.combat
         verb = f"d100 vs {value}"
         count = None
@@ -106,3 +125,30 @@ def _leading_skill(ctx: Context, words: list[str]) -> tuple[str | None, int]:
         if key in SKILL_KEYS or key in CHARACTERISTICS:
             return (key, cut) if key in SKILL_KEYS else (None, 0)
     return None, 0
+
+
+def skill_value(character: Character, words: list[str], default: str,
+                accepted: tuple[str, ...] = SKILL_FIELDS) -> tuple[int | None, str | None, list[str]]:
+    """The sheet's percentage (of a skill among ``accepted``, else ``default``), the skill used and the
+    words after it; None and all the words when they start with a percentage of their own."""
+    if words and words[0].rstrip("%").isdigit():
+        return None, None, words
+    skill = default
+    if words and name_key(words[0]) in accepted:
+        skill, words = name_key(words[0]), words[1:]
+    if not isinstance(character.sheet.get(skill), int):
+        raise refuse("no_skill", name=character.name, skill=skill)
+    return character.sheet[skill], skill, words
+
+
+def ambush_check(ctx: Context, typed: str, base: int | None) -> AmbushRoll:
+    """An ambusher's roll under ``base`` (the sheet's Emboscada) or the percentage ``typed``."""
+    check = resolve_check(skill_request("check", typed, base), ctx.rng)
+    return AmbushRoll(check.target, check.roll)
+
+
+def sheet_check(ctx: Context, character: Character, field: str) -> SkillCheck:
+    """1D100 under the sheet's ``field`` (Ver, POD) as a percentage."""
+    if not isinstance(character.sheet.get(field), int):
+        raise refuse("no_skill", name=character.name, skill=field)
+    return resolve_check(skill_request("check", "", character.sheet[field]), ctx.rng)

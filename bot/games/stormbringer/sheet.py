@@ -4,7 +4,10 @@ how the table reads them (weapon kinds, yes-or-no fields, experience marks).
 
 from __future__ import annotations
 
-from bot.core.state import Character, name_key
+from bot.core.api import (
+    Character,
+    name_key,
+)
 from systems.stormbringer.rules import is_master
 
 WEAPON_KINDS = {

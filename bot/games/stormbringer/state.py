@@ -19,9 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
-from bot.core import combat as rounds
-from bot.core.context import Context
-from bot.core.state import Character, Combat, name_key
+from bot.core.api import (
+    Character,
+    Combat,
+    Context,
+    can_act,
+    name_key,
+)
 from bot.games.stormbringer.sheet import phase_kind, sheet_int
 from systems.stormbringer.combat import NORMAL, ActionLimits, Combatant, RoundCounter, RoundPhases, SurpriseState, round_phases
 
@@ -34,16 +38,11 @@ class Riposte(TypedDict):
 
 
 @dataclass
-class StormbringerState:
-    """Stormbringer's keys in ``combat.data`` (the layout is in this module's docstring), typed. A view
-    over the combat's own dict: what it reads and writes is the stored JSON as it always was; the
-    per-name tables (counters, surprise, wounds) are added where they always were."""
+class _Part:
+    """A view over the combat's own dict: what it reads and writes is the stored JSON as it always was;
+    the per-name tables (counters, surprise, wounds) are added where they always were."""
 
     combat: Combat
-
-    @classmethod
-    def of(cls, combat: Combat) -> StormbringerState:
-        return cls(combat)
 
     @property
     def _raw(self) -> dict[str, Any]:
@@ -56,15 +55,9 @@ class StormbringerState:
             self.combat.data.setdefault(key, {})
         return self.combat.data
 
-    def start(self) -> None:
-        """A new combat's round 1: no counters, blows, changes of weapon or missed attack."""
-        self._kept.update(counters={}, blows=[], changing=[])
-        self._raw.pop("missed", None)
 
-    def new_round(self) -> None:
-        """No counters, changes of weapon or missed attack (the blows wait for their damage)."""
-        self._kept.update(counters={}, changing=[])
-        self._raw.pop("missed", None)
+class RoundPlan(_Part):
+    """Who goes first, the phases and turn order worked out from the sheets, the declarations' stage."""
 
     @property
     def first(self) -> str:
@@ -102,6 +95,10 @@ class StormbringerState:
         order = self._raw.get("order")
         return order if isinstance(order, list) else None
 
+
+class Exchanges(_Part):
+    """The blows that landed, whether the latest attack missed, and a master's riposte earned by a parry."""
+
     def blows(self) -> list[dict[str, Any]]:
         """The landed attacks awaiting defence or damage, kept (a single ``blow`` of an older version is
         taken in)."""
@@ -136,22 +133,26 @@ class StormbringerState:
         else:
             self._raw["riposte"] = riposte
 
-    @property
-    def changing(self) -> list[str]:
-        """The name keys of who declared a change of weapon this round."""
-        return self._raw.get("changing", [])
+
+class Marks(_Part):
+    """The name keys marked for a while: a change of weapon this round, caught unaware, disarmed."""
 
     def _add_once(self, field: str, key: str) -> None:
         keys = self._kept.setdefault(field, [])
         if key not in keys:
             keys.append(key)
 
+    @property
+    def changing(self) -> list[str]:
+        """Who declared a change of weapon this round."""
+        return self._raw.get("changing", [])
+
     def change_weapon(self, key: str) -> None:
         self._add_once("changing", key)
 
     @property
     def unaware(self) -> list[str]:
-        """The name keys of who an ambush caught unaware."""
+        """Who an ambush caught unaware."""
         return self._raw.get("unaware", [])
 
     def catch_unaware(self, key: str) -> None:
@@ -159,11 +160,42 @@ class StormbringerState:
 
     @property
     def disarmed(self) -> list[str]:
-        """The name keys of the disarmed (``!desarmar``), until they draw a weapon."""
+        """The disarmed (``!desarmar``), until they draw a weapon."""
         return self._raw.get("disarmed", [])
 
     def disarm(self, key: str) -> None:
         self._add_once("disarmed", key)
+
+
+class StormbringerState(_Part):
+    """Stormbringer's keys in ``combat.data`` (the layout is in this module's docstring), typed, by
+    concern: the round's plan, the exchanges of blows, the marks and the per-name tables."""
+
+    @classmethod
+    def of(cls, combat: Combat) -> StormbringerState:
+        return cls(combat)
+
+    def start(self) -> None:
+        """A new combat's round 1: no counters, blows, changes of weapon or missed attack."""
+        self._kept.update(counters={}, blows=[], changing=[])
+        self._raw.pop("missed", None)
+
+    def new_round(self) -> None:
+        """No counters, changes of weapon or missed attack (the blows wait for their damage)."""
+        self._kept.update(counters={}, changing=[])
+        self._raw.pop("missed", None)
+
+    @property
+    def plan(self) -> RoundPlan:
+        return RoundPlan(self.combat)
+
+    @property
+    def exchanges(self) -> Exchanges:
+        return Exchanges(self.combat)
+
+    @property
+    def marks(self) -> Marks:
+        return Marks(self.combat)
 
     def counters(self) -> dict[str, dict[str, Any]]:
         return self._kept["counters"]
@@ -185,21 +217,21 @@ def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
         character = ctx.room.find_character(name)
         if character is not None:
             out.append(Combatant(character.name, sheet_int(character, "des"), phase_kind(character),
-                                 side(ctx, character), name_key(name) in StormbringerState.of(combat).changing))
+                                 side(ctx, character), name_key(name) in StormbringerState.of(combat).marks.changing))
     return out
 
 
 def order_round(ctx: Context, combat: Combat, round_number: int) -> RoundPhases:
     """Phases of ``round_number`` from the sheets; the turn order is missile, melee, then the rest."""
     phases, combat.order = round_order(ctx, combat, combat.order, round_number)
-    StormbringerState.of(combat).worked_out(phases, combat.order)
+    StormbringerState.of(combat).plan.worked_out(phases, combat.order)
     return phases
 
 
 def round_order(ctx: Context, combat: Combat, names: list[str], round_number: int) -> tuple[RoundPhases, list[str]]:
     """The phases of ``names`` in ``round_number`` and the turn order they give."""
     fighters = combatants(ctx, replace(combat, order=names))
-    phases = round_phases(fighters, round_number, StormbringerState.of(combat).first)
+    phases = round_phases(fighters, round_number, StormbringerState.of(combat).plan.first)
     acting = set(phases.missile) | set(phases.melee)
     rest = [c.name for c in sorted(fighters, key=lambda c: -c.dex) if c.name not in acting]
     return phases, [*phases.missile, *phases.melee, *rest]
@@ -208,24 +240,24 @@ def round_order(ctx: Context, combat: Combat, names: list[str], round_number: in
 def begin_intent(combat: Combat, phases: RoundPhases) -> None:
     """The round starts with the declarations: the turns go to the declarers, lowest DEX first."""
     combat.order = list(phases.intent)
-    StormbringerState.of(combat).intent(combat.order)
+    StormbringerState.of(combat).plan.intent(combat.order)
 
 
 def declaring(combat: Combat) -> bool:
     """The declarations of intent are going round (and the order is still the worked-out one)."""
-    return StormbringerState.of(combat).stage == "intent" and not ordered_by_hand(combat)
+    return StormbringerState.of(combat).plan.stage == "intent" and not ordered_by_hand(combat)
 
 
 def last_declarer(ctx: Context, combat: Combat, after: int = 1) -> bool:
     """Nobody from ``combat.turn + after`` on is left to declare (who cannot act declares nothing)."""
-    return not any(rounds.can_act(ctx, name) for name in combat.order[combat.turn + after:])
+    return not any(can_act(ctx, name) for name in combat.order[combat.turn + after:])
 
 
 def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:
     """After the last declaration: the attack phases, worked out again (a declared change of weapon
     costs 5 DEX); the next turn is the first of them."""
     phases = order_round(ctx, combat, max(combat.round, 1))
-    StormbringerState.of(combat).actions()
+    StormbringerState.of(combat).plan.actions()
     combat.turn = -1
     return phases
 
@@ -233,7 +265,7 @@ def begin_actions(ctx: Context, combat: Combat) -> RoundPhases:
 def ordered_by_hand(combat: Combat) -> bool:
     """The GM set the turns (``!turnos``) since the order was last worked out from the sheets. The dead
     leaving the order (``bot.core.combat.drop_dead``) keep it worked out: what is left of it still counts."""
-    worked_out = StormbringerState.of(combat).order
+    worked_out = StormbringerState.of(combat).plan.order
     if worked_out is None:
         return True
     return [name for name in worked_out if name in combat.order] != combat.order
@@ -241,7 +273,7 @@ def ordered_by_hand(combat: Combat) -> bool:
 
 def blows(combat: Combat) -> list[dict[str, Any]]:
     """The landed attacks awaiting defence or damage, oldest first."""
-    return StormbringerState.of(combat).blows()
+    return StormbringerState.of(combat).exchanges.blows()
 
 
 def aims_at(blow: dict[str, Any], name: str) -> bool:
@@ -259,8 +291,8 @@ def pending_blow(combat: Combat | None, name: str) -> dict[str, Any] | None:
 def close_round_blows(combat: Combat) -> None:
     """At a new round: the stopped blows go, and the others can no longer be defended (they wait for
     their damage)."""
-    state = StormbringerState.of(combat)
-    state.keep_blows([{**b, "defended": True} for b in state.blows() if b["landed"]])
+    exchanges = StormbringerState.of(combat).exchanges
+    exchanges.keep_blows([{**b, "defended": True} for b in exchanges.blows() if b["landed"]])
 
 
 def counter(combat: Combat, name: str) -> RoundCounter:
@@ -315,7 +347,7 @@ def add_wound(combat: Combat, name: str, code: str) -> None:
 
 def disarmed(combat: Combat, name: str) -> bool:
     """Disarmed by a critical (``!desarmar``) until a weapon is drawn or picked up (``!arma``)."""
-    return name_key(name) in StormbringerState.of(combat).disarmed
+    return name_key(name) in StormbringerState.of(combat).marks.disarmed
 
 
 def stunned(combat: Combat, name: str) -> bool:

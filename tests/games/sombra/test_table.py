@@ -311,7 +311,7 @@ def test_a_rolled_damage_is_a_roll_of_the_acta() -> None:
     play("@gm:local: !acta activar\n" + CAST + "@gm:local: !daño Hans II+2\n@gm:local: !damage McAvoy 11 cabeza\n",
          table)
     room = "!console:local"
-    rolls = [e for e in table.store.acta_entries(room, table.store.acta_sessions(room)) if e.kind == "roll"]
+    rolls = [e for e in table.store.acta.entries(room, table.store.acta.sessions(room)) if e.kind == "roll"]
     assert len(rolls) == 1 and "Daño II+2: abdomen (7) 13" in rolls[0].text
     assert rolls[0].data["result"]["system"] == "sombra"
     assert [r["text"] for r in table.room(room).last_rolls] == [rolls[0].text]

@@ -486,3 +486,42 @@ def test_a_modifier_after_the_target_exact() -> None:
         13, 3, 16, False, "")
     with pytest.raises(DiceError):
         roll("3d10 vs 14 +31")
+
+
+def test_structured_check_request_rolls_as_the_typed_text():
+    """The table's check (``check_request``: the game's clauses, the player's, then the state's modifiers)
+    resolves as the same check written out."""
+    from systems.sombra.resolver import check_request, check_roll
+    from systems.sombra.syntax import Clauses, read_weapon
+
+    for triple in [(1, 1, 1), (2, 5, 9), (4, 4, 4), (10, 10, 10), (3, 6, 8)]:
+        game = Clauses([Modifier("segundo", 5)], table="persona", damage=read_weapon("I+1", 8))
+        request = check_request(14, "dificil apuntado cabeza −2 (nota)", modifier=2, clauses=game,
+                                extra=(Modifier("heridas", 2),))
+        structured = check_roll(request, faces(10, *triple))
+        rng = faces(10, *triple)
+        typed = SYSTEM.roll_with("3d10+2 vs 14 persona daño I+1 fue 8 segundo dificil apuntado cabeza -2 (nota)",
+                                 rng, (("heridas", 2),))
+        assert isinstance(typed, SombraCheck)
+        assert structured.expr_text == typed.expr_text == "3d10+2 vs 14"
+        assert structured.as_json() == typed.as_json()
+
+
+def test_structured_damage_request_rolls_as_the_typed_text():
+    from systems.sombra.resolver import damage_request, damage_roll
+
+    for triple in [(1, 2, 3), (10, 7, 4)]:
+        structured = damage_roll(damage_request("VI", "barco", "apuntado proa torpedo"), faces(10, *triple))
+        assert structured.as_json() == roll("daño VI barco apuntado proa torpedo", *triple).as_json()
+
+
+def test_a_weapon_reads_its_type_bonus_and_the_wielders_strength():
+    from systems.sombra.syntax import read_weapon
+
+    weapon = read_weapon("I+1", 8)
+    assert (weapon.damage_type, weapon.bonus, weapon.strength, weapon.total_bonus) == (1, 1, 8, 4)
+    assert read_weapon("I fue 6", 8).strength == 6
+    with pytest.raises(DiceError):
+        read_weapon("I banana")
+    with pytest.raises(DiceError):
+        read_weapon("II", 11)

@@ -36,19 +36,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import Any
+from typing import Protocol
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from bot.core import combat as rounds
-from bot.core.acta import FORMATS, Format
-from bot.core.acta_document import NoSuchActa, Session, pick_sessions, render, sessions_of, style, style_hash
-from bot.core.context import Context
-from bot.core.events import Event
-from bot.core.state import RoomState
-from bot.core.table import Table
-from bot.web import Metrics
+from bot.web.view import ACTA_FORMATS, Format, Session, TableView, render_acta
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 KEEPALIVE_S = 15.0
@@ -73,9 +66,9 @@ COMMON_HEADERS = {
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
-ACTA_ROUTE = r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(" + "|".join(FORMATS) + ")}"
+ACTA_ROUTE = r"/mesa/{token}/acta/{which:(\d{1,9}|ultima)}.{fmt:(" + "|".join(ACTA_FORMATS) + ")}"
 ASSETS = {"mesa.css": "text/css", "mesa.js": "text/javascript", "icono.svg": "image/svg+xml",
-          "pantalla.css": "text/css", "pantalla.js": "text/javascript"}
+          "pantalla.css": "text/css", "pantalla.js": "text/javascript", "vivo.js": "text/javascript"}
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -93,19 +86,6 @@ def sse_message(event: str, data: str) -> bytes:
     """One Server-Sent Event; every line of ``data`` (CR, LF or CRLF ends one) gets its ``data:``."""
     lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return (f"event: {event}\n" + "".join(f"data: {line}\n" for line in lines) + "\n").encode()
-
-
-def read_board(table: Table, room_id: str, viewer: str = "") -> tuple[RoomState, Context, list[dict[str, Any]]]:
-    """A copy of the room's state (the games' hooks only read), the context ``viewer`` sees it in, and the
-    combat's rows (``rounds.board``), each marked ``npc`` when no player owns it: what the table page and
-    the GM's screen both show."""
-    room = RoomState.from_json(table.room(room_id).to_json())
-    ctx = table.context_for(Event(room_id, viewer, "", ""), room)
-    rows = rounds.board(ctx, room.combat) if room.combat else []
-    for row in rows:
-        character = room.find_character(row["name"])
-        row["npc"] = character is None or character.npc or character.owner is None
-    return room, ctx, rows
 
 
 async def follow(response: web.StreamResponse, feed: Feed, current: Callable[[], bool],
@@ -142,13 +122,22 @@ class Feed:
         wake.set()
 
 
+class StreamCounters(Protocol):
+    """The counters the pages keep in the app's metrics (``Metrics`` in ``bot/metrics.py``)."""
+
+    web_streams: int
+    web_streams_refused: int
+    acta_renders: int
+    acta_renders_in_progress: int
+
+
 class TablePages:
     """The pages of every room that has a token, read from the table's committed state."""
 
-    def __init__(self, table: Table, metrics: Metrics | None = None, trusted_proxy: str | None = None) -> None:
-        self.table = table
-        self.renderer = table.renderer
-        self.metrics = metrics or Metrics()
+    def __init__(self, view: TableView, metrics: StreamCounters, trusted_proxy: str | None = None) -> None:
+        self.view = view
+        self.renderer = view.renderer
+        self.metrics = metrics
         self.trusted_proxy = _address(trusted_proxy) if trusted_proxy else None
         self._feeds: dict[str, Feed] = {}
         self._by_address: Counter[str] = Counter()
@@ -157,7 +146,7 @@ class TablePages:
         """Each room's count of committed events since the server started: a rendered acta is kept for one."""
         self._actas: OrderedDict[tuple[str, tuple[int, ...], str, int], asyncio.Future[str]] = OrderedDict()
         self._pool: ProcessPoolExecutor | None = None
-        table.watchers.append(self._changed)
+        view.on_change(self._changed)
 
     @property
     def closing(self) -> bool:
@@ -189,11 +178,7 @@ class TablePages:
         constant-time comparison: a token is 192 random bits, and a revoked one stays in no index."""
         if not TOKEN_SHAPE.fullmatch(token):
             return None
-        room_id = self.table.store.room_for_token(token)
-        return room_id if room_id is not None and self._is_current(room_id, token) else None
-
-    def _is_current(self, room_id: str, token: str) -> bool:
-        return self.table.room(room_id).page_token == token
+        return self.view.room_of_page(token)
 
     def _message(self, room_id: str, feed: Feed) -> bytes:
         """The board as an event, rendered once per change however many streams send it."""
@@ -201,30 +186,13 @@ class TablePages:
             feed.message, feed.rendered = sse_message("mesa", self.board(room_id)), feed.version
         return feed.message
 
-    def view(self, room_id: str) -> dict[str, Any]:
-        """What the page shows, read from a copy of the room's state (the games' hooks only read)."""
-        room, ctx, rows = read_board(self.table, room_id)
-        combat = room.combat
-        lock = room.lock
-        return {
-            "system": ctx.system.name,
-            "combat": combat,
-            "rows": rows,
-            "current": combat.current if combat else None,
-            "lock": lock,
-            "exploration": room.exploration,
-            "rolls": list(reversed(room.last_rolls)),
-            "recording": room.acta.on,
-            "has_acta": bool(self.table.store.acta_sessions(room_id)),
-        }
-
     def board(self, room_id: str) -> str:
-        return self.renderer.document("table_board", "html", **self.view(room_id))
+        return self.renderer.document("table_board", "html", **self.view.table_board(room_id))
 
     def page(self, room_id: str, token: str) -> str:
-        view = self.view(room_id)
-        board = self.renderer.document("table_board", "html", **view)
-        return self.renderer.document("table_page", "html", board=board, token=token, **view)
+        shown = self.view.table_board(room_id)
+        board = self.renderer.document("table_board", "html", **shown)
+        return self.renderer.document("table_page", "html", board=board, token=token, **shown)
 
     def close(self) -> None:
         """The server is stopping: end every event stream, and the acta's worker once idle."""
@@ -276,7 +244,7 @@ class TablePages:
             response = web.StreamResponse(headers={**COMMON_HEADERS, "X-Accel-Buffering": "no",
                                                    "Content-Type": "text/event-stream; charset=utf-8"})
             await response.prepare(request)
-            await follow(response, feed, lambda: not self._closing and self._is_current(room_id, token),
+            await follow(response, feed, lambda: not self._closing and self.view.page_is_current(room_id, token),
                          lambda: self._message(room_id, feed))
         except ConnectionResetError:
             pass
@@ -305,13 +273,12 @@ class TablePages:
     async def acta_view(self, request: web.Request) -> web.Response:
         room_id = self._room_or_404(request)
         which, fmt = request.match_info["which"], request.match_info["fmt"]
-        try:
-            numbers = pick_sessions(self.table.store, room_id, None if which == "ultima" else int(which))
-        except (NoSuchActa, ValueError):
-            raise self.not_found() from None
+        numbers = self.view.acta_numbers(room_id, None if which == "ultima" else int(which))
+        if numbers is None:
+            raise self.not_found()
         text = await asyncio.shield(self._acta(room_id, numbers, "html" if fmt == "html" else "md"))
         if fmt == "html":
-            csp = f"default-src 'none'; style-src {style_hash(style(self.renderer))}; base-uri 'none'; form-action 'none'; " \
+            csp = f"default-src 'none'; style-src {self.view.acta_style_hash()}; base-uri 'none'; form-action 'none'; " \
                   "frame-ancestors 'none'"
             return web.Response(text=text, content_type="text/html", charset="utf-8",
                                 headers={**COMMON_HEADERS, "Content-Security-Policy": csp})
@@ -329,7 +296,7 @@ class TablePages:
             raise web.HTTPServiceUnavailable(
                 text=self.renderer.document("acta_busy", "html"), content_type="text/html",
                 headers={**COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP, "Retry-After": "5"})
-        sessions = sessions_of(self.table.store, self.renderer, room_id, numbers)
+        sessions = self.view.acta_sessions(room_id, numbers)
         self.metrics.acta_renders += 1
         self.metrics.acta_renders_in_progress += 1
         rendering = asyncio.ensure_future(self._render(room_id, sessions, fmt))
@@ -349,7 +316,7 @@ class TablePages:
                                              initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
         pool = self._pool
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, render, self.renderer, room_id, sessions, fmt)
+            return await asyncio.get_running_loop().run_in_executor(pool, render_acta, self.renderer, room_id, sessions, fmt)
         except BrokenProcessPool:
             if self._pool is pool:
                 self._pool = None  # the next render starts a new worker

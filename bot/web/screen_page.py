@@ -17,25 +17,19 @@ no referrer is sent (the token is in the address)."""
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from aiohttp import web
-from markupsafe import Markup
 
-from bot.core import sheets
-from bot.core.context import FoundCommand
-from bot.core.events import Action, Event, Send
-from bot.core.rolls import record_row
 from bot.screen import Screen
 from bot.screen.controls import MAX_FORM_BYTES, FormError, command_text, read_form
-from bot.table_page import COMMON_HEADERS, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, follow, read_board, sse_message
+from bot.web.table_page import COMMON_HEADERS, RETRY_AFTER_S, TOKEN_SHAPE, TablePages, follow, sse_message
+from bot.web.view import TableView
 
 SCREEN_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; "
               "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -46,8 +40,6 @@ TOKENS_KEPT = 256
 POSTS_BURST = 10
 POSTS_PER_S = 2.0
 MAX_STREAMS_PER_TOKEN = 4
-HISTORY = 10
-"""The last rolls the screen shows (secret ones included)."""
 
 
 @dataclass
@@ -93,26 +85,11 @@ class TokenState:
         return True
 
 
-def answered_to(actions: list[Action], user_id: str) -> list[str]:
-    """What the GM reads of the table's answer: the room's messages and those sent to them, the GMs'
-    copy of a message in place of the room's one."""
-    shown: list[str] = []
-    for action in actions:
-        if not isinstance(action, Send):
-            continue
-        if action.private_to is not None and user_id != action.private_to and user_id not in action.private_also:
-            continue
-        if action.gm_copy and shown:
-            shown.pop()
-        shown.append(action.message.body)
-    return shown
-
-
 class ScreenPages:
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
-        self.table = screen.table
-        self.renderer = self.table.renderer
+        self.view = TableView(screen.table)
+        self.renderer = self.view.renderer
         self._tokens: OrderedDict[str, TokenState] = OrderedDict()
         self._pages: TablePages | None = None
 
@@ -128,10 +105,7 @@ class ScreenPages:
         """(room, GM) of a current token whose user the core still counts a GM of the room."""
         if not TOKEN_SHAPE.fullmatch(token):
             return None
-        found = self.table.store.screen_link(token)
-        if found is None or not self.table.is_gm(*found):
-            return None
-        return found
+        return self.view.screen_of(token)
 
     def _link_or_404(self, request: web.Request) -> tuple[str, str, str]:
         token = request.match_info["token"]
@@ -163,7 +137,7 @@ class ScreenPages:
         if origin is None or (origin == "null" and site is not None):
             return True
         allowed = {f"{request.scheme}://{request.host}"}
-        public = self.table.settings.for_room("").public_url
+        public = self.view.public_url
         if public:
             parts = urlsplit(public)
             allowed.add(f"{parts.scheme}://{parts.netloc}")
@@ -171,51 +145,18 @@ class ScreenPages:
 
     # -- what it shows
 
-    def view(self, room_id: str, user_id: str) -> dict[str, Any]:
-        """What the page shows, read from a copy of the room's state (the games' hooks only read)."""
-        room, ctx, rows = read_board(self.table, room_id, user_id)
-        combat = room.combat
-        for row in rows:
-            character = room.find_character(row["name"])
-            row["sheet"] = sheets.export(ctx.game, character)[0] if character else ""
-            row["state"] = sheets.kept_state(ctx.game, character) if character else ""
-        store = self.table.store
-        hidden = [{**record_row(r), "text": json.loads(r["message"])["body"]} for r in store.hidden_rolls(room_id)]
-        last = [{**record_row(r), "text": json.loads(r["message"])["body"]}
-                for r in store.rolls(room_id, visible=False, limit=HISTORY)]
-        granted = [{"name": c.name if (c := room.character_of(user)) else user, "only": room.grant_only.get(user)}
-                   for user in room.granted]
-        pending = [Markup(self.renderer.document(f"{ctx.game.key}/pending_{item.kind}", "html", p=item))
-                   for item in (ctx.game.combat.pending(ctx, combat) if combat else [])]
-        return {
-            "system": ctx.system.name,
-            "combat": combat,
-            "rows": rows,
-            "current": combat.current if combat else None,
-            "lock": room.lock,
-            "exploration": room.exploration,
-            "granted": granted,
-            "pending": pending,
-            "hidden": hidden,
-            "hidden_names": list(dict.fromkeys(r["who"] for r in hidden if room.find_character(r["who"]))),
-            "rolls": last,
-            "names": [c.name for c in room.characters.values()],
-            "order": combat.order if combat else [],
-            "can": {key: ctx.find_command(key) is not None for key in ("damage", "heal")},
-        }
-
-    def board(self, room_id: str, user_id: str, token: str, nonce: str, view: dict[str, Any] | None = None) -> str:
+    def board(self, room_id: str, user_id: str, token: str, nonce: str, shown: dict[str, Any] | None = None) -> str:
         return self.renderer.document("web/screen_board", "html", nonce=nonce, action=token,
-                                      **(view or self.view(room_id, user_id)))
+                                      **(shown or self.view.screen_board(room_id, user_id)))
 
     def page(self, room_id: str, user_id: str, token: str) -> str:
         state = self._state(token)
         nonce = state.issue()
         answer, state.answer = state.answer, None
-        view = self.view(room_id, user_id)
-        board = self.board(room_id, user_id, token, nonce, view)
+        shown = self.view.screen_board(room_id, user_id)
+        board = self.board(room_id, user_id, token, nonce, shown)
         return self.renderer.document("web/screen_page", "html", board=board, answer=answer, token=token,
-                                      nonce=nonce, system=view["system"])
+                                      nonce=nonce, system=shown["system"])
 
     def _html(self, text: str, status: int = 200, **headers: str) -> web.Response:
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8",
@@ -255,17 +196,13 @@ class ScreenPages:
             if error is not None:
                 raise error
             assert fields is not None
-            command = command_text(fields, self.table.room(room_id), self._finder(room_id, user_id))
+            command = command_text(fields, self.view.room(room_id), self.view.command_finder(room_id, user_id))
         except FormError as bad:
             state.answer = Answer(error=self.renderer.text("web/screen_form_error", code=bad.code, **bad.context))
         else:
             actions = await self.screen.send(room_id, user_id, command)
-            state.answer = Answer(command, answered_to(actions, user_id))
+            state.answer = Answer(command, self.view.answered_to(actions, user_id))
         raise web.HTTPSeeOther(location=token, headers={**COMMON_HEADERS})
-
-    def _finder(self, room_id: str, user_id: str) -> Callable[[str], FoundCommand | None]:
-        """The room's commands as its game finds them (the game's own first, then the core's)."""
-        return self.table.context_for(Event(room_id, user_id, "", ""), self.table.room(room_id)).find_command
 
     async def events_view(self, request: web.Request) -> web.StreamResponse:
         token, room_id, user_id = self._link_or_404(request)

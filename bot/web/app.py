@@ -1,5 +1,5 @@
-"""Health and metrics over HTTP: ``GET /healthz`` and ``GET /metrics`` (Prometheus text format); with a
-table, also its live table pages and acta links (``bot/table_page.py``).
+"""Health and metrics over HTTP: ``GET /healthz`` and ``GET /metrics`` (Prometheus text format, the counters
+of ``bot/metrics.py``); with a table, also its live table pages and acta links (``bot/web/table_page.py``).
 
 The server cuts what would hold a connection for nothing: the first request's headers must arrive
 within ``HEADER_TIMEOUT_S`` of the connection (``_FirstHeaders``: aiohttp has no such timeout of its
@@ -14,18 +14,17 @@ import asyncio
 import errno
 import os
 import socket
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
 
 from bot.core.errors import StartupError
+from bot.metrics import Metrics
 
 if TYPE_CHECKING:
     from bot.core.table import Table
-    from bot.table_page import TablePages
+    from bot.web.table_page import TablePages
 
 _BIND_ERRORS = {errno.EADDRINUSE: "web_port_in_use", errno.EADDRNOTAVAIL: "web_not_local",
                 errno.EACCES: "web_forbidden"}
@@ -36,92 +35,9 @@ IDLE_TIMEOUT_S = 10.0
 
 
 class RouteGroup(Protocol):
-    """More pages of the app over the table's (the GM's screen, ``bot/screen/``)."""
+    """More pages of the app over the table's (the GM's screen, ``bot/web/screen_page.py``)."""
 
     def add_routes(self, app: web.Application, pages: TablePages) -> None: ...
-
-
-@dataclass
-class Metrics:
-    events_handled: int = 0
-    replies: int = 0
-    redactions: int = 0
-    power_level_changes: int = 0
-    errors: int = 0
-    retries: int = 0
-    rate_limited: int = 0
-    coalesced_messages: int = 0
-    coalesced_replies: int = 0
-    syncs: int = 0
-    sync_lag_seconds: float = 0.0
-    """Time between an event's server timestamp and the moment the table handled it (last event)."""
-    last_sync_ts: float = 0.0
-    first_sync_done: bool = False
-    undecryptable: int = 0
-    encrypted_rooms: int = 0
-    started: float = field(default_factory=time.time)
-    transports: dict[str, bool] = field(default_factory=dict)
-    """Each configured transport (``matrix``, ``irc``) and whether it is connected now."""
-    cross_signing_conflict: bool = False
-    """The account's master key on the homeserver is not one the bot holds: it runs without cross-signing."""
-    irc_reconnects: int = 0
-    irc_missed_messages: int = 0
-    web_streams: int = 0
-    web_streams_refused: int = 0
-    acta_renders: int = 0
-    acta_renders_in_progress: int = 0
-
-    @property
-    def healthy(self) -> bool:
-        """Every configured transport connected (Matrix: first sync done; IRC: channels joined)."""
-        if not self.transports:
-            return self.first_sync_done
-        return all(self.transports.values())
-
-    def render(self) -> str:
-        rows = [
-            ("rolbot_events_handled_total", "counter", "Chat events handled by the table.", self.events_handled),
-            ("rolbot_replies_total", "counter", "Messages sent by the bot.", self.replies),
-            ("rolbot_redactions_total", "counter", "Events redacted by the bot.", self.redactions),
-            ("rolbot_power_level_changes_total", "counter", "Power level changes (mute locks).",
-             self.power_level_changes),
-            ("rolbot_errors_total", "counter", "Failed requests and handler errors.", self.errors),
-            ("rolbot_retries_total", "counter", "Requests retried (rate limit, network, 5xx).", self.retries),
-            ("rolbot_rate_limited_total", "counter", "Requests the homeserver refused with 429.", self.rate_limited),
-            ("rolbot_coalesced_messages_total", "counter", "Messages that grouped several replies under a rate limit.",
-             self.coalesced_messages),
-            ("rolbot_coalesced_replies_total", "counter", "Replies sent inside a coalesced message.",
-             self.coalesced_replies),
-            ("rolbot_syncs_total", "counter", "Sync responses processed.", self.syncs),
-            ("rolbot_sync_lag_seconds", "gauge", "Delay from an event's server timestamp to its handling.",
-             round(self.sync_lag_seconds, 3)),
-            ("rolbot_last_sync_timestamp_seconds", "gauge", "Unix time of the last sync response.",
-             round(self.last_sync_ts, 3)),
-            ("rolbot_undecryptable_total", "counter", "Encrypted messages the bot could not decrypt on arrival.",
-             self.undecryptable),
-            ("rolbot_encrypted_rooms", "gauge", "Joined rooms with end-to-end encryption.", self.encrypted_rooms),
-            ("rolbot_cross_signing_conflict", "gauge",
-             "1 when the account's cross-signing identity is not the bot's: it runs without cross-signing "
-             "(rolbot run --reset-cross-signing replaces it).", int(self.cross_signing_conflict)),
-            ("rolbot_irc_reconnects_total", "counter", "Connections to the IRC server lost and made again.",
-             self.irc_reconnects),
-            ("rolbot_irc_missed_messages_total", "counter",
-             "Channel messages sent while the bot was away, where the server's chathistory tells.",
-             self.irc_missed_messages),
-            ("rolbot_web_streams", "gauge", "Live table streams open now.", self.web_streams),
-            ("rolbot_web_streams_refused_total", "counter",
-             "Live table streams refused: the server's, the address's or the room's limit reached.",
-             self.web_streams_refused),
-            ("rolbot_acta_renders_total", "counter", "Actas rendered for the web (a fetch of an unchanged one is not).",
-             self.acta_renders),
-            ("rolbot_acta_renders_in_progress", "gauge", "Actas being rendered now, in the worker process.",
-             self.acta_renders_in_progress),
-            ("rolbot_up", "gauge", "1 once every configured transport is connected.", int(self.healthy)),
-        ]
-        out = []
-        for name, kind, help_text, value in rows:
-            out += [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}", f"{name} {value}"]
-        return "\n".join(out) + "\n"
 
 
 def make_app(metrics: Metrics, table: Table | None = None, trusted_proxy: str | None = None,
@@ -141,9 +57,10 @@ def make_app(metrics: Metrics, table: Table | None = None, trusted_proxy: str | 
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics_view)
     if table is not None:
-        from bot.table_page import TablePages
+        from bot.web.table_page import TablePages
+        from bot.web.view import TableView
 
-        pages = TablePages(table, metrics, trusted_proxy)
+        pages = TablePages(TableView(table), metrics, trusted_proxy)
         pages.add_routes(app)
         for group in groups:
             group.add_routes(app, pages)

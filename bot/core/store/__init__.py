@@ -1,0 +1,247 @@
+"""SQLite persistence through sqlite-utils (WAL).
+
+Every handled event is one transaction: the state it changed, the actions it
+produced (the outbox) and the record that it was handled commit together, so a
+crash either loses the whole event (it is handled again) or none of it.
+
+The schema version is SQLite's ``PRAGMA user_version``: a database written by a newer rolbot
+is refused, never migrated backwards. A file that is not a usable SQLite database raises
+``StartupError`` with one of the ``db_*`` codes.
+
+The core's tables are the table's own. Another package keeps its state in tables of its own in the
+same file (``open_part``: its migrations, its version), written through the same connection, so
+inside an event's transaction when it writes there.
+
+The core's tables are read and written by concern, each through a small repository on the one
+connection (``store.rooms``, ``store.handled``, ``store.outbox``, ``store.rolls``, ``store.undo``,
+``store.acta``, ``store.screen_links``, ``store.meta``): none opens a transaction of its own inside an
+event's, so everything one event writes commits together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import sqlite_utils
+
+from bot.core.errors import StartupError
+from bot.core.store.acta import Acta
+from bot.core.store.meta import Meta
+from bot.core.store.outbox import HandledEvents, Outbox
+from bot.core.store.play import Rolls, UndoSteps
+from bot.core.store.rooms import Rooms, ScreenLinks
+
+_ERROR_CODES = {
+    "SQLITE_NOTADB": "db_not_sqlite",
+    "SQLITE_CORRUPT": "db_corrupt",
+    "SQLITE_READONLY": "db_readonly",
+    "SQLITE_CANTOPEN": "db_cannot_open",
+    "SQLITE_BUSY": "db_busy",
+    "SQLITE_LOCKED": "db_busy",
+}
+
+
+def _migrate_1(db: sqlite_utils.Database) -> None:
+    db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    db.table("handled").create({"event_id": str, "room_id": str, "ts": int}, pk="event_id", if_not_exists=True)
+    db.table("outbox").create(
+        {"action_id": str, "event_id": str, "seq": int, "data": str, "done": int},
+        pk="action_id",
+        if_not_exists=True,
+    )
+    db.table("outbox").create_index(["done", "seq"], if_not_exists=True)
+    db.table("rooms").create({"room_id": str, "data": str}, pk="room_id", if_not_exists=True)
+
+
+_PAGE_TOKEN = "(CASE WHEN json_valid(data) THEN json_extract(data, '$.page_token') END)"
+"""A room's table page token, from its state (``rooms.page_token`` keeps it since version 11)."""
+
+
+def _migrate_5(db: sqlite_utils.Database) -> None:
+    """Each room's acta (its in-character record, kept while recording is on), and the lookup of a
+    room by its table page token (kept in the room's state)."""
+    db.execute("CREATE TABLE IF NOT EXISTS acta (id INTEGER PRIMARY KEY AUTOINCREMENT, room_id TEXT NOT NULL,"
+               " session INTEGER NOT NULL, event_id TEXT NOT NULL, ts INTEGER NOT NULL, kind TEXT NOT NULL,"
+               " actor TEXT NOT NULL, text TEXT NOT NULL, data TEXT NOT NULL)")
+    db.execute("CREATE INDEX IF NOT EXISTS acta_room_session ON acta (room_id, session, id)")
+    db.execute("CREATE INDEX IF NOT EXISTS acta_room_event ON acta (room_id, event_id)")
+    db.execute(f"CREATE INDEX IF NOT EXISTS rooms_page_token ON rooms ({_PAGE_TOKEN})")
+
+
+def _migrate_6(db: sqlite_utils.Database) -> None:
+    """Every roll the table answered, for ``!historial``, ``!dados`` and ``!revelar``. ``secret`` rolls
+    (``!tiro ... oculta``) stay out of what players can see until ``revealed``."""
+    db.table("rolls").create(
+        {"roll_id": str, "room_id": str, "event_id": str, "seq": int, "ts": int, "actor": str, "sender": str,
+         "system": str, "label": str, "secret": int, "revealed": int, "data": str, "dice": str, "message": str},
+        pk="roll_id", if_not_exists=True)
+    db.table("rolls").create_index(["room_id", "seq"], if_not_exists=True)
+
+
+def _migrate_7(db: sqlite_utils.Database) -> None:
+    """Who sent each acta entry: only they may edit it. Entries recorded before have none (no one's
+    edit applies to them; the GM may still delete them)."""
+    if "sender" not in db.table("acta").columns_dict:
+        db.execute("ALTER TABLE acta ADD COLUMN sender TEXT NOT NULL DEFAULT ''")
+
+
+def _migrate_8(db: sqlite_utils.Database) -> None:
+    """Each room's last commands that changed its play, with the room's state before each (``!deshacer``)."""
+    db.execute("CREATE TABLE IF NOT EXISTS undo (id INTEGER PRIMARY KEY AUTOINCREMENT, room_id TEXT NOT NULL,"
+               " event_id TEXT NOT NULL, label TEXT NOT NULL, state TEXT NOT NULL, parts TEXT NOT NULL)")
+    db.execute("CREATE INDEX IF NOT EXISTS undo_room ON undo (room_id, id)")
+
+
+def _migrate_9(db: sqlite_utils.Database) -> None:
+    """Which transport owns each action (its ``Transport.name``): the one that carries it out after a
+    restart. Actions queued before have none: a transport that owns their room claims them
+    (``bot.transport.pending_of``)."""
+    if "transport" not in db.table("outbox").columns_dict:
+        db.execute("ALTER TABLE outbox ADD COLUMN transport TEXT NOT NULL DEFAULT ''")
+
+
+def _migrate_screen_links(db: sqlite_utils.Database) -> None:
+    """Each GM's private screen link of a room (``!pantalla``): one token per (room, GM), replaced by
+    ``!pantalla nueva``, looked up by the token on each request to ``/master/<token>``."""
+    db.execute("CREATE TABLE IF NOT EXISTS screen_links (room_id TEXT NOT NULL, user_id TEXT NOT NULL,"
+               " token TEXT NOT NULL UNIQUE, PRIMARY KEY (room_id, user_id))")
+
+
+def _migrate_11(db: sqlite_utils.Database) -> None:
+    """The outbox's index holds only the actions still to send: marking one sent drops its entry, where
+    the index of every action by ``done`` moved it to the other end (about one page more written per
+    event). The queries for pending actions (``done = 0``) use it."""
+    db.execute("DROP INDEX IF EXISTS idx_outbox_done_seq")
+    db.execute("CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (seq) WHERE done = 0")
+
+
+def _migrate_12(db: sqlite_utils.Database) -> None:
+    """Each room's table page token in a column of its own, indexed where there is one: the index over
+    the state's JSON was rewritten on every save of the room (about a page more per event)."""
+    if "page_token" not in db.table("rooms").columns_dict:
+        db.execute("ALTER TABLE rooms ADD COLUMN page_token TEXT")
+    db.execute(f"UPDATE rooms SET page_token = {_PAGE_TOKEN}")
+    db.execute("DROP INDEX IF EXISTS rooms_page_token")
+    db.execute("CREATE INDEX IF NOT EXISTS rooms_by_page_token ON rooms (page_token) WHERE page_token IS NOT NULL")
+
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+
+def _part_of_another_package(db: sqlite_utils.Database) -> None:
+    """Versions 2 to 4 made tables that a transport now owns and makes itself (``Store.open_part``):
+    they stay versions of the core's schema, with nothing left to do, so a database at any version
+    opens as it did."""
+
+
+MIGRATIONS: list[Migration] = [
+    _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
+    _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9, _migrate_screen_links, _migrate_11, _migrate_12,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+PART_VERSION = "schema:"
+"""The meta key before a part's name (``schema:<name>``): the version of that part of the database."""
+
+
+def _startup_error(err: sqlite3.Error, path: str) -> StartupError:
+    code = _ERROR_CODES.get(getattr(err, "sqlite_errorname", ""), "db_error")
+    return StartupError(code, path=path, detail=str(err))
+
+
+def _owner_only(path: str) -> None:
+    """The database holds the table's secrets (sheets, secret rolls, the acta): it is made mode 0600,
+    and an existing one is narrowed to it. SQLite gives its ``-wal`` and ``-shm`` files the mode of
+    the database. A path that cannot be made is left to SQLite, which says why (``db_*``)."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for name in (path, path + "-wal", path + "-shm"):
+        with contextlib.suppress(OSError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+
+
+class Store:
+    """The bot's database: one connection, its schema, its transactions and the repositories of the core's
+    tables on it. ``path=None`` keeps everything in memory."""
+
+    def __init__(self, path: str | None = None) -> None:
+        self.path = path or ":memory:"
+        if path:
+            _owner_only(path)
+        try:
+            conn = sqlite3.connect(path or ":memory:", isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as err:
+            raise _startup_error(err, path or ":memory:") from None
+        self.db = sqlite_utils.Database(conn)
+        self.rooms = Rooms(self.db)
+        try:
+            self._open(path)
+        except sqlite3.Error as err:
+            conn.close()
+            raise _startup_error(err, path or ":memory:") from None
+        except StartupError:
+            conn.close()
+            raise
+        self.meta = Meta(self.db)
+        self.handled = HandledEvents(self.db, self.transaction)
+        self.outbox = Outbox(self.db, self.transaction)
+        self.rolls = Rolls(self.db)
+        self.undo = UndoSteps(self.db)
+        self.acta = Acta(self.db)
+        self.screen_links = ScreenLinks(self.db)
+
+    def _open(self, path: str | None) -> None:
+        if path:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            if [row[0] for row in self.db.execute("PRAGMA quick_check")] != ["ok"]:
+                raise StartupError("db_corrupt", path=path)
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate(path or ":memory:")
+
+    def _migrate(self, path: str) -> None:
+        """Every open writes (the schema version), so an unwritable database is refused at once."""
+        with self.transaction():
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StartupError("db_newer_schema", path=path, found=version, supported=SCHEMA_VERSION)
+            for migration in MIGRATIONS[version:]:
+                migration(self.db)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def open_part(self, name: str, migrations: list[Migration]) -> None:
+        """Make or bring up to date a part of the database another package owns (a transport's tables,
+        in the same file, written in the same transactions): each of ``migrations`` runs once, in
+        order, in one transaction with the part's version (meta ``schema:<name>``). A part written by
+        a newer rolbot is refused, never migrated backwards."""
+        key = PART_VERSION + name
+        with self.transaction():
+            saved = self.meta.get(key) or "0"
+            if not saved.isdecimal():
+                raise StartupError("db_corrupt", path=self.path)
+            version = int(saved)
+            if version > len(migrations):
+                raise StartupError("db_newer_schema", path=self.path, found=version, supported=len(migrations))
+            for migration in migrations[version:]:
+                migration(self.db)
+            if version < len(migrations):
+                self.meta.set(key, str(len(migrations)))
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.rooms.forget_written()
+            conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            self.rooms.forget_written()  # what this transaction wrote may not be in the database
+            raise

@@ -1,0 +1,264 @@
+"""Savage damage at the table: a damage roll against a Toughness, its hit (Shaken, wounds, out), the
+soak that may follow it, an attack's damage and a benny's reroll (which may take that damage back)."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from dataclasses import replace
+from typing import Any
+
+from bot.core.api import (
+    Character,
+    Context,
+    SheetRoll,
+    answer_roll,
+    consume_grant,
+    grant,
+    last_roll,
+    name_key,
+    resolve,
+    stamp,
+)
+from bot.games.savage.flow import (
+    close_soak,
+    has_joker,
+    incapacitation_due,
+    move_in_order,
+    refuse,
+    roll_incapacitation,
+    trait_roll,
+)
+from bot.games.savage.rolls import recover, regive_support, take_hit, toughness_of, weapon_damage, weapon_is_ranged
+from bot.games.savage.sheet import group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from bot.games.savage.state import SavageCombat, combat_snapshot, restore_combat
+from systems.dice import DiceError
+from systems.savage import SYSTEM
+from systems.savage.resolver import SavageDamageRoll
+from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
+from systems.savage.state import SavageCharacter, apply_damage, soak_damage, spend_benny
+from systems.savage.syntax import SavageRequest, parse_damage
+from systems.savage.table import against
+
+UNTRAINED = "d4"
+REROLL = ("repetir", "otra", "reroll")
+DECLINE = ("no", "decline")
+REROLLABLE = ("trait", "support", "rof", "recovery")
+
+
+def close_soak_chance(ctx: Context) -> None:
+    """A new damage roll: the chance to soak the last one has passed."""
+    combat = ctx.room.combat
+    if combat is not None:
+        state = SavageCombat.of(combat)
+        close_soak(ctx, state)
+        state.save(combat)
+
+
+def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character | None, raised: bool = False) -> None:
+    """Roll ``dice`` (what the player typed: ``2d6+1 aumento``; ``raised``: with the raise die) as damage
+    against the target's Toughness and apply it."""
+    close_soak_chance(ctx)
+    savage = savage_of(target)
+    joker = attacker is not None and has_joker(ctx, attacker)
+    request = damage_request(dice)
+    judged = against(replace(request, with_raise=request.with_raise or raised), toughness_of(target), joker)
+    roll = SYSTEM.roll(judged, ctx.rng)
+    if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
+        raise TypeError(f"a damage roll against a toughness was expected from {dice!r}")
+    consume_grant(ctx)
+    apply_hit(ctx, target, savage, roll.effect, roll)
+
+
+def damage_request(dice: str) -> SavageRequest:
+    """What a damage roll's text says (``2d6+1 aumento``); its error names all the player typed."""
+    try:
+        return parse_damage(dice)
+    except DiceError as error:
+        raise DiceError(error.code, **{**error.params, "text": dice}) if "text" in error.params else error from None
+
+
+def apply_total(ctx: Context, target: Character, total: int) -> None:
+    """The GM's damage total, applied against the target's Toughness."""
+    close_soak_chance(ctx)
+    savage = savage_of(target)
+    apply_hit(ctx, target, savage, damage_effect(total, savage.toughness, savage.shaken), None)
+
+
+def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect,
+              roll: SavageDamageRoll | None) -> None:
+    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until the
+    next damage roll or the next turn. A Wild Card it incapacitates rolls Vigor when that chance has
+    passed, at once when there is none."""
+    after = apply_damage(before, effect)
+    combat = ctx.room.combat
+    state = SavageCombat.of(combat) if combat else None
+    hold_broken = bool(state and after.shaken and state.is_holding(target.name))
+    can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
+    incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
+    ctx.reply("savage/table_damage", name=target.name, roll=roll, effect=effect, before=before, after=after,
+              hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
+    if incapacitated and not can_soak:
+        after, _ = roll_incapacitation(ctx, target, after)
+    store(target, after)
+    if combat is None or state is None:
+        return
+    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll
+        state.stop_holding(target.name)
+        state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
+        move_in_order(combat, target.name, after_current=True)
+    if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):
+        ctx.tell_gms("savage/table_no_enemies")
+    if can_soak:
+        state.hits = {name_key(target.name): {
+            "name": target.name, "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds],
+            "incap_due": incapacitated, "soaked": False, "best": 0,
+        }}
+    state.save(combat)
+
+
+def _is_enemy(ctx: Context, character: Character) -> bool:
+    """A GM's combatant that is no ally of a player's character (one whose ``grupo`` names it)."""
+    leader = ctx.room.find_character(group_of(character))
+    return ctx.sheet_is_gms(character) and (leader is None or ctx.sheet_is_gms(leader))
+
+
+def _enemies_up(ctx: Context, state: SavageCombat) -> bool:
+    combat = ctx.room.combat
+    names = state.roster or (combat.order if combat else [])
+    found = (ctx.room.find_character(n) for n in names)
+    return any(c is not None and _is_enemy(ctx, c) and savage_of(c).can_act for c in found)
+
+
+def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
+    """A soak of the hit just taken, on anyone's turn (the window is the hit's: until the next damage
+    roll or the next turn); ``ending`` ``no`` declines it; a second one after a partial soak is its
+    reroll. ``die_word``: the Vigor die said (else the sheet's)."""
+    ctx.may_manage(target)
+    combat = ctx.room.combat
+    state = SavageCombat.of(combat) if combat else None
+    hit = state.hits.get(name_key(target.name)) if state else None
+    if combat is None or state is None or hit is None:
+        raise refuse("no_soak" if ending in REROLL else "no_hit", name=target.name)
+    effect = DamageEffect(*hit["effect"])
+    if ending in DECLINE:
+        ctx.reply("savage/table_soak_declined", name=target.name)
+        close_soak(ctx, state)
+        state.save(combat)
+        return
+    reroll = bool(hit["soaked"])
+    if reroll and hit["best"] >= effect.wounds:
+        raise refuse("soak_done", name=target.name)
+    if ending in REROLL and not reroll:
+        raise refuse("no_soak", name=target.name)
+    die = normal_die(die_word) if die_word else sheet_die(target, "vigor")
+    if die is None:
+        raise refuse("no_die", name=target.name, field="vigor")
+    bennies = savage_of(target).bennies if reroll else SavageCharacter.from_dict(hit["before"]).bennies
+    before = replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies)
+    spend_benny(before)
+    roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}",
+                      nerves=nerves_of(target))
+    kept = SoakResult(effect.wounds, hit["best"]) if reroll else roll.result
+    best = best_soak(kept, roll.result)
+    paid, left = soak_damage(before, effect, best)
+    after = apply_damage(paid, left)
+    store(target, after)
+    if after.can_act and name_key(target.name) not in map(name_key, combat.order):
+        combat.order.append(target.name)
+    hit.update(soaked=True, best=best.soaked)
+    ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and after.bennies > 0)
+    if not after.bennies or not best.remaining:  # no reroll left: the chance to soak is over
+        incapacitation_due(ctx, hit)
+    state.save(combat)
+    consume_grant(ctx)
+    if best.remaining and after.bennies and not ctx.is_gm():
+        grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
+    ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": stamp(ctx)}
+
+
+def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto: bool) -> None:
+    """An attack with the sheet's weapon (``Tipo de arma cuerpo``: Pelear against the target's Parry;
+    ``distancia``: Disparar against 4); a hit rolls the weapon's damage (without a weapon, the Strength
+    die) against the target's Toughness, with the called shot's bonus."""
+    ctx.may_manage(attacker)
+    if name_key(target.name) == name_key(attacker.name):
+        raise refuse("attack_self", name=attacker.name)
+    if not savage_of(target).can_act:
+        raise refuse("target_down", name=target.name)
+    skill = "disparar" if weapon_is_ranged(attacker) else "pelear"
+    made = resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", auto)
+    answer_roll(ctx, attacker, made, target=target)
+    consume_grant(ctx)
+    take_hit(ctx, attacker, target)  # the attack rolls its own damage
+    damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
+    called = getattr(made.outcome, "called_shot", None)
+    if called is not None:
+        damage += f" apuntado {called.target} {called.penalty}"
+    done = {"target": target.name, "damage": damage, "sheet": deepcopy(target.sheet),
+            "combat": combat_snapshot(ctx.room.combat)}
+    ctx.room.rerolls[name_key(attacker.name)]["attack"] = done
+    _attack_damage(ctx, attacker, target, done, made.outcome.as_json())
+
+
+def _attack_damage(ctx: Context, attacker: Character, target: Character, done: dict[str, Any],
+                   result: dict[str, Any]) -> None:
+    """The damage of an attack's result: the weapon's, with the raise die on a raise."""
+    outcome = result.get("outcome")
+    if outcome in ("success", "raise") and "dureza" in target.sheet:
+        roll_damage(ctx, target, str(done["damage"]), attacker, raised=outcome == "raise")
+
+
+def _take_back(ctx: Context, done: dict[str, Any]) -> Character | None:
+    """Undo an attack's damage: the target's sheet and the combat's order and hits as before it."""
+    target = ctx.room.find_character(str(done["target"]))
+    if target is None:
+        return None
+    target.sheet.clear()
+    target.sheet.update(done["sheet"])
+    combat, before = ctx.room.combat, done["combat"]
+    if combat is not None and before is not None:
+        restore_combat(combat, before)
+    return target
+
+
+def reroll(ctx: Context, actor: Character) -> None:
+    """A benny rerolls the actor's last trait roll of this turn; the better result counts. After a
+    soak, it is the soak's reroll (a second benny)."""
+    ctx.may_manage(actor)
+    last = last_roll(ctx, actor)
+    if last.get("kind") == "soak":
+        soak(ctx, actor, "", "repetir")
+        return
+    secret = bool(last.get("secret"))
+    if last.get("kind") not in REROLLABLE:
+        raise refuse("not_a_trait").privately(secret)
+    if last.get("outcome") == "critical_failure":
+        raise refuse("critical_failure").privately(secret)
+    savage = savage_of(actor)
+    if savage.bennies <= 0:
+        raise refuse("no_bennies", name=actor.name).privately(secret)
+    after = spend_benny(savage)
+    store(actor, after)
+    outcome = ctx.system.roll(str(last["text"]), ctx.rng)
+    if outcome.as_json().get("kind") == "recovery":
+        recover(ctx, actor, outcome.as_json())
+    previous = dict(last)
+    better = outcome.as_json()["total"] > int(previous["total"])
+    if better and outcome.as_json().get("kind") == "support":
+        regive_support(ctx, actor, int(outcome.as_json().get("bonus", 0)))
+    applied = [(str(r), int(v)) for r, v in previous.get("applied", [])]
+    made = SheetRoll(outcome, applied, str(previous.get("label", "")), str(previous["text"]))
+    answer_roll(ctx, actor, made, secret=secret, kind="savage/reroll", target=ctx.room.find_character(
+        str(previous.get("target") or "")), previous=previous, better=better, bennies=after.bennies)
+    kept = ctx.room.rerolls[name_key(actor.name)]
+    if not better:
+        kept.update(total=previous["total"], outcome=previous["outcome"])
+    consume_grant(ctx)
+    done = previous.get("attack")
+    if isinstance(done, dict):
+        kept["attack"] = done
+        target = _take_back(ctx, done) if better else None
+        if target is not None:
+            _attack_damage(ctx, actor, target, done, outcome.as_json())
+
