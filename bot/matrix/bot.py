@@ -35,15 +35,11 @@ from bot.matrix.power import RoomAuth
 from bot.matrix.rooms import JoinedRooms
 from bot.matrix.session import NETWORK_ERRORS, Session
 from bot.matrix.store import MatrixStore
-<<<<<<< HEAD
-from bot.matrix.translate import CAPABILITIES, ENCRYPTED, Malformed, is_own_join, is_state, translate
-from bot.memory import release_freed_memory
-=======
 from bot.matrix.translate import CAPABILITIES, Malformed, is_own_join, is_state, translate
 from bot.matrix.undecryptable import Undecryptable
 from bot.matrix.workers import Batch, Job, RoomWorkers, SyncBatches, TableAnswers
+from bot.memory import release_freed_memory
 from bot.metrics import Metrics
->>>>>>> main
 from bot.net import describe_network_error
 from bot.transport import Backoff, pause, pending_of
 
