@@ -26,6 +26,7 @@ from typing import Any
 from jinja2 import (
     BaseLoader,
     ChoiceLoader,
+    DictLoader,
     Environment,
     FileSystemLoader,
     PrefixLoader,
@@ -170,14 +171,44 @@ def _truncate(text: str, limit: int = MAX_BODY) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+Folder = Traversable | Callable[[], Traversable | None]
+"""A folder of messages, or how to find it when one of its templates is first read (a game's: the game is
+imported then)."""
+
+
+class _FolderOnFirstUse(BaseLoader):
+    """The templates of a folder found on the first template read from it."""
+
+    def __init__(self, find: Callable[[], Traversable | None]) -> None:
+        self._find = find
+        self._loader: BaseLoader | None = None
+
+    def _found(self) -> BaseLoader:
+        if self._loader is None:
+            folder = self._find()
+            self._loader = FileSystemLoader(str(folder)) if folder is not None else DictLoader({})
+        return self._loader
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        return self._found().get_source(environment, template)
+
+    def list_templates(self) -> list[str]:
+        return self._found().list_templates()
+
+
+def _loader(folder: Folder) -> BaseLoader:
+    return _FolderOnFirstUse(folder) if callable(folder) else FileSystemLoader(str(folder))
+
+
 class Renderer:
-    def __init__(self, game_templates: Iterable[tuple[str, Traversable]] = (), override_dir: str | None = None) -> None:
-        """``game_templates``: (game key, folder of its messages), from the games' registry."""
-        folders = tuple((key, str(folder)) for key, folder in game_templates)
-        self._made_from = (folders, override_dir)
+    def __init__(self, game_templates: Iterable[tuple[str, Folder]] = (), override_dir: str | None = None) -> None:
+        """``game_templates``: (game key, folder of its messages or how to find it), from the games' registry."""
+        folders = tuple(game_templates)
+        self._folders = folders
+        self._override_dir = override_dir
         shipped = files("templates")
         loaders: list[BaseLoader] = [] if override_dir is None else [_GroupLoader(override_dir)]
-        loaders.append(PrefixLoader({key: FileSystemLoader(folder) for key, folder in folders}))
+        loaders.append(PrefixLoader({key: _loader(folder) for key, folder in folders}))
         loaders.append(FileSystemLoader([str(shipped / "core"), str(shipped)]))
         self.env = _Environment(
             loader=ChoiceLoader(loaders),
@@ -207,7 +238,9 @@ class Renderer:
     def __reduce__(self) -> tuple[Any, ...]:
         """A renderer goes to a worker process (the web acta is rendered there) as the folders it reads;
         the worker makes it once and keeps it."""
-        return _renderer_from, self._made_from
+        found = ((key, folder() if callable(folder) else folder) for key, folder in self._folders)
+        return _renderer_from, (tuple((key, str(folder)) for key, folder in found if folder is not None),
+                                self._override_dir)
 
     def overriding(self, kinds: Mapping[str, str]) -> Renderer:
         """This renderer with each kind of ``kinds`` rendered from its value (a transport's own wording of a
