@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
 import sys
 from collections.abc import Sequence
-from importlib.metadata import version
 
 from bot.core.acta import FORMATS
 from bot.core.errors import StartupError
@@ -133,25 +133,49 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _startup_failed(err)
 
 
+class _Help(str):
+    """A text's key in ``templates/core/cli_help.txt``: rendered when the help or the version is shown,
+    not on every start."""
+
+
+@functools.cache
+def _help_text(key: str) -> str:
+    installed = ""
+    if key == "version":
+        from importlib.metadata import version
+
+        installed = version("rolbot")
+    return Renderer().text("cli_help", key=key, systems=GAMES.keys(), version=installed)
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's, with the ``_Help`` texts rendered from their template."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return _shown(action.help)
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_shown(text))
+
+
+def _shown(text: str | None) -> str | None:
+    return _help_text(text) if isinstance(text, _Help) else text
+
+
 def build_parser() -> argparse.ArgumentParser:
-    renderer = Renderer()
-
-    def text(key: str) -> str:
-        return renderer.text("cli_help", key=key, systems=GAMES.keys(), version=version("rolbot"))
-
-    parser = argparse.ArgumentParser(prog="rolbot", description=text("rolbot"))
-    parser.add_argument("--version", action="version", version=text("version"))
+    parser = argparse.ArgumentParser(prog="rolbot", description=_Help("rolbot"), formatter_class=_HelpFormatter)
+    parser.add_argument("--version", action="version", version=_Help("version"))
     sub = parser.add_subparsers(dest="command", required=True)
 
-    roll = sub.add_parser("roll", help=text("roll"))
-    roll.add_argument("--system", default=None, help=text("roll.system"))
+    roll = sub.add_parser("roll", help=_Help("roll"), formatter_class=_HelpFormatter)
+    roll.add_argument("--system", default=None, help=_Help("roll.system"))
     roll.add_argument("--seed", type=int, default=None)
     roll.add_argument("--count", type=int, default=1)
     roll.add_argument("--json", action="store_true")
     roll.add_argument("expr", nargs="+")
     roll.set_defaults(func=cmd_roll)
 
-    console = sub.add_parser("console", help=text("console"))
+    console = sub.add_parser("console", help=_Help("console"), formatter_class=_HelpFormatter)
     console.add_argument("--system", default=None)
     console.add_argument("--seed", type=int, default=None)
     console.add_argument("--gm", action="append", default=[], metavar="SENDER")
@@ -160,19 +184,19 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--db", default=None, metavar="PATH")
     console.set_defaults(func=cmd_console)
 
-    acta = sub.add_parser("acta", help=text("acta"))
-    acta.add_argument("--db", required=True, metavar="PATH", help=text("acta.db"))
-    acta.add_argument("--room", required=True, metavar="ROOM_ID", help=text("acta.room"))
+    acta = sub.add_parser("acta", help=_Help("acta"), formatter_class=_HelpFormatter)
+    acta.add_argument("--db", required=True, metavar="PATH", help=_Help("acta.db"))
+    acta.add_argument("--room", required=True, metavar="ROOM_ID", help=_Help("acta.room"))
     which = acta.add_mutually_exclusive_group()
-    which.add_argument("--sesion", type=int, default=None, metavar="N", help=text("acta.sesion"))
-    which.add_argument("--todas", action="store_true", help=text("acta.todas"))
-    acta.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=text("acta.format"))
+    which.add_argument("--sesion", type=int, default=None, metavar="N", help=_Help("acta.sesion"))
+    which.add_argument("--todas", action="store_true", help=_Help("acta.todas"))
+    acta.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=_Help("acta.format"))
     acta.set_defaults(func=cmd_acta)
 
-    run = sub.add_parser("run", help=text("run"))
-    run.add_argument("--config", required=True, metavar="PATH", help=text("run.config"))
-    run.add_argument("--setup-crypto", action="store_true", help=text("run.setup_crypto"))
-    run.add_argument("--reset-cross-signing", action="store_true", help=text("run.reset_cross_signing"))
+    run = sub.add_parser("run", help=_Help("run"), formatter_class=_HelpFormatter)
+    run.add_argument("--config", required=True, metavar="PATH", help=_Help("run.config"))
+    run.add_argument("--setup-crypto", action="store_true", help=_Help("run.setup_crypto"))
+    run.add_argument("--reset-cross-signing", action="store_true", help=_Help("run.reset_cross_signing"))
     run.set_defaults(func=cmd_run)
     return parser
 

@@ -18,5 +18,16 @@ def test_the_bot_modules_do_not_import_what_waits_for_first_use() -> None:
     assert loaded == []
 
 
+def test_a_run_starts_without_a_game_or_jinja2() -> None:
+    """What ``rolbot run`` imports at start loads no game (``bot.games.<game>``, ``systems.<game>``) and no
+    jinja2: a game waits for a room that plays it, the templates for the first message."""
+    code = ("import sys, bot.cli, bot.runner; from bot.games import GAMES; "
+            "bot.cli.build_parser().parse_args(['run', '--config', 'rolbot.toml']); "
+            "games = [f'bot.games.{key}' for key in GAMES.keys()] + [f'systems.{key}' for key in GAMES.keys()]; "
+            "print(*[m for m in [*games, 'jinja2'] if m in sys.modules])")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []
+
+
 def test_release_freed_memory_runs_anywhere() -> None:
     release_freed_memory()
