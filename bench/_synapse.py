@@ -129,8 +129,12 @@ class RolbotProcess:
     """``rolbot run`` as a subprocess, as in production; ready once ``/healthz`` answers 200."""
 
     def __init__(self, hs: SynapseServer, user, storage: Path, bot: dict | None = None,
-                 sync_timeout_ms: int = 30000) -> None:
+                 sync_timeout_ms: int = 30000, launcher: list[str] | None = None) -> None:
+        """``launcher``: what runs ``bot.cli`` (``run --config PATH`` appended); the module itself
+        unless given (``bench/scale.py --tracemalloc`` wraps it)."""
         import json
+
+        self.launcher = launcher or [PYTHON, "-m", "bot.cli"]
 
         self.web_port = free_port()
         storage.mkdir(parents=True, exist_ok=True)
@@ -149,7 +153,7 @@ class RolbotProcess:
         import os
 
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen([PYTHON, "-m", "bot.cli", "run", "--config", str(self.config_path)],
+        self.proc = subprocess.Popen([*self.launcher, "run", "--config", str(self.config_path)],
                                      cwd=ROOT, env=env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while not self.healthy():

@@ -25,7 +25,14 @@ With ``--encrypted``, rolbot's figures in end-to-end encrypted rooms (made as El
 private room) are printed beside: join, RSS, cold start, busy evening. The bare bot has no
 encryption, so these have no ratio.
 
+With ``--only-memory``, only what memory needs: the rooms, both bots joined, one cold start each
+(a roll pending in every room), then the quiet restart ``--memory-rounds`` times per bot
+(alternated; the median). ``--tracemalloc`` adds one more quiet restart of rolbot under
+``tracemalloc`` and prints where its Python memory is: allocated while importing (by the package
+whose code ran) and after (by the innermost non-stdlib file), the figures of docs/performance.md.
+
     python bench/scale.py [--rooms 300 1000] [--busy-seconds 120] [--encrypted | --encrypted-only]
+    python bench/scale.py --rooms 300 --only-memory [--memory-rounds 3] [--tracemalloc]
 """
 
 from __future__ import annotations
@@ -36,10 +43,14 @@ import functools
 import os
 import platform
 import random
+import signal
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,9 +164,9 @@ class Bot:
 class Rolbot(Bot):
     name = "rolbot"
 
-    def __init__(self, hs: SynapseServer, user: User, storage: Path) -> None:
+    def __init__(self, hs: SynapseServer, user: User, storage: Path, launcher: list[str] | None = None) -> None:
         self.user = user
-        self.proc = RolbotProcess(hs, user, storage)
+        self.proc = RolbotProcess(hs, user, storage, launcher=launcher)
 
     def start(self) -> None:
         self.proc.start(timeout=600)
@@ -515,6 +526,98 @@ async def clear_figures(args: argparse.Namespace, world: World, pool: list[User]
         max(b["delays"]) / 1000 if b["delays"] else float("nan"), "s")
     row("perdidas", r["lost"], b["lost"], "", "objetivo rolbot 0")
 
+# --------------------------------------------------------------------------- where the memory goes
+
+
+TRACE_FRAMES = 30
+TRACED_LAUNCHER = """
+import runpy, signal, sys, tracemalloc
+dump_to, frames = sys.argv[1:3]
+tracemalloc.start(int(frames))
+signal.signal(signal.SIGUSR1, lambda *_: tracemalloc.take_snapshot().dump(dump_to))
+sys.argv = ["bot.cli", *sys.argv[3:]]
+runpy.run_module("bot.cli", run_name="__main__", alter_sys=True)
+"""
+"""``bot.cli`` under ``tracemalloc`` (``-c`` code; argv: dump path, frames, cli arguments); SIGUSR1
+dumps a snapshot."""
+
+
+@functools.cache
+def owner(filename: str) -> str | None:
+    """Whose code a frame is: a third-party distribution, a rolbot module (3 levels), or None
+    (the standard library, the import machinery)."""
+    if "site-packages/" in filename:
+        return filename.split("site-packages/", 1)[1].split("/", 1)[0].removesuffix(".py")
+    path = Path(filename)
+    if path.is_absolute() and path.resolve().is_relative_to(ROOT):
+        return ".".join(path.resolve().relative_to(ROOT).with_suffix("").parts[:3])
+    return None
+
+
+def breakdown(snapshot: tracemalloc.Snapshot) -> dict[str, Counter[str]]:
+    """Traced bytes by phase (``import``: allocated while a module was imported; ``run``: after)
+    and by the innermost frame that is not the standard library's (the interpreter's own if none)."""
+    out: dict[str, Counter[str]] = {"import": Counter(), "run": Counter()}
+    for trace in snapshot.traces:
+        files = [frame.filename for frame in reversed(trace.traceback)]  # innermost first
+        phase = "import" if any(f.startswith("<frozen importlib") for f in files) else "run"
+        who = next((o for f in files if (o := owner(f))), "stdlib / intérprete")
+        out[phase][who] += trace.size
+    return out
+
+
+async def traced_quiet(hs: SynapseServer, rol: Rolbot, workdir: Path) -> tuple[float, dict[str, Counter[str]]]:
+    """rolbot's quiet restart under ``tracemalloc``: its RSS so traced, and ``breakdown``."""
+    dump = workdir / "rolbot.tracemalloc"
+    traced = Rolbot(hs, rol.user, rol.proc.config_path.parent,
+                    launcher=[PYTHON, "-c", TRACED_LAUNCHER, str(dump), str(TRACE_FRAMES)])
+    traced.start()
+    await asyncio.sleep(5)  # settling after start, as in quiet_rss
+    rss = rss_mb(traced.pid())
+    os.kill(traced.pid(), signal.SIGUSR1)
+    while not dump.exists() or dump.stat().st_size == 0:
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(2)  # the dump is written at once; let it finish before stopping
+    traced.stop()
+    return rss, breakdown(tracemalloc.Snapshot.load(str(dump)))
+
+
+def print_breakdown(rss: float, groups: dict[str, Counter[str]], top: int = 18) -> None:
+    total = sum(sum(c.values()) for c in groups.values())
+    print(f"\n  rolbot bajo tracemalloc ({TRACE_FRAMES} marcos): RSS {rss:.1f} MB (tracemalloc incluido), "
+          f"memoria de Python trazada {total / 2**20:.1f} MB")
+    for phase, title in (("import", "al importar"), ("run", "después (estado en marcha)")):
+        counter = groups[phase]
+        print(f"  {title}: {sum(counter.values()) / 2**20:.1f} MB")
+        for who, size in counter.most_common(top):
+            print(f"    {who:40} {size / 2**20:6.2f} MB")
+
+
+async def memory_figures(args: argparse.Namespace, world: World, pool: list[User], workdir: Path) -> None:
+    """Both bots, rooms in the clear: joined, one cold start each, then quiet restarts (RSS)."""
+    hs = world.hs
+    for n in sorted(args.rooms):
+        rol = Rolbot(hs, hs.synapse.register("rolbot"), workdir / f"rolbot-{n}")
+        bare = BareBot(hs, hs.synapse.register("bare"), workdir / f"bare-{n}")
+        t = time.monotonic()
+        rooms = await build_rooms(world, n, [rol.user, bare.user], pool, [])
+        print(f"\n{n} salas creadas en {time.monotonic() - t:.0f} s (máster y 2 jugadores cada una)")
+        for b in (rol, bare):
+            await join_phase(world, b, n)
+        await cold_starts(world, (rol, bare), rooms, "caída")
+        quiet: dict[str, list[float]] = {"rolbot": [], "bare": []}
+        for k in range(args.memory_rounds):
+            for bot in ((rol, bare) if k % 2 == 0 else (bare, rol)):
+                quiet[bot.name].append(await quiet_rss(bot))
+        print(f"\n{n} salas {'rolbot':>54} {'bare':>10} {'ratio':>6}")
+        row(f"RSS en reposo tras reiniciar (mediana de {args.memory_rounds})", statistics.median(quiet["rolbot"]),
+            statistics.median(quiet["bare"]), "MB", "objetivo <= 1.2")
+        print(f"  (cada reinicio: rolbot {', '.join(f'{v:.1f}' for v in quiet['rolbot'])}; "
+              f"bare {', '.join(f'{v:.1f}' for v in quiet['bare'])})")
+        if args.tracemalloc:
+            print_breakdown(*await traced_quiet(hs, rol, workdir))
+
+
 async def run(args: argparse.Namespace, workdir: Path) -> None:
     print(f"Synapse {version()} local; {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} núcleos; Python {platform.python_version()}")
@@ -523,6 +626,9 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
             gms = register_many(hs, "master", 10)
             pool = register_many(hs, "jugador", 40)
             world = World(hs, api, gms)
+            if args.only_memory:
+                await memory_figures(args, world, pool, workdir)
+                return
             if not args.encrypted_only:
                 await clear_figures(args, world, pool, workdir)
             if args.encrypted or args.encrypted_only:
@@ -587,6 +693,10 @@ def main() -> None:
     parser.add_argument("--busy-rooms", type=int, default=30)
     parser.add_argument("--encrypted", action="store_true", help="también las cifras de rolbot en salas cifradas")
     parser.add_argument("--encrypted-only", action="store_true", help="solo las cifras en salas cifradas")
+    parser.add_argument("--only-memory", action="store_true", help="solo la memoria en reposo tras reiniciar")
+    parser.add_argument("--memory-rounds", type=int, default=3, help="reinicios en reposo por bot (--only-memory)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="con --only-memory: dónde está la memoria de rolbot (tracemalloc)")
     args = parser.parse_args()
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:

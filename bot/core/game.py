@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -13,7 +15,7 @@ from bot.core.records import Vitality
 from bot.core.state import Character
 from systems.base import GameSystem
 
-__all__ = ["CombatRules", "Game", "GameRegistry", "SheetRules", "Vitality"]
+__all__ = ["CombatRules", "Game", "GameModule", "GameRegistry", "SheetRules", "Vitality"]
 
 
 @dataclass(frozen=True)
@@ -67,29 +69,50 @@ class Game:
         return self.system.name
 
 
-class GameRegistry:
-    """The games a table offers, by key, in the order they were listed (the first is the default)."""
+@dataclass(frozen=True)
+class GameModule:
+    """A game listed by its key and the module whose ``GAME`` it is, imported when first needed (a room
+    plays it, a roll or ``!ayuda`` names it): a restart whose rooms stay quiet imports no game. The key
+    alone answers ``!sistema``'s and the config's checks."""
 
-    def __init__(self, *games: Game) -> None:
-        self._games: dict[str, Game] = {}
+    key: str
+    module: str
+
+    def load(self) -> Game:
+        game = importlib.import_module(self.module).GAME
+        if not isinstance(game, Game) or game.key != self.key:
+            raise ValueError(f"{self.module}.GAME is not the game {self.key}")
+        return game
+
+
+class GameRegistry:
+    """The games a table offers, by key, in the order they were listed (the first is the default); a
+    ``GameModule`` is imported on its first use."""
+
+    def __init__(self, *games: Game | GameModule) -> None:
+        self._games: dict[str, Game | GameModule] = {}
         for game in games:
             if game.key in self._games:
                 raise ValueError(f"game listed twice: {game.key}")
             self._games[game.key] = game
-        self._default = next(iter(self._games.values()), None)
+        self._default_key = next(iter(self._games), None)
 
     def __getitem__(self, key: str) -> Game:
-        return self._games[key]
+        game = self._games[key]
+        if isinstance(game, GameModule):
+            game = self._games[key] = game.load()
+        return game
 
     def game_for(self, key: str) -> Game:
         """The game of ``key``; the default one for a key no longer offered."""
-        return self._games.get(key) or self.default
+        return self[key] if key in self._games else self.default
 
     def __contains__(self, key: Any) -> bool:
         return key in self._games
 
     def __iter__(self) -> Iterator[Game]:
-        return iter(self._games.values())
+        """Every game, each imported if it was not yet (the rule cards, the help's topics)."""
+        return (self[key] for key in tuple(self._games))
 
     def keys(self) -> tuple[str, ...]:
         return tuple(self._games)
@@ -97,10 +120,18 @@ class GameRegistry:
     @property
     def default(self) -> Game:
         """The game of a room that has none set: the first listed (asked for many times per event)."""
-        if self._default is None:
+        if self._default_key is None:
             raise LookupError("a registry with no games has no default")
-        return self._default
+        return self[self._default_key]
 
-    def with_game(self, game: Game) -> GameRegistry:
+    def template_folders(self) -> list[tuple[str, Callable[[], Traversable | None]]]:
+        """Each game's key and how to find its folder of messages: the game is imported when the renderer
+        first reads one of its templates."""
+        return [(key, functools.partial(self._templates_of, key)) for key in self._games]
+
+    def _templates_of(self, key: str) -> Traversable | None:
+        return self[key].templates
+
+    def with_game(self, game: Game | GameModule) -> GameRegistry:
         """A new registry with ``game`` added (tests plug a toy game in this way)."""
-        return GameRegistry(*self, game)
+        return GameRegistry(*self._games.values(), game)

@@ -16,27 +16,19 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import (
-    BaseLoader,
-    ChoiceLoader,
-    Environment,
-    FileSystemLoader,
-    PrefixLoader,
-    StrictUndefined,
-    Template,
-    TemplateNotFound,
-    select_autoescape,
-)
 from markupsafe import Markup, escape
 
 from bot.core.text import clean
+
+if TYPE_CHECKING:
+    from jinja2 import Environment, Template
+
+    from bot.core.template_env import Folder
 
 log = logging.getLogger(__name__)
 MOVED: dict[str, str] = {
@@ -113,38 +105,6 @@ def html_lines(value: object) -> Markup:
     return Markup("<br>").join(escape(line) for line in lines)
 
 
-class _GroupLoader(FileSystemLoader):
-    """A group's folder (``[templates] dir``): a moved template it has only under its old name is read
-    from there, and the log says once per template where it moved."""
-
-    def __init__(self, folder: str) -> None:
-        super().__init__(folder)
-        self._told: set[str] = set()
-
-    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
-        try:
-            return super().get_source(environment, template)
-        except TemplateNotFound:
-            kind, dot, ext = template.rpartition(".")
-            if kind not in MOVED:
-                raise
-            found = super().get_source(environment, f"{MOVED[kind]}{dot}{ext}")
-            if kind not in self._told:
-                self._told.add(kind)
-                log.warning("template %s has moved to %s: %s still overrides it under its old name; rename it there",
-                            MOVED[kind], kind, self.searchpath[0])
-            return found
-
-
-class _Environment(Environment):
-    """Each template's globals as a plain dict: Jinja's ``ChainMap`` is copied key by key into every
-    render's and include's context (a twentieth of a roll event's time, by cProfile). The environment's
-    globals are all set when the renderer is made, before any template is loaded."""
-
-    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
-        return {**self.globals, **(d or {})}
-
-
 @dataclass(frozen=True, slots=True)
 class Message:
     body: str
@@ -156,24 +116,10 @@ def _truncate(text: str, limit: int = MAX_BODY) -> str:
 
 
 class Renderer:
-    def __init__(self, game_templates: Iterable[tuple[str, Traversable]] = (), override_dir: str | None = None) -> None:
-        """``game_templates``: (game key, folder of its messages), from the games' registry."""
-        folders = tuple((key, str(folder)) for key, folder in game_templates)
-        self._made_from = (folders, override_dir)
-        shipped = files("templates")
-        loaders: list[BaseLoader] = [] if override_dir is None else [_GroupLoader(override_dir)]
-        loaders.append(PrefixLoader({key: FileSystemLoader(folder) for key, folder in folders}))
-        loaders.append(FileSystemLoader([str(shipped / "core"), str(shipped)]))
-        self.env = _Environment(
-            loader=ChoiceLoader(loaders),
-            autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
-            trim_blocks=True,
-            lstrip_blocks=True,
-            undefined=StrictUndefined,
-            keep_trailing_newline=False,
-            auto_reload=False,
-        )
-        self._games = frozenset(key for key, _ in folders)
+    def __init__(self, game_templates: Iterable[tuple[str, Folder]] = (), override_dir: str | None = None) -> None:
+        """``game_templates``: (game key, folder of its messages or how to find it), from the games' registry."""
+        self._jinja = _Jinja(tuple(game_templates), override_dir)
+        self._games = frozenset(key for key, _ in self._jinja.folders)
         self._games_templates: dict[tuple[object, str], str] = {}
         """``games_template``'s answers: a lookup that fails searches every folder each time."""
         self._kinds: dict[str, list[str]] = {}
@@ -184,15 +130,18 @@ class Renderer:
         self._templates: dict[str, tuple[Template, Template | None]] = {}
         """Each kind's ``K.txt`` and ``K.html`` (None: it has none), looked up once: templates are read
         once, as ``auto_reload`` is off, and a lookup that fails searches every folder each time."""
-        self.env.filters["md"] = markdown_text
-        self.env.filters["lines"] = html_lines
-        # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
-        self.env.globals.update(gm_view=False, gm_numbers=False, gm_roll=False, gm_sheet=_no_gm_sheet)
+
+    @property
+    def env(self) -> Environment:
+        """The Jinja environment (shared with the views ``overriding`` makes), made on the first template read."""
+        return self._jinja.env
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A renderer goes to a worker process (the web acta is rendered there) as the folders it reads;
         the worker makes it once and keeps it."""
-        return _renderer_from, self._made_from
+        found = ((key, folder() if callable(folder) else folder) for key, folder in self._jinja.folders)
+        return _renderer_from, (tuple((key, str(folder)) for key, folder in found if folder is not None),
+                                self._jinja.override_dir)
 
     def overriding(self, kinds: Mapping[str, str]) -> Renderer:
         """This renderer with each kind of ``kinds`` rendered from its value (a transport's own wording of a
@@ -207,7 +156,7 @@ class Renderer:
         body = clean(plain.render(context).strip())
         try:
             html = _plain_to_html(body) if template is None else clean(template.render(context).strip())
-        except TemplateNotFound:  # an HTML template that includes one with no HTML of its own
+        except _not_found():  # an HTML template that includes one with no HTML of its own
             html = _plain_to_html(body)
         return Message(_truncate(body), _truncate_html(html, body))
 
@@ -215,7 +164,7 @@ class Renderer:
         plain = self.env.get_template(f"{kind}.txt")
         try:
             rich: Template | None = self.env.get_template(f"{kind}.html")
-        except TemplateNotFound:
+        except _not_found():
             rich = None
         self._templates[kind] = plain, rich
         return plain, rich
@@ -233,9 +182,9 @@ class Renderer:
             found = f"{game}/{name}.txt"
             try:
                 if game not in self._games:
-                    raise TemplateNotFound(found)
+                    raise LookupError(found)
                 self.env.get_template(found)
-            except TemplateNotFound:
+            except (LookupError, _not_found()):
                 found = f"{name}.txt"
             self._games_templates[key] = found
         return self._games_templates[key]
@@ -279,8 +228,25 @@ def _text_key(kind: str, context: dict[str, Any]) -> tuple[object, ...] | None:
     return tuple(items)
 
 
-def _no_gm_sheet(name: object) -> bool:
-    return False
+class _Jinja:
+    """A renderer's Jinja environment, made (jinja2 imported) when a template is first read."""
+
+    def __init__(self, folders: tuple[tuple[str, Folder], ...], override_dir: str | None) -> None:
+        self.folders = folders
+        self.override_dir = override_dir
+
+    @functools.cached_property
+    def env(self) -> Environment:
+        from bot.core.template_env import environment
+
+        return environment(self.folders, self.override_dir, MOVED, {"md": markdown_text, "lines": html_lines})
+
+
+def _not_found() -> type[Exception]:
+    """Jinja's ``TemplateNotFound``, asked for only once a lookup failed (jinja2 is loaded by then)."""
+    from jinja2 import TemplateNotFound
+
+    return TemplateNotFound
 
 
 @functools.lru_cache(maxsize=4)

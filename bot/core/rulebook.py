@@ -7,6 +7,10 @@ and other empty words dropped, each word reduced to its Spanish stem (Snowball) 
 stem, so "como se cura un herido" meets a card about "curación" and "heridas". The index is built
 once per registry in memory. A game without cards of its own (the generic one) searches every
 game's cards.
+
+The stemmer (``snowballstemmer`` imports its thirty-odd languages) and sqlite-utils are imported
+on the first analysis and index, not with this module: a run that never answers ``!regla`` never loads it
+(docs/performance.md, memory).
 """
 
 from __future__ import annotations
@@ -16,14 +20,15 @@ import re
 import tomllib
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from importlib.resources.abc import Traversable
-from typing import Any
-
-import snowballstemmer
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from bot.core.context import GameBook
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 _WORD = re.compile(r"[^\W_]+")
 MAX_QUERY_WORDS = 12
@@ -66,7 +71,14 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 )
 """Words that mean the same at the table: each group is searched as its first word."""
 
-_STEMMER = snowballstemmer.stemmer("spanish")
+
+@cache
+def _stemmer() -> Callable[[str], str]:
+    """Snowball's Spanish stemmer, imported on first use."""
+    import snowballstemmer
+
+    stem_word: Callable[[str], str] = snowballstemmer.stemmer("spanish").stemWord
+    return stem_word
 
 
 def _fold(text: str) -> str:
@@ -76,17 +88,21 @@ def _fold(text: str) -> str:
 
 def _stem(word: str) -> str:
     """The Snowball stem, without a plural ``s`` the stemmer keeps on short words (``armas``)."""
-    stem = _STEMMER.stemWord(word)
+    stem = _stemmer()(word)
     return stem[:-1] if len(stem) > 3 and stem.endswith("s") else stem
 
 
-_CANONICAL = {_stem(_fold(word)): _stem(_fold(group[0])) for group in SYNONYMS for word in group}
+@cache
+def _canonical() -> dict[str, str]:
+    """Each synonym's stem -> its group's stem (made with the stemmer, on first use)."""
+    return {_stem(_fold(word)): _stem(_fold(group[0])) for group in SYNONYMS for word in group}
 
 
 def terms(text: str) -> list[str]:
     """What a text is about, as searchable stems (question words dropped, synonyms joined)."""
+    canonical = _canonical()
     stems = (_stem(word) for word in _WORD.findall(_fold(text)) if word not in QUESTION_WORDS)
-    return [_CANONICAL.get(stem, stem) for stem in stems]
+    return [canonical.get(stem, stem) for stem in stems]
 
 
 def load_cards(key: str, path: Traversable | None) -> list[dict[str, Any]]:
@@ -105,7 +121,9 @@ class Rulebook:
     """Every card of the registry's games, searchable by game."""
 
     def __init__(self, games: GameBook) -> None:
-        self.db = sqlite_utils.Database(memory=True)
+        import sqlite_utils  # with the index, on the first ``!regla`` (the store may not need it)
+
+        self.db: sqlite_utils.Database = sqlite_utils.Database(memory=True)
         rows = [_indexed(card) for game in games for card in load_cards(game.key, game.cards)]
         self.with_cards = {row["system"] for row in rows}
         self.db.table("cards").insert_all(rows, pk="id", alter=True, replace=True)

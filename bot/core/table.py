@@ -50,7 +50,7 @@ class Table:
         self.settings = settings or TableSettings()
         self.rng = rng or random.SystemRandom()
         transports = tuple(transports)
-        self.renderer = renderer or Renderer([*((g.key, g.templates) for g in games if g.templates is not None),
+        self.renderer = renderer or Renderer([*games.template_folders(),
                                               *((name, folder) for name, folder, _ in transports)], templates_dir)
         self._renderers = {name: self.renderer.overriding(kinds) for name, _, kinds in transports if kinds}
         self._rooms: OrderedDict[str, RoomState] = OrderedDict()

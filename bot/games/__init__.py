@@ -1,17 +1,17 @@
-"""The games a table offers: one line each (see docs/architecture.md, "Adding a game").
+"""The games a table offers: one line each (see docs/architecture.md, "Adding a game"), its key and its
+package, imported when a room first needs that game.
 
 The first is the default of a room with no ``system`` set.
 """
 
-from bot.core.api import GameRegistry
-from bot.games import generic, reino, savage, sombra, stormbringer
+from bot.core.api import GameModule, GameRegistry
 
 __all__ = ["GAMES"]
 
 GAMES = GameRegistry(
-    generic.GAME,
-    savage.GAME,
-    stormbringer.GAME,
-    reino.GAME,
-    sombra.GAME,
+    GameModule("generic", "bot.games.generic"),
+    GameModule("savage", "bot.games.savage"),
+    GameModule("stormbringer", "bot.games.stormbringer"),
+    GameModule("reino", "bot.games.reino"),
+    GameModule("sombra", "bot.games.sombra"),
 )

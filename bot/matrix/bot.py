@@ -38,6 +38,7 @@ from bot.matrix.store import MatrixStore
 from bot.matrix.translate import CAPABILITIES, Malformed, admins_event, is_own_join, is_state, translate
 from bot.matrix.undecryptable import Undecryptable
 from bot.matrix.workers import Batch, Job, RoomWorkers, SyncBatches, TableAnswers
+from bot.memory import release_freed_memory
 from bot.metrics import Metrics
 from bot.net import describe_network_error
 from bot.transport import Backoff, pause, pending_of
@@ -208,6 +209,7 @@ class MatrixBot:
                 self.ready.set()
                 self.metrics.transports["matrix"] = True
                 log.info("first sync done")
+                release_freed_memory()
 
     async def _crypto_upkeep(self) -> None:
         try:

@@ -183,6 +183,8 @@ def _no_password(what: str) -> bool:
 
 async def _upload_and_sign(session: Session, config: Config, state: dict[str, Any], password: str,
                            upload: bool) -> None:
+    if not upload and state.get("uploaded") and (session.client.device_id or "") in state.get("signed_devices", []):
+        return  # already done at an earlier start: cryptography (~6 MB resident) stays unloaded
     keys = {name: SigningKey(unb64(state[name])) for name in KEY_NAMES}
     if upload:
         await upload_keys(session, password, keys)

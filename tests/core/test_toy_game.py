@@ -150,9 +150,9 @@ TOY_FOLDERS = ("systems/juguete/", "templates/juguete/", "bot/games/juguete/")
 
 
 def with_toy(registry: str) -> str:
-    """The registry's source with the toy added as docs/architecture.md says: its entry (and its import)."""
-    source = registry.replace("from bot.games import generic,", "from bot.games import generic, juguete,")
-    return source.replace("    sombra.GAME,\n", "    sombra.GAME,\n    juguete.GAME,\n")
+    """The registry's source with the toy added as docs/architecture.md says: its entry."""
+    entry = 'GameModule("sombra", "bot.games.sombra"),\n'
+    return registry.replace(entry, entry + '    GameModule("juguete", "bot.games.juguete"),\n')
 
 
 @pytest.fixture
@@ -193,9 +193,7 @@ def test_the_toy_game_lives_in_its_own_folders_and_one_registry_line(toy_games: 
     registry = (ROOT / "bot" / "games" / "__init__.py").read_text(encoding="utf-8").splitlines()
     changed = [line for line in difflib.ndiff(registry, with_toy("\n".join(registry) + "\n").splitlines())
                if line[:1] in "+-"]
-    assert changed == ["- from bot.games import generic, reino, savage, sombra, stormbringer",
-                       "+ from bot.games import generic, juguete, reino, savage, sombra, stormbringer",
-                       "+     juguete.GAME,"]
+    assert changed == ['+     GameModule("juguete", "bot.games.juguete"),']
     assert all(name.startswith(TOY_FOLDERS) for name in TOY_FILES)
     assert "juguete" in toy_games and toy_games["juguete"].commands.find("saluda") is not None
     assert [game.key for game in toy_games][:-1] == [game.key for game in GAMES]

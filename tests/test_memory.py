@@ -1,0 +1,36 @@
+"""What a run does not use stays unloaded (docs/performance.md, memory at rest)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from bot.memory import release_freed_memory
+
+LAZY = ("snowballstemmer", "cryptography")
+"""Loaded on first use only: the stemmer with the first ``!regla``, cryptography to sign a device."""
+
+
+def test_the_bot_modules_do_not_import_what_waits_for_first_use() -> None:
+    code = ("import sys, bot.cli, bot.runner, bot.matrix, bot.matrix.crosssign; "
+            f"print(*[m for m in {LAZY!r} if m in sys.modules])")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []
+
+
+def test_a_run_starts_without_a_game() -> None:
+    """What ``rolbot run`` imports at start loads no game (``bot.games.<game>``, ``systems.<game>``): a game
+    waits for a room that plays it. (jinja2 is loaded: the command line's help and argparse's own strings
+    are rendered in Spanish from the templates as the parser is built.)"""
+    code = ("import sys, bot.cli, bot.runner\nfrom bot.games import GAMES\n"
+            "renderer = bot.cli.Renderer()\n"
+            "with bot.cli.spanish_argparse(renderer):\n"
+            "    bot.cli.build_parser(renderer).parse_args(['run', '--config', 'x'])\n"
+            "games = [f'bot.games.{key}' for key in GAMES.keys()] + [f'systems.{key}' for key in GAMES.keys()]\n"
+            "print(*[m for m in games if m in sys.modules])")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []
+
+
+def test_release_freed_memory_runs_anywhere() -> None:
+    release_freed_memory()
