@@ -72,3 +72,14 @@ def mode_lines(changes: list[tuple[str, str | None]], per_line: int) -> list[lis
     if flags:
         lines.append([flags, *params])
     return lines
+
+
+def opens(flags: str) -> bool:
+    """Whether a MODE line's flags (``-m+v``...) let someone speak: ``-m`` or a ``+v``."""
+    sign = ""
+    for char in flags:
+        if char in "+-":
+            sign = char
+        elif (sign + char) in ("-m", "+v"):
+            return True
+    return False
