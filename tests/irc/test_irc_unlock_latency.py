@@ -54,8 +54,8 @@ async def test_the_floor_opens_within_a_second_of_the_closing_line_under_load(ng
                 said, heard = ana.say(CHANNEL, f"ya hablo {trial}"), len(bob.lines)
                 await ana.wait_for(_bot_mode("-"), "the unlock's -m", mark)
                 waits.append(time.monotonic() - sent)
-                await bob.wait_for(lambda m, t=trial: m.command == "PRIVMSG" and m.text == f"ya hablo {t}"
-                                   or any(_refused(m) for m in ana.lines[said:]), "ana's line relayed", heard)
+                await bob.wait_for(lambda m, t=trial, s=said: (m.command == "PRIVMSG" and m.text == f"ya hablo {t}")
+                                   or any(_refused(r) for r in ana.lines[s:]), "ana's line relayed", heard)
             refused = [m.raw for m in ana.lines if _refused(m)]
             p95 = sorted(waits)[int(0.95 * TRIALS) - 1]
             summary = f"p95 {p95:.2f} s, median {statistics.median(waits):.2f} s: {[round(w, 2) for w in waits]}"
