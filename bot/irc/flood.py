@@ -25,10 +25,12 @@ class TokenBucket:
             self.tokens = min(float(self.burst), self.tokens + (now - self._last) / self.interval)
         self._last = now
 
-    def wait(self) -> float:
-        """Seconds until a line may go (0: now)."""
+    def wait(self, debt: int = 0) -> float:
+        """Seconds until a line may go (0: now); ``debt``: how many lines it may go ahead of the bucket
+        (the lines after it wait for them)."""
         self._refill()
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) * self.interval
+        need = 1 - debt
+        return 0.0 if self.tokens >= need else (need - self.tokens) * self.interval
 
     def take(self) -> None:
         self._refill()

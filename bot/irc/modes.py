@@ -72,3 +72,15 @@ def mode_lines(changes: list[tuple[str, str | None]], per_line: int) -> list[lis
     if flags:
         lines.append([flags, *params])
     return lines
+
+
+def opens(flags: str) -> bool:
+    """Whether a MODE line's flags let someone speak: ``-m``, or a ``+v`` in a line that does not set
+    ``+m`` (a lock's ``+mv`` gives the GM a voice but closes the floor)."""
+    changes, sign = set(), ""
+    for char in flags:
+        if char in "+-":
+            sign = char
+        else:
+            changes.add(sign + char)
+    return "-m" in changes or ("+v" in changes and "+m" not in changes)

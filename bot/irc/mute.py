@@ -14,7 +14,7 @@ from bot.core.render import Renderer
 from bot.irc.channels import Channel, Channels, GameMasters
 from bot.irc.client import Connection
 from bot.irc.identity import People, fold
-from bot.irc.modes import Member, MuteRecord, mode_lines, plan
+from bot.irc.modes import Member, MuteRecord, mode_lines, opens, plan
 from bot.irc.sending import LineQueue
 from bot.irc.store import IrcStore
 from bot.irc.text import irc_lines
@@ -80,7 +80,9 @@ class Mute:
                 members.append(Member(person.nick if person else key, person.user_id if person else f"?{key}", "v" in modes))
         changes = plan(record, channel.moderated, members)
         for params in mode_lines(changes, self.connection.modes_per_line):
-            self.lines.push_raw("MODE", channel.name, *params)
+            # The lines that let players speak go at once: the floor opens as the GM's closing line says.
+            push = self.lines.push_floor if opens(params[0]) else self.lines.push_raw
+            push("MODE", channel.name, *params)
         channel.apply_modes(changes)  # as the server will have them: the next plan starts there
         if not record.locked:
             self.store.forget_mute_record(channel.room_id)

@@ -1,9 +1,11 @@
-"""Every line the bot writes, in order of priority through one token bucket: protocol lines first, then
-the table's replies, then CTCP replies; replies to one target that wait there are joined into fewer lines."""
+"""Every line the bot writes, in order of priority through one token bucket: mode changes that open the
+floor first (out at once, one line ahead of the bucket at most), then protocol lines, then the table's
+replies, then CTCP replies; replies to one target that wait there are joined into fewer lines."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import logging
@@ -23,8 +25,12 @@ log = logging.getLogger("rolbot.irc")
 
 JOIN_WITH = "  |  "
 """Between replies joined into one line while the bucket is empty."""
-PROTOCOL, REPLY, CTCP = 0, 1, 2
-"""Line priorities: protocol lines first, then the table's replies, then CTCP replies."""
+FLOOR, PROTOCOL, REPLY, CTCP = -1, 0, 1, 2
+"""Line priorities: mode changes that open the floor first, then protocol lines, then the table's replies,
+then CTCP replies."""
+FLOOR_DEBT = 1
+"""How many lines that open the floor may go ahead of an empty bucket: the players wait for the GM's
+closing line to be carried out, not for the replies before it (the lines after pay it back)."""
 
 
 @dataclass(order=True)
@@ -63,6 +69,16 @@ class LineQueue:
         """A protocol line (JOIN, WHO, MODE...): ahead of the replies, through the same bucket."""
         self.push(PROTOCOL, command, list(params))
 
+    def push_floor(self, command: str, *params: str) -> None:
+        """A mode change that opens the floor (``-m``, ``+v``): ahead of every other line, and out at once
+        even when the bucket is empty. The mode lines for the same channel that wait go with it, in their
+        order (a ``+m`` still waiting must not reach the server after the ``-m`` that undoes it)."""
+        for line in self.waiting:
+            if line.command == command and line.params[:1] == list(params[:1]):
+                line.priority = FLOOR
+        heapq.heapify(self.waiting)
+        self.push(FLOOR, command, list(params))
+
     def queue_text(self, command: str, target: str, lines: list[str], done: list[str], joinable: bool = False) -> None:
         """A reply as lines under the byte budget; its actions are done once its last line is written."""
         budget = self.budget(command, target)
@@ -92,9 +108,12 @@ class LineQueue:
                 self.ready.clear()
                 await self.ready.wait()
             await self.connected.wait()
-            wait = self.bucket.wait()
+            wait = self.bucket.wait(FLOOR_DEBT if self.waiting[0].priority == FLOOR else 0)
             if wait > 0:
-                await asyncio.sleep(wait)
+                # A line pushed meanwhile may go sooner (one that opens the floor): look again then.
+                self.ready.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.ready.wait(), wait)
                 continue
             line = heapq.heappop(self.waiting)
             if line.joinable:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from bot.config import ConfigError, parse_config
 from bot.core.render import Message
 from bot.irc.flood import PerSender, TokenBucket
-from bot.irc.modes import Member, MuteRecord, mode_lines, plan
+from bot.irc.modes import Member, MuteRecord, mode_lines, opens, plan
 from bot.irc.text import BOLD, decode_line, irc_lines, split_line, without_formatting
 
 
@@ -67,6 +67,11 @@ def test_mode_lines_respect_the_servers_modes_per_line():
     assert mode_lines([], 3) == []
 
 
+def test_mode_lines_that_open_the_floor():
+    assert opens("-mv") and opens("-v+v") and opens("-m") and opens("+v")
+    assert not opens("+mv") and not opens("-v") and not opens("+m-vv")  # a lock's +mv gives the GM a voice
+
+
 def test_token_bucket():
     now = [0.0]
     bucket = TokenBucket(3, 2.0, clock=lambda: now[0])
@@ -78,6 +83,11 @@ def test_token_bucket():
     assert bucket.wait() == pytest.approx(1.0)
     now[0] = 100.0
     assert bucket.wait() == 0 and bucket.tokens == 3  # never more than the burst
+    for _ in range(3):
+        bucket.take()
+    assert bucket.wait(debt=1) == 0  # a line that opens the floor goes ahead of an empty bucket
+    bucket.take()
+    assert bucket.wait(debt=1) == pytest.approx(2.0) and bucket.wait() == pytest.approx(4.0)  # one line at most
 
 
 def test_per_sender_says_yes_once_an_interval_to_each_and_remembers_few():
