@@ -150,10 +150,11 @@ def test_the_acta_credits_each_roll_to_the_character_who_rolled_with_its_skill_a
     lines = [line for line in acta(table).splitlines() if "🎲" in line]
     assert len(lines) == 4, lines
     orco, kira, luz, plain = lines
-    assert orco.startswith("- Orco · 🎲 Pelear — 1d6: \\[") and "🐺" not in orco  # an Extra has no wild die
+    # Issue 29: a GM-owned sheet's roll keeps its dice and outcome in the acta, not its die size or total.
+    assert orco.startswith("- Orco · 🎲 Pelear: \\[") and "🐺" not in orco and "1d6" not in orco  # an Extra
     kira_roll = next(a["roll"] for a in t.for_line(12) if "roll" in a)
     assert kira.startswith(f"- Kira · 🎲 Disparar d8 — 1d8: {wild_apart(kira_roll)} = {kira_roll['total']}")
-    assert luz.startswith("- Luz · 🎲 Pelear — 1d10: \\[") and "🐺\\[" in luz  # a character the GM plays
+    assert luz.startswith("- Luz · 🎲 Pelear: \\[") and "1d10" not in luz  # a character the GM plays
     assert "@gm" not in plain and plain.startswith("- 🎲 2d6: \\[")
 
 
