@@ -11,6 +11,8 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +23,7 @@ import pytest
 from bot.config import parse_config
 from bot.irc.bot import IrcBot
 from bot.metrics import Metrics
-from bot.runner import build_table
+from bot.runner import build_table, run_transports
 
 ROOT = Path(__file__).resolve().parents[2]
 NGIRCD = shutil.which("ngircd") or "/usr/sbin/ngircd"
@@ -241,6 +243,40 @@ class RunningIrcBot:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+
+def http_status(url: str) -> int:
+    """The HTTP status of a GET, 0 while nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as err:
+        return err.code
+    except OSError:
+        return 0
+
+
+@contextlib.asynccontextmanager
+async def rolbot_with_screen(ngircd: Ngircd, tmp_path: Path) -> AsyncIterator[str]:
+    """``rolbot run``'s composition root with IRC and the web screen; yields the web base URL once healthy."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    config = parse_config({
+        "irc": {"server": "127.0.0.1", "port": ngircd.port, "nick": "rolbot", "channels": [CHANNEL],
+                "flood_burst": 4, "flood_interval_s": 0.5},
+        "storage": {"path": str(tmp_path / "st")},
+        "web": {"bind": f"127.0.0.1:{port}", "public_url": base},
+    }, env={})
+    stop = asyncio.Event()
+    running = asyncio.ensure_future(run_transports(config, stop))
+    try:
+        while await asyncio.to_thread(http_status, f"{base}/healthz") != 200:
+            assert not running.done(), running.result()
+            await asyncio.sleep(0.05)  # polling /healthz as a supervisor would
+        yield base
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(running, 30) == 0
 
 
 async def wait_until(condition: Callable[[], bool], what: str, timeout: float = WAIT) -> None:

@@ -11,10 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.config import parse_config
-from bot.runner import run_transports
-from tests.irc.conftest import CHANNEL, Player, free_port
-from tests.irc.test_irc_screen import status
+from tests.irc.conftest import CHANNEL, Player, http_status, rolbot_with_screen
 
 PARRY = "137"
 
@@ -22,20 +19,7 @@ PARRY = "137"
 async def test_minus_o_ends_the_screen_and_the_copies_without_a_line_from_that_user(
         ngircd, table_cast: dict[str, Player], tmp_path: Path) -> None:
     dj, ana, bob = table_cast["dj"], table_cast["ana"], table_cast["bob"]
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    config = parse_config({
-        "irc": {"server": "127.0.0.1", "port": ngircd.port, "nick": "rolbot", "channels": [CHANNEL],
-                "flood_burst": 4, "flood_interval_s": 0.5},
-        "storage": {"path": str(tmp_path / "st")},
-        "web": {"bind": f"127.0.0.1:{port}", "public_url": base},
-    }, env={})
-    stop = asyncio.Event()
-    running = asyncio.ensure_future(run_transports(config, stop))
-    try:
-        while await asyncio.to_thread(status, f"{base}/healthz") != 200:
-            assert not running.done(), running.result()
-            await asyncio.sleep(0.05)  # polling /healthz as a supervisor would
+    async with rolbot_with_screen(ngircd, tmp_path) as base:
         mark = len(bob.lines)
         dj.send_raw(f"MODE {CHANNEL} +o bob")
         await bob.wait_for(lambda m: m.command == "MODE" and m.params[-1] == "bob", "bob's +o", mark)
@@ -58,7 +42,7 @@ async def test_minus_o_ends_the_screen_and_the_copies_without_a_line_from_that_u
             dj.send_raw(f"MODE {CHANNEL} -o bob")
             await bob.wait_for(lambda m: m.command == "MODE" and m.params[1] == "-o", "bob's -o", mark)
             deadline = time.monotonic() + 5
-            while (got := await asyncio.to_thread(status, url[1])) != 404:  # bob says nothing
+            while (got := await asyncio.to_thread(http_status, url[1])) != 404:  # bob says nothing
                 assert got == 200 and time.monotonic() < deadline, f"the screen still answers {got}"
                 await asyncio.sleep(0.05)
             async with http.post(url[1], data={"nonce": nonce[1], "accion": "siguiente"}, headers={"Origin": base},
@@ -70,6 +54,3 @@ async def test_minus_o_ends_the_screen_and_the_copies_without_a_line_from_that_u
         await dj.notice_from("rolbot", watched, f"vs {PARRY}", target="dj")
         await asyncio.sleep(1.0)
         assert not [m.text for m in bob.lines[seen:] if m.command == "NOTICE" and m.params[0] == "bob"]
-    finally:
-        stop.set()
-        assert await asyncio.wait_for(running, 30) == 0

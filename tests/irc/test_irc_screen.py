@@ -5,46 +5,18 @@ root (``run_transports``) with IRC alone."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import aiohttp
 
-from bot.config import parse_config
-from bot.runner import run_transports
-from tests.irc.conftest import CHANNEL, Player, free_port
-
-
-def status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as resp:
-            return int(resp.status)
-    except urllib.error.HTTPError as err:
-        return err.code
-    except OSError:
-        return 0
+from tests.irc.conftest import CHANNEL, Player, rolbot_with_screen
 
 
 async def test_the_screen_link_goes_in_a_private_notice_and_a_click_reaches_the_channel(
         ngircd, table_cast: dict[str, Player], tmp_path: Path) -> None:
     dj, ana = table_cast["dj"], table_cast["ana"]
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    config = parse_config({
-        "irc": {"server": "127.0.0.1", "port": ngircd.port, "nick": "rolbot", "channels": [CHANNEL],
-                "flood_burst": 4, "flood_interval_s": 0.5},
-        "storage": {"path": str(tmp_path / "st")},
-        "web": {"bind": f"127.0.0.1:{port}", "public_url": base},
-    }, env={})
-    stop = asyncio.Event()
-    running = asyncio.ensure_future(run_transports(config, stop))
-    try:
-        while await asyncio.to_thread(status, f"{base}/healthz") != 200:
-            assert not running.done(), running.result()
-            await asyncio.sleep(0.05)  # polling /healthz as a supervisor would
+    async with rolbot_with_screen(ngircd, tmp_path) as base:
         for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco x2"), (dj, "!combate")):
             mark = who.say(CHANNEL, line)
             await who.notice_from("rolbot", mark, target=CHANNEL)
@@ -73,6 +45,3 @@ async def test_the_screen_link_goes_in_a_private_notice_and_a_click_reaches_the_
         seen = len(ana.lines)
         dj.say(CHANNEL, "!siguiente")
         assert (await ana.notice_from("rolbot", seen, ": turno de", target=CHANNEL)).text == turn.text
-    finally:
-        stop.set()
-        assert await asyncio.wait_for(running, 30) == 0
