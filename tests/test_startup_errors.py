@@ -434,3 +434,20 @@ def test_a_homeserver_name_that_does_not_resolve_is_one_line_after_its_tries(tmp
     took = time.monotonic() - started
     assert_one_line(proc, "nohay.invalid", "3 intentos")
     assert took < 30, took
+
+
+QUICK_IRC_RESOLVE = ("import sys; import bot.irc.bot as irc; irc.UNRESOLVED_TRIES = {tries}; "
+                     "irc.UNRESOLVED_WINDOW_S = {window}; from bot.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def test_an_irc_server_name_that_does_not_resolve_is_one_line_after_its_tries(tmp_path: Path) -> None:
+    """The same for ``[irc] server`` (it was retried forever): one Spanish line naming it, exit 2."""
+    config = tmp_path / "c.toml"
+    config.write_text("\n".join(["[irc]", 'server = "nohay.invalid"', "port = 6667", 'nick = "rolbot"',
+                                 'channels = ["#mesa"]', "[storage]", f"path = {json.dumps(str(tmp_path / 'st'))}",
+                                 "[web]", f'bind = "127.0.0.1:{free_port()}"']) + "\n")
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", QUICK_IRC_RESOLVE.format(tries=3, window=3), "run", "--config",
+                           str(config)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert_one_line(proc, "nohay.invalid", "3 intentos", "[irc]")
+    assert time.monotonic() - started < 30

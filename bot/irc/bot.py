@@ -17,15 +17,18 @@ import asyncio
 import contextlib
 import functools
 import logging
+import socket
 import time
 
 from bot.config import Config
+from bot.core.errors import StartupError
 from bot.core.events import Action
 from bot.core.table import Table
 from bot.irc.channels import Channels, GameMasters
 from bot.irc.client import ConnectError, Connection, IrcClient
 from bot.irc.config import IrcConfig
 from bot.irc.ctcp import CtcpAnswers
+from bot.irc.errors import IrcStartupError
 from bot.irc.flood import TokenBucket
 from bot.irc.identity import People
 from bot.irc.metrics import IrcMetrics
@@ -43,6 +46,10 @@ log = logging.getLogger("rolbot.irc")
 MAX_RECONNECT_S = 60.0
 STABLE_S = 30.0
 """A connection that lasted this long was good: the next reconnection waits the least again."""
+UNRESOLVED_TRIES = 3
+UNRESOLVED_WINDOW_S = 30.0
+"""Until the server was reached once, a name that does not resolve is tried this many times over this
+window, then the run stops (``server_unresolved``); once reached, a lost network is retried forever."""
 QUIT_WAIT_S = 5.0
 RECLAIM_NICK_S = 30.0
 """Under another nick (ours was taken), ask for ours back this often (and whenever its holder leaves)."""
@@ -65,6 +72,9 @@ class IrcBot:
         self.metrics = metrics
         self._stopping = False
         self._stop_event = asyncio.Event()
+        self._reached = False
+        """The server was reached once: from then on a name that does not resolve is a lost network."""
+        self._unresolved_tries = 0
         self.connection = Connection(self.icfg.nick)
         self.lines = LineQueue(TokenBucket(self.icfg.flood_burst, self.icfg.flood_interval_s), self.connection,
                                metrics, table.actions_done)
@@ -106,11 +116,15 @@ class IrcBot:
                 started = time.monotonic()
                 try:
                     await self._session()
+                except StartupError:
+                    raise
                 except Exception:  # whatever broke this connection, the next one starts clean
                     self.metrics.errors += 1
                     log.exception("IRC connection failed")
                 if self._stopping:
                     break
+                if self._unresolved_tries and not self._reached:
+                    continue  # the name is being tried: ``_unresolved`` waited
                 if time.monotonic() - started > STABLE_S:
                     backoff.reset()
                 wait = backoff.next()
@@ -142,9 +156,14 @@ class IrcBot:
         try:
             await client.connect(icfg.server, icfg.port, tls=icfg.tls, tls_verify=icfg.tls_verify)
         except ConnectError as err:
-            log.warning("cannot connect to %s:%s (%s)", icfg.server, icfg.port, err)
             self.metrics.errors += 1
+            if isinstance(err, socket.gaierror) and not self._reached:
+                log.debug("cannot resolve %s (try %d of %d)", icfg.server, self._unresolved_tries + 1, UNRESOLVED_TRIES)
+                await self._unresolved()
+                return
+            log.warning("cannot connect to %s:%s (%s)", icfg.server, icfg.port, err)
             return
+        self._reached = True
         stop = asyncio.ensure_future(self._stop_event.wait())
         lost = asyncio.ensure_future(client.lost.wait())
         while not (stop.done() or lost.done()):
@@ -155,6 +174,14 @@ class IrcBot:
         lost.cancel()
         self.lines.connected.clear()
         self.set_ready(False)
+
+    async def _unresolved(self) -> None:
+        """The server's name did not resolve before it was ever reached: wait, or stop after the last try."""
+        self._unresolved_tries += 1
+        if self._unresolved_tries >= UNRESOLVED_TRIES:
+            raise IrcStartupError("server_unresolved", host=self.icfg.server, tries=self._unresolved_tries,
+                                  seconds=f"{UNRESOLVED_WINDOW_S:g}")
+        await pause(self._stop_event, UNRESOLVED_WINDOW_S / UNRESOLVED_TRIES)
 
     async def _on_registered(self) -> None:
         """Registered on the server: identify (no SASL) and join the channels."""
