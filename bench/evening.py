@@ -144,7 +144,7 @@ def options(path: Path) -> tuple[str, int, tuple[str, ...]]:
 
 
 def is_command(text: str) -> bool:
-    return text.startswith("!") or text.startswith("/tiro")
+    return text.startswith(("!", "/tiro"))
 
 
 def _verb_and_rest(text: str) -> tuple[str, str]:
@@ -154,7 +154,7 @@ def _verb_and_rest(text: str) -> tuple[str, str]:
 
 def _names_first(rest: str, names: list[str]) -> bool:
     key = name_key(rest)
-    return any(key == n or key.startswith(n + " ") or key.startswith(n + ",") for n in names)
+    return any(key == n or key.startswith((n + " ", n + ",")) for n in names)
 
 
 def gm_kind(text: str, state: dict[str, Any]) -> str:
