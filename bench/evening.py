@@ -6,7 +6,8 @@ An evening is a ``rolbot console`` script (``SENDER: TEXT`` lines, docs/contract
 the console's options as ``#   rolbot console --system KEY --seed N --gm @gm:local < bench/evenings/NAME.txt``;
 comment lines (not events) drive the bench:
 
-- ``# ronda N`` starts combat round N (counted until the next ``# ronda`` or a ``# fin``);
+- ``# ronda N`` starts combat round N (counted until the next ``# ronda`` or a ``# fin``; the evenings put it
+  after the ``!siguiente`` that deals the round, so that line and its answer count in the round it ends);
 - ``# desliz ...`` marks the next line as a GM's slip: the room's state is kept right before it;
 - ``# deshecho`` (after the ``!deshacer`` that undoes the last slip): the room's state must equal the kept one,
   roll history (``last_rolls``) and the acta's clock aside; printed OK or DIFF with the keys that differ.
