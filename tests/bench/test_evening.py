@@ -1,0 +1,100 @@
+"""``bench/evening.py`` (issue 30 item 8): the per-round counts of a tiny evening checked by hand, the slip
+check, and every shipped evening played without a crash. The 0.8 / 2.5 / 4 limits are not asserted here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.evening import EVENINGS, main, phone_lines, play
+
+TINY = """\
+#   rolbot console --system generic --seed 1 --gm @gm:local < tiny.txt
+@gm:local: !pj Ana @ana:local
+@gm:local: !pnj Orco
+@gm:local: !combate
+@gm:local: !turnos Ana, Orco
+# ronda 1
+@ana:local: hola a todos
+@ana:local: !tiro 1d6
+@ana:local: !siguiente
+@gm:local: El orco gruñe.
+@gm:local: !tiro 1d20 oculta
+# desliz: a character nobody asked for
+@gm:local: !pj Bruno @bob:local
+@gm:local: !deshacer
+# deshecho
+@gm:local: !estado
+@gm:local: !siguiente
+# fin
+@gm:local: !combate fin
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "tiny.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_phone_lines_wrap_each_paragraph_at_38_columns() -> None:
+    assert phone_lines("") == 1
+    assert phone_lines("a\n\nb") == 3
+    assert phone_lines("x" * 38) == 1
+    assert phone_lines("palabra " * 10) == 3  # 79 characters: 38 + 38 + the rest
+
+
+def test_a_tiny_evening_is_counted_as_by_hand(tmp_path: Path) -> None:
+    evening = play(_write(tmp_path, TINY))
+    (r,) = evening.rounds
+    # Lines between «# ronda 1» and «# fin»: 9, of which 7 start with «!».
+    assert (r.number, r.human_lines, r.commands) == (1, 9, 7)
+    # Room messages: the roll, the turn, the secret roll's notice, !pj, !deshacer, !estado, and the last
+    # !siguiente's new round and new turn (two). The secret roll itself goes only to the GM.
+    assert r.room_messages == 8
+    assert r.private_per_gm == {"@gm:local": 1}
+    # Phone lines: 1 + 1 + 3 (the 83-character notice) + 1 + 2 (the undo) + 3 (the status) + 1 + 1.
+    assert r.phone_lines == 13
+    # The GM: one narration line, the secret roll on Orco's turn (an NPC action), four bookkeeping commands.
+    assert (r.narration, r.npc_actions, r.bookkeeping) == (1, 1, 4)
+    assert round(r.messages_per_command, 2) == 1.14
+    assert r.flags() == ["mensajes"]
+    (slip,) = evening.slips
+    assert (slip.line, slip.text, slip.verdict) == (13, "!pj Bruno @bob:local", "OK")
+
+
+def test_a_slip_not_undone_by_its_deshacer_is_a_diff(tmp_path: Path) -> None:
+    script = TINY.replace("@gm:local: !deshacer\n", "@gm:local: !pj Carla @carla:local\n@gm:local: !deshacer\n")
+    (slip,) = play(_write(tmp_path, script)).slips
+    assert slip.verdict == "DIFF"
+    assert any(d.startswith("characters.bruno") for d in slip.differences)
+
+
+def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--json", str(_write(tmp_path, TINY))]) == 0
+    (evening,) = json.loads(capsys.readouterr().out)
+    assert evening["rounds"][0]["room_messages"] == 8
+    assert evening["slips"][0]["verdict"] == "OK"
+
+
+SHIPPED = sorted(EVENINGS.glob("*.txt"))
+
+
+def test_every_game_has_two_evenings() -> None:
+    games = [p.stem.rsplit("_", 1)[0] for p in SHIPPED]
+    assert {g: games.count(g) for g in set(games)} == {"savage": 2, "stormbringer": 2, "reino": 2, "sombra": 2}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_a_shipped_evening_runs_and_has_the_issues_shape(path: Path) -> None:
+    """A latecomer, a slip undone, a secret roll revealed, a rule question, a narration with dash lines
+    and three counted combat rounds; every event line is read and no slip marker is left unpaired."""
+    text = path.read_text(encoding="utf-8")
+    for needed in ("!entra ", "!deshacer", "oculta", "!revelar", "!regla ", ": -----"):
+        assert needed in text, f"{path.name}: no «{needed}»"
+    evening = play(path)
+    assert [r.number for r in evening.rounds] == [1, 2, 3]
+    assert all(r.commands and r.room_messages for r in evening.rounds)
+    assert any(s.undo_line is not None for s in evening.slips)
