@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from bot.core import replies
 from bot.core.events import Event
 from bot.core.privacy import Views, recipients
-from bot.core.records import Pending, RollRequest, SheetRoll, Vitality
+from bot.core.records import Pending, RollRequest, ScreenAttack, SheetRoll, Vitality
 from bot.core.render import Renderer
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
@@ -100,6 +100,7 @@ class CombatRules(Protocol):
     def settle_tie(self, ctx: Context, combat: Combat, name: str) -> None:
         """The GM placed ``name`` among those it tied with (``!orden``): it is no longer part of a tie,
         and the game keeps that order when it sorts again (a new round)."""
+        return None
 
     def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
         """What the fight keeps open between two messages (a soak offered, a blow to parry, damage to
@@ -177,6 +178,9 @@ class GameHooks(Protocol):
 
     @property
     def locations(self) -> frozenset[str]: ...
+
+    @property
+    def screen_attack(self) -> ScreenAttack | None: ...
 
 
 class GameBook(Protocol):

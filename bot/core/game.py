@@ -11,23 +11,11 @@ from typing import Any
 
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, SheetRules
-from bot.core.records import Vitality
+from bot.core.records import ScreenAttack, Vitality
 from bot.core.state import Character
 from systems.base import GameSystem
 
 __all__ = ["CombatRules", "Game", "GameModule", "GameRegistry", "ScreenAttack", "SheetRules", "Vitality"]
-
-
-@dataclass(frozen=True)
-class ScreenAttack:
-    """The GM's screen's attack control for a game's ``!ataque``: whether the attacker is named
-    (``ATACANTE contra OBJETIVO``, for a turn several share) or is the one whose turn it is, whether a
-    weapon or skill follows the target, and the lists of options the form offers (each the exact words
-    the command reads: ``apuntado cabeza``); the game's ``screen_attack.html`` shows them."""
-
-    by_name: bool = False
-    weapon: bool = False
-    options: tuple[frozenset[str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl
 
 from bot.core import words_es as vocab
 from bot.core.context import FoundCommand
-from bot.core.game import ScreenAttack
+from bot.core.records import ScreenAttack
 from bot.core.state import MAX_NAME, Character, RoomState, has_visible_letter, name_key
 
 MAX_FORM_BYTES = 4096

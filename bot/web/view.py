@@ -19,7 +19,7 @@ from bot.core.acta import FORMATS, Format
 from bot.core.acta_document import NoSuchActa, Session, pick_sessions, render, sessions_of, style, style_hash
 from bot.core.context import Context, FoundCommand
 from bot.core.events import Action, Event, Send
-from bot.core.game import ScreenAttack
+from bot.core.records import ScreenAttack
 from bot.core.render import Renderer
 from bot.core.rolls import record_row
 from bot.core.state import RoomState

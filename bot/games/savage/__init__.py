@@ -15,7 +15,8 @@ GAME = Game(
     "savage", SYSTEM, SavageCombatRules(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "savage", cards=files("systems") / "savage" / "cards.toml",
     sheet_rules=SavageSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
-    sheet_starting=frozenset({"bennies"}), sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
+    sheet_starting=frozenset({"bennies"}),
+    sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "armadura", "paso"}),
     screen_attack=ScreenAttack(by_name=True, options=(
         frozenset(f"apuntado {spot}" for spot in ("cabeza", "vitales", "cara", "extremidad", "mano")),
