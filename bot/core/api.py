@@ -11,7 +11,7 @@ from bot.core.combat import advance, announce_turn, can_act, drop_dead, end_turn
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
-from bot.core.game import Game, GameModule, GameRegistry, Vitality
+from bot.core.game import Game, GameModule, GameRegistry, ScreenAttack, Vitality
 from bot.core.records import Pending
 from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, roller, stamp
 from bot.core.rolls import answer as answer_roll
@@ -41,6 +41,7 @@ __all__ = [
     "Rest",
     "RollRequest",
     "RoomState",
+    "ScreenAttack",
     "SheetRoll",
     "User",
     "Vitality",

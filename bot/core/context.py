@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from bot.core import replies
 from bot.core.events import Event
 from bot.core.privacy import Views, recipients
-from bot.core.records import Pending, RollRequest, SheetRoll, Vitality
+from bot.core.records import Pending, RollRequest, ScreenAttack, SheetRoll, Vitality
 from bot.core.render import Renderer
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
@@ -92,6 +92,16 @@ class CombatRules(Protocol):
         """``name`` has just left ``combat.order`` (``!sale``): forget what ``combat.data`` keeps of
         it for the turn order (its card, its roll)."""
 
+    def ties(self, ctx: Context, combat: Combat) -> list[list[str]]:
+        """The initiative ties the GM still has to break (``!orden A antes de B``), each the names that
+        tied, in their order; the status board and the screen show them. A game with no ties: none."""
+        return []
+
+    def settle_tie(self, ctx: Context, combat: Combat, name: str) -> None:
+        """The GM placed ``name`` among those it tied with (``!orden``): it is no longer part of a tie,
+        and the game keeps that order when it sorts again (a new round)."""
+        return None
+
     def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
         """What the fight keeps open between two messages (a soak offered, a blow to parry, damage to
         apply), for the GM's screen only (never the room's): it answers from ``combat.data`` and decides
@@ -155,6 +165,9 @@ class GameHooks(Protocol):
     def sheet_derived(self) -> frozenset[str]: ...
 
     @property
+    def sheet_starting(self) -> frozenset[str]: ...
+
+    @property
     def gm_fields(self) -> frozenset[str]: ...
 
     @property
@@ -165,6 +178,9 @@ class GameHooks(Protocol):
 
     @property
     def locations(self) -> frozenset[str]: ...
+
+    @property
+    def screen_attack(self) -> ScreenAttack | None: ...
 
 
 class GameBook(Protocol):

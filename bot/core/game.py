@@ -11,11 +11,11 @@ from typing import Any
 
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, SheetRules
-from bot.core.records import Vitality
+from bot.core.records import ScreenAttack, Vitality
 from bot.core.state import Character
 from systems.base import GameSystem
 
-__all__ = ["CombatRules", "Game", "GameModule", "GameRegistry", "SheetRules", "Vitality"]
+__all__ = ["CombatRules", "Game", "GameModule", "GameRegistry", "ScreenAttack", "SheetRules", "Vitality"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,10 @@ class Game:
     """The numbers worked out from others that rolls are judged against (Parry, Toughness, Defense,
     DR, threshold, max PR...): a player may paste them, and a player's later change of one is told
     privately to the GMs with its old and new value."""
+    sheet_starting: frozenset[str] = frozenset()
+    """The table's numbers a player pastes for their own new character (Savage's bennies, Reino's PR and
+    PA, Stormbringer's PV): of ``sheet_state``, but a player sets them like ``sheet_derived`` ones (the
+    first time freely, a later change told privately to the GMs)."""
     turn_group: Callable[[Character], str] | None = None
     """Who shares one turn (Savage: a group of Extras, one card): combatants with the same key, side by
     side in the order, act in one turn, on which the GM acts for any of them. None: each its own turn."""
@@ -54,6 +58,8 @@ class Game:
     npc_words: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Words after an NPC's name in ``!pnj`` that set a field of its sheet (folded word -> field and
     value): Savage's ``comodín`` makes a Wild Card of a GM's NPC, an Extra otherwise."""
+    screen_attack: ScreenAttack | None = None
+    """The GM's screen's attack control for the game's ``!ataque`` (None: the screen has none)."""
     locations: frozenset[str] = frozenset()
     """The hit locations its damage and healing read after the target's name, folded (``name_key``):
     Sombra's ``cabeza``, ``brazo derecho``. The GM's screen takes them in its text field and keeps them
@@ -61,8 +67,9 @@ class Game:
 
     @property
     def gm_fields(self) -> frozenset[str]:
-        """The fields only a GM sets with ``!ficha``: the table's state and the roles."""
-        return self.sheet_state | self.sheet_roles
+        """The fields only a GM sets with ``!ficha``: the table's state (but its starting numbers) and the
+        roles."""
+        return (self.sheet_state - self.sheet_starting) | self.sheet_roles
 
     @property
     def name(self) -> str:

@@ -143,3 +143,15 @@ class RollRecord:
 
     def to_row(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
+
+
+@dataclass(frozen=True)
+class ScreenAttack:
+    """The GM's screen's attack control for a game's ``!ataque``: whether the attacker is named
+    (``ATACANTE contra OBJETIVO``, for a turn several share) or is the one whose turn it is, whether a
+    weapon or skill follows the target, and the lists of options the form offers (each the exact words
+    the command reads: ``apuntado cabeza``); the game's ``screen_attack.html`` shows them."""
+
+    by_name: bool = False
+    weapon: bool = False
+    options: tuple[frozenset[str], ...] = ()

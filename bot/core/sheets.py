@@ -10,7 +10,8 @@ the field it looks like; a bad value, with what the field takes).
 
 Who sets what: a GM any field; a player the fields of their own character but the game's
 ``gm_fields`` (the table's state and the roles), which in a paste are left as they are and named. A
-player's change of a derived number (``sheet_derived``) already on the sheet is told to the GMs.
+player's change of a derived number (``sheet_derived``) or a starting one (``sheet_starting``: PV,
+bennies) already on the sheet is told to the GMs; set for the first time it is no change.
 
 Each character has one sheet per game (``Character.game``, ``other_sheets``): ``play_in`` puts the
 room's sheets in the game it plays, so no key of one game is ever read by another.
@@ -268,6 +269,31 @@ def _split_marks(word: str) -> list[str]:
     return word.split()
 
 
+def starts_fields(game: GameHooks, words: list[str]) -> bool:
+    """Whether ``words`` start a sheet's fields: a field's name (``Pelear``, ``Pelear:``) and a value after
+    it. What ``!pnj`` and ``!ficha`` read after a new name starts there (``Orco x3 Pelear d8, Parada 6``)."""
+    head = [word.rstrip(FIELD_SEPARATORS + ENTRY_SEPARATORS) for word in words[:MAX_FIELD_WORDS + 1]]
+    key, used = _leading_field(game, [word for word in head if word])
+    return key is not None and len(words) > used and bool(" ".join(words[used:]).strip(FIELD_SEPARATORS + " "))
+
+
+def fields_start(game: GameHooks, words: list[str], first: int = 1) -> int | None:
+    """Where a sheet's fields start in ``words`` after a new name (``first`` words at least): at the first
+    field name with a value after it, or, when a name would hold a separator (``,``, ``:``; a misspelt
+    field in a paste), at the word before it: a name never holds one. None: no field at all."""
+    for at in range(first, len(words)):
+        if starts_fields(game, words[at:]):
+            return at
+        if has_separator(words[at]):
+            return max(first, at - 1)
+    return None
+
+
+def has_separator(word: str) -> bool:
+    """Whether ``word`` holds a mark that separates a paste's fields or a field from its value."""
+    return any(mark in word for mark in FIELD_SEPARATORS + ENTRY_SEPARATORS)
+
+
 def players_part(game: GameHooks, character: Character, edit: SheetEdit) -> tuple[SheetEdit, list[str]]:
     """What of a player's ``edit`` they may set, and the GM-only fields it would have changed (a paste
     of the sheet as exported carries them unchanged). An edit of nothing but GM-only fields is refused,
@@ -281,10 +307,11 @@ def players_part(game: GameHooks, character: Character, edit: SheetEdit) -> tupl
 
 
 def derived_changes(game: GameHooks, character: Character, values: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    """The derived numbers ``values`` changes on the sheet, as (shown name, old, new); one set for the
-    first time is no change."""
+    """The derived and starting numbers ``values`` changes on the sheet, as (shown name, old, new); one set
+    for the first time is no change."""
+    told = game.sheet_derived | game.sheet_starting
     return [(shown_name(game, key), character.sheet[key], value) for key, value in values.items()
-            if key in game.sheet_derived and key in character.sheet and character.sheet[key] != value]
+            if key in told and key in character.sheet and character.sheet[key] != value]
 
 
 def fits(value: Any, field_type: type) -> bool:

@@ -18,6 +18,7 @@ ON = ("activar", "on")
 OFF = ("desactivar", "off")
 ALL = ("todo", "todas", "all")
 GROUP = ("grupo", "group")
+BEFORE = ("antes de", "antes que", "antes", "before")
 MACRO = ("macro",)
 """A sheet's line that is a macro (``macro ataque = d8+1``)."""
 YES = ("si", "s", "yes", "y")

@@ -19,14 +19,17 @@ from urllib.parse import parse_qsl
 
 from bot.core import words_es as vocab
 from bot.core.context import FoundCommand
+from bot.core.records import ScreenAttack
 from bot.core.state import MAX_NAME, Character, RoomState, has_visible_letter, name_key
 
 MAX_FORM_BYTES = 4096
 """The largest body a control posts (a few short fields); a larger one is refused unread."""
-MAX_FIELDS = 8
+MAX_FIELDS = 10
 MAX_TEXT = 200
 """The longest text field (an amount, dice, sheet changes, names)."""
-FIELDS = frozenset({"nonce", "accion", "nombre", "texto"})
+OPTION_FIELDS = ("op1", "op2", "op3", "op4")
+"""The attack control's options, one per list of the game's ``ScreenAttack.options``, in that order."""
+FIELDS = frozenset({"nonce", "accion", "nombre", "texto", "atacante", "antes", *OPTION_FIELDS})
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _TERM = r"(?:\d{1,3}|\d{0,2}d\d{1,3})"
 AMOUNT = re.compile(rf"{_TERM}(?:[+-]{_TERM}){{0,5}}", re.IGNORECASE)
@@ -72,6 +75,10 @@ class GameWords:
 
     locations: frozenset[str] = frozenset()
     options: frozenset[str] = frozenset()
+    attack: ScreenAttack | None = None
+    """The game's attack control (None: it has none)."""
+    turn: tuple[str, ...] = ()
+    """Who acts in the current turn (several for a group of Extras): the attack's attacker is one of them."""
 
 
 CONTROLS: dict[str, Control] = {
@@ -87,7 +94,11 @@ CONTROLS: dict[str, Control] = {
     "combate": Control("combate"),
     "iniciativa": Control("iniciativa"),
     "fin": Control("combate", words="fin"),
+    "ataque": Control("attack", name="character", text="optional"),
+    "orden": Control("orden", name="character"),
 }
+EXTRA_FIELDS = {"ataque": frozenset({"atacante", *OPTION_FIELDS}), "orden": frozenset({"antes"})}
+"""The fields a control posts besides ``nombre`` and ``texto``."""
 
 
 def read_form(body: bytes) -> dict[str, str]:
@@ -122,10 +133,15 @@ def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], 
         raise FormError("action")
     if ("nombre" in fields and not control.name) or ("texto" in fields and not control.text):
         raise FormError("fields")
+    if any(key in fields for key in FIELDS - {"nonce", "accion", "nombre", "texto"} - EXTRA_FIELDS.get(
+            fields.get("accion", ""), frozenset())):
+        raise FormError("fields")
     command = find(control.command)
     if command is None:
         raise FormError("no_command", command=control.command)
     parts = [f"!{command.name}"]
+    if control.command == "attack":
+        parts.append(_attacker(fields, room, words))
     if control.words:
         parts.append(control.words)
     name = fields.get("nombre", "")
@@ -137,16 +153,60 @@ def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], 
         if character is None:
             raise FormError("no_name" if not name else "unknown_name", name=name)
         parts.append(character.name)
+    if control.command == "orden":
+        parts.append(_before(fields, room))
     text = fields.get("texto", "")
     if control.text == "required" and not text:
         raise FormError("no_text")
     if control.text and text:
         if control.command in ("damage", "heal"):
             _require_amount(text, words)
+        if control.command == "attack" and (words.attack is None or not words.attack.weapon or _option_in(
+                name_key(text).split(), words) or not all(c.isalnum() or c == " " for c in text)):
+            raise FormError("weapon", text=text)
         if character is not None:
             _require_same_character(room, character, text)
         parts.append(text)
+    if control.command == "attack":
+        parts += _attack_options(fields, words)
     return " ".join(parts)
+
+
+def _attacker(fields: dict[str, str], room: RoomState, words: GameWords) -> str:
+    """``ATACANTE contra`` for a game whose attacker is named, one of the current turn's members; for
+    another, the attacker is the one whose turn it is and the field, if given, must name them."""
+    attack = words.attack
+    if attack is None:
+        raise FormError("no_command", command="ataque")
+    name = fields.get("atacante", "")
+    character = room.find_character(name) if name else None
+    if name and (character is None or character.name not in words.turn):
+        raise FormError("not_in_turn", name=name, turn=list(words.turn))
+    if not attack.by_name or character is None:
+        return ""
+    return f"{character.name} {vocab.AGAINST[0]}"
+
+
+def _before(fields: dict[str, str], room: RoomState) -> str:
+    """``antes de B`` of ``!orden``: B one of the room's characters."""
+    name = fields.get("antes", "")
+    character = room.find_character(name) if name else None
+    if character is None:
+        raise FormError("no_name" if not name else "unknown_name", name=name)
+    return f"antes de {character.name}"
+
+
+def _attack_options(fields: dict[str, str], words: GameWords) -> list[str]:
+    """The options posted, each one of the words of its list in the game's ``ScreenAttack``."""
+    lists = words.attack.options if words.attack else ()
+    chosen = []
+    for key, allowed in zip(OPTION_FIELDS, (*lists, *([frozenset()] * len(OPTION_FIELDS)))):
+        value = fields.get(key, "")
+        if value and value not in allowed:
+            raise FormError("option", text=value)
+        if value:
+            chosen.append(value)
+    return chosen
 
 
 def _names(field: str, words: GameWords) -> str:

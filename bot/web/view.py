@@ -19,6 +19,7 @@ from bot.core.acta import FORMATS, Format
 from bot.core.acta_document import NoSuchActa, Session, pick_sessions, render, sessions_of, style, style_hash
 from bot.core.context import Context, FoundCommand
 from bot.core.events import Action, Event, Send
+from bot.core.records import ScreenAttack
 from bot.core.render import Renderer
 from bot.core.rolls import record_row
 from bot.core.state import RoomState
@@ -132,6 +133,10 @@ class TableView:
             "names": [c.name for c in room.characters.values()],
             "order": combat.order if combat else [],
             "can": {key: ctx.find_command(key) is not None for key in ("damage", "heal")},
+            "game": ctx.game.key,
+            "attack": ctx.game.screen_attack if combat and combat.started else None,
+            "turn": self.turn_members(room_id),
+            "ties": ctx.game.combat.ties(ctx, combat) if combat and combat.started else [],
         }
 
     # -- the GM's controls
@@ -144,11 +149,23 @@ class TableView:
         """The room's commands as its game finds them (the game's own first, then the core's)."""
         return self._table.context_for(Event(room_id, user_id, "", ""), self._table.room(room_id)).find_command
 
-    def game_words(self, room_id: str) -> tuple[frozenset[str], frozenset[str]]:
+    def game_words(self, room_id: str) -> tuple[frozenset[str], frozenset[str], ScreenAttack | None,
+                                                 tuple[str, ...]]:
         """What the room's game reads after a character's name, folded: its hit locations, and its own
-        options (``!pnj``'s words). The screen's forms take the first and keep both out of names."""
+        options (``!pnj``'s words). The screen's forms take the first and keep both out of names. Then its
+        attack control and who acts in the current turn."""
         game = self._table.context_for(Event(room_id, "", "", ""), self._table.room(room_id)).game
-        return game.locations, frozenset(game.npc_words)
+        return game.locations, frozenset(game.npc_words), game.screen_attack, self.turn_members(room_id)
+
+    def turn_members(self, room_id: str) -> tuple[str, ...]:
+        """Who acts in the current turn: the one whose turn it is and those who share it (a group of
+        Extras side by side in the order)."""
+        room = self._table.room(room_id)
+        combat = room.combat
+        if combat is None or combat.current is None:
+            return ()
+        ctx = self._table.context_for(Event(room_id, "", "", ""), room)
+        return tuple(c.name for c in rounds.turn_members(ctx, combat))
 
     @staticmethod
     def answered_to(actions: list[Action], user_id: str) -> list[str]:

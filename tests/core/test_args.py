@@ -235,7 +235,7 @@ def test_the_commands_read_through_a_spec_now_keep_the_usage_users_have_always_r
         "tiro": ("HABILIDAD|EXPRESIÓN [vs N] [contra NOMBRE] [sin estado] [oculta]", True, False),
         "ficha": ("NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...", True, False),
         "macro": ("[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", True, False),
-        "pnj": ("NOMBRE [xN] [grupo G]", True, True),
+        "pnj": ("NOMBRE [xN] [grupo G] [Campo valor, ...]", True, True),
         "acta": ("[N] | activar | desactivar | borrar N|todo", False, False),
         "sesion": ("[fin]", False, True), "combate": ("[fin]", False, True), "exploracion": ("[fin]", False, True),
         "siguiente": ("", False, False), "estado": ("", False, False), "dados": ("", False, False),

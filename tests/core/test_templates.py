@@ -20,9 +20,10 @@ TEMPLATES = ROOT / "templates"
 RENDER_CALLS = {"reply", "announce", "whisper", "render_send", "render", "Refusal"}
 """Calls whose string arguments name a message kind."""
 KIND = re.compile(r"[a-z][a-z_]*(/[a-z_]+)?")
-DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet", "sheet_valid", "acta_labels")
+DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet", "sheet_valid", "acta_labels",
+                    "screen_attack")
 """Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics, the acta's
-roll words ``Renderer.games_template``)."""
+roll words ``Renderer.games_template``; the screen's attack options, ``web/screen_board.html``)."""
 HELP_TOPIC = "topic_"
 """``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands/``)."""
 PENDING_KIND = "pending_"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core import combat as rounds
@@ -13,7 +14,7 @@ from bot.core.combat import MAX_COMBATANTS
 from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
 from bot.core.context import Context
 from bot.core.sheets import MACROS
-from bot.core.state import MAX_NAME, Character, clean_name, has_visible_letter, name_key
+from bot.core.state import MAX_NAME, MAX_NAME_WORDS, Character, clean_name, has_visible_letter, name_key
 from systems.refusal import Refusal
 
 COMMANDS = CommandGroup()
@@ -26,7 +27,7 @@ _COUNT = re.compile(r"[x×]([+-]?\d{1,6})", re.IGNORECASE)
 SHEET = Rest("NOMBRE [campo valor]... | NOMBRE Campo valor, Campo valor...")
 """A sheet's edit, read by its own grammar: the longest known name first, then the game's fields
 (``sheets.read_edit``; a pasted sheet keeps its line breaks)."""
-NPCS = Rest("NOMBRE [xN] [grupo G]")
+NPCS = Rest("NOMBRE [xN] [grupo G] [Campo valor, ...]")
 """NPCs, read by their own grammar: the name, a count, a group and the game's own words anywhere after it."""
 
 
@@ -98,7 +99,7 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
     words = args.split()
     character, used = ctx.room.leading_character(words)
     if character is None:
-        raise ctx.unknown_character(args.strip())
+        character, used = _new_character(ctx, args)
     rest = _after_words(args, used)
     if rest.strip() and not (ctx.is_gm() or character.owner == ctx.sender):
         raise Refusal("not_your_character", name=character.name)
@@ -132,6 +133,30 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
         ctx.tell_gms("sheet_change_report", name=character.name, player=ctx.sender, changes=changes)
 
 
+def _new_character(ctx: Context, args: str) -> tuple[Character, int]:
+    """The character a ``!ficha`` of a free name makes, and how many words its name takes: the name runs
+    to the first sheet field. A GM's is an NPC; a player's is their own, if they have none yet (else
+    ``!pj`` is how they take another). A name followed by no field stays an unknown character."""
+    words = args.split()
+    used = sheets.fields_start(ctx.game, words)
+    if used is None or used > MAX_NAME_WORDS:
+        raise ctx.unknown_character(args.strip())
+    name = clean_name(" ".join(words[:used]))
+    _require_name(name)
+    if ctx.is_gm():
+        _require_room_for(ctx, 1)
+        npc = rounds.ensure_character(ctx, name)
+        npc.creator = ctx.sender
+        return npc, used
+    own = ctx.room.character_of(ctx.sender)
+    if own is not None:
+        raise Refusal("sheet_new_has_character", name=name, own=own.name)
+    _require_room_for(ctx, 1)
+    character = Character(name, owner=ctx.sender, creator=ctx.sender)
+    ctx.room.characters[name_key(name)] = character
+    return character, used
+
+
 def _sheet_message(ctx: Context, character: Character) -> privacy.Views:
     """The sheet as ``!ficha`` shows it, or a refusal when pasting it back (``!ficha NOMBRE`` and the
     message) would not fit in one command."""
@@ -155,25 +180,60 @@ def _after_words(text: str, count: int) -> str:
     return rest
 
 
-@COMMANDS.takes("pnj", "npc", spec=(NPCS,), gm_only=True)
-def npc_command(ctx: Context, got: Parsed) -> None:
-    """NPCs set up before the fight: ``!pnj Orco x3 grupo orcos`` makes Orco 1 to Orco 3, Extras
-    sharing a card where the system has groups; they join the next ``!iniciativa``."""
+@dataclass
+class NpcLine:
+    """What ``!pnj`` read: the name, a count, a group, the game's own words (as sheet values) and the
+    stat block after them (the text from the first field on, for the game's sheet parser)."""
+
+    name: str
+    counts: list[int] = field(default_factory=list)
+    group: str | None = None
+    settings: dict[str, str] = field(default_factory=dict)
+    stats: str = ""
+
+
+def read_npc_line(ctx: Context, text: str) -> NpcLine:
+    """``!pnj``'s words: the name first; a count (``x3``), ``grupo G`` and the game's words anywhere
+    after it; a stat block from the first word that starts a sheet field with its value (the group's
+    name ends there too), so its words are never part of a name."""
     name_words: list[str] = []
     group_words: list[str] | None = None
-    counts = []
-    settings: dict[str, str] = {}
-    for word in clean_name(got.text(NPCS.shown)).split():
-        if name_key(word) in ctx.game.npc_words and name_words:
-            key, value = ctx.game.npc_words[name_key(word)]
-            settings[key] = value
-        elif name_key(word) in vocab.GROUP and group_words is None and name_words:
+    line = NpcLine("")
+    words = text.split()
+    named_at = -1
+    for at, word in enumerate(words):
+        folded = name_key(word)
+        if folded in ctx.game.npc_words and name_words:
+            key, value = ctx.game.npc_words[folded]
+            line.settings[key] = value
+        elif folded in vocab.GROUP and group_words is None and name_words:
             group_words = []
         elif (count_match := _COUNT.fullmatch(word)) and name_words:
-            counts.append(int(count_match[1]))
+            line.counts.append(int(count_match[1]))
+        elif name_words and group_words != [] and sheets.starts_fields(ctx.game, words[at:]):
+            line.stats = _after_words(text, at)
+            break
+        elif name_words and sheets.has_separator(word):
+            last = group_words or name_words
+            start = at - 1 if len(last) > 1 and named_at == at - 1 else at
+            del last[len(last) - (at - start):]
+            line.stats = _after_words(text, start)
+            break
         else:
             (name_words if group_words is None else group_words).append(word)
-    name, group = " ".join(name_words), None if group_words is None else " ".join(group_words)
+            named_at = at
+    line.name = clean_name(" ".join(name_words))
+    line.group = None if group_words is None else clean_name(" ".join(group_words))
+    return line
+
+
+@COMMANDS.takes("pnj", "npc", spec=(NPCS,), gm_only=True)
+def npc_command(ctx: Context, got: Parsed) -> None:
+    """NPCs set up before the fight: ``!pnj Orco x3 grupo orcos Pelear d8, Parada 6`` makes Orco 1 to
+    Orco 3 with that sheet, Extras sharing a card where the system has groups; they join the next
+    ``!iniciativa``."""
+    line = read_npc_line(ctx, got.text(NPCS.shown))
+    name, group, counts = line.name, line.group, line.counts
     _require_name(name)
     if len(counts) > 1 or any(not 1 <= c <= MAX_COMBATANTS for c in counts):
         raise Refusal("bad_npc_count", limit=MAX_COMBATANTS)
@@ -184,6 +244,7 @@ def npc_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("bad_sheet_value", field=sheets.shown_name(ctx.game, "grupo"), value=group[:30])
     if ctx.room.combat is not None and ctx.room.combat.started:
         raise Refusal("npc_combat_started")
+    edit = _stat_block(ctx, name, line.stats)
     names = _numbered(ctx, name, count) if count is not None else [name]
     for n in names:
         _require_name(n)
@@ -193,10 +254,30 @@ def npc_command(ctx: Context, got: Parsed) -> None:
     _require_room_for(ctx, sum(1 for n in names if ctx.room.find_character(n) is None))
     npcs = [rounds.ensure_character(ctx, n) for n in names]
     for npc in npcs:
-        npc.sheet.update(settings)
+        npc.sheet.update(line.settings)
+        npc.sheet.update(edit.values)
+        if edit.macros:
+            npc.sheet[MACROS] = {**rolls.macros_of(npc), **edit.macros}
         if group is not None:
             npc.sheet["grupo"] = group
-    ctx.reply("npcs_ready", names=[c.name for c in npcs], group=group, combat=ctx.room.combat is not None)
+    ctx.reply("npcs_ready", names=[c.name for c in npcs], group=group, combat=ctx.room.combat is not None,
+              sheet=bool(edit.values or edit.macros))
+    if edit.rejected:
+        ctx.whisper(ctx.sender, "sheet_rejected", name=name, rejected=edit.rejected, kept=True,
+                    fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
+
+
+def _stat_block(ctx: Context, name: str, text: str) -> sheets.SheetEdit:
+    """The sheet every copy gets, read as ``!ficha`` reads a paste; a block of nothing valid is refused."""
+    if not text.strip():
+        return sheets.SheetEdit({}, {})
+    edit = sheets.read_edit(ctx.game, text)
+    if edit.rejected and not edit.values and not edit.macros:
+        raise Refusal("sheet_rejected", name=name, rejected=edit.rejected, kept=False,
+                      fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
+    if len(edit.macros) > rolls.MAX_MACROS:
+        raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
+    return edit
 
 
 def _numbered(ctx: Context, name: str, count: int) -> list[str]:

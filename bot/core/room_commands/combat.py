@@ -9,7 +9,7 @@ from functools import partial
 from bot.core import combat as rounds
 from bot.core import floor
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Either, Key, Opt, Parsed
+from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest
 from bot.core.combat import MAX_COMBATANTS
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
@@ -166,6 +166,48 @@ def _combat_with_order(ctx: Context) -> Combat:
     return combat
 
 
+TIE_ORDER = Rest("NOMBRE antes de NOMBRE")
+
+
+@COMMANDS.takes("orden", "order", spec=(TIE_ORDER,), gm_only=True)
+def tie_order_command(ctx: Context, got: Parsed) -> None:
+    """A tie in initiative broken by the GM: ``!orden Kira antes de Voss`` moves Kira right before Voss,
+    only between combatants that tied and have not acted yet this round."""
+    combat = _combat_with_order(ctx)
+    first, second = _tie_pair(ctx, combat, got.text(TIE_ORDER.shown))
+    ties = ctx.game.combat.ties(ctx, combat)
+    if not any(first in group and second in group for group in ties):
+        raise Refusal("order_not_tied", first=first, second=second, ties=ties)
+    if min(combat.order.index(first), combat.order.index(second)) < combat.turn:
+        raise Refusal("order_already_acted", first=first, second=second)
+    current = combat.current
+    combat.order.remove(first)
+    combat.order.insert(combat.order.index(second), first)
+    ctx.game.combat.settle_tie(ctx, combat, first)
+    ctx.reply("order_set", first=first, second=second, turn=combat.current if combat.current != current else None,
+              ties=ctx.game.combat.ties(ctx, combat))
+
+
+def _tie_pair(ctx: Context, combat: Combat, text: str) -> tuple[str, str]:
+    """The two combatants of ``A antes de B``, as the order names them."""
+    words = text.split()
+    folded = [name_key(w) for w in words]
+    cut = next(((at, len(phrase.split())) for at in range(1, len(words)) for phrase in vocab.BEFORE
+                if folded[at:at + len(phrase.split())] == phrase.split()), None)
+    if cut is None or cut[0] + cut[1] >= len(words):
+        raise ctx.usage("orden")
+    names = []
+    for part in (words[:cut[0]], words[cut[0] + cut[1]:]):
+        name = clean_name(" ".join(part))
+        position = rounds.position_of(combat, name)
+        if position is None:
+            raise Refusal("not_in_order", name=name[:MAX_NAME], order=combat.order)
+        names.append(combat.order[position])
+    if names[0] == names[1]:
+        raise ctx.usage("orden")
+    return names[0], names[1]
+
+
 @COMMANDS.takes("siguiente", "next", spec=(), lenient=True)
 def next_command(ctx: Context, got: Parsed) -> None:
     rounds.end_turn(ctx, ctx.running_combat())
@@ -185,7 +227,8 @@ def allow_command(ctx: Context, got: Parsed) -> None:
 def status_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.room.combat
     ctx.reply("status", combat=combat, rows=rounds.board(ctx, combat) if combat else [],
-              lock=ctx.room.lock, system=ctx.system)
+              lock=ctx.room.lock, system=ctx.system,
+              ties=ctx.game.combat.ties(ctx, combat) if combat and combat.started else [])
 
 
 @COMMANDS.takes("exploracion", "explore", spec=(Opt(END),), gm_only=True, lenient=True)

@@ -2,7 +2,7 @@
 
 from importlib.resources import files
 
-from bot.core.api import Game
+from bot.core.api import Game, ScreenAttack
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
 from bot.games.savage.rolls import SavageSheetRules
@@ -15,8 +15,12 @@ GAME = Game(
     "savage", SYSTEM, SavageCombatRules(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "savage", cards=files("systems") / "savage" / "cards.toml",
     sheet_rules=SavageSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
+    sheet_starting=frozenset({"bennies"}),
     sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "armadura", "paso"}),
+    screen_attack=ScreenAttack(by_name=True, options=(
+        frozenset(f"apuntado {spot}" for spot in ("cabeza", "vitales", "cara", "extremidad", "mano")),
+        frozenset({"distancia media", "distancia larga"}), frozenset({"multi 2", "multi 3"}))),
     npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
     turn_group=group_of,
 )

@@ -4,6 +4,7 @@ from importlib.resources import files
 
 from bot.core.api import (
     Game,
+    ScreenAttack,
 )
 from bot.games.sombra.combat import SombraCombat
 from bot.games.sombra.commands import COMMANDS
@@ -20,4 +21,8 @@ GAME = Game(
     sheet_rules=SombraSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
     sheet_state=frozenset({"muerto", "encasquillada", "volcado"}), sheet_roles=frozenset({"tipo"}),
     sheet_derived=frozenset({"blindaje", "flotabilidad", "motor"}), locations=frozenset(LOCATION_WORDS),
+    screen_attack=ScreenAttack(weapon=True, options=(
+        frozenset(f"apuntado {spot}" for spot in ("cabeza", "torso", "abdomen", "brazo", "pierna")),
+        frozenset({"dificil", "muy dificil", "facil"}), frozenset({"prisa", "apuntando"}),
+        frozenset(f"rafaga {n}" for n in range(2, 11)))),
 )

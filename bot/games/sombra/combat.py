@@ -96,7 +96,8 @@ class SombraCombat(CombatRules):
         slots = initiative_order(c for c, _ in entries)
         combat.order = [s.combatant.name for s in slots]
         state = SombraState.of(combat)
-        state.ties = [s.combatant.name for s in slots if s.tied]
+        state.settled = []
+        state.ties = _tied(state, slots)
         state.by_initiative = True
         ctx.announce("sombra/table_initiative", roll=SombraInitiative(slots),
                      defaults=[c.name for c, missing in entries if missing])
@@ -107,7 +108,7 @@ class SombraCombat(CombatRules):
         if state.by_initiative:
             slots = _slots(ctx, combat.order)
             combat.order = [s.combatant.name for s in slots]
-            state.ties = [s.combatant.name for s in slots if s.tied]
+            state.ties = _tied(state, slots)
         for name in combat.order:
             character = ctx.room.find_character(name)
             if character is None or table_of(character) != "barco" or sheet_int(character, "flotabilidad") is None:
@@ -155,11 +156,25 @@ class SombraCombat(CombatRules):
             return None
         slots = _slots(ctx, names)
         place_late(combat, character.name, [s.combatant.name for s in slots])
-        state.ties = [s.combatant.name for s in slots if s.tied]
+        state.ties = _tied(state, slots)
         if ctx.sheet_is_gms(character):
             return None
         mine, missing = _combatant(ctx, character.name)
         return ctx.renderer.text("sombra/table_join", c=mine, defaulted=missing)
+
+    def ties(self, ctx: Context, combat: Combat) -> list[list[str]]:
+        """Who tied on VEL and AGI and is still to be placed by the GM, group by group in the order."""
+        tied = SombraState.of(combat).ties
+        slots = [s for s in _slots(ctx, combat.order) if s.combatant.name in tied]
+        groups: dict[int, list[str]] = {}
+        for slot in slots:
+            groups.setdefault(slot.rank, []).append(slot.combatant.name)
+        return [names for names in groups.values() if len(names) > 1]
+
+    def settle_tie(self, ctx: Context, combat: Combat, name: str) -> None:
+        state = SombraState.of(combat)
+        state.settled = [*state.settled, name]
+        state.ties = [n for n in state.ties if n != name]
 
     def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
         """Who is held and may struggle (``!forcejeo``), and who counts down a death threshold until
@@ -184,6 +199,11 @@ class SombraCombat(CombatRules):
         return "up" if wound_effect(character).can_act else "down"
 
 
+def _tied(state: SombraState, slots: list[InitiativeSlot]) -> list[str]:
+    """Who tied in ``slots`` and was not placed by the GM yet."""
+    return [s.combatant.name for s in slots if s.tied and s.combatant.name not in state.settled]
+
+
 def _count_thresholds(ctx: Context, combat: Combat) -> None:
     """Each new round, one round of the death threshold (VIT) of who is down from a serious wound;
     at 0 they die. Whoever can act again (healed) stops counting."""
@@ -203,8 +223,6 @@ def _count_thresholds(ctx: Context, combat: Combat) -> None:
 def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
     fight = SombraState.of(combat) if combat else None
     labels: list[dict[str, Any]] = []
-    if fight and actor.name in fight.ties:
-        labels.append({"kind": "tie"})
     stun = fight.stunned(actor.name) if fight else 0
     if stun:
         labels.append({"kind": "stunned", "turns": stun})

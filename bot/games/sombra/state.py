@@ -28,6 +28,8 @@ BY_INITIATIVE = "by_initiative"
 """In ``combat.data``: the order came from VEL/AGI (``!iniciativa``), not from the GM's ``!turnos``."""
 TIES, STUN, LAST_TURN = "ties", "stun", "last_turn"
 """In ``combat.data``: who is tied in the order; the stun turns left, by name; whose turn started last."""
+SETTLED = "ties_settled"
+"""In ``combat.data``: who the GM placed among those it tied with (``!orden``): no longer tied."""
 
 
 class Manoeuvre(TypedDict):
@@ -88,6 +90,14 @@ class SombraState:
     @ties.setter
     def ties(self, names: list[str]) -> None:
         self._data[TIES] = names
+
+    @property
+    def settled(self) -> list[str]:
+        return self._data.get(SETTLED, [])
+
+    @settled.setter
+    def settled(self, names: list[str]) -> None:
+        self._data[SETTLED] = names
 
     @property
     def watching(self) -> list[str]:

@@ -113,8 +113,9 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert "+2 apuntado = 11 → éxito medio" in attack
     assert "cabeza (0) 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in t.gm_text(line(4))
     board = t.text(line(5))
-    assert "· Bruno [empate de iniciativa]" in board
-    assert "· Hans [empate de iniciativa, aturdido (2 turnos), cabeza: herida leve, +3 a sus acciones]" in board
+    # Issue 30: the tie is one line to break, not a condition of each.
+    assert "· Bruno\n" in board and "Empate por romper: Bruno = Hans" in board
+    assert "· Hans [aturdido (2 turnos), cabeza: herida leve, +3 a sus acciones]" in board
     assert "turno de Bruno" in t.text(line(6))
     # Bruno misses: 26 > 15, no damage.
     assert "fracaso medio" in t.text(line(7)) and "Hans no recibe ningún daño" in t.text(line(7))
@@ -164,7 +165,7 @@ def test_restart_mid_combat_resumes_exactly(tmp_path) -> None:
     assert restarted.room(ROOM).to_dict() == single.room(ROOM).to_dict()
     # The stored stun counter and ties came back: the next Hans turn is announced stunned once more.
     assert "Hans tiene el estado aturdido: habilidades a la mitad (1 turno)" in got.texts(line(13))[0]
-    assert "empate de iniciativa" in got.text(line(15))
+    assert "Empate por romper: Bruno = Hans" in got.text(line(15))
 
 
 # --- each command, its alias, its refusals -----------------------------------------------------
