@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 _WORD = re.compile(r"[^\W_]+")
+_COUNTED_ONES = re.compile(r"\b(dos|tres)\s+unos\b")
+"""«tres unos» names dice showing 1 (``unos`` is otherwise an article, a question word)."""
 MAX_QUERY_WORDS = 12
 MORE_TITLES = 2
 """Cards after the best one shown by title only."""
@@ -101,8 +103,14 @@ def _canonical() -> dict[str, str]:
 def terms(text: str) -> list[str]:
     """What a text is about, as searchable stems (question words dropped, synonyms joined)."""
     canonical = _canonical()
-    stems = (_stem(word) for word in _WORD.findall(_fold(text)) if word not in QUESTION_WORDS)
-    return [canonical.get(stem, stem) for stem in stems]
+    folded = _COUNTED_ONES.sub(r"\1 uno", _fold(text))
+    stems = (_stem(word) for word in _WORD.findall(folded) if word not in QUESTION_WORDS)
+    return [canonical.get(stem, stem) for stem in map(_number, stems)]
+
+
+def _number(word: str) -> str:
+    """A number without leading zeros (a percentile ``04`` is a 4), but ``00`` (a percentile's 100) kept."""
+    return word.lstrip("0") or word if word.isdigit() else word
 
 
 def load_cards(key: str, path: Traversable | None) -> list[dict[str, Any]]:
