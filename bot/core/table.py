@@ -146,8 +146,10 @@ class Table:
             self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:
                 self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)
-            for undone in work.undone:
-                self.store.undo.drop(event.room_id, undone)
+            for undone, after in work.undo_marks:
+                self.store.undo.mark(event.room_id, undone, after)
+            if work.refusal is not None or work.commanded:
+                self.store.undo.note_refusal(event.room_id, event.sender, work.refusal)
             for roll_id in work.reveals:
                 self.store.rolls.reveal(roll_id)
             for user_id, token in work.screen_links:
@@ -321,14 +323,17 @@ def run(ctx: Context, command: FoundCommand, args: str) -> None:
     answers with its one message. A command that changed the play can be taken back later (``!deshacer``)."""
     mark, play = ctx.work.mark(), ctx.room.play_json()
     acted = rounds.acting(ctx)
+    ctx.work.changing = False
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx, acted)
         undo.keep(ctx, command, args, mark.snapshot, play)
+        ctx.work.commanded, ctx.work.refusal = True, None
         if command.in_character and not command.free:
             floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one
     except Refusal as refusal:
         ctx.work.rollback(mark)
+        undo.refused(ctx, command, args)
         if refusal.private:
             ctx.whisper(ctx.sender, refusal.kind, **refusal.context())
         else:

@@ -164,6 +164,17 @@ def _migrate_13(db: sqlite_utils.Database) -> None:
             db.execute(index)
 
 
+def _migrate_14(db: sqlite_utils.Database) -> None:
+    """Who typed each undo step (``!deshacer ?`` lists them), and the state an undone step left
+    (``!rehacer`` puts it back; NULL while the step is not undone). Steps stored before have neither:
+    they are undone as before, by no one named."""
+    columns = db.table("undo").columns_dict
+    if "sender" not in columns:
+        db.execute("ALTER TABLE undo ADD COLUMN sender TEXT NOT NULL DEFAULT ''")
+    if "after" not in columns:
+        db.execute("ALTER TABLE undo ADD COLUMN after TEXT")
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 
@@ -176,7 +187,7 @@ def _part_of_another_package(db: sqlite_utils.Database) -> None:
 MIGRATIONS: list[Migration] = [
     _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
     _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9, _migrate_screen_links, _migrate_11, _migrate_12,
-    _migrate_13,
+    _migrate_13, _migrate_14,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 PART_VERSION = "schema:"

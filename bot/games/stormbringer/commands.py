@@ -88,7 +88,7 @@ resolver's options (``systems/stormbringer/syntax.py``) or the sides of a ``cont
 
 # -- attacks and defences ---------------------------------------------------------------------
 
-@COMMANDS.takes("ataque", "attack", spec=(Opt(ATTACK, brackets=False),), in_character=True)
+@COMMANDS.takes("ataque", "attack", spec=(Opt(ATTACK, brackets=False),), in_character=True, changes=True)
 def attack_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.running_combat()
     target, words = ctx.split_name(got.text(ATTACK.shown))
@@ -232,7 +232,7 @@ def weapon_command(ctx: Context, got: Parsed) -> None:
 # -- damage -----------------------------------------------------------------------------------
 
 
-@COMMANDS.takes("daño", "damage", spec=(DAMAGE,), gm_only=True)
+@COMMANDS.takes("daño", "damage", spec=(DAMAGE,), gm_only=True, changes=True)
 def damage_command(ctx: Context, got: Parsed) -> None:
     target, words = ctx.named_character(got.text(DAMAGE.shown))
     combat = ctx.room.combat
