@@ -41,7 +41,6 @@ def test_a_gms_secret_roll_and_its_reveal_leave_the_npcs_action(system: str) -> 
     setup, secret, action = SETUPS[system]
     table = make_table(system=system, seed=9)
     play(setup, table=table)
-    before = table.room("!console:local").to_dict()["characters"], table.room("!console:local").to_dict()["combat"]
     t = play(setup + f"@gm:local: {secret}\n@gm:local: !revelar\n@gm:local: {action}", table=table)
     n = setup.count("\n")
     hidden = "\n".join(t.texts(n, gm_copies=True))
@@ -49,4 +48,3 @@ def test_a_gms_secret_roll_and_its_reveal_leave_the_npcs_action(system: str) -> 
     assert "revelada" in "\n".join(t.texts(n + 1)), t.texts(n + 1)
     answer = "\n".join(t.texts(n + 2))
     assert "⛔" not in answer and "ya " not in answer, answer
-    del before
