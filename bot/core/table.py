@@ -22,6 +22,7 @@ from bot.core.render import Renderer
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState, name_key
+from bot.core.targets import edit_distance, typos_allowed
 from bot.core.store import Store
 from bot.core.work import UnitOfWork
 from systems.refusal import Refusal
@@ -265,25 +266,14 @@ def closest_command(ctx: Context, name: str) -> str | None:
     edit for up to 4 letters, two beyond; the first found of the fewest), as spelled; else None."""
     if len(name) > MAX_SUGGESTED_NAME:
         return None
-    closest, fewest = None, (1 if len(name) <= 4 else 2) + 1
+    closest, fewest = None, typos_allowed(name) + 1
     for book in (ctx.game.commands, ctx.commands):
         for command in book:
             for spelled in command.names:
-                edits = _edit_distance(name, name_key(spelled))
+                edits = edit_distance(name, name_key(spelled))
                 if edits < fewest:
                     closest, fewest = spelled, edits
     return closest
-
-
-def _edit_distance(a: str, b: str) -> int:
-    """Levenshtein's: the insertions, deletions and substitutions that make ``a`` into ``b``."""
-    previous = list(range(len(b) + 1))
-    for i, char in enumerate(a, start=1):
-        current = [i]
-        for j, other in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other)))
-        previous = current
-    return previous[-1]
 
 
 _NOT_READ = Line("talk")

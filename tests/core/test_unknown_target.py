@@ -15,7 +15,7 @@ SETUPS = {
 @gm:local: !pnj Guerrero 1
 @gm:local: !ficha Guerrero 1 dureza 7 parada 6 pelear d10
 @gm:local: !combate
-@gm:local: !turnos Guerrero 1, Kira
+@gm:local: !turnos Kira, Guerrero 1
 """,
     "stormbringer": """
 @gm:local: !pj Elric @ana:local
