@@ -149,7 +149,7 @@ class Table:
                 self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)
             for undone, after in work.undo_marks:
                 self.store.undo.mark(event.room_id, undone, after)
-            if work.refusal is not None or work.commanded:
+            if work.refusal is not None or (work.commanded and ctx.is_gm()):  # only a GM's refusal is noted
                 self.store.undo.note_refusal(event.room_id, event.sender, work.refusal)
             for roll_id in work.reveals:
                 self.store.rolls.reveal(roll_id)

@@ -6,13 +6,9 @@ anything."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from bot.core.state import MAX_NAME, MAX_NAME_WORDS, Character, RoomState, clean_name, name_key
 from systems.refusal import Refusal
-
-if TYPE_CHECKING:
-    from bot.core.context import Context
 
 MAX_SUGGESTIONS = 3
 """How many close names a refusal suggests."""
@@ -61,15 +57,15 @@ def unknown_name(room: RoomState, words: list[str], shown: str | None = None) ->
                    closest=closest)
 
 
-def target_named(ctx: Context, words: list[str],
+def target_named(room: RoomState, words: list[str],
                  reads: Callable[[list[str]], bool] | None = None) -> tuple[Character | None, list[str]]:
     """The character named at the start of ``words`` (the longest known name) and the words after it; no
     one (None and all the words) when there are no words, or they start with a number, a modifier, a
     percentage or what the command itself ``reads`` (its skills, weapons, options). Anything else names
     no character: refused with the closest names."""
-    character, used = ctx.room.leading_character(words)
+    character, used = room.leading_character(words)
     if character is not None:
         return character, words[used:]
     if not words or words[0][0] in _NUMBER_START or (reads is not None and reads(words)):
         return None, words
-    raise unknown_name(ctx.room, words)
+    raise unknown_name(room, words)

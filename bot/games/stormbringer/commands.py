@@ -92,7 +92,7 @@ resolver's options (``systems/stormbringer/syntax.py``) or the sides of a ``cont
 @COMMANDS.takes("ataque", "attack", spec=(Opt(ATTACK, brackets=False),), in_character=True, changes=True)
 def attack_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.running_combat()
-    target, words = target_named(ctx, got.text(ATTACK.shown).split(), _attack_reads)
+    target, words = target_named(ctx.room, got.text(ATTACK.shown).split(), _attack_reads)
     attacker = attacking(ctx, combat, words)
     riposte_only = ctx.on_grant and ctx.room.grant_only.get(ctx.sender) == name_key("ataque")
     if riposte_only:
