@@ -22,8 +22,8 @@ from bot.core.render import Renderer
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState, name_key
-from bot.core.targets import edit_distance, typos_allowed
 from bot.core.store import Store
+from bot.core.targets import edit_distance, typos_allowed
 from bot.core.work import UnitOfWork
 from systems.refusal import Refusal
 
