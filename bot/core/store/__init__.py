@@ -156,7 +156,8 @@ def _migrate_13(db: sqlite_utils.Database) -> None:
     nothing keeps ids)."""
     for name, (columns, options) in _REBUILT.items():
         db.execute(f"CREATE TABLE {name}_v13 ({columns}) {options}")
-        kept = ", ".join(f'"{column}"' for column in db.table(name).columns_dict)
+        rebuilt = db.table(f"{name}_v13").columns_dict  # a later version's columns come back with their migration
+        kept = ", ".join(f'"{column}"' for column in db.table(name).columns_dict if column in rebuilt)
         db.execute(f"INSERT INTO {name}_v13 ({kept}) SELECT {kept} FROM {name}")
         db.execute(f"DROP TABLE {name}")
         db.execute(f"ALTER TABLE {name}_v13 RENAME TO {name}")
