@@ -61,3 +61,8 @@ def test_a_name_far_from_every_character_is_refused_too() -> None:
 
 def test_the_core_exports_the_target_helper() -> None:
     assert callable(api.target_named) and "target_named" in api.__all__
+
+
+@pytest.mark.parametrize("line", ["@gm:local: !parada Elrik", "@gm:local: !esquiva Elrik +10"])
+def test_a_misspelt_defender_is_refused_with_the_closest_name(line: str) -> None:
+    assert_refused(SETUPS["stormbringer"], line, "¿querías decir Elric?", system="stormbringer")
