@@ -33,8 +33,8 @@ from bot.games.stormbringer.actions import Weapon, able, open_blow, refuse
 from bot.games.stormbringer.rolls import skill_value
 from systems.dice import DiceExpr
 from systems.stormbringer.combat import WEAPON_HIT_POINTS, weapon_survives_critical
-from systems.stormbringer.rules import DefenceEffect
 from systems.stormbringer.resolver import skill_request
+from systems.stormbringer.rules import DefenceEffect
 from systems.stormbringer.syntax import DamageRequest, Scanner, weapon_damage
 
 MAX_VICTIMS = 20
