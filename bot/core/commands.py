@@ -51,13 +51,16 @@ class CommandGroup:
         self._commands: list[Command] = []
 
     def takes(self, *names: str, spec: args.Spec, gm_only: bool = False, in_character: bool = False,
-              question: bool = False, free: bool = False, lenient: bool = False,
+              question: bool = False, free: bool = False, lenient: bool = False, changes: bool = False,
               before: Callable[[Context], None] | None = None) -> Callable[[ParsedHandler], ParsedHandler]:
         """Register the decorated function under ``names``, given its arguments as ``spec`` reads them
         (``bot/core/args.py``): its usage is the spec's, and a text that does not fit it is answered
         with that usage (with ``lenient``, it is read as no text at all: ``!siguiente ya``). ``before``
         checks what comes first, whatever the text (``!sesion`` needs the acta on); then a player who
-        starts with a GM's keyword (``args.Key(gm=True)``) is refused before the rest is read."""
+        starts with a GM's keyword (``args.Key(gm=True)``) is refused before the rest is read. ``changes``:
+        the command changes the play (a damage, an attack), so each run is an undo step even when it
+        changed nothing (``bot/core/undo.py``); a command with forms that only show something marks its
+        changing forms itself (``UnitOfWork.changing``)."""
         if lenient and args.parse(spec, "") is None:
             raise ValueError(f"a lenient command must take no text: {names[0]}")
 
@@ -73,6 +76,7 @@ class CommandGroup:
                     parsed = args.parse(spec, "")
                 if parsed is None:
                     raise Refusal("usage", command=cmd)
+                ctx.work.changing = ctx.work.changing or changes
                 fn(ctx, parsed)
 
             cmd = Command(tuple(names), run, args.usage(spec), gm_only, in_character, args.required(spec), question,

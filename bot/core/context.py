@@ -8,14 +8,14 @@ from importlib.resources.abc import Traversable
 from random import Random
 from typing import Any, Protocol
 
-from bot.core import replies
+from bot.core import replies, targets
 from bot.core.events import Event
 from bot.core.privacy import Views, recipients
 from bot.core.records import Pending, RollRequest, ScreenAttack, SheetRoll, Vitality
 from bot.core.render import Renderer
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
-from bot.core.state import MAX_NAME, Character, Combat, RoomState, clean_name
+from bot.core.state import Character, Combat, RoomState
 from bot.core.store import Store
 from bot.core.work import UnitOfWork
 from systems.base import GameSystem, Outcome
@@ -312,8 +312,7 @@ class Context:
 
     def unknown_character(self, name: str) -> Refusal:
         """The refusal for a name that is no character of the room (raise it)."""
-        return Refusal("unknown_character", name=clean_name(name)[:MAX_NAME],
-                       known=self.room.character_names())
+        return targets.unknown_name(self.room, name.split(), shown=name)
 
     def usage(self, command_name: str) -> Refusal:
         """The refusal that shows a command's usage (raise it)."""
@@ -332,8 +331,7 @@ class Context:
         """Like ``split_name``, but the name must be a known character."""
         character, rest = self.split_name(args)
         if character is None:
-            words = args.split()
-            raise self.unknown_character(words[0] if words else "")
+            raise targets.unknown_name(self.room, args.split())
         return character, rest
 
     def character_named(self, name: str) -> Character:

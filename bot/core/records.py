@@ -113,12 +113,14 @@ Record = Entry | Change
 @dataclass(frozen=True, slots=True)
 class UndoStep:
     """A command ``!deshacer`` can take back: its event, how the answer names it, the room's state
-    (``RoomState.to_json``) just before it and the parts of it the command changed."""
+    (``RoomState.to_json``) just before it, the parts of it the command changed (none: it changed
+    nothing) and who typed it (empty for steps stored before that was kept)."""
 
     event_id: str
     label: str
     state: str
     parts: list[Part]
+    sender: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,7 +115,20 @@ def resolve(ctx: Context, actor: Character | None, text: str, auto: bool) -> She
 
 
 def resolve_request(ctx: Context, request: RollRequest) -> SheetRoll:
-    """The room's game resolves the request from the actor's sheet and state, or the system rolls it."""
+    """The room's game resolves the request from the actor's sheet and state, or the system rolls it. A
+    GM's secret roll changes no play: whatever the game counted for it (an NPC's action, its attack of
+    the round) is put back, so neither it nor its ``!revelar`` uses the NPC's turn."""
+    if not (request.secret and ctx.is_gm()):
+        return _resolved(ctx, request)
+    snapshot, play = ctx.room.to_json(), ctx.room.play_json()
+    made = _resolved(ctx, request)
+    now = ctx.room.play_json()
+    if now != play:
+        ctx.room.undo_to(snapshot, ctx.room.changed_since(snapshot, now))
+    return made
+
+
+def _resolved(ctx: Context, request: RollRequest) -> SheetRoll:
     rules = ctx.game.sheet_rules
     if rules is not None:
         made = rules.roll(ctx, request)

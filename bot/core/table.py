@@ -23,6 +23,7 @@ from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState, name_key
 from bot.core.store import Store
+from bot.core.targets import edit_distance, typos_allowed
 from bot.core.work import UnitOfWork
 from systems.refusal import Refusal
 
@@ -146,8 +147,10 @@ class Table:
             self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:
                 self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)
-            for undone in work.undone:
-                self.store.undo.drop(event.room_id, undone)
+            for undone, after in work.undo_marks:
+                self.store.undo.mark(event.room_id, undone, after)
+            if work.refusal is not None or (work.commanded and ctx.is_gm()):  # only a GM's refusal is noted
+                self.store.undo.note_refusal(event.room_id, event.sender, work.refusal)
             for roll_id in work.reveals:
                 self.store.rolls.reveal(roll_id)
             for user_id, token in work.screen_links:
@@ -263,25 +266,14 @@ def closest_command(ctx: Context, name: str) -> str | None:
     edit for up to 4 letters, two beyond; the first found of the fewest), as spelled; else None."""
     if len(name) > MAX_SUGGESTED_NAME:
         return None
-    closest, fewest = None, (1 if len(name) <= 4 else 2) + 1
+    closest, fewest = None, typos_allowed(name) + 1
     for book in (ctx.game.commands, ctx.commands):
         for command in book:
             for spelled in command.names:
-                edits = _edit_distance(name, name_key(spelled))
+                edits = edit_distance(name, name_key(spelled))
                 if edits < fewest:
                     closest, fewest = spelled, edits
     return closest
-
-
-def _edit_distance(a: str, b: str) -> int:
-    """Levenshtein's: the insertions, deletions and substitutions that make ``a`` into ``b``."""
-    previous = list(range(len(b) + 1))
-    for i, char in enumerate(a, start=1):
-        current = [i]
-        for j, other in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other)))
-        previous = current
-    return previous[-1]
 
 
 _NOT_READ = Line("talk")
@@ -321,14 +313,17 @@ def run(ctx: Context, command: FoundCommand, args: str) -> None:
     answers with its one message. A command that changed the play can be taken back later (``!deshacer``)."""
     mark, play = ctx.work.mark(), ctx.room.play_json()
     acted = rounds.acting(ctx)
+    ctx.work.changing = False
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx, acted)
         undo.keep(ctx, command, args, mark.snapshot, play)
+        ctx.work.commanded, ctx.work.refusal = True, None
         if command.in_character and not command.free:
             floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one
     except Refusal as refusal:
         ctx.work.rollback(mark)
+        undo.refused(ctx, command, args)
         if refusal.private:
             ctx.whisper(ctx.sender, refusal.kind, **refusal.context())
         else:

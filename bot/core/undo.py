@@ -1,12 +1,17 @@
-"""``!deshacer``: the last commands that changed a room's play, taken back one at a time.
+"""``!deshacer``: the last commands that changed a room's play, taken back one at a time; ``!rehacer``
+puts back what it took.
 
-A command that changes the play (``RoomState.play_json``: characters, the combat, the exploration turn)
-leaves a step: how the answer names it, the room's state just before it (the snapshot ``run`` takes
-anyway so that a refusal changes nothing) and the parts of the state it changed. ``Table.handle``
-keeps each room's last ``UNDO_DEPTH`` steps in the store in the event's transaction, so they outlast
-a restart. Undoing puts those parts back (``RoomState.undo_to``), and only those, and the acta drops the
-entries derived from that step (``acta.derive``: by the step's event); its dice stay rolled: in the roll
-history, and the RNG goes on.
+A command that changes the play (``RoomState.play_json``: characters, the combat, the exploration turn),
+or one declared to change it (``CommandGroup.takes(changes=True)``: a damage, an attack) even when it
+changed nothing, leaves a step: how the answer names it, who typed it, the room's state just before it
+(the snapshot ``run`` takes anyway so that a refusal changes nothing) and the parts of the state it
+changed (none: the answer says it changed nothing). ``Table.handle`` keeps each room's last
+``UNDO_DEPTH`` steps in the store in the event's transaction, so they outlast a restart. Undoing puts
+those parts back (``RoomState.undo_to``), and only those, and the acta drops the entries derived from
+that step (``acta.derive``: by the step's event); its dice stay rolled: in the roll history, and the RNG
+goes on. The step undone keeps the state it left: ``!rehacer`` puts those parts back as they were, rolling
+nothing, until a new step is kept. A GM's ``!deshacer`` right after a command of theirs that was refused
+names the step and waits for a second one.
 """
 
 from __future__ import annotations
@@ -15,31 +20,54 @@ from bot.core.context import Context, FoundCommand
 from bot.core.records import UndoStep
 
 UNDO_DEPTH = 20
+LISTED = 5
+"""How many steps ``!deshacer ?`` lists."""
 MAX_LABEL = 80
+_UNDO_COMMANDS = ("deshacer", "rehacer")
 _SHEET_COMMANDS = ("ficha", "macro")
 """Commands whose arguments are a sheet's values: for a GM's sheet the answer names only the character."""
 
 
 def keep(ctx: Context, command: FoundCommand, args: str, snapshot: str, play: str) -> None:
-    """After ``command`` ran: a step to undo it when it changed the play (``play`` was it before)."""
-    if ctx.work.undone:
+    """After ``command`` ran: a step to undo it when it changed the play (``play`` was it before) or is
+    one that changes it."""
+    if ctx.work.undone or ctx.work.undo_marks:
         return
     now = ctx.room.play_json()
-    if now == play:
+    if now == play and not ctx.work.changing:
         return
-    ctx.work.undoable.append(UndoStep(ctx.event.event_id, _label(ctx, command, args), snapshot,
-                                 ctx.room.changed_since(snapshot, now)))
+    ctx.work.undoable.append(UndoStep(ctx.event.event_id, label(ctx, command, args), snapshot,
+                                      ctx.room.changed_since(snapshot, now), ctx.sender))
 
 
 def take_back(ctx: Context, step: UndoStep) -> None:
+    after = ctx.room.to_json()
     ctx.room.undo_to(step.state, step.parts)
     ctx.work.undone.append(step.event_id)
+    ctx.work.undo_marks.append((step.event_id, after))
+    _answer(ctx, "undone", step)
+
+
+def redo(ctx: Context, step: UndoStep, after: str) -> None:
+    """Put back what undoing ``step`` took (the parts it changed, as they were when it was undone)."""
+    ctx.room.undo_to(after, step.parts)
+    ctx.work.undo_marks.append((step.event_id, None))
+    _answer(ctx, "redone", step)
+
+
+def refused(ctx: Context, command: FoundCommand, args: str) -> None:
+    """A GM's command was refused: their next ``!deshacer`` asks first."""
+    if ctx.is_gm() and command.name not in _UNDO_COMMANDS:
+        ctx.work.refusal = label(ctx, command, args)
+
+
+def _answer(ctx: Context, kind: str, step: UndoStep) -> None:
     combat = ctx.room.combat
-    ctx.reply("undone", command=step.label, round=combat.round if combat and combat.started else None,
-              actor=combat.current if combat else None)
+    ctx.reply(kind, command=step.label, unchanged=not step.parts,
+              round=combat.round if combat and combat.started else None, actor=combat.current if combat else None)
 
 
-def _label(ctx: Context, command: FoundCommand, args: str) -> str:
+def label(ctx: Context, command: FoundCommand, args: str) -> str:
     """The command as the answer names it: ``!daño Orco 3``. A GM's sheet shows no numbers to the room,
     so an edit of one is named by its character alone."""
     words = args.split()

@@ -66,11 +66,22 @@ class UnitOfWork:
     """The command of this event changed the play: how to take it back (``bot/core/undo.py``)."""
     undone: list[str] = field(default_factory=list)
     """The events whose commands this event took back (``!deshacer``)."""
+    undo_marks: list[tuple[str, str | None]] = field(default_factory=list)
+    """(event, state): the steps this event undid, each with the state it left for ``!rehacer``, or
+    redid (None)."""
+    refusal: str | None = None
+    """A GM's command this event refused, as typed: their next ``!deshacer`` asks first (``bot/core/undo.py``)."""
+    commanded: bool = False
+    """A command of this event ran to its end (the sender's refusal noted before is over)."""
+    changing: bool = False
+    """The command under way is one that changes the play (``CommandGroup.takes(changes=True)``): it is an
+    undo step even when it changed nothing."""
     screen_links: list[tuple[str, str]] = field(default_factory=list)
     """(GM, token): the room's screen links this event made (``!pantalla``)."""
 
     def _lists(self) -> tuple[list[Any], ...]:
-        return self.actions, self.said, self.records, self.rolls, self.reveals, self.undoable, self.undone, self.screen_links
+        return (self.actions, self.said, self.records, self.rolls, self.reveals, self.undoable, self.undone,
+                self.undo_marks, self.screen_links)
 
     def mark(self) -> Mark:
         return Mark(self.room.to_json(), tuple(len(pending) for pending in self._lists()))

@@ -49,7 +49,7 @@ def test_the_room_commands_usage_comes_from_their_specs() -> None:
     assert {name: (c.usage, c.needs_args) for name, c in shown.items() if c is not None} == {
         "ayuda": ("[TEMA|COMANDO]", False), "revelar": ("[NOMBRE]", False), "historial": ("[NOMBRE]", False),
         "sistema": ("CLAVE", True), "modo": ("warn|redact|mute", True), "master": ("[@usuario] | quitar @usuario", False),
-        "regla": ("TEMA", True), "deshacer": ("", False), "turnos": ("NOMBRE NOMBRE...", True),
+        "regla": ("TEMA", True), "deshacer": ("[?]", False), "turnos": ("NOMBRE NOMBRE...", True),
         "entra": ("NOMBRE [NOMBRE...]", True), "sale": ("NOMBRE", True), "permite": ("NOMBRE", True),
         "mesa": ("[nueva]", False),
     }

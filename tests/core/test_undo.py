@@ -172,7 +172,8 @@ def test_twenty_undos_in_a_row_restore_the_stored_state_exactly(system: str) -> 
     assert _stored(table) == steps[-UNDO_DEPTH][1]
 
 
-def test_undo_after_a_refusal_undoes_the_command_before_it() -> None:
+def test_undo_after_a_refusal_names_the_command_before_it_and_undoes_it_on_the_second() -> None:
+    """Issue 30: right after the GM's refused command, the first ``!deshacer`` only names the step."""
     table = make_table(system="savage", seed=3)
     play("""
 @gm:local: !pj Kira @bob:local
@@ -183,6 +184,8 @@ def test_undo_after_a_refusal_undoes_the_command_before_it() -> None:
     damaged = _stored(table)
     refused = _answer(_say(table, "@gm:local: !daño Nadie 3"))
     assert "Nadie" in refused and _stored(table) == damaged
+    asked = _answer(_say(table, "@gm:local: !deshacer"))
+    assert "!daño Kira 6" in asked and "Deshecho" not in asked and _stored(table) == damaged
     answer = _answer(_say(table, "@gm:local: !deshacer"))
     assert "!daño Kira 6" in answer and _stored(table) == before
 

@@ -57,7 +57,7 @@ def _require_room_for(ctx: Context, count: int) -> None:
         raise Refusal("too_many_own_characters", limit=MAX_CHARACTERS_PER_PLAYER)
 
 
-@COMMANDS.takes("pj", "pc", spec=(Arg("NOMBRE"), Opt(User("@usuario"))))
+@COMMANDS.takes("pj", "pc", spec=(Arg("NOMBRE"), Opt(User("@usuario"))), changes=True)
 def character_command(ctx: Context, got: Parsed) -> None:
     owner = got.text("@usuario") or ctx.sender
     if got.text("@usuario"):
@@ -105,6 +105,7 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("not_your_character", name=character.name)
     if not ctx.is_gm() and ctx.sheet_is_gms(character):
         raise Refusal("npc_sheet_private", name=character.name)
+    ctx.work.changing = bool(rest.strip())  # an edit is an undo step, also one that changes no value
     kept: list[str] = []
     changes: list[tuple[str, Any, Any]] = []
     rejected: tuple[sheets.Rejected, ...] = ()

@@ -146,10 +146,35 @@ def rule_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("rule_cards", query=topic[:60], cards=cards)
 
 
-@COMMANDS.takes("deshacer", "undo", spec=(), gm_only=True)
+LIST_STEPS = Key(("?",))
+"""``!deshacer ?``: the last steps, listed instead of undone."""
+
+
+@COMMANDS.takes("deshacer", "undo", spec=(Opt(LIST_STEPS),), gm_only=True)
 def undo_command(ctx: Context, got: Parsed) -> None:
-    """The last command that changed the play (anyone's), back through the last ``UNDO_DEPTH``."""
-    step = ctx.store.undo.last(ctx.event.room_id) if ctx.store is not None else None
+    """The last command that changed the play (anyone's), back through the last ``UNDO_DEPTH``; ``?``
+    lists the last steps instead. Right after a refused command of the sender's, the step is named first
+    and a second ``!deshacer`` undoes it."""
+    if ctx.store is None:
+        raise Refusal("nothing_to_undo", limit=undo.UNDO_DEPTH)
+    if got.has(LIST_STEPS):
+        ctx.whisper(ctx.sender, "undo_steps", steps=ctx.store.undo.recent(ctx.event.room_id, undo.LISTED),
+                    limit=undo.UNDO_DEPTH)
+        return
+    step = ctx.store.undo.last(ctx.event.room_id)
     if step is None:
         raise Refusal("nothing_to_undo", limit=undo.UNDO_DEPTH)
+    refused = ctx.store.undo.refusal(ctx.event.room_id, ctx.sender)
+    if refused is not None:
+        ctx.whisper(ctx.sender, "undo_confirm", refused=refused, command=step.label, unchanged=not step.parts)
+        return
     undo.take_back(ctx, step)
+
+
+@COMMANDS.takes("rehacer", "redo", spec=(), gm_only=True)
+def redo_command(ctx: Context, got: Parsed) -> None:
+    """What the last ``!deshacer`` undid, put back, until a new command leaves a step."""
+    undone = ctx.store.undo.redoable(ctx.event.room_id) if ctx.store is not None else None
+    if undone is None:
+        raise Refusal("nothing_to_redo")
+    undo.redo(ctx, *undone)

@@ -156,12 +156,24 @@ def _migrate_13(db: sqlite_utils.Database) -> None:
     nothing keeps ids)."""
     for name, (columns, options) in _REBUILT.items():
         db.execute(f"CREATE TABLE {name}_v13 ({columns}) {options}")
-        kept = ", ".join(f'"{column}"' for column in db.table(name).columns_dict)
+        rebuilt = db.table(f"{name}_v13").columns_dict  # a later version's columns come back with their migration
+        kept = ", ".join(f'"{column}"' for column in db.table(name).columns_dict if column in rebuilt)
         db.execute(f"INSERT INTO {name}_v13 ({kept}) SELECT {kept} FROM {name}")
         db.execute(f"DROP TABLE {name}")
         db.execute(f"ALTER TABLE {name}_v13 RENAME TO {name}")
         for index in _REBUILT_INDEXES.get(name, []):
             db.execute(index)
+
+
+def _migrate_14(db: sqlite_utils.Database) -> None:
+    """Who typed each undo step (``!deshacer ?`` lists them), and the state an undone step left
+    (``!rehacer`` puts it back; NULL while the step is not undone). Steps stored before have neither:
+    they are undone as before, by no one named."""
+    columns = db.table("undo").columns_dict
+    if "sender" not in columns:
+        db.execute("ALTER TABLE undo ADD COLUMN sender TEXT NOT NULL DEFAULT ''")
+    if "after" not in columns:
+        db.execute("ALTER TABLE undo ADD COLUMN after TEXT")
 
 
 Migration = Callable[[sqlite_utils.Database], None]
@@ -176,7 +188,7 @@ def _part_of_another_package(db: sqlite_utils.Database) -> None:
 MIGRATIONS: list[Migration] = [
     _migrate_1, _part_of_another_package, _part_of_another_package, _part_of_another_package,
     _migrate_5, _migrate_6, _migrate_7, _migrate_8, _migrate_9, _migrate_screen_links, _migrate_11, _migrate_12,
-    _migrate_13,
+    _migrate_13, _migrate_14,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 PART_VERSION = "schema:"

@@ -9,6 +9,7 @@ from typing import Any
 import sqlite_utils
 
 from bot.core.records import UndoStep
+from bot.core.store.meta import Meta
 
 
 class Rolls:
@@ -62,15 +63,21 @@ class Rolls:
 
 
 class UndoSteps:
-    """What ``!deshacer`` can take back (bot/core/undo.py): each room's last steps, newest last."""
+    """What ``!deshacer`` can take back (bot/core/undo.py): each room's last steps, newest last. A step
+    undone keeps the state it left (``after``) for ``!rehacer`` until a new step is kept: the undone ones
+    are always the newest, and the last one undone is the oldest of them."""
 
     def __init__(self, db: sqlite_utils.Database) -> None:
         self.db = db
+        self._meta = Meta(db)
 
     def push(self, room_id: str, step: UndoStep, keep: int) -> None:
-        """Keep ``step`` as the room's newest, and only the ``keep`` newest (inside the event's transaction)."""
-        self.db.execute("INSERT INTO undo (room_id, event_id, label, state, parts) VALUES (?, ?, ?, ?, ?)",
-                        [room_id, step.event_id, step.label, step.state, json.dumps(step.parts, ensure_ascii=False)])
+        """Keep ``step`` as the room's newest, and only the ``keep`` newest (inside the event's transaction);
+        the steps undone before it can no longer be redone."""
+        self.db.execute("DELETE FROM undo WHERE room_id = ? AND after IS NOT NULL", [room_id])
+        self.db.execute("INSERT INTO undo (room_id, event_id, label, state, parts, sender) VALUES (?, ?, ?, ?, ?, ?)",
+                        [room_id, step.event_id, step.label, step.state, json.dumps(step.parts, ensure_ascii=False),
+                         step.sender])
         # The oldest beyond ``keep``, found through the (room_id, id) index: deletes nothing while the room
         # has ``keep`` steps or fewer (``NOT IN`` the newest ``keep`` built that list on every push).
         self.db.execute("DELETE FROM undo WHERE room_id = ? AND id <= (SELECT id FROM undo WHERE room_id = ?"
@@ -78,9 +85,44 @@ class UndoSteps:
 
     def last(self, room_id: str) -> UndoStep | None:
         """The room's newest step that is not undone yet."""
-        row = self.db.execute("SELECT event_id, label, state, parts FROM undo WHERE room_id = ? ORDER BY id DESC"
-                              " LIMIT 1", [room_id]).fetchone()
-        return UndoStep(row[0], row[1], row[2], [(p[0], p[1]) for p in json.loads(row[3])]) if row else None
+        steps = self.recent(room_id, 1)
+        return steps[0] if steps else None
 
-    def drop(self, room_id: str, event_id: str) -> None:
-        self.db.execute("DELETE FROM undo WHERE room_id = ? AND event_id = ?", [room_id, event_id])
+    def recent(self, room_id: str, count: int) -> list[UndoStep]:
+        """The room's ``count`` newest steps not undone, newest first."""
+        rows = self.db.execute(f"SELECT {_STEP} FROM undo WHERE room_id = ? AND after IS NULL ORDER BY id DESC"
+                               " LIMIT ?", [room_id, count]).fetchall()
+        return [_step(row) for row in rows]
+
+    def redoable(self, room_id: str) -> tuple[UndoStep, str] | None:
+        """The step undone last and the state it left, or None."""
+        row = self.db.execute(f"SELECT {_STEP}, after FROM undo WHERE room_id = ? AND after IS NOT NULL"
+                              " ORDER BY id LIMIT 1", [room_id]).fetchone()
+        return (_step(row), row[5]) if row else None
+
+    def mark(self, room_id: str, event_id: str, after: str | None) -> None:
+        """The step undone, leaving ``after``; with None, redone."""
+        self.db.execute("UPDATE undo SET after = ? WHERE room_id = ? AND event_id = ?", [after, room_id, event_id])
+
+    def refusal(self, room_id: str, user_id: str) -> str | None:
+        """The command of ``user_id`` (a GM) refused last, when it was their last command."""
+        return self._meta.get(_refusal_key(room_id, user_id))
+
+    def note_refusal(self, room_id: str, user_id: str, command: str | None) -> None:
+        """``user_id``'s last command was refused (``command``, as typed) or, with None, was not."""
+        key = _refusal_key(room_id, user_id)
+        if command is not None:
+            self._meta.set(key, command)
+        elif self._meta.get(key) is not None:
+            self._meta.forget(key)
+
+
+def _refusal_key(room_id: str, user_id: str) -> str:
+    return f"undo_refused:{room_id} {user_id}"
+
+
+_STEP = "event_id, label, state, parts, sender"
+
+
+def _step(row: Any) -> UndoStep:
+    return UndoStep(row[0], row[1], row[2], [(p[0], p[1]) for p in json.loads(row[3])], row[4])

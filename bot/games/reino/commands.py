@@ -149,7 +149,7 @@ def _names(ctx: Context, text: str) -> list[str]:
 # --- commands --------------------------------------------------------------------------
 
 
-@COMMANDS.takes("ataque", "attack", spec=(ATTACK,), in_character=True)
+@COMMANDS.takes("ataque", "attack", spec=(ATTACK,), in_character=True, changes=True)
 def attack_command(ctx: Context, got: Parsed) -> None:
     target, words = ctx.named_character(got.text(ATTACK.shown))
     given = _number(words[0]) if words else None
@@ -180,7 +180,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     consume_grant(ctx)
 
 
-@COMMANDS.takes("daño", "damage", spec=Either((Opt(AP),), (BY_HAND,)), in_character=True)
+@COMMANDS.takes("daño", "damage", spec=Either((Opt(AP),), (BY_HAND,)), in_character=True, changes=True)
 def damage_command(ctx: Context, got: Parsed) -> None:
     """``!daño``: the acting character's landed blow, rolled from its sheet's weapon; ``!daño NOMBRE N``
     (the GM): N points by hand. ``pa``: the target spends an Action Point to halve it."""
@@ -203,7 +203,7 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     hurt(ctx, target, points, halve)
 
 
-@COMMANDS.takes("herida", "wound", spec=(WOUND,), gm_only=True)
+@COMMANDS.takes("herida", "wound", spec=(WOUND,), gm_only=True, changes=True)
 def wound_command(ctx: Context, got: Parsed) -> None:
     target, words = ctx.named_character(got.text(WOUND.shown))
     condition = _CONDITION_WORDS.get(name_key(words[0])) if len(words) == 1 else None
@@ -220,7 +220,7 @@ def wound_command(ctx: Context, got: Parsed) -> None:
               labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
-@COMMANDS.takes("sana", "heal", spec=(HEAL,), gm_only=True)
+@COMMANDS.takes("sana", "heal", spec=(HEAL,), gm_only=True, changes=True)
 def heal_command(ctx: Context, got: Parsed) -> None:
     target, words = ctx.named_character(got.text(HEAL.shown))
     word = name_key(words[0]) if len(words) == 1 else ""

@@ -121,7 +121,7 @@ def _give_bennies(ctx: Context, character: Character, count: int) -> None:
     ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
 
 
-@COMMANDS.takes("daño", "damage", spec=Either((Arg("NOMBRE"), TOTAL), (DAMAGE_DICE,)), in_character=True)
+@COMMANDS.takes("daño", "damage", spec=Either((Arg("NOMBRE"), TOTAL), (DAMAGE_DICE,)), in_character=True, changes=True)
 def damage_command(ctx: Context, got: Parsed) -> None:
     """The GM applies any damage; a player only the damage of their own hit this turn (000: «Tras una
     tirada exitosa ... el atacante debe determinar el daño ocasionado»), with its raise die."""
@@ -153,7 +153,7 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     roll_damage(ctx, target, dice, striker, raised)
 
 
-@COMMANDS.takes("area", "blast", spec=(AREA,), in_character=True)
+@COMMANDS.takes("area", "blast", spec=(AREA,), in_character=True, changes=True)
 def area_command(ctx: Context, got: Parsed) -> None:
     """An area attack (000: «Hay que hacer una tirada de daño independiente por enemigo... No vale tirar y
     repetir daño con benni para todos»): one damage roll per target, each resolved (soak included) apart.
@@ -332,7 +332,7 @@ def task_command(ctx: Context, got: Parsed) -> None:
         show_task(ctx, combat)
 
 
-@COMMANDS.takes("ataque", "attack", spec=(ATTACK,), in_character=True)
+@COMMANDS.takes("ataque", "attack", spec=(ATTACK,), in_character=True, changes=True)
 def attack_command(ctx: Context, got: Parsed) -> None:
     """An attack with the sheet's weapon (``damage.attack``). The attacker is named as in ``!tiro``
     (``Lobo 2 contra Kira``) or by two names (``Lobo 2 Kira``: the GM for any member of a group's turn)."""

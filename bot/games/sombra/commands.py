@@ -97,7 +97,7 @@ clauses (``systems/sombra/syntax.py``)."""
 # --- commands -----------------------------------------------------------------------------
 
 
-@COMMANDS.takes("ataque", "attack", spec=(ATTACK,), in_character=True)
+@COMMANDS.takes("ataque", "attack", spec=(ATTACK,), in_character=True, changes=True)
 def attack_command(ctx: Context, got: Parsed) -> None:
     """A firearm shoots within its rate of fire (a burst is one roll per bullet); melee against a person
     is a fight between both rolls, the defender's declared dodge or parry included."""
@@ -250,7 +250,7 @@ def struggle_command(ctx: Context, got: Parsed) -> None:
     consume_grant(ctx)
 
 
-@COMMANDS.takes("daño", "damage", spec=(DAMAGE,), gm_only=True)
+@COMMANDS.takes("daño", "damage", spec=(DAMAGE,), gm_only=True, changes=True)
 def damage_command(ctx: Context, got: Parsed) -> None:
     target, table, words = target_with_table(ctx, got.text(DAMAGE.shown))
     if not words:
@@ -273,7 +273,7 @@ def wounds_command(ctx: Context, got: Parsed) -> None:
               armour=character.sheet.get(ZONE_ARMOUR) or {})
 
 
-@COMMANDS.takes("curar", "heal", spec=(HEAL,), gm_only=True)
+@COMMANDS.takes("curar", "heal", spec=(HEAL,), gm_only=True, changes=True)
 def heal_command(ctx: Context, got: Parsed) -> None:
     character, words = ctx.named_character(got.text(HEAL.shown))
     wounds, location = wounds_of(character), None

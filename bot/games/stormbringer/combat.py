@@ -25,6 +25,7 @@ from bot.core.api import (
     drop_dead,
     name_key,
     place_late,
+    target_named,
 )
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
@@ -32,6 +33,7 @@ from bot.games.stormbringer.actions import Weapon, able, open_blow, refuse
 from bot.games.stormbringer.rolls import skill_value
 from systems.dice import DiceExpr
 from systems.stormbringer.combat import WEAPON_HIT_POINTS, weapon_survives_critical
+from systems.stormbringer.resolver import skill_request
 from systems.stormbringer.rules import DefenceEffect
 from systems.stormbringer.syntax import DamageRequest, Scanner, weapon_damage
 
@@ -181,10 +183,14 @@ def riposte_target(ctx: Context, combat: Combat, attacker: Character, target: Ch
     return against
 
 
+DEFENCE_WORDS = ("parada", "escudo", "esquiva")
+"""The skills a parry or a dodge names."""
+
+
 def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> tuple[Character, list[str], dict]:
     """Who defends (the player's character; for the GM a named one or the blow's target) and the
     latest blow of the round at them still to be defended."""
-    named, words = ctx.split_name(args)
+    named, words = target_named(ctx.room, args.split(), lambda words: _defence_reads(action, words))
     if ctx.is_gm():
         blow = open_blow(ctx, combat, named)
         defender = named or (ctx.room.find_character(blow["target"]) if blow["target"] else None)
@@ -197,6 +203,17 @@ def defender_and_blow(ctx: Context, combat: Combat, args: str, action: str) -> t
         blow = open_blow(ctx, combat, defender)
     able(combat, defender, action)
     return defender, words, blow
+
+
+def _defence_reads(action: str, words: list[str]) -> bool:
+    """Whether a parry's or dodge's words start with what it reads after a name (its skill, its options)."""
+    if name_key(words[0]) in (*DEFENCE_WORDS, *sh.WEAPON_SKILLS):
+        return True
+    try:
+        skill_request(action, " ".join(words), 1)
+    except Refusal:
+        return False
+    return True
 
 
 def settle_blow(blow: dict, defender: Character, stops: bool) -> None:

@@ -18,6 +18,7 @@ from bot.core.api import (
     grant,
     name_key,
     require_up,
+    target_named,
 )
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
@@ -88,10 +89,10 @@ resolver's options (``systems/stormbringer/syntax.py``) or the sides of a ``cont
 
 # -- attacks and defences ---------------------------------------------------------------------
 
-@COMMANDS.takes("ataque", "attack", spec=(Opt(ATTACK, brackets=False),), in_character=True)
+@COMMANDS.takes("ataque", "attack", spec=(Opt(ATTACK, brackets=False),), in_character=True, changes=True)
 def attack_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.running_combat()
-    target, words = ctx.split_name(got.text(ATTACK.shown))
+    target, words = target_named(ctx.room, got.text(ATTACK.shown).split(), _attack_reads)
     attacker = attacking(ctx, combat, words)
     riposte_only = ctx.on_grant and ctx.room.grant_only.get(ctx.sender) == name_key("ataque")
     if riposte_only:
@@ -125,6 +126,18 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
               shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[])
     consume_grant(ctx)
+
+
+def _attack_reads(words: list[str]) -> bool:
+    """Whether ``!ataque``'s words start with what it reads after a target (a skill or weapon, its
+    options), not with a name."""
+    if name_key(words[0]) in ATTACK_WORDS:
+        return True
+    try:
+        skill_request("attack", " ".join(words), 1)
+    except Refusal:
+        return False
+    return True
 
 
 @COMMANDS.takes("parada", "parry", spec=(Opt(PARRY, brackets=False),))
@@ -232,7 +245,7 @@ def weapon_command(ctx: Context, got: Parsed) -> None:
 # -- damage -----------------------------------------------------------------------------------
 
 
-@COMMANDS.takes("daño", "damage", spec=(DAMAGE,), gm_only=True)
+@COMMANDS.takes("daño", "damage", spec=(DAMAGE,), gm_only=True, changes=True)
 def damage_command(ctx: Context, got: Parsed) -> None:
     target, words = ctx.named_character(got.text(DAMAGE.shown))
     combat = ctx.room.combat
