@@ -298,12 +298,17 @@ def test_savage_toughness_with_its_armour_in_parentheses() -> None:
 
 
 def test_a_players_gm_only_fields_are_skipped_with_a_note_and_the_rest_kept() -> None:
-    """The README's example, pasted by the player: Bennies is the table's state."""
+    """The README's example, pasted by the player, with a wound: Heridas is the table's state. The
+    bennies of the first paste are the new character's starting numbers (issue 30): kept; a later
+    change of them is kept too and reported to the GMs."""
     table = make_table(system="savage")
     play(CAST, table)
-    _sheet, *notes = paste(table, "@bob:local", "Agilidad d8, Disparar d8, Pelear d6, Parada 5, Dureza 6, Bennies 3")
-    assert sheet_of(table) == {"agilidad": "d8", "disparar": "d8", "pelear": "d6", "parada": 5, "dureza": 6}
-    assert len(notes) == 1 and "Bennies" in notes[0] and "máster" in notes[0]
-    _sheet, *notes = paste(table, "@bob:local", "Pelear d8; Bennies 3; Disprar d10")
-    assert sheet_of(table)["pelear"] == "d8" and "bennies" not in sheet_of(table)
-    assert any("¿querías decir «Disparar»?" in n for n in notes) and any("Bennies" in n for n in notes)
+    _sheet, *notes = paste(table, "@bob:local",
+                           "Agilidad d8, Disparar d8, Pelear d6, Parada 5, Dureza 6, Bennies 3, Heridas 2")
+    assert sheet_of(table) == {"agilidad": "d8", "disparar": "d8", "pelear": "d6", "parada": 5, "dureza": 6,
+                               "bennies": 3}
+    assert len(notes) == 1 and "Heridas" in notes[0] and "máster" in notes[0]
+    _sheet, *notes = paste(table, "@bob:local", "Pelear d8; Heridas 1; Bennies 2; Disprar d10")
+    assert sheet_of(table)["pelear"] == "d8" and "heridas" not in sheet_of(table)
+    assert sheet_of(table)["bennies"] == 2 and any("Bennies 3 → 2" in n for n in notes)
+    assert any("¿querías decir «Disparar»?" in n for n in notes) and any("Heridas" in n for n in notes)
