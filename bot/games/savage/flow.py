@@ -92,12 +92,49 @@ def incapacitation_due(ctx: Context, hit: dict[str, Any]) -> None:
         store(character, after)
 
 
-def close_soak(ctx: Context, state: SavageCombat) -> None:
-    """The chance to soak the last hit is over (declined, the next damage roll, the next turn): 000
-    «Resuelve cada tirada de daño por separado ... (incluyendo las tiradas de absorción)»."""
-    for hit in state.hits.values():
-        incapacitation_due(ctx, hit)
-    state.hits = {}
+def close_soak(ctx: Context, state: SavageCombat, name: str | None = None) -> None:
+    """The chance to soak a hit is over (answered ``no``, the GM's second ``!siguiente``, the round's
+    end): ``name``'s hit, or every one. Only then comes the Vigor roll the soak held back."""
+    keys = [name_key(name)] if name is not None else list(state.hits)
+    for key in keys:
+        hit = state.hits.pop(key, None)
+        if hit is not None:
+            incapacitation_due(ctx, hit)
+    state.soak_warned = bool(state.hits) and state.soak_warned
+
+
+def reroll_open(ctx: Context, hit: dict[str, Any]) -> bool:
+    """A partial soak a benny may still reroll (000: «emplear un segundo beni en repetir la tirada de
+    Vigor»): open until the victim's next damage, the next turn or ``!absorber NOMBRE no``."""
+    character = ctx.room.find_character(str(hit.get("name", "")))
+    wounds = int(hit["effect"][2])
+    return (bool(hit.get("soaked")) and character is not None and int(hit.get("best", 0)) < wounds
+            and savage_of(character).bennies > 0)
+
+
+def open_soaks(ctx: Context, state: SavageCombat) -> list[str]:
+    """Who may still soak a hit now and has not answered (``!absorber`` or ``!absorber no``)."""
+    return [str(hit["name"]) for hit in state.hits.values() if not hit.get("soaked")]
+
+
+def close_rerolls(ctx: Context, state: SavageCombat, name: str | None = None) -> None:
+    """The chance to reroll the answered soaks (``name``'s, or every one) is over."""
+    answered = [k for k, hit in state.hits.items() if hit.get("soaked")]
+    for key in answered:
+        if name is None or key == name_key(name):
+            close_soak(ctx, state, str(state.hits[key]["name"]))
+
+
+def soak_state(ctx: Context, character: Character) -> str | None:
+    """``open`` while the character may still soak its last hit and has not answered, ``reroll`` while a
+    benny may reroll its soak, else None."""
+    combat = ctx.room.combat
+    hit = SavageCombat.of(combat).hits.get(name_key(character.name)) if combat else None
+    if hit is None:
+        return None
+    if not hit.get("soaked"):
+        return "open"
+    return "reroll" if reroll_open(ctx, hit) else None
 
 
 def roster(ctx: Context, state: SavageCombat) -> list[Character]:

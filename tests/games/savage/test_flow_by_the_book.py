@@ -139,10 +139,10 @@ F = FIRST + 3
 """The first line after FIGHT (Orco's turn, set by hand: no cards, no dice dealt)."""
 
 
-def test_a_soak_is_only_for_the_damage_just_dealt() -> None:
-    """000: «Resuelve cada tirada de daño por separado, apuntando sus efectos por completo, antes de pasar
-    a la siguiente (incluyendo las tiradas de absorción gastando benis).» McAvoy's chance passes with
-    the next damage roll, Kira's with the next turn."""
+def test_a_soak_stays_open_until_its_player_answers() -> None:
+    """001: «Después de calcular el daño, pero antes de aplicar las heridas, el personaje puede gastar un
+    beni para realizar una tirada de absorción» (issue 30 item 5: it stays open until answered). McAvoy's
+    chance outlives the next damage roll (on Kira); the GM's ``!siguiente`` waits for Kira's once."""
     table = make_table(system="savage", seed=5)
     t = play(FIGHT + """
 @gm:local: !daño McAvoy 11
@@ -152,10 +152,10 @@ def test_a_soak_is_only_for_the_damage_just_dealt() -> None:
 @bob:local: !absorber
 """, table)
     assert "!absorber McAvoy" in t.text(F) and "!absorber Kira" in t.text(F + 1)
-    assert "no tiene heridas que absorber ahora" in t.text(F + 2)
-    assert "no tiene heridas que absorber ahora" in t.text(F + 4)
-    assert (sheet(table, "McAvoy")["bennies"], sheet(table, "Kira")["bennies"]) == (2, 3)
-    assert (sheet(table, "McAvoy")["heridas"], sheet(table, "Kira")["heridas"]) == (1, 1)
+    assert t.text(F + 2).startswith("McAvoy · 🛡️ Absorción")
+    assert "Aún puede absorber: Kira" in t.text(F + 3) and table.room(ROOM_ID).combat.current == "Orco"
+    assert t.text(F + 4).startswith("Kira · 🛡️ Absorción")
+    assert (sheet(table, "McAvoy")["bennies"], sheet(table, "Kira")["bennies"]) == (1, 2)
 
 
 def test_a_soak_out_of_turn_needs_no_grant_and_no_declines_it() -> None:

@@ -73,13 +73,31 @@ FIGHT = """@gm:local: !combate
 @gm:local: !estado
 @gm:local: !combate fin
 """
+ANSWERS = {
+    19: "@dan:local: !absorber no",
+    23: "@gm:local: !absorber Capitán no",
+    39: "@ana:local: !absorber no",
+    42: "@cia:local: !absorber no",
+}
+"""Issue 30: a soak stays open until answered, so each open one is declined (which rolls nothing) right
+after the line (numbered in ``CAST + FIGHT``) that opened it; the assertions keep those numbers (``at``)."""
 TRAIT_KINDS = ("trait", "soak", "recovery", "incapacitation", "bleeding", "support")
+
+
+def answered(script: str) -> str:
+    lines = script.splitlines()
+    return "".join(f"{line}\n" + (f"{ANSWERS[n]}\n" if n in ANSWERS else "") for n, line in enumerate(lines, 1))
+
+
+def at(number: int) -> int:
+    """Line ``number`` of ``CAST + FIGHT`` in the played script, after the answers inserted before it."""
+    return number + sum(1 for n in ANSWERS if n < number)
 
 
 def seen(t: Transcript, number: int) -> list[dict]:
     """The messages answering line ``number`` as the GM reads them: their own copy of one that names an
     NPC's numbers (the same ``roll_id``, or the message just before it) instead of the room's."""
-    sent = [a for a in t.for_line(number) if a["action"] == "send"]
+    sent = [a for a in t.for_line(at(number)) if a["action"] == "send"]
     shown: list[dict] = []
     for a in sent:
         if a.get("gm_copy") and shown and shown[-1]["private_to"] is None:
@@ -121,7 +139,7 @@ def check_numbers(made: dict) -> None:
 
 def test_a_whole_fight_by_the_book() -> None:
     table = make_table(system="savage", seed=7)
-    t = play(CAST + FIGHT, table)
+    t = play(answered(CAST + FIGHT), table)
     every = [a["roll"] for a in t.actions if a["action"] == "send" and "roll" in a]
     for made in every:
         if ("tn" in made and made["kind"] in TRAIT_KINDS) or made.get("toughness") is not None:

@@ -1,0 +1,104 @@
+"""Issue 30 for Savage Worlds: a quiet table (short attack results, one burst message, the joker and
+Shaken explained once a fight) and no traps for the GM (the soak stays open until answered, bennies
+by the book). Each docstring quotes the sentence of ``000``/``001`` it implements where one applies."""
+
+from __future__ import annotations
+
+import textwrap
+
+from bot.console import ROOM_ID
+from bot.core.table import Table
+from tests.scripted import FaceRng
+from tests.transcript import Transcript, make_table, play
+
+CAST = """
+@gm:local: !pj Kira @bob:local
+@gm:local: !ficha Kira Espíritu d6, Fuerza d6, Vigor d8, Disparar d8, Pelear d6, Parada 5, Dureza 6, Bennies 3
+@gm:local: !ficha Kira Arma Rifle, Tipo de arma distancia, Daño 2d8
+@gm:local: !pnj Voss comodín
+@gm:local: !ficha Voss Pelear d10, Fuerza d8, Vigor d8, Espíritu d6, Parada 7, Dureza 7, Bennies 0
+@gm:local: !ficha Voss Arma Hacha, Tipo de arma cuerpo, Daño fue+d8
+@gm:local: !pnj Orco x2 grupo orcos
+@gm:local: !ficha Orco 1 Pelear d8, Fuerza d8, Parada 6, Dureza 7
+@gm:local: !ficha Orco 2 Pelear d8, Fuerza d8, Parada 6, Dureza 7
+@gm:local: !combate
+@gm:local: !turnos Kira, Voss, Orco 1, Orco 2
+"""
+FIRST = 12
+"""The first line after CAST (Kira's turn, order set by hand: no cards)."""
+
+
+def sheet(table: Table, name: str) -> dict:
+    return table.room(ROOM_ID).find_character(name).sheet
+
+
+def then(table: Table, done: int, script: str) -> Transcript:
+    """Play ``script`` on ``table`` after ``done`` events: its lines are numbered from ``done + 1``."""
+    return play("# earlier\n" * done + script, table)
+
+
+def phone_lines(text: str) -> int:
+    return sum(len(textwrap.wrap(line, 38)) or 1 for line in text.split("\n"))
+
+
+def current(table: Table) -> str | None:
+    return table.room(ROOM_ID).combat.current
+
+
+def fight(seed: int = 1) -> Table:
+    table = make_table(system="savage", seed=seed)
+    play(CAST, table)
+    return table
+
+
+# Item 5: the soak stays open until it is answered.
+
+def test_another_damage_roll_leaves_an_incapacitated_wild_cards_soak_open() -> None:
+    """001: «Después de calcular el daño, pero antes de aplicar las heridas, el personaje puede gastar un
+    beni para realizar una tirada de absorción»: the GM's next damage roll in the same group turn (on
+    someone else) neither closes Kira's chance nor rolls her Incapacitation; she soaks afterwards."""
+    table = fight()
+    play(CAST + "@gm:local: !ficha Kira Heridas 3\n@gm:local: !siguiente\n@gm:local: !siguiente", table)
+    t = then(table, FIRST + 2, "@gm:local: !daño Kira 10\n@gm:local: !daño Voss 20\n@gm:local: !estado")
+    assert "!absorber Kira" in t.text(FIRST + 3)
+    assert not any("Incapacitación" in x for x in t.texts(FIRST + 4))
+    assert "absorción pendiente" in t.text(FIRST + 5)
+    table.rng = FaceRng([(7, 8), (2, 6)])  # soak: Vigor 7, -3 wounds: 4, a success
+    t = then(table, FIRST + 5, "@bob:local: !absorber")
+    assert "Absorbe 1 de 1" in t.text(FIRST + 6) and "incapacitado" not in sheet(table, "Kira")
+
+
+def test_a_new_damage_on_a_victim_whose_soak_is_open_is_refused() -> None:
+    """000: «Resuelve cada tirada de daño por separado, apuntando sus efectos por completo, antes de pasar a
+    la siguiente (incluyendo las tiradas de absorción gastando benis)»: nothing is rolled or spent."""
+    table = fight()
+    play(CAST + "@gm:local: !siguiente", table)
+    t = then(table, FIRST + 1, "@gm:local: !daño Kira 10\n@gm:local: !daño Kira 12\n@gm:local: !ataque Voss contra Kira")
+    assert "!absorber Kira" in t.text(FIRST + 3) and "!absorber Kira" in t.text(FIRST + 4)
+    assert sheet(table, "Kira")["heridas"] == 1
+
+
+def test_next_is_refused_once_naming_who_may_soak_and_the_second_closes_it() -> None:
+    """A ``!siguiente`` while a soak is open is refused once with who may still soak; a second one closes
+    it (declined: the Incapacitation Vigor comes then) and the turn moves on."""
+    table = fight()
+    play(CAST + "@gm:local: !ficha Kira Heridas 3\n@gm:local: !siguiente", table)
+    t = then(table, FIRST + 2, "@gm:local: !daño Kira 10\n@gm:local: !siguiente")
+    refused = t.text(FIRST + 4)
+    assert "Kira" in refused and "!absorber Kira" in refused and current(table) == "Voss"
+    t = then(table, FIRST + 4, "@gm:local: !siguiente")
+    closed = "\n".join(t.texts(FIRST + 5))
+    assert "no absorbe" in closed and "Incapacitación (Vigor)" in closed and current(table) == "Orco 1"
+
+
+def test_damage_on_the_victims_own_turn_keeps_the_turn_until_the_soak_is_answered() -> None:
+    """Kira, incapacitated on her own turn, may still soak: the turn does not pass by itself and no Vigor
+    is rolled until she answers; her answer passes it."""
+    table = fight()
+    play(CAST + "@gm:local: !ficha Kira Heridas 3", table)
+    t = then(table, FIRST + 1, "@gm:local: !daño Kira 10\n@gm:local: !estado")
+    assert current(table) == "Kira" and not any("Incapacitación" in x for x in t.texts(FIRST + 2))
+    assert "absorción pendiente" in t.text(FIRST + 3)
+    t = then(table, FIRST + 3, "@bob:local: !absorber no")
+    answer = "\n".join(t.texts(FIRST + 4))
+    assert "Incapacitación (Vigor)" in answer and current(table) == "Voss"
