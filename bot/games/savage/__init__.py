@@ -3,6 +3,7 @@
 from importlib.resources import files
 
 from bot.core.api import Game
+from bot.games.savage.bennies import new_character, session_start
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
 from bot.games.savage.rolls import SavageSheetRules
@@ -18,5 +19,5 @@ GAME = Game(
     sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "armadura", "paso"}),
     npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
-    turn_group=group_of,
+    turn_group=group_of, new_character=new_character, session_start=session_start,
 )

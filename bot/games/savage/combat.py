@@ -26,6 +26,7 @@ from bot.core.api import (
     resolve,
     roller,
 )
+from bot.games.savage.bennies import bennies_or_pool
 from bot.games.savage.flow import (
     close_rerolls,
     close_soak,
@@ -162,7 +163,7 @@ class SavageCombatRules(CombatRules):
             wounds, character = hit["effect"][2], ctx.room.find_character(hit["name"])
             if not hit["soaked"]:
                 items.append(Pending("soak", hit["name"], "absorber", amount=wounds))
-            elif hit["best"] < wounds and character is not None and savage_of(character).bennies:
+            elif hit["best"] < wounds and character is not None and bennies_or_pool(ctx, character):
                 items.append(Pending("soak_reroll", hit["name"], "absorber", amount=wounds - hit["best"]))
         return items
 

@@ -19,6 +19,7 @@ from bot.core.api import (
     resolve,
     stamp,
 )
+from bot.games.savage.bennies import bennies_or_pool, with_pool
 from bot.games.savage.flow import (
     close_rerolls,
     close_soak,
@@ -101,7 +102,7 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     combat = ctx.room.combat
     state = SavageCombat.of(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
-    can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
+    can_soak = state is not None and after.wild_card and effect.wounds > 0 and bennies_or_pool(ctx, target) > 0
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
     ctx.reply("savage/table_damage", name=target.name, judged=target.name, roller=roller, roll=roll, effect=effect,
               before=before, after=after, hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
@@ -163,7 +164,7 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     if die is None:
         raise refuse("no_die", name=target.name, field="vigor")
     bennies = savage_of(target).bennies if reroll else SavageCharacter.from_dict(hit["before"]).bennies
-    before = replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies)
+    before = with_pool(ctx, target, replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies))
     spend_benny(before)
     roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}",
                       nerves=nerves_of(target))
@@ -175,13 +176,14 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
     hit.update(soaked=True, best=best.soaked)
+    left = bennies_or_pool(ctx, target)
     ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
-              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and after.bennies > 0)
-    if not after.bennies or not best.remaining:  # no reroll left: the chance to soak is over
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and left > 0)
+    if not left or not best.remaining:  # no reroll left: the chance to soak is over
         incapacitation_due(ctx, hit)
     state.save(combat)
     consume_grant(ctx)
-    if best.remaining and after.bennies and not ctx.is_gm():
+    if best.remaining and left and not ctx.is_gm():
         grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": stamp(ctx)}
 
@@ -245,7 +247,7 @@ def reroll(ctx: Context, actor: Character) -> None:
         raise refuse("not_a_trait").privately(secret)
     if last.get("outcome") == "critical_failure":
         raise refuse("critical_failure").privately(secret)
-    savage = savage_of(actor)
+    savage = with_pool(ctx, actor, savage_of(actor))
     if savage.bennies <= 0:
         raise refuse("no_bennies", name=actor.name).privately(secret)
     after = spend_benny(savage)

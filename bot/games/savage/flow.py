@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.api import Character, Combat, Context, announce_turn, name_key
+from bot.games.savage.bennies import bennies_or_pool
 from bot.games.savage.sheet import edges_of, group_of, nerves_of, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
 from systems.refusal import Refusal
@@ -109,7 +110,7 @@ def reroll_open(ctx: Context, hit: dict[str, Any]) -> bool:
     character = ctx.room.find_character(str(hit.get("name", "")))
     wounds = int(hit["effect"][2])
     return (bool(hit.get("soaked")) and character is not None and int(hit.get("best", 0)) < wounds
-            and savage_of(character).bennies > 0)
+            and bennies_or_pool(ctx, character) > 0)
 
 
 def open_soaks(ctx: Context, state: SavageCombat) -> list[str]:

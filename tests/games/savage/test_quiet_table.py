@@ -102,3 +102,53 @@ def test_damage_on_the_victims_own_turn_keeps_the_turn_until_the_soak_is_answere
     t = then(table, FIRST + 3, "@bob:local: !absorber no")
     answer = "\n".join(t.texts(FIRST + 4))
     assert "Incapacitación (Vigor)" in answer and current(table) == "Voss"
+
+
+# Item 5: bennies by the published rule (the house rules are silent).
+
+def test_a_players_new_wild_card_starts_with_three_bennies_and_an_npc_with_none() -> None:
+    """A player's new Wild Card has 3 bennies; an NPC the GM creates has none of its own."""
+    table = make_table(system="savage")
+    t = play("@gm:local: !pj Kira @bob:local\n@gm:local: !pnj Voss comodín\n@bob:local: !beni", table)
+    assert sheet(table, "Kira")["bennies"] == 3 and "Kira tiene 3 benis" in t.text(3)
+    assert sheet(table, "Voss").get("bennies", 0) == 0
+
+
+def test_a_stored_character_keeps_its_count() -> None:
+    """Characters stored before keep their bennies: only a new character is given its 3."""
+    table = fight()
+    play(CAST + "@gm:local: !beni Kira -2\n@gm:local: !pj Kira @bob:local", table)
+    assert sheet(table, "Kira")["bennies"] == 1
+
+
+def test_a_new_session_sets_bennies_back_and_fills_the_gms_pool_without_the_acta() -> None:
+    """``!sesion nueva`` (with or without the acta recording) sets every player's Wild Card back to 3
+    and the GM's pool to one benny per player character; ``!beni master`` shows it."""
+    table = fight()
+    play(CAST + "@gm:local: !pj Bruno @cid:local\n@gm:local: !beni Kira -3", table)
+    t = then(table, FIRST + 1, "@gm:local: !sesion nueva\n@gm:local: !beni master")
+    assert sheet(table, "Kira")["bennies"] == 3 and sheet(table, "Bruno")["bennies"] == 3
+    assert sheet(table, "Voss")["bennies"] == 0
+    assert "Kira, Bruno vuelven a 3 benis" in t.text(FIRST + 2) and "el máster tiene 2 benis" in t.text(FIRST + 2)
+    assert "El máster tiene 2 benis" in t.text(FIRST + 3)
+    t = then(table, FIRST + 3, "@gm:local: !acta activar\n@gm:local: !beni Kira -1\n@gm:local: !sesion nueva")
+    assert "Empieza la sesión" in "\n".join(t.texts(FIRST + 6)) and sheet(table, "Kira")["bennies"] == 3
+
+
+def test_an_npc_wild_card_with_no_bennies_left_soaks_from_the_gms_pool() -> None:
+    """The GM's pool pays for NPC Wild Cards that have none left."""
+    table = fight(seed=2)
+    play(CAST + "@gm:local: !sesion nueva", table)
+    t = then(table, FIRST + 1, "@gm:local: !daño Voss 12\n@gm:local: !absorber Voss\n@gm:local: !beni master")
+    assert "!absorber Voss" in t.gm_text(FIRST + 2)
+    assert "Absorción" in "\n".join(t.texts(FIRST + 3, gm_copies=True))
+    assert "El máster tiene 0 benis" in t.text(FIRST + 4) and sheet(table, "Voss")["bennies"] == 0
+
+
+def test_spending_a_benny_while_shaken_ends_shaken() -> None:
+    """000: «Un personaje puede gastar un beni en cualquier momento para eliminar el estado de aturdimiento»:
+    ``!beni gastar`` while Shaken, with no soak open for that character, ends Shaken."""
+    table = fight()
+    t = play(CAST + "@gm:local: !daño Kira 6\n@bob:local: !beni gastar", table)
+    assert "aturdido" not in sheet(table, "Kira") and sheet(table, "Kira")["bennies"] == 2
+    assert "se le pasa el aturdimiento" in t.text(FIRST + 1)
