@@ -107,8 +107,13 @@ class SavageCombatRules(CombatRules):
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
             mark_recovery(ctx, actor)
+        state = SavageCombat.of(combat)
+        explain_joker = joker and state.first_time("joker")
+        explain = savage.shaken and (roll is None or not roll.recovered) and state.first_time("shaken")
+        state.save(combat)
         ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
-                     joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies)
+                     joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies,
+                     explain_joker=explain_joker, explain=explain)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.of(combat)

@@ -105,7 +105,7 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     can_soak = state is not None and after.wild_card and effect.wounds > 0 and bennies_or_pool(ctx, target) > 0
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
     ctx.reply("savage/table_damage", name=target.name, judged=target.name, roller=roller, roll=roll, effect=effect,
-              before=before, after=after, hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
+              before=before, after=after, hold_broken=hold_broken, can_soak=can_soak, npc=ctx.sheet_is_gms(target))
     if incapacitated and not can_soak:
         after, _ = roll_incapacitation(ctx, target, after)
     store(target, after)
@@ -200,7 +200,7 @@ def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto
     require_soak_answered(ctx, target)
     skill = "disparar" if weapon_is_ranged(attacker) else "pelear"
     made = resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", auto)
-    answer_roll(ctx, attacker, made, target=target)
+    answer_roll(ctx, attacker, made, kind="savage/attack", target=target)
     consume_grant(ctx)
     take_hit(ctx, attacker, target)  # the attack rolls its own damage
     damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED

@@ -34,6 +34,19 @@ def trait_roll(ctx: Context, verb: str, die: str, savage: SavageCharacter, joker
     return ctx.system.roll(" ".join(w for w in words if w), ctx.rng)
 
 
+def explain_once(ctx: Context, key: str) -> bool:
+    """Whether the explanation ``key`` (``joker``, ``shaken``) is still new to the table this fight (out
+    of a fight, always); from now on it is told. (A game-local memory in the combat's data, until the
+    core offers one.)"""
+    combat = ctx.room.combat
+    if combat is None:
+        return True
+    state = SavageCombat.of(combat)
+    new = state.first_time(key)
+    state.save(combat)
+    return new
+
+
 def has_joker(ctx: Context, character: Character) -> bool:
     combat = ctx.room.combat
     if combat is None:
@@ -159,7 +172,9 @@ def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None
         combat.order = [c.name for c in acting]
     state.started = []
     rows = [{"name": c.name, "card": state.card_of(c), "holding": state.is_holding(c.name)} for c in acting]
-    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile),
+    first_joker = next((row["name"] for row in rows if row["card"] is not None and row["card"].joker), None)
+    explain_joker = first_joker if first_joker and state.first_time("joker") else None
+    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile), explain_joker=explain_joker,
                  lost=[c.name for c in everyone if name_key(c.name) in lost])
 
 

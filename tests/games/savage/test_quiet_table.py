@@ -60,7 +60,7 @@ def test_another_damage_roll_leaves_an_incapacitated_wild_cards_soak_open() -> N
     table = fight()
     play(CAST + "@gm:local: !ficha Kira Heridas 3\n@gm:local: !siguiente\n@gm:local: !siguiente", table)
     t = then(table, FIRST + 2, "@gm:local: !daño Kira 10\n@gm:local: !daño Voss 20\n@gm:local: !estado")
-    assert "!absorber Kira" in t.text(FIRST + 3)
+    assert "!absorber [no]" in t.text(FIRST + 3)
     assert not any("Incapacitación" in x for x in t.texts(FIRST + 4))
     assert "absorción pendiente" in t.text(FIRST + 5)
     table.rng = FaceRng([(7, 8), (2, 6)])  # soak: Vigor 7, -3 wounds: 4, a success
@@ -74,7 +74,8 @@ def test_a_new_damage_on_a_victim_whose_soak_is_open_is_refused() -> None:
     table = fight()
     play(CAST + "@gm:local: !siguiente", table)
     t = then(table, FIRST + 1, "@gm:local: !daño Kira 10\n@gm:local: !daño Kira 12\n@gm:local: !ataque Voss contra Kira")
-    assert "!absorber Kira" in t.text(FIRST + 3) and "!absorber Kira" in t.text(FIRST + 4)
+    assert "!absorber [no]" in t.text(FIRST + 2)
+    assert "aún puede absorber" in t.text(FIRST + 3) and "aún puede absorber" in t.text(FIRST + 4)
     assert sheet(table, "Kira")["heridas"] == 1
 
 
@@ -152,3 +153,33 @@ def test_spending_a_benny_while_shaken_ends_shaken() -> None:
     t = play(CAST + "@gm:local: !daño Kira 6\n@bob:local: !beni gastar", table)
     assert "aturdido" not in sheet(table, "Kira") and sheet(table, "Kira")["bennies"] == 2
     assert "se le pasa el aturdimiento" in t.text(FIRST + 1)
+
+
+# Item 1: the common result of an attack in three phone lines; explanations once a fight.
+
+def test_an_attack_its_damage_and_the_open_soak_fit_three_phone_lines() -> None:
+    """Actor, target, dice, outcome and effect (wounds, Shaken, the soak now open) in three 38-column
+    lines once the event's messages are one."""
+    table = fight(seed=3)
+    t = then(table, FIRST - 1, "@bob:local: !ataque Voss\n@gm:local: !siguiente\n@gm:local: !ataque Voss contra Kira")
+    merged = "\n".join(t.texts(FIRST + 2))
+    assert "Voss" in merged and "Kira: 2 heridas" in merged and "aturdido" in merged and "!absorber" in merged
+    assert phone_lines(merged) <= 3, merged
+    assert phone_lines("\n".join(t.texts(FIRST))) <= 3
+
+
+def whole_fight() -> list[str]:
+    from tests.games.savage.test_whole_fight import CAST as WHOLE, FIGHT as WHOLE_FIGHT, answered
+
+    t = play(answered(WHOLE + WHOLE_FIGHT), make_table(system="savage", seed=7))
+    return [a["text"] for a in t.actions if a["action"] == "send" and not a.get("gm_copy")]
+
+
+def test_the_jokers_bonus_and_what_shaken_means_are_said_once_a_fight() -> None:
+    """000: a joker «añade +2 a todas las tiradas de rasgo y daño» and its holder «puede actuar en
+    cualquier momento»; Shaken: «solo podrá hacer acciones gratuitas». Two jokers and several Shaken
+    characters in one fight: each explanation once."""
+    texts = whole_fight()
+    assert sum(x.count("+2 a") for x in texts) == 1, [x for x in texts if "+2 a" in x]
+    assert sum(x.count("acciones gratuitas") for x in texts) == 1, [x for x in texts if "acciones gratuitas" in x]
+    assert sum("comodín" in x for x in texts) >= 2
