@@ -177,6 +177,12 @@ class GameHooks(Protocol):
     @property
     def locations(self) -> frozenset[str]: ...
 
+    @property
+    def new_character(self) -> Callable[[Character], None] | None: ...
+
+    @property
+    def session_start(self) -> Callable[[Context], None] | None: ...
+
 
 class GameBook(Protocol):
     """The games a table offers, by key (``bot.core.game.GameRegistry`` is one)."""

@@ -27,6 +27,7 @@ from bot.core.api import (
     roller,
 )
 from bot.games.savage.bennies import bennies_or_pool
+from bot.games.savage.burst import resume
 from bot.games.savage.flow import (
     close_rerolls,
     close_soak,
@@ -192,7 +193,8 @@ class SavageCombatRules(CombatRules):
             ctx.reply("savage/table_soak_declined", name=name)
         close_soak(ctx, state)
         state.save(combat)
-        return False
+        resume(ctx)  # a burst those soaks held back ends before the turn does
+        return bool(open_soaks(ctx, SavageCombat.of(combat)))
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the roster; the card goes to the discards unless the rest of its group stays."""

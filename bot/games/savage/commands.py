@@ -26,6 +26,8 @@ from bot.core.api import (
     resolve,
     vocab,
 )
+from bot.games.savage.bennies import pool, with_pool
+from bot.games.savage.burst import resume
 from bot.games.savage.combat import (
     act_now,
     end_task,
@@ -38,7 +40,6 @@ from bot.games.savage.combat import (
     task_roll,
 )
 from bot.games.savage.damage import DECLINE, REROLL, apply_total, attack, damage_request, reroll, roll_damage, soak
-from bot.games.savage.bennies import pool, with_pool
 from bot.games.savage.flow import explain_once, has_joker, mark_recovery, recovery_rolled, refuse, soak_state, trait_roll
 from bot.games.savage.grammar import actor_and_rest, area_parts, attacker, named, surprise_sides, two_names
 from bot.games.savage.rolls import count_action, take_hit
@@ -185,6 +186,7 @@ def area_command(ctx: Context, got: Parsed) -> None:
 def soak_command(ctx: Context, got: Parsed) -> None:
     target, _ = ctx.own_or_named(got.text("NOMBRE"))
     soak(ctx, target, got.text(DIE.shown), got.text(SOAK_END.shown))
+    resume(ctx)  # a burst this soak held back goes on
 
 
 @COMMANDS.takes("recargar", "reload", spec=(NAME,), in_character=True)

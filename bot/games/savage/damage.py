@@ -94,10 +94,10 @@ def apply_total(ctx: Context, target: Character, total: int) -> None:
 def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect,
               roll: SavageDamageRoll | None, roller: str | None = None) -> None:
     """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until its
-    player answers (or the GM closes it: ``!absorber NOMBRE no``, a second ``!siguiente``). ``roller``: whose damage it is (a GM-owned sheet's shows its dice
-    only, bot/core/privacy.py); the Toughness it is judged against (``judged``) shows unless the target's
-    sheet is the GMs'. A Wild Card it incapacitates rolls Vigor when that chance has passed, at once when
-    there is none."""
+    player answers (or the GM closes it: ``!absorber NOMBRE no``, a second ``!siguiente``). ``roller``:
+    whose damage it is (a GM-owned sheet's shows its dice only, bot/core/privacy.py); the Toughness it
+    is judged against shows unless the target's sheet is the GMs'. A Wild Card it incapacitates rolls
+    Vigor when that chance has passed, at once when there is none."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
     state = SavageCombat.of(combat) if combat else None
@@ -105,7 +105,8 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     can_soak = state is not None and after.wild_card and effect.wounds > 0 and bennies_or_pool(ctx, target) > 0
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
     ctx.reply("savage/table_damage", name=target.name, judged=target.name, roller=roller, roll=roll, effect=effect,
-              before=before, after=after, hold_broken=hold_broken, can_soak=can_soak, npc=ctx.sheet_is_gms(target))
+              before=before, after=after, hold_broken=hold_broken, can_soak=can_soak,
+              npc=ctx.sheet_is_gms(target))
     if incapacitated and not can_soak:
         after, _ = roll_incapacitation(ctx, target, after)
     store(target, after)
@@ -176,14 +177,14 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
     hit.update(soaked=True, best=best.soaked)
-    left = bennies_or_pool(ctx, target)
+    spare = bennies_or_pool(ctx, target)
     ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
-              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and left > 0)
-    if not left or not best.remaining:  # no reroll left: the chance to soak is over
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and spare > 0)
+    if not spare or not best.remaining:  # no reroll left: the chance to soak is over
         incapacitation_due(ctx, hit)
     state.save(combat)
     consume_grant(ctx)
-    if best.remaining and left and not ctx.is_gm():
+    if best.remaining and spare and not ctx.is_gm():
         grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": stamp(ctx)}
 

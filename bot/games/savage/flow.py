@@ -172,7 +172,7 @@ def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None
         combat.order = [c.name for c in acting]
     state.started = []
     rows = [{"name": c.name, "card": state.card_of(c), "holding": state.is_holding(c.name)} for c in acting]
-    first_joker = next((row["name"] for row in rows if row["card"] is not None and row["card"].joker), None)
+    first_joker = next((c.name for c in acting if (card := state.card_of(c)) is not None and card.joker), None)
     explain_joker = first_joker if first_joker and state.first_time("joker") else None
     ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile), explain_joker=explain_joker,
                  lost=[c.name for c in everyone if name_key(c.name) in lost])

@@ -34,6 +34,8 @@ class SavageCombat:
     """A ``!siguiente`` was refused because of the soaks open now: the next one closes them."""
     told: list[str] = field(default_factory=list)
     """The explanations the table already read this fight (the joker's bonus, what Shaken means)."""
+    burst: dict[str, Any] | None = None
+    """The rest of a burst a soak stopped (``burst.py``): attacker, damage, hits left, declared order."""
 
     @classmethod
     def of(cls, combat: Combat) -> SavageCombat:
@@ -43,7 +45,7 @@ class SavageCombat:
             deck, list(data.get("roster", [])), list(data.get("holding", [])), list(data.get("started", [])),
             dict(data.get("hits", {})), dict(data.get("surprise", {})), data.get("task"), list(data.get("overwatch", [])),
             dict(data.get("recovered", {})), bool(data.get("soak_warned", False)),
-            [str(k) for k in data.get("told", [])],
+            [str(k) for k in data.get("told", [])], data.get("burst") if isinstance(data.get("burst"), dict) else None,
         )
 
     def save(self, combat: Combat) -> None:
@@ -51,6 +53,7 @@ class SavageCombat:
             "deck": self.deck.to_dict(), "roster": self.roster, "holding": self.holding, "started": self.started,
             "hits": self.hits, "surprise": self.surprise, "task": self.task, "overwatch": self.overwatch,
             "recovered": self.recovered, "soak_warned": self.soak_warned, "told": self.told,
+            "burst": self.burst,
         }
 
     @property

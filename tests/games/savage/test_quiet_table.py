@@ -169,7 +169,9 @@ def test_an_attack_its_damage_and_the_open_soak_fit_three_phone_lines() -> None:
 
 
 def whole_fight() -> list[str]:
-    from tests.games.savage.test_whole_fight import CAST as WHOLE, FIGHT as WHOLE_FIGHT, answered
+    from tests.games.savage.test_whole_fight import CAST as WHOLE
+    from tests.games.savage.test_whole_fight import FIGHT as WHOLE_FIGHT
+    from tests.games.savage.test_whole_fight import answered
 
     t = play(answered(WHOLE + WHOLE_FIGHT), make_table(system="savage", seed=7))
     return [a["text"] for a in t.actions if a["action"] == "send" and not a.get("gm_copy")]
@@ -183,3 +185,27 @@ def test_the_jokers_bonus_and_what_shaken_means_are_said_once_a_fight() -> None:
     assert sum(x.count("+2 a") for x in texts) == 1, [x for x in texts if "+2 a" in x]
     assert sum(x.count("acciones gratuitas") for x in texts) == 1, [x for x in texts if "acciones gratuitas" in x]
     assert sum("comodín" in x for x in texts) >= 2
+
+
+# Item 1: a burst is one message, and its damage waits for a soak it opens.
+
+def test_a_burst_stops_at_the_first_hit_that_opens_a_soak_and_goes_on_once_answered() -> None:
+    """000: «los impactos de la cadencia irán en orden a los enemigos que hayas declarado» and «Resuelve
+    cada tirada de daño por separado ... (incluyendo las tiradas de absorción gastando benis)»."""
+    for seed in range(1, 60):
+        table = make_table(system="savage", seed=seed)
+        play(CAST + "@gm:local: !ficha Voss Disparar d10, Arma Subfusil, Tipo de arma distancia, Daño 2d6\n"
+             "@gm:local: !ficha Kira Dureza 2\n@gm:local: !siguiente", table)
+        t = then(table, FIRST + 2, "@gm:local: !tiro Voss rof 3 Disparar objetivos Kira x3")
+        burst = [a for a in t.for_line(FIRST + 3) if a["action"] == "send" and not a.get("gm_copy")]
+        hits = next(a["roll"]["hits"] for a in burst if "roll" in a)
+        if hits >= 2:
+            break
+    else:
+        raise AssertionError("no burst of two hits in 60 seeds")
+    texts = [a["text"] for a in burst]
+    assert "🔫" in texts[0] and sum(x.startswith("💥 Kira") for x in texts) == 1
+    assert all(phone_lines(x) <= 2 for x in texts[1:]), texts
+    assert sheet(table, "Kira")["heridas"] >= 1
+    t = then(table, FIRST + 3, "@bob:local: !absorber no")
+    assert sum(x.startswith("💥 Kira") for x in t.texts(FIRST + 4)) == 1, t.texts(FIRST + 4)
