@@ -86,7 +86,7 @@ def test_rate_of_fire_with_targets_keeps_the_wounds_and_the_joker() -> None:
     second = roll(t, FIRST + 2)["roll"]
     assert second["targets"] == ["Orco", "Lobo"], "a modifier word never becomes part of a name"
     assert {"reason": "cobertura", "value": -2} in second["modifiers"]
-    named = roll(t, FIRST + 3)["roll"]
+    named = next(a["roll"] for a in t.for_line(FIRST + 3) if a.get("roll", {}).get("kind") == "rof")  # then its damage
     assert named["kind"] == "rof" and named["expr"] == "1d8" and named["targets"] == ["Orco", "Lobo"]
     assert {"reason": "heridas", "value": -1} in named["modifiers"]
 
