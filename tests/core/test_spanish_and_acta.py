@@ -84,7 +84,7 @@ def test_one_npc_will_enter_the_fight() -> None:
 
 
 def test_a_players_gm_only_fields_are_named_in_agreement() -> None:
-    t = play("@gm:local: !pj Kira @bob:local\n@bob:local: !ficha Kira Agilidad d8, Bennies 3, Heridas 1",
+    t = play("@gm:local: !pj Kira @bob:local\n@bob:local: !ficha Kira Agilidad d8, Bennies 2, Heridas 1",
              system="savage")
     note = texts(t, 2)[1]
     assert "no se han cambiado Bennies, Heridas: solo el máster los cambia" in note, note

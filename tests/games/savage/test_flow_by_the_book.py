@@ -286,7 +286,7 @@ def test_a_shaken_character_gets_one_spirit_roll_at_the_start_of_its_turn() -> N
 @bob:local: !tiro Espíritu
 @bob:local: !beni recuperar
 """)
-    assert "sigue aturdido (este turno solo acciones gratuitas" in t.texts(FIRST + 2)[0]
+    assert "sigue con el aturdimiento (este turno solo acciones gratuitas" in t.texts(FIRST + 2)[0]
     assert "ya hizo su tirada de Espíritu este turno" in t.text(FIRST + 3)
     assert "ya hizo su tirada de Espíritu este turno" in t.text(FIRST + 4)
     assert "se le pasa el aturdimiento" in t.text(FIRST + 5) and table.rng.exhausted()
@@ -301,7 +301,7 @@ def test_without_a_spirit_die_the_one_recovery_roll_is_recuperar() -> None:
          "@gm:local: !turnos Orco, Kira", table)
     scripted(table, (1, 6))  # an Extra's d6: 1, a failure
     t = then(table, FIRST + 3, "@gm:local: !recuperar Orco d6\n@gm:local: !recuperar Orco d6")
-    assert "sigue aturdido" in t.text(FIRST + 4) and "ya hizo su tirada" in t.text(FIRST + 5)
+    assert "sigue con el aturdimiento" in t.text(FIRST + 4) and "ya hizo su tirada" in t.text(FIRST + 5)
     assert table.rng.exhausted()
 
 
@@ -466,7 +466,7 @@ def test_an_extra_with_no_bennies_is_not_offered_bennies() -> None:
     turn = t.texts(FIRST + 3)[0]
     assert "💫 Orco, aturdido: !recuperar dN tira Espíritu;" in turn and "beni" not in turn
     assert "tiene el estado aturdido" in t.text(FIRST + 4) and "beni" not in t.text(FIRST + 4)
-    assert "sigue aturdido" in t.text(FIRST + 5) and "beni" not in t.text(FIRST + 5)
+    assert "sigue con el aturdimiento" in t.text(FIRST + 5) and "beni" not in t.text(FIRST + 5)
 
 
 def test_the_room_is_not_told_a_gm_wild_card_may_soak() -> None:

@@ -195,7 +195,7 @@ def test_a_whole_fight_by_the_book() -> None:
     attack, damage = rolls(t, 46)  # 6!+6!+5 = 17 - 1 + 2 = 18 vs 4; damage 5 + 2 + 4 + 2 = 13 vs 6
     assert (attack["total"], attack["raises"], damage["total"]) == (18, 3, 13)
     assert "Orco 1: fuera de combate" in text(t, 46)  # an Extra with a wound is out
-    assert rolls(t, 47)[0]["total"] == 3 and "sigue aturdido" in text(t, 47)  # Kira: max(3, 1) = 3 < 4
+    assert rolls(t, 47)[0]["total"] == 3 and "sigue con el aturdimiento" in text(t, 47)  # Kira: max(3, 1) = 3 < 4
     assert "tiene el estado aturdido: no puede actuar" in text(t, 48)
     assert "ya hizo su tirada de Espíritu este turno" in text(t, 49)  # one recovery roll a turn
     assert "le quedan 2" in text(t, 50)  # but a benny ends Shaken at any time: 3 - 1
