@@ -101,6 +101,8 @@ def end_turn(ctx: Context, combat: Combat) -> None:
     """``!siguiente``: the GM, or a player with a character in the turn, ends it and the next begins."""
     if not ctx.is_gm() and all(member.owner != ctx.sender for member in turn_members(ctx, combat)):
         raise Refusal("not_your_turn_to_end", actor=combat.current)
+    if ctx.game.combat.turn_ending(ctx, combat):
+        return
     advance(ctx, combat)
 
 
@@ -202,7 +204,9 @@ def leave(ctx: Context, combat: Combat, position: int) -> None:
 def acting(ctx: Context) -> tuple[int, int] | None:
     """The turn now (round, turn) if someone acts on it (taken before a command, for ``sweep_dead``)."""
     combat = ctx.room.combat
-    if combat is None or not combat.started or not turn_members(ctx, combat):
+    if combat is None or not combat.started:
+        return None
+    if not turn_members(ctx, combat) and not ctx.game.combat.holds_turn(ctx, combat):
         return None
     return combat.round, combat.turn
 
@@ -210,7 +214,7 @@ def acting(ctx: Context) -> tuple[int, int] | None:
 def sweep_dead(ctx: Context, acted: tuple[int, int] | None) -> None:
     """After a command: whoever died leaves the order; if it was their turn, or nobody of the turn
     ``acted`` (the one someone acted on before the command, if the command left it) can act any more,
-    the next one starts."""
+    the next one starts, unless the game waits for an answer first (``holds_turn``: a soak still open)."""
     combat = ctx.room.combat
     if combat is None or not combat.order:
         return
@@ -218,7 +222,7 @@ def sweep_dead(ctx: Context, acted: tuple[int, int] | None) -> None:
     actor_left = drop_dead(ctx, combat)
     if not combat.order:
         return
-    if actor_left or fallen:
+    if (actor_left or fallen) and not ctx.game.combat.holds_turn(ctx, combat):
         ctx.room.granted.clear()
         if any(can_act(ctx, name) for name in combat.order):
             _begin_turn(ctx, combat)

@@ -109,6 +109,17 @@ class CombatRules(Protocol):
         keeps no such item inherits this answer: nothing."""
         return []
 
+    def holds_turn(self, ctx: Context, combat: Combat) -> bool:
+        """Whether the fight waits for an answer before the turn may pass by itself (a soak still
+        offered): while it does, a turn whose members can no longer act does not end by itself.
+        A game with nothing to wait for inherits this answer: it never waits."""
+        return False
+
+    def turn_ending(self, ctx: Context, combat: Combat) -> bool:
+        """``!siguiente`` is about to end the turn: True keeps it (the game told the room why, such as a
+        soak still open, once); False lets it end, after the game closed what it waited for."""
+        return False
+
 
 class SheetRules(Protocol):
     """How a game rolls from a character's sheet and the table's state (``!tiro``)."""
@@ -181,6 +192,12 @@ class GameHooks(Protocol):
 
     @property
     def screen_attack(self) -> ScreenAttack | None: ...
+
+    @property
+    def new_character(self) -> Callable[[Character], None] | None: ...
+
+    @property
+    def session_start(self) -> Callable[[Context], None] | None: ...
 
 
 class GameBook(Protocol):

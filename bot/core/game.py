@@ -10,7 +10,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot.core.commands import CommandGroup
-from bot.core.context import CombatRules, SheetRules
+from bot.core.context import CombatRules, Context, SheetRules
 from bot.core.records import ScreenAttack, Vitality
 from bot.core.state import Character
 from systems.base import GameSystem
@@ -60,6 +60,12 @@ class Game:
     value): Savage's ``comodín`` makes a Wild Card of a GM's NPC, an Extra otherwise."""
     screen_attack: ScreenAttack | None = None
     """The GM's screen's attack control for the game's ``!ataque`` (None: the screen has none)."""
+    new_character: Callable[[Character], None] | None = None
+    """What a player's new character starts with (``!pj`` of a new name), written into its sheet
+    (Savage: a Wild Card's 3 bennies). Characters stored before are never touched."""
+    session_start: Callable[[Context], None] | None = None
+    """What a new session (``!sesion``, ``!sesion nueva``) sets back in the game (Savage: the players'
+    bennies and the GM's pool); with it, ``!sesion`` works without the acta recording."""
     locations: frozenset[str] = frozenset()
     """The hit locations its damage and healing read after the target's name, folded (``name_key``):
     Sombra's ``cabeza``, ``brazo derecho``. The GM's screen takes them in its text field and keeps them

@@ -6,6 +6,7 @@ between two messages (``Pending``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -34,6 +35,9 @@ class SheetRoll:
     what it changed would show before ``!revelar``."""
     shown: dict[str, Any] | None = None
     """The outcome's roll object (``Outcome.as_json``) once built: a game that built it already gives it."""
+    follow: Callable[[], None] | None = None
+    """What the game does once the roll is answered, in the same event (Savage: a burst's damage, shot
+    by shot); a roll with it changes the table's state."""
 
     @property
     def json(self) -> dict[str, Any]:

@@ -18,12 +18,14 @@ INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 """Hangul fillers: Unicode letters that show nothing."""
 
 
-PLAY = ("characters", "combat", "exploration")
+PLAY = ("characters", "combat", "exploration", "game_data")
 """The fields of ``RoomState`` that are the room's play (what ``!deshacer`` takes back)."""
 _BY_KEY = ("characters", "rerolls")
 """Fields taken back entry by entry (a character, a character's last roll), the others whole."""
 Part = tuple[str, str | None]
 """A part of the state: a field, and the key of one of its entries (None: the whole field)."""
+_EMPTY: dict[str, Any] = {"game_data": {}}
+"""What a stored state older than a field of the play reads as (a snapshot taken before it existed)."""
 _ENCODER = json.JSONEncoder(default=vars, ensure_ascii=False, separators=(",", ":"), check_circular=False)
 """The state's JSON, made several times per event: one encoder, not one per call, and no check for
 cycles, which a tree of dataclasses has none of (a fifth less time per encoding, by timeit)."""
@@ -187,6 +189,9 @@ class RoomState:
     """The last public rolls, newest last (``{"who", "text"}``), for the table page."""
     rerolls: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each character's last roll a game can reroll (name key -> what ``!repetir`` needs)."""
+    game_data: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What a game keeps for the room beyond a character or a fight, by game key (Savage: the GM's pool
+    of bennies): part of the play, so ``!deshacer`` takes it back."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -229,7 +234,8 @@ class RoomState:
         before = json.loads(snapshot)
         now = dict(zip(PLAY, json.loads(play)))
         now["rerolls"] = json.loads(_ENCODER.encode(self.rerolls))
-        parts: list[Part] = [(name, None) for name in ("combat", "exploration") if before.get(name) != now[name]]
+        parts: list[Part] = [(name, None) for name in ("combat", "exploration", "game_data")
+                             if before.get(name, _EMPTY.get(name)) != now[name]]
         for name in _BY_KEY:
             old, new = before.get(name) or {}, now[name]
             parts += [(name, key) for key in dict.fromkeys([*old, *new]) if old.get(key) != new.get(key)]

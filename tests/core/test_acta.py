@@ -543,7 +543,7 @@ def test_a_roll_is_one_compact_line_of_its_stored_result_not_the_whole_chat_mess
     room.play("@gm:local: !acta activar\n@ana:local: !pj Ana\n@gm:local: !pnj Orco\n@gm:local: !ficha Orco dureza 5\n"
               "@gm:local: !combate\n@gm:local: !iniciativa")
     message = room.say(GM, "!daño Orco 2d6+3")[0]
-    assert message.count("\n") == 2  # the damage, its effect, the target's new state
+    assert message.count("\n") == 0  # the target, its new state and the damage in one line (issue 30)
     roll = next(e for e in room.table.store.acta.entries(ROOM, [1]) if e.kind == "roll")
     result = roll.data["result"]
     dice = ", ".join(map(str, result["dice"]))

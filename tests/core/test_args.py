@@ -185,7 +185,7 @@ def test_a_check_before_the_arguments_wins_over_the_usage() -> None:
     for text in ("", "fin", "otra cosa", "<i>x</i>" * 200, "\x07" * 500):
         assert play(f"{GM}: !sesion {text}".rstrip()).text(1) == play(f"{GM}: !sesion").text(1), text
     on = play(f"{GM}: !acta activar\n{GM}: !sesion otra cosa\n{GM}: !sesion fin\n{GM}: !sesion")
-    assert "!sesion [fin]" in on.text(2) and "!sesion [fin]" not in on.text(3) + on.text(4)
+    assert "!sesion [fin|nueva]" in on.text(2) and "!sesion [fin|nueva]" not in on.text(3) + on.text(4)
 
 
 def test_a_gm_s_keyword_is_refused_to_a_player_before_the_usage_and_changes_nothing() -> None:
@@ -237,6 +237,6 @@ def test_the_commands_read_through_a_spec_now_keep_the_usage_users_have_always_r
         "macro": ("[NOMBRE] ALIAS = EXPRESIÓN | [NOMBRE] ALIAS borrar", True, False),
         "pnj": ("NOMBRE [xN] [grupo G] [Campo valor, ...]", True, True),
         "acta": ("[N] | activar | desactivar | borrar N|todo", False, False),
-        "sesion": ("[fin]", False, True), "combate": ("[fin]", False, True), "exploracion": ("[fin]", False, True),
+        "sesion": ("[fin|nueva]", False, True), "combate": ("[fin]", False, True), "exploracion": ("[fin]", False, True),
         "siguiente": ("", False, False), "estado": ("", False, False), "dados": ("", False, False),
     }

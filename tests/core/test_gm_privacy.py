@@ -279,5 +279,5 @@ def test_an_npcs_damage_to_a_player_shows_the_players_toughness() -> None:
     room.say(GM, "!siguiente")
     sends = room.say(GM, "!daño Kira 2d6")
     public = [s for s in sends if s.private_to is None and s.roll is not None]
-    assert public and "vs Dureza 5" in public[0].message.body, public[0].message.body
+    assert public and " vs 5)" in public[0].message.body, public[0].message.body
     assert "total" not in public[0].roll and "expr" not in public[0].roll, public[0].roll

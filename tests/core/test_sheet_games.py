@@ -89,7 +89,7 @@ def test_the_configured_game_changing_between_runs_switches_the_sheets_too(tmp_p
     t = play(handled + "@bob:local: !ficha Kira\n@bob:local: !tiro Pistola", make_table(system="sombra", db=db))
     assert "parada" not in t.text(3).lower() and FAILED not in t.text(4)
     t = play(handled * 2 + "@bob:local: !ficha Kira", make_table(system="savage", db=db))
-    assert "Parada 5, Heridas 2" in t.text(5)
+    assert "Parada 5, Bennies 3, Heridas 2" in t.text(5)  # a new Wild Card's 3 bennies (issue 30)
 
 
 def _fixture_table(tmp_path: Path) -> Table:

@@ -253,7 +253,7 @@ def test_undone_command_leaves_the_acta_but_its_dice_stay_in_the_history_and_are
     _say(undone, "@gm:local: !daño Kira 2d6+4")
 
     kept = make_table(system="savage", seed=8)
-    play(script + "@gm:local: !daño Kira 2d6+4", table=kept)
+    play(script + "@bob:local: !absorber no\n@gm:local: !daño Kira 2d6+4", table=kept)  # issue 30: soak answered first
     first, second = (json.loads(r["dice"]) for r in reversed(undone.store.rolls.history(ROOM_ID)))
     kept_first, kept_second = (json.loads(r["dice"]) for r in reversed(kept.store.rolls.history(ROOM_ID)))
     assert first == kept_first and second == kept_second  # the RNG went on: the undone dice are not dealt again
@@ -279,7 +279,7 @@ def test_commands_that_change_no_play_are_not_undone() -> None:
 """, table=table)
     answer = _answer(_say(table, "@gm:local: !deshacer"))
     assert "!ficha Kira" in answer
-    assert table.room(ROOM_ID).find_character("Kira").sheet == {}
+    assert table.room(ROOM_ID).find_character("Kira").sheet == {"bennies": 3}  # a new Wild Card's (issue 30)
 
 
 def test_the_undo_line_shows_no_number_of_an_npc_sheet() -> None:
@@ -332,7 +332,7 @@ def test_undo_takes_back_only_what_the_command_changed() -> None:
 """, table=table)
     assert "!ficha McAvoy dureza 5" in t.text(8)
     room = table.room(ROOM_ID)
-    assert room.find_character("McAvoy").sheet == {}
+    assert room.find_character("McAvoy").sheet == {"bennies": 3}  # a new Wild Card's (issue 30)
     assert "🎲" in "\n".join(t.texts(9)) and room.find_character("Kira").sheet["bennies"] == 1
     assert room.exploration is not None and room.exploration.acted == ["@bob:local"]
     assert t.redacted(10)

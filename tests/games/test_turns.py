@@ -68,9 +68,11 @@ def test_savage_on_the_group_turn_the_gm_acts_for_any_member() -> None:
 @gm:local: !tiro Soldado 1 Pelear contra Kira
 @gm:local: !siguiente
 """, table=table)
-    for line, member in ((9, "Soldado 3"), (10, "Soldado 2"), (11, "Soldado 1")):
-        assert t.texts(line)[0].startswith(f"{member} · Pelear contra Kira · 🎲 ["), t.texts(line)
-        assert t.gm_text(line).startswith(f"{member} · Pelear d6 contra Kira · 🎲 1d6 vs 6:")  # Kira's Parry
+    for line, member in ((9, "Soldado 3"), (10, "Soldado 2")):  # attacks (issue 30: one short line)
+        assert t.texts(line)[0].startswith(f"⚔️ {member} → Kira: ["), t.texts(line)
+        assert t.gm_text(line).startswith(f"⚔️ {member} → Kira: [") and " vs 6 → " in t.gm_text(line)  # Kira's Parry
+    assert t.texts(11)[0].startswith("Soldado 1 · Pelear contra Kira · 🎲 ["), t.texts(11)
+    assert t.gm_text(11).startswith("Soldado 1 · Pelear d6 contra Kira · 🎲 1d6 vs 6:")
     assert _turn_lines(t.texts(12)) == ["▶️ Ronda 1: turno de Kira (@ana:local)."]
 
 
@@ -243,7 +245,7 @@ def test_the_board_marks_every_member_of_the_group_turn() -> None:
 @gm:local: !turnos Soldado 1, Soldado 2, Soldado 3, Kira
 @gm:local: !estado
 """, table=table)
-    assert t.text(9).splitlines()[1:] == ["▶ Soldado 1", "▶ Soldado 2", "▶ Soldado 3", "· Kira"]
+    assert t.text(9).splitlines()[1:] == ["▶ Soldado 1", "▶ Soldado 2", "▶ Soldado 3", "· Kira [3 benis]"]
 
 
 def test_stormbringer_a_combatant_stunned_by_a_critical_gets_no_turn() -> None:

@@ -14,7 +14,6 @@ from systems.refusal import Refusal
 
 COMMANDS = CommandGroup()
 NEW = Key(vocab.NEW)
-END = Key(vocab.END)
 _SESSION_NUMBER = re.compile(r"[0-9]{1,6}")
 PAGE_TOKEN_BYTES = 24
 """The table page's token: 192 random bits."""
@@ -88,20 +87,30 @@ def table_page_command(ctx: Context, got: Parsed) -> None:
 
 
 def _recording(ctx: Context) -> None:
-    """Sessions are of a recording acta: without one, that comes before the usage."""
-    if not ctx.room.acta.on:
+    """Sessions are of a recording acta, or of a game that starts them (its bennies): without either,
+    that comes before the usage."""
+    if not ctx.room.acta.on and ctx.game.session_start is None:
         raise Refusal("acta_empty", on=False)
 
 
-@COMMANDS.takes("sesion", "session", spec=(Opt(END),), gm_only=True, before=_recording)
+SESSION = Key((*vocab.END, *vocab.NEW), label="fin|nueva")
+
+
+@COMMANDS.takes("sesion", "session", spec=(Opt(SESSION),), gm_only=True, before=_recording)
 def session_command(ctx: Context, got: Parsed) -> None:
+    """A session of the acta (when it records) and of the game (``Game.session_start``)."""
     record = ctx.room.acta
-    if got.has(END):
+    if got.text(SESSION.shown) in vocab.END:
+        if not record.on:
+            raise Refusal("acta_empty", on=False)
         if not record.open:
             raise Refusal("session_not_open")
         record.open = False
         ctx.announce("session_ended", session=record.session)
         return
-    record.session += 1
-    record.open, record.last_ts = True, ctx.event.ts
-    ctx.announce("session_started", session=record.session)
+    if record.on:
+        record.session += 1
+        record.open, record.last_ts = True, ctx.event.ts
+        ctx.announce("session_started", session=record.session)
+    if ctx.game.session_start is not None:
+        ctx.game.session_start(ctx)

@@ -73,6 +73,7 @@ def character_command(ctx: Context, got: Parsed) -> None:
             raise Refusal("character_is_npc", name=character.name)
         if character.owner and character.owner != owner:
             raise Refusal("character_taken", name=character.name, owner=character.owner)
+    created = character is None
     if character is None:
         _require_room_for(ctx, 1)
         character = Character(name, creator=ctx.sender)
@@ -81,6 +82,8 @@ def character_command(ctx: Context, got: Parsed) -> None:
         _release_characters_of(ctx, owner)
         character.lent = character.lent or character.npc
     character.owner, character.npc = owner, False
+    if created and ctx.game.new_character is not None:
+        ctx.game.new_character(character)
     ctx.reply("character_claimed", name=character.name, owner=owner)
 
 
@@ -155,6 +158,8 @@ def _new_character(ctx: Context, args: str) -> tuple[Character, int]:
     _require_room_for(ctx, 1)
     character = Character(name, owner=ctx.sender, creator=ctx.sender)
     ctx.room.characters[name_key(name)] = character
+    if ctx.game.new_character is not None:
+        ctx.game.new_character(character)
     return character, used
 
 

@@ -33,6 +33,8 @@ def roll_command(ctx: Context, got: Parsed) -> None:
         rolls.require_up(ctx, request, ctx.character)
     made = rolls.resolve_request(ctx, request)
     rolls.answer(ctx, actor, made, secret=request.secret, target=rolls.against(ctx, request.text))
+    if made.follow is not None:
+        made.follow()
     floor.consume_grant(ctx)
 
 

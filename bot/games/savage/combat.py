@@ -26,12 +26,16 @@ from bot.core.api import (
     resolve,
     roller,
 )
+from bot.games.savage.bennies import bennies_or_pool
+from bot.games.savage.burst import resume
 from bot.games.savage.flow import (
+    close_rerolls,
     close_soak,
     deal,
     has_joker,
     mark_recovery,
     move_in_order,
+    open_soaks,
     refuse,
     roster,
     take_turn_now,
@@ -82,7 +86,7 @@ class SavageCombatRules(CombatRules):
         for character in ctx.room.characters.values():
             end_supports(character, acting=name_key(character.name) == name_key(actor.name))
         state = SavageCombat.of(combat)
-        close_soak(ctx, state)
+        close_rerolls(ctx, state)
         state.save(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return
@@ -104,8 +108,13 @@ class SavageCombatRules(CombatRules):
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
             mark_recovery(ctx, actor)
+        state = SavageCombat.of(combat)
+        explain_joker = joker and state.first_time("joker")
+        explain = savage.shaken and (roll is None or not roll.recovered) and state.first_time("shaken")
+        state.save(combat)
         ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
-                     joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies)
+                     joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies,
+                     explain_joker=explain_joker, explain=explain)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.of(combat)
@@ -126,6 +135,7 @@ class SavageCombatRules(CombatRules):
             ("bleeding", savage.bleeding),
             ("dead", savage.dead),
             ("bennies", savage.bennies if savage.wild_card and not ctx.sheet_is_gms(actor) else 0),
+            ("soak", not ctx.sheet_is_gms(actor) and name_key(actor.name) in map(name_key, open_soaks(ctx, state))),
         ]
         return [ctx.renderer.text("savage/table_label", key=key, value=value) for key, value in flags if value]
 
@@ -159,9 +169,32 @@ class SavageCombatRules(CombatRules):
             wounds, character = hit["effect"][2], ctx.room.find_character(hit["name"])
             if not hit["soaked"]:
                 items.append(Pending("soak", hit["name"], "absorber", amount=wounds))
-            elif hit["best"] < wounds and character is not None and savage_of(character).bennies:
+            elif hit["best"] < wounds and character is not None and bennies_or_pool(ctx, character):
                 items.append(Pending("soak_reroll", hit["name"], "absorber", amount=wounds - hit["best"]))
         return items
+
+    def holds_turn(self, ctx: Context, combat: Combat) -> bool:
+        """A Wild Card may still soak a hit: the turn waits for that answer (its Vigor roll too)."""
+        return bool(open_soaks(ctx, SavageCombat.of(combat)))
+
+    def turn_ending(self, ctx: Context, combat: Combat) -> bool:
+        """``!siguiente`` with a soak open: the first is refused naming who may still soak; the second
+        closes those soaks (declined) and the turn ends."""
+        state = SavageCombat.of(combat)
+        waiting = open_soaks(ctx, state)
+        if not waiting:
+            return False
+        if not state.soak_warned:
+            state.soak_warned = True
+            state.save(combat)
+            ctx.reply("savage/table_soak_waiting", names=waiting)
+            return True
+        for name in waiting:
+            ctx.reply("savage/table_soak_declined", name=name)
+        close_soak(ctx, state)
+        state.save(combat)
+        resume(ctx)  # a burst those soaks held back ends before the turn does
+        return bool(open_soaks(ctx, SavageCombat.of(combat)))
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the roster; the card goes to the discards unless the rest of its group stays."""

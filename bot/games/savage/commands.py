@@ -26,6 +26,8 @@ from bot.core.api import (
     resolve,
     vocab,
 )
+from bot.games.savage.bennies import pool, with_pool
+from bot.games.savage.burst import resume
 from bot.games.savage.combat import (
     act_now,
     end_task,
@@ -38,7 +40,7 @@ from bot.games.savage.combat import (
     task_roll,
 )
 from bot.games.savage.damage import DECLINE, REROLL, apply_total, attack, damage_request, reroll, roll_damage, soak
-from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled, refuse, trait_roll
+from bot.games.savage.flow import explain_once, has_joker, mark_recovery, recovery_rolled, refuse, soak_state, trait_roll
 from bot.games.savage.grammar import actor_and_rest, area_parts, attacker, named, surprise_sides, two_names
 from bot.games.savage.rolls import count_action, take_hit
 from bot.games.savage.sheet import nerves_of, normal_die, savage_of, sheet_die, store
@@ -60,6 +62,8 @@ MAX_BENNY_STEP = 20
 MAX_AREA_TARGETS = 12
 _SPEND = ("gastar", "spend")
 _UNSHAKE = ("recuperar", "unshake")
+_MASTER = ("master", "gm", "dj")
+"""``!beni master``: the GM's pool of bennies."""
 
 NAME = Opt(Arg("NOMBRE"))
 TWO_NAMES = Arg("[QUIEN] NOMBRE")
@@ -86,6 +90,9 @@ UNSHOWN_TITLE = ""
 @COMMANDS.takes("beni", "benny", spec=(NAME, Opt(BENNY_CHANGE)))
 def benny_command(ctx: Context, got: Parsed) -> None:
     name, change = got.text("NOMBRE"), got.text(BENNY_CHANGE.shown)
+    if name_key(name) in _MASTER and not change and ctx.room.find_character(name) is None:
+        ctx.reply("savage/table_bennies", rows=[], name=None, change="pool", bennies=pool(ctx))
+        return
     if not name and not change and ctx.character is None:
         rows = [(c.name, savage_of(c).bennies) for c in ctx.room.characters.values()]
         ctx.reply("savage/table_bennies", rows=rows, name=None, change=None)
@@ -101,9 +108,10 @@ def benny_command(ctx: Context, got: Parsed) -> None:
         _give_bennies(ctx, character, int(change))
         return
     ctx.may_manage(character)
-    unshake = change in _UNSHAKE
+    unshake = change in _UNSHAKE or (savage.shaken and soak_state(ctx, character) is None)
     if unshake and not savage.shaken:
         raise refuse("not_shaken", name=character.name)
+    savage = with_pool(ctx, character, savage)
     after = unshake_with_benny(savage) if unshake else spend_benny(savage)
     store(character, after)
     ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies,
@@ -178,6 +186,7 @@ def area_command(ctx: Context, got: Parsed) -> None:
 def soak_command(ctx: Context, got: Parsed) -> None:
     target, _ = ctx.own_or_named(got.text("NOMBRE"))
     soak(ctx, target, got.text(DIE.shown), got.text(SOAK_END.shown))
+    resume(ctx)  # a burst this soak held back goes on
 
 
 @COMMANDS.takes("recargar", "reload", spec=(NAME,), in_character=True)
@@ -240,7 +249,8 @@ def recover_command(ctx: Context, got: Parsed) -> None:
     store(character, recover_at_turn_start(savage, roll.outcome))
     mark_recovery(ctx, character)
     consume_grant(ctx)
-    ctx.reply("savage/table_recovery", name=character.name, roll=roll, bennies=savage.bennies)
+    ctx.reply("savage/table_recovery", name=character.name, roll=roll, bennies=savage.bennies,
+              explain=not roll.recovered and explain_once(ctx, "shaken"))
 
 
 @COMMANDS.takes("esperar", "hold", spec=(), in_character=True, lenient=True)

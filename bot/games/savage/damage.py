@@ -19,13 +19,16 @@ from bot.core.api import (
     resolve,
     stamp,
 )
+from bot.games.savage.bennies import bennies_or_pool, with_pool
 from bot.games.savage.flow import (
+    close_rerolls,
     close_soak,
     has_joker,
     incapacitation_due,
     move_in_order,
     refuse,
     roll_incapacitation,
+    soak_state,
     trait_roll,
 )
 from bot.games.savage.rolls import recover, regive_support, take_hit, toughness_of, weapon_damage, weapon_is_ranged
@@ -45,19 +48,23 @@ DECLINE = ("no", "decline")
 REROLLABLE = ("trait", "support", "rof", "recovery")
 
 
-def close_soak_chance(ctx: Context) -> None:
-    """A new damage roll: the chance to soak the last one has passed."""
+def require_soak_answered(ctx: Context, target: Character) -> None:
+    """000: «Resuelve cada tirada de daño por separado, apuntando sus efectos por completo, antes de pasar a
+    la siguiente (incluyendo las tiradas de absorción gastando benis)»: a new damage on a victim who may
+    still soak the last one waits for that answer (damage on anyone else does not)."""
+    if soak_state(ctx, target) == "open":
+        raise refuse("soak_open", name=target.name)
     combat = ctx.room.combat
-    if combat is not None:
+    if combat is not None:  # the chance to reroll its last soak passes
         state = SavageCombat.of(combat)
-        close_soak(ctx, state)
+        close_rerolls(ctx, state, target.name)
         state.save(combat)
 
 
 def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character | None, raised: bool = False) -> None:
     """Roll ``dice`` (what the player typed: ``2d6+1 aumento``; ``raised``: with the raise die) as damage
     against the target's Toughness and apply it."""
-    close_soak_chance(ctx)
+    require_soak_answered(ctx, target)
     savage = savage_of(target)
     joker = attacker is not None and has_joker(ctx, attacker)
     request = damage_request(dice)
@@ -79,26 +86,27 @@ def damage_request(dice: str) -> SavageRequest:
 
 def apply_total(ctx: Context, target: Character, total: int) -> None:
     """The GM's damage total, applied against the target's Toughness."""
-    close_soak_chance(ctx)
+    require_soak_answered(ctx, target)
     savage = savage_of(target)
     apply_hit(ctx, target, savage, damage_effect(total, savage.toughness, savage.shaken), None)
 
 
 def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: DamageEffect,
               roll: SavageDamageRoll | None, roller: str | None = None) -> None:
-    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until the
-    next damage roll or the next turn. ``roller``: whose damage it is (a GM-owned sheet's shows its dice
-    only, bot/core/privacy.py); the Toughness it is judged against (``judged``) shows unless the target's
-    sheet is the GMs'. A Wild Card it incapacitates rolls Vigor when that chance has passed, at once when
-    there is none."""
+    """Shaken / wounds / out through the resolver; the hit is kept so the victim may soak it until its
+    player answers (or the GM closes it: ``!absorber NOMBRE no``, a second ``!siguiente``). ``roller``:
+    whose damage it is (a GM-owned sheet's shows its dice only, bot/core/privacy.py); the Toughness it
+    is judged against shows unless the target's sheet is the GMs'. A Wild Card it incapacitates rolls
+    Vigor when that chance has passed, at once when there is none."""
     after = apply_damage(before, effect)
     combat = ctx.room.combat
     state = SavageCombat.of(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
-    can_soak = state is not None and after.wild_card and effect.wounds > 0 and before.bennies > 0
+    can_soak = state is not None and after.wild_card and effect.wounds > 0 and bennies_or_pool(ctx, target) > 0
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
     ctx.reply("savage/table_damage", name=target.name, judged=target.name, roller=roller, roll=roll, effect=effect,
-              before=before, after=after, hold_broken=hold_broken, can_soak=can_soak, vigor_waits=incapacitated and can_soak)
+              before=before, after=after, hold_broken=hold_broken, can_soak=can_soak,
+              npc=ctx.sheet_is_gms(target))
     if incapacitated and not can_soak:
         after, _ = roll_incapacitation(ctx, target, after)
     store(target, after)
@@ -111,10 +119,11 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):
         ctx.tell_gms("savage/table_no_enemies")
     if can_soak:
-        state.hits = {name_key(target.name): {
+        state.soak_warned = False
+        state.hits[name_key(target.name)] = {
             "name": target.name, "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds],
             "incap_due": incapacitated, "soaked": False, "best": 0,
-        }}
+        }
     state.save(combat)
 
 
@@ -132,8 +141,8 @@ def _enemies_up(ctx: Context, state: SavageCombat) -> bool:
 
 
 def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
-    """A soak of the hit just taken, on anyone's turn (the window is the hit's: until the next damage
-    roll or the next turn); ``ending`` ``no`` declines it; a second one after a partial soak is its
+    """A soak of the character's last hit, on anyone's turn (open until answered); ``ending`` ``no``
+    declines it; a second one after a partial soak is its
     reroll. ``die_word``: the Vigor die said (else the sheet's)."""
     ctx.may_manage(target)
     combat = ctx.room.combat
@@ -144,7 +153,7 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     effect = DamageEffect(*hit["effect"])
     if ending in DECLINE:
         ctx.reply("savage/table_soak_declined", name=target.name)
-        close_soak(ctx, state)
+        close_soak(ctx, state, target.name)
         state.save(combat)
         return
     reroll = bool(hit["soaked"])
@@ -156,7 +165,7 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     if die is None:
         raise refuse("no_die", name=target.name, field="vigor")
     bennies = savage_of(target).bennies if reroll else SavageCharacter.from_dict(hit["before"]).bennies
-    before = replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies)
+    before = with_pool(ctx, target, replace(SavageCharacter.from_dict(hit["before"]), bennies=bennies))
     spend_benny(before)
     roll = trait_roll(ctx, "absorber", die, before, has_joker(ctx, target), f"recibe {effect.wounds}",
                       nerves=nerves_of(target))
@@ -168,13 +177,14 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
     hit.update(soaked=True, best=best.soaked)
+    spare = bennies_or_pool(ctx, target)
     ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
-              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and after.bennies > 0)
-    if not after.bennies or not best.remaining:  # no reroll left: the chance to soak is over
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and spare > 0)
+    if not spare or not best.remaining:  # no reroll left: the chance to soak is over
         incapacitation_due(ctx, hit)
     state.save(combat)
     consume_grant(ctx)
-    if best.remaining and after.bennies and not ctx.is_gm():
+    if best.remaining and spare and not ctx.is_gm():
         grant(ctx, ctx.sender, "repetir")  # out of turn, ``!repetir`` is this soak's reroll too
     ctx.room.rerolls[name_key(target.name)] = {"kind": "soak", "stamp": stamp(ctx)}
 
@@ -188,9 +198,10 @@ def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto
         raise refuse("attack_self", name=attacker.name)
     if not savage_of(target).can_act:
         raise refuse("target_down", name=target.name)
+    require_soak_answered(ctx, target)
     skill = "disparar" if weapon_is_ranged(attacker) else "pelear"
     made = resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", auto)
-    answer_roll(ctx, attacker, made, target=target)
+    answer_roll(ctx, attacker, made, kind="savage/attack", target=target)
     consume_grant(ctx)
     take_hit(ctx, attacker, target)  # the attack rolls its own damage
     damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
@@ -237,7 +248,7 @@ def reroll(ctx: Context, actor: Character) -> None:
         raise refuse("not_a_trait").privately(secret)
     if last.get("outcome") == "critical_failure":
         raise refuse("critical_failure").privately(secret)
-    savage = savage_of(actor)
+    savage = with_pool(ctx, actor, savage_of(actor))
     if savage.bennies <= 0:
         raise refuse("no_bennies", name=actor.name).privately(secret)
     after = spend_benny(savage)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.api import Character, Combat, Context, announce_turn, name_key
+from bot.games.savage.bennies import bennies_or_pool
 from bot.games.savage.sheet import edges_of, group_of, nerves_of, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
 from systems.refusal import Refusal
@@ -31,6 +32,19 @@ def trait_roll(ctx: Context, verb: str, die: str, savage: SavageCharacter, joker
     words += [f"heridas {wounds}" if wounds else "", f"fatiga {savage.fatigue}" if savage.fatigue else ""]
     words += ["comodin" if joker else "", extra]
     return ctx.system.roll(" ".join(w for w in words if w), ctx.rng)
+
+
+def explain_once(ctx: Context, key: str) -> bool:
+    """Whether the explanation ``key`` (``joker``, ``shaken``) is still new to the table this fight (out
+    of a fight, always); from now on it is told. (A game-local memory in the combat's data, until the
+    core offers one.)"""
+    combat = ctx.room.combat
+    if combat is None:
+        return True
+    state = SavageCombat.of(combat)
+    new = state.first_time(key)
+    state.save(combat)
+    return new
 
 
 def has_joker(ctx: Context, character: Character) -> bool:
@@ -92,12 +106,49 @@ def incapacitation_due(ctx: Context, hit: dict[str, Any]) -> None:
         store(character, after)
 
 
-def close_soak(ctx: Context, state: SavageCombat) -> None:
-    """The chance to soak the last hit is over (declined, the next damage roll, the next turn): 000
-    «Resuelve cada tirada de daño por separado ... (incluyendo las tiradas de absorción)»."""
-    for hit in state.hits.values():
-        incapacitation_due(ctx, hit)
-    state.hits = {}
+def close_soak(ctx: Context, state: SavageCombat, name: str | None = None) -> None:
+    """The chance to soak a hit is over (answered ``no``, the GM's second ``!siguiente``, the round's
+    end): ``name``'s hit, or every one. Only then comes the Vigor roll the soak held back."""
+    keys = [name_key(name)] if name is not None else list(state.hits)
+    for key in keys:
+        hit = state.hits.pop(key, None)
+        if hit is not None:
+            incapacitation_due(ctx, hit)
+    state.soak_warned = bool(state.hits) and state.soak_warned
+
+
+def reroll_open(ctx: Context, hit: dict[str, Any]) -> bool:
+    """A partial soak a benny may still reroll (000: «emplear un segundo beni en repetir la tirada de
+    Vigor»): open until the victim's next damage, the next turn or ``!absorber NOMBRE no``."""
+    character = ctx.room.find_character(str(hit.get("name", "")))
+    wounds = int(hit["effect"][2])
+    return (bool(hit.get("soaked")) and character is not None and int(hit.get("best", 0)) < wounds
+            and bennies_or_pool(ctx, character) > 0)
+
+
+def open_soaks(ctx: Context, state: SavageCombat) -> list[str]:
+    """Who may still soak a hit now and has not answered (``!absorber`` or ``!absorber no``)."""
+    return [str(hit["name"]) for hit in state.hits.values() if not hit.get("soaked")]
+
+
+def close_rerolls(ctx: Context, state: SavageCombat, name: str | None = None) -> None:
+    """The chance to reroll the answered soaks (``name``'s, or every one) is over."""
+    answered = [k for k, hit in state.hits.items() if hit.get("soaked")]
+    for key in answered:
+        if name is None or key == name_key(name):
+            close_soak(ctx, state, str(state.hits[key]["name"]))
+
+
+def soak_state(ctx: Context, character: Character) -> str | None:
+    """``open`` while the character may still soak its last hit and has not answered, ``reroll`` while a
+    benny may reroll its soak, else None."""
+    combat = ctx.room.combat
+    hit = SavageCombat.of(combat).hits.get(name_key(character.name)) if combat else None
+    if hit is None:
+        return None
+    if not hit.get("soaked"):
+        return "open"
+    return "reroll" if reroll_open(ctx, hit) else None
 
 
 def roster(ctx: Context, state: SavageCombat) -> list[Character]:
@@ -121,7 +172,9 @@ def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None
         combat.order = [c.name for c in acting]
     state.started = []
     rows = [{"name": c.name, "card": state.card_of(c), "holding": state.is_holding(c.name)} for c in acting]
-    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile),
+    first_joker = next((c.name for c in acting if (card := state.card_of(c)) is not None and card.joker), None)
+    explain_joker = first_joker if first_joker and state.first_time("joker") else None
+    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile), explain_joker=explain_joker,
                  lost=[c.name for c in everyone if name_key(c.name) in lost])
 
 

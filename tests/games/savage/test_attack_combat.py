@@ -38,8 +38,11 @@ SCRIPT = """
 @cid:local: !repetir
 @gm:local: !siguiente
 @gm:local: !ataque Orco contra Bruno
+@cid:local: !absorber no
 @gm:local: !siguiente
 @gm:local: !area 2d6 contra Kira, Bruno
+@bob:local: !absorber no
+@cid:local: !absorber no
 @gm:local: !siguiente
 @bob:local: !recargar
 @bob:local: !beni recuperar

@@ -139,10 +139,10 @@ F = FIRST + 3
 """The first line after FIGHT (Orco's turn, set by hand: no cards, no dice dealt)."""
 
 
-def test_a_soak_is_only_for_the_damage_just_dealt() -> None:
-    """000: «Resuelve cada tirada de daño por separado, apuntando sus efectos por completo, antes de pasar
-    a la siguiente (incluyendo las tiradas de absorción gastando benis).» McAvoy's chance passes with
-    the next damage roll, Kira's with the next turn."""
+def test_a_soak_stays_open_until_its_player_answers() -> None:
+    """001: «Después de calcular el daño, pero antes de aplicar las heridas, el personaje puede gastar un
+    beni para realizar una tirada de absorción» (issue 30 item 5: it stays open until answered). McAvoy's
+    chance outlives the next damage roll (on Kira); the GM's ``!siguiente`` waits for Kira's once."""
     table = make_table(system="savage", seed=5)
     t = play(FIGHT + """
 @gm:local: !daño McAvoy 11
@@ -151,11 +151,11 @@ def test_a_soak_is_only_for_the_damage_just_dealt() -> None:
 @gm:local: !siguiente
 @bob:local: !absorber
 """, table)
-    assert "!absorber McAvoy" in t.text(F) and "!absorber Kira" in t.text(F + 1)
-    assert "no tiene heridas que absorber ahora" in t.text(F + 2)
-    assert "no tiene heridas que absorber ahora" in t.text(F + 4)
-    assert (sheet(table, "McAvoy")["bennies"], sheet(table, "Kira")["bennies"]) == (2, 3)
-    assert (sheet(table, "McAvoy")["heridas"], sheet(table, "Kira")["heridas"]) == (1, 1)
+    assert "!absorber [no]" in t.text(F) and "!absorber [no]" in t.text(F + 1)
+    assert t.text(F + 2).startswith("McAvoy · 🛡️ Absorción")
+    assert "Aún puede absorber: Kira" in t.text(F + 3) and table.room(ROOM_ID).combat.current == "Orco"
+    assert t.text(F + 4).startswith("Kira · 🛡️ Absorción")
+    assert (sheet(table, "McAvoy")["bennies"], sheet(table, "Kira")["bennies"]) == (1, 2)
 
 
 def test_a_soak_out_of_turn_needs_no_grant_and_no_declines_it() -> None:
@@ -181,7 +181,7 @@ def test_incapacitating_damage_offers_the_soak_and_rolls_vigor_only_when_decline
     scripted(table, (5, 8), (2, 6))  # the incapacitation Vigor: d8 5, wild 2, heridas -3 -> 2, a failure
     t = then(table, F, "@gm:local: !daño Kira 14\n@bob:local: !absorber no")
     hit = t.text(F + 1)
-    assert "Kira: 2 heridas (total 3), incapacitado" in hit and "!absorber Kira" in hit and "Incapacitación" not in hit
+    assert "Kira: 2 heridas (total 3), incapacitado" in hit and "!absorber [no]" in hit and "Incapacitación" not in hit
     declined, vigor = t.texts(F + 2)
     assert declined == "🛡️ Kira no absorbe el daño." and "Incapacitación (Vigor)" in vigor
     assert reasons(roll_of(t, F + 2))["heridas"] == -3 and roll_of(t, F + 2)["total"] == 2
@@ -286,7 +286,7 @@ def test_a_shaken_character_gets_one_spirit_roll_at_the_start_of_its_turn() -> N
 @bob:local: !tiro Espíritu
 @bob:local: !beni recuperar
 """)
-    assert "Sigue con el aturdimiento" in t.texts(FIRST + 2)[0]
+    assert "sigue con el aturdimiento (este turno solo acciones gratuitas" in t.texts(FIRST + 2)[0]
     assert "ya hizo su tirada de Espíritu este turno" in t.text(FIRST + 3)
     assert "ya hizo su tirada de Espíritu este turno" in t.text(FIRST + 4)
     assert "se le pasa el aturdimiento" in t.text(FIRST + 5) and table.rng.exhausted()
@@ -301,7 +301,7 @@ def test_without_a_spirit_die_the_one_recovery_roll_is_recuperar() -> None:
          "@gm:local: !turnos Orco, Kira", table)
     scripted(table, (1, 6))  # an Extra's d6: 1, a failure
     t = then(table, FIRST + 3, "@gm:local: !recuperar Orco d6\n@gm:local: !recuperar Orco d6")
-    assert "Sigue con el aturdimiento" in t.text(FIRST + 4) and "ya hizo su tirada" in t.text(FIRST + 5)
+    assert "sigue con el aturdimiento" in t.text(FIRST + 4) and "ya hizo su tirada" in t.text(FIRST + 5)
     assert table.rng.exhausted()
 
 
@@ -371,7 +371,8 @@ def test_a_joker_holder_interrupts_at_will_and_others_roll_athletics() -> None:
     """000: «Cuando un jugador recibe una carta de comodín, su personaje puede actuar en cualquier
     momento de la ronda de combate que desee, incluso interrumpiendo las acciones de otro personaje.»"""
     table, t = _joker_for_kira()
-    assert "🃏 Kira tiene un comodín: +2 a sus tiradas de rasgo y daño esta ronda." in t.texts(FIRST + 2)
+    assert "Kira 🃏" in t.texts(FIRST + 2)[0] and "¡comodín! (+2 a rasgo y daño, actúa cuando quiera)" in t.texts(FIRST + 2)[0]
+    assert "🃏 Kira: comodín." in t.texts(FIRST + 2)  # the deal said what it means: once a fight
     assert not any("añade «comodin»" in x for x in t.texts(FIRST + 2))
     scripted(table)
     t = then(table, FIRST + 2, "@bob:local: !esperar\n@gm:local: !estado")
@@ -390,9 +391,9 @@ def test_a_shaken_holder_acts_right_after_and_rolls_spirit_then() -> None:
     play(FIGHT + "@gm:local: !siguiente", table)  # Kira's turn
     scripted(table, (6, 8), (1, 6))  # her Spirit roll when she acts: 6, a success
     t = then(table, F, "@bob:local: !esperar\n@gm:local: !daño Kira 5\n@gm:local: !siguiente")
-    assert "Deja de estar en espera" in t.text(F + 2)
+    assert "Sale de la espera" in t.text(F + 2)
     spirit, turn = t.texts(F + 3)
-    assert "Espíritu para recuperarse" in spirit and "Se recupera del aturdimiento" in spirit
+    assert "💫 Espíritu" in spirit and "se recupera" in spirit
     assert turn == "▶️ Ronda 1: turno de Kira (@bob:local)." and table.rng.exhausted()
 
 
@@ -463,9 +464,9 @@ def test_an_extra_with_no_bennies_is_not_offered_bennies() -> None:
     t = then(table, FIRST + 2, "@gm:local: !turnos Orco, Kira\n@gm:local: !tiro Orco Pelear\n"
              "@gm:local: !recuperar Orco d6")
     turn = t.texts(FIRST + 3)[0]
-    assert "Orco tiene el estado aturdido: tira Espíritu con !recuperar dN." in turn and "beni" not in turn
+    assert "💫 Orco, aturdido: !recuperar dN tira Espíritu;" in turn and "beni" not in turn
     assert "tiene el estado aturdido" in t.text(FIRST + 4) and "beni" not in t.text(FIRST + 4)
-    assert "Sigue con el aturdimiento" in t.text(FIRST + 5) and "beni" not in t.text(FIRST + 5)
+    assert "sigue con el aturdimiento" in t.text(FIRST + 5) and "beni" not in t.text(FIRST + 5)
 
 
 def test_the_room_is_not_told_a_gm_wild_card_may_soak() -> None:

@@ -69,14 +69,14 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     table, t = _full_fight()
     deal, joker_turn, first_turn = t.texts(9)
     assert deal.index("Orco 1 🃏2") < deal.index("Orco 2 🃏2") < deal.index("Kira 9♦") < deal.index("McAvoy 7♦")
-    assert joker_turn.startswith("🃏 Orco 1, Orco 2 tienen un comodín: +2")
+    assert "Orco 1 🃏2 ¡comodín! (+2 a rasgo y daño" in deal and joker_turn == "🃏 Orco 1, Orco 2: comodín."
     assert first_turn == "▶️ Ronda 1: turno de Orco 1 y Orco 2 (un solo turno para el grupo)."
-    assert "Kira: aturdido." in t.text(10)
-    assert t.text(12).startswith("💥 Daño [1, 5]\n") and "comodín" not in t.text(12)  # the NPC's damage: dice only
-    assert "Kira: 1 herida (total 1), aturdido" in t.text(12)
+    assert "Kira: aturdido (" in t.text(10)
+    assert t.text(12).startswith("💥 Kira: 1 herida, aturdido ([1, 5]")  # the NPC's damage: dice only
+    assert "comodín" not in t.text(12)
     assert "¡pifia!" in t.text(13) and "1 herida, aturdido; 2 benis" in t.text(13)
     spirit, kira_turn = t.texts(14)
-    assert "Espíritu" in spirit and "Se recupera del aturdimiento" in spirit and "turno de Kira" in kira_turn
+    assert "Espíritu" in spirit and "se recupera" in spirit and "turno de Kira" in kira_turn
     assert "en espera" in t.texts(15)[0] and t.texts(15)[1] == "▶️ Ronda 1: turno de McAvoy (@ana:local)."
     assert "McAvoy termina antes; Kira actúa justo después" in t.text(16)
     assert t.text(17).splitlines()[1:] == [
@@ -90,7 +90,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "quedan 51 cartas" in t.text(20)
     assert "McAvoy queda en espera" in t.texts(23)[0] and "turno de Kira" in t.texts(23)[1]
     hit = t.text(24)
-    assert "McAvoy: 1 herida (total 1), aturdido" in hit and "Deja de estar en espera" in hit and "!absorber McAvoy" in hit
+    assert "McAvoy: 1 herida, aturdido" in hit and "Sale de la espera" in hit and "!absorber [no]" in hit
     assert "Absorbe 1 de 1" in t.text(25) and "Queda: 0 heridas; 1 beni" in t.text(25)
     assert "Kira queda en espera" in t.texts(26)[0] and t.texts(26)[1] == "▶️ Ronda 2: turno de McAvoy (@ana:local)."
     round_3 = t.texts(27)

@@ -73,13 +73,31 @@ FIGHT = """@gm:local: !combate
 @gm:local: !estado
 @gm:local: !combate fin
 """
+ANSWERS = {
+    19: "@dan:local: !absorber no",
+    23: "@gm:local: !absorber Capitán no",
+    39: "@ana:local: !absorber no",
+    42: "@cia:local: !absorber no",
+}
+"""Issue 30: a soak stays open until answered, so each open one is declined (which rolls nothing) right
+after the line (numbered in ``CAST + FIGHT``) that opened it; the assertions keep those numbers (``at``)."""
 TRAIT_KINDS = ("trait", "soak", "recovery", "incapacitation", "bleeding", "support")
+
+
+def answered(script: str) -> str:
+    lines = script.splitlines()
+    return "".join(f"{line}\n" + (f"{ANSWERS[n]}\n" if n in ANSWERS else "") for n, line in enumerate(lines, 1))
+
+
+def at(number: int) -> int:
+    """Line ``number`` of ``CAST + FIGHT`` in the played script, after the answers inserted before it."""
+    return number + sum(1 for n in ANSWERS if n < number)
 
 
 def seen(t: Transcript, number: int) -> list[dict]:
     """The messages answering line ``number`` as the GM reads them: their own copy of one that names an
     NPC's numbers (the same ``roll_id``, or the message just before it) instead of the room's."""
-    sent = [a for a in t.for_line(number) if a["action"] == "send"]
+    sent = [a for a in t.for_line(at(number)) if a["action"] == "send"]
     shown: list[dict] = []
     for a in sent:
         if a.get("gm_copy") and shown and shown[-1]["private_to"] is None:
@@ -121,7 +139,7 @@ def check_numbers(made: dict) -> None:
 
 def test_a_whole_fight_by_the_book() -> None:
     table = make_table(system="savage", seed=7)
-    t = play(CAST + FIGHT, table)
+    t = play(answered(CAST + FIGHT), table)
     every = [a["roll"] for a in t.actions if a["action"] == "send" and "roll" in a]
     for made in every:
         if ("tn" in made and made["kind"] in TRAIT_KINDS) or made.get("toughness") is not None:
@@ -135,11 +153,11 @@ def test_a_whole_fight_by_the_book() -> None:
     attack, damage = rolls(t, 17)  # Orco 1 (an Extra: no wild die) against Kira's Parry 5
     assert (attack["wild"], attack["trait"], attack["total"], attack["tn"]) == (None, 5, 7, 5)  # 5 + 2 joker = 7
     assert (damage["dice"], damage["total"], damage["toughness"]) == ([2, 3], 7, 6)  # Fuerza d8 2 + d6 3 + 2
-    assert "Kira: aturdido." in text(t, 17)  # 7 - 6 = 1: a success, Shaken
+    assert "Kira: aturdido (" in text(t, 17)  # 7 - 6 = 1: a success, Shaken
     assert rolls(t, 18)[0]["total"] == 3 and len(rolls(t, 18)) == 1  # 1 + 2 = 3 < McAvoy's Parry 7: a miss
     assert "turno de Orco 1, Orco 2 y Orco 3 (un solo turno para el grupo)" in text(t, 16)  # one turn, three attacks
     damage = rolls(t, 19)[1]  # Orco 3 hits Brian (7 vs Parry 5): 7 + 4 + 2 = 13 vs Toughness 7
-    assert (damage["total"], damage["wounds"]) == (13, 1) and "!absorber Brian" in text(t, 19)  # 13 - 7 = 6: 1 raise
+    assert (damage["total"], damage["wounds"]) == (13, 1) and "!absorber [no]" in text(t, 19)  # 13 - 7 = 6: 1 raise
     spirit = rolls(t, 20)[0]  # Brian's turn: Spirit d6 6!+2 = 8 (1 wound, ignored by Nervios de acero)
     assert (spirit["kind"], spirit["total"], spirit["modifiers"]) == ("recovery", 8, [])
     attack, damage = rolls(t, 23)  # McAvoy: wild 6!+6!+3 = 15 vs the Capitán's Parry 7: 8 over, 2 raises
@@ -166,9 +184,9 @@ def test_a_whole_fight_by_the_book() -> None:
     assert (brian["heridas"], brian["incapacitado"], "desangrando" in brian) == (3, 1, False)
     attack, damage = rolls(t, 39)  # the Capitán: 10!+6 - 1 = 15 vs 7, 2 raises; 5 + 1 + 4 = 10 vs 6
     assert (attack["total"], damage["total"], damage["wounds"]) == (15, 10, 1)
-    assert "McAvoy: 1 herida (total 1), aturdido" in text(t, 39)
-    assert rolls(t, 41)[1]["total"] == 8 and "Kira: aturdido." in text(t, 41)  # 3 + 3 + 2 = 8 vs 6
-    assert rolls(t, 42)[1]["total"] == 10 and "Dharma: 1 herida (total 1)" in text(t, 42)  # 5 + 5 vs 5
+    assert "McAvoy: 1 herida, aturdido" in text(t, 39)
+    assert rolls(t, 41)[1]["total"] == 8 and "Kira: aturdido (" in text(t, 41)  # 3 + 3 + 2 = 8 vs 6
+    assert rolls(t, 42)[1]["total"] == 10 and "Dharma: 1 herida," in text(t, 42)  # 5 + 5 vs 5
 
     # Round 3: the other joker, 🃏1, is Dharma's: +2 on her Spirit roll too (1 wound: -1).
     assert "Dharma 🃏1 ¡comodín!" in text(t, 44) and "Ronda 3. Orden: Dharma → Kira" in text(t, 44)
@@ -177,7 +195,7 @@ def test_a_whole_fight_by_the_book() -> None:
     attack, damage = rolls(t, 46)  # 6!+6!+5 = 17 - 1 + 2 = 18 vs 4; damage 5 + 2 + 4 + 2 = 13 vs 6
     assert (attack["total"], attack["raises"], damage["total"]) == (18, 3, 13)
     assert "Orco 1: fuera de combate" in text(t, 46)  # an Extra with a wound is out
-    assert rolls(t, 47)[0]["total"] == 3 and "Sigue con el aturdimiento" in text(t, 47)  # Kira: max(3, 1) = 3 < 4
+    assert rolls(t, 47)[0]["total"] == 3 and "sigue con el aturdimiento" in text(t, 47)  # Kira: max(3, 1) = 3 < 4
     assert "tiene el estado aturdido: no puede actuar" in text(t, 48)
     assert "ya hizo su tirada de Espíritu este turno" in text(t, 49)  # one recovery roll a turn
     assert "le quedan 2" in text(t, 50)  # but a benny ends Shaken at any time: 3 - 1

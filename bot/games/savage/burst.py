@@ -1,0 +1,77 @@
+"""A burst's damage (``!tiro rof N Disparar objetivos A, B``): each hit rolls the weapon's damage against
+its target, in order (000: «los impactos de la cadencia irán en orden a los enemigos que hayas declarado
+y, en cuanto uno muera o caiga, seguirán con el siguiente»). A hit that opens a Wild Card's soak stops
+the burst there; the rest follows once that soak is answered (000: «Resuelve cada tirada de daño por
+separado ... antes de pasar a la siguiente (incluyendo las tiradas de absorción gastando benis)»)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from bot.core.api import Character, Context, RollRequest, SheetRoll, name_key
+from bot.games.savage.damage import roll_damage
+from bot.games.savage.flow import soak_state
+from bot.games.savage.rolls import SavageSheetRules, weapon_damage
+from bot.games.savage.sheet import savage_of
+from bot.games.savage.state import SavageCombat
+
+
+class BurstSheetRules(SavageSheetRules):
+    """The sheet's rolls, with a burst at named targets followed by its damage."""
+
+    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        made = super().roll(ctx, request)
+        actor = request.actor
+        if made is None or actor is None or made.json.get("kind") != "rof" or not made.json.get("targets"):
+            return made
+        damage = weapon_damage(actor)
+        if damage is None or made.json.get("outcome") == "critical_failure":
+            return made
+        hits = [[shot["target"], bool(shot["raises"])] for shot in made.json["shots"] if shot["hit"]]
+        made.follow = partial(fire, ctx, {"attacker": actor.name, "damage": damage, "hits": hits,
+                                          "order": list(made.json["targets"])})
+        made.changes_state = True
+        return made
+
+
+def fire(ctx: Context, burst: dict[str, Any]) -> None:
+    """The burst's hits, one damage roll each, until none is left or one opens a soak (then the rest
+    waits in the combat's data for ``resume``)."""
+    attacker = ctx.room.find_character(str(burst["attacker"]))
+    hits: list[list[Any]] = list(burst["hits"])
+    while hits:
+        target = _target(ctx, hits[0][0], burst["order"])
+        if target is None:
+            hits.pop(0)
+            continue
+        if soak_state(ctx, target) == "open":
+            break
+        _, raised = hits.pop(0)
+        roll_damage(ctx, target, str(burst["damage"]), attacker, raised=bool(raised))
+        if soak_state(ctx, target) == "open":
+            break
+    combat = ctx.room.combat
+    if combat is not None:
+        state = SavageCombat.of(combat)
+        state.burst = {**burst, "hits": hits} if hits else None
+        state.save(combat)
+
+
+def resume(ctx: Context) -> None:
+    """The rest of a burst a soak held back, once no soak is open any more."""
+    combat = ctx.room.combat
+    state = SavageCombat.of(combat) if combat is not None else None
+    if state is None or state.burst is None:
+        return
+    if any(not hit.get("soaked") for hit in state.hits.values()):
+        return
+    fire(ctx, state.burst)
+
+
+def _target(ctx: Context, named: str | None, order: list[str]) -> Character | None:
+    """The shot's own target (its dice were given to it), or the first declared one still standing."""
+    names = [named] if named else order
+    found = (ctx.room.find_character(n) for n in names)
+    return next((c for c in found if c is not None and "dureza" in c.sheet and savage_of(c).can_act
+                 and name_key(c.name) in {name_key(n) for n in order}), None)
