@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import textwrap
 
-
 from bot.console import ROOM_ID
 from bot.core.table import Table
 from tests.scripted import FaceRng
