@@ -266,6 +266,11 @@ class Store:
             if version < len(migrations):
                 self.meta.set(key, str(len(migrations)))
 
+    def release_memory(self) -> None:
+        """Empty SQLite's page cache of the connection (up to 2 MB, filled by the start-up's reads): it fills
+        again, up to its size, with what later events read (``bot/memory.py``)."""
+        self.db.conn.execute("PRAGMA shrink_memory")
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         conn = self.db.conn
