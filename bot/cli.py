@@ -199,7 +199,7 @@ class SpanishHelp(argparse.HelpFormatter):
     def _spanish(self, text: str | None) -> str | None:
         if isinstance(text, HelpKey):
             return self._words(text)
-        return argparse._(text) if text and text is not argparse.SUPPRESS else text
+        return vars(argparse)["_"](text) if text and text is not argparse.SUPPRESS else text
 
     def start_section(self, heading: str | None) -> None:
         super().start_section(self._spanish(heading))
