@@ -192,3 +192,18 @@ def test_an_events_game_is_looked_up_once_and_follows_a_change_of_the_rooms_game
         assert ctx.game.key == "generic" and asked == ["savage", "generic"]
     finally:
         del registry.game_for
+
+
+def test_a_template_compiled_once_is_not_compiled_again_by_another_process_or_renderer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiled templates are kept between runs (Jinja's private per-user cache, checked against the
+    source): a new renderer reads what an earlier one compiled instead of compiling it again."""
+    from jinja2 import Environment
+
+    first = Renderer().text("redact_reason")
+
+    def never(*_: object, **__: object) -> None:
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(Environment, "compile", never)
+    assert Renderer().text("redact_reason") == first
