@@ -9,7 +9,9 @@ import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from importlib.metadata import version
+from typing import Any
 
 from bot.core.acta import FORMATS
 from bot.core.errors import StartupError
@@ -181,13 +183,41 @@ def spanish_argparse(renderer: Renderer) -> Iterator[None]:
             setattr(argparse, name, hook)
 
 
+class HelpKey(str):
+    """A key of ``templates/core/cli_help.txt`` standing for its text until help is shown: building the
+    parser renders nothing (a ``rolbot run`` never reads a template for its command line)."""
+
+
+class SpanishHelp(argparse.HelpFormatter):
+    """Renders what help shows as it is shown: a ``HelpKey`` from ``cli_help``, any other text (argparse's
+    own section titles and help) through argparse's ``_`` (Spanish inside ``spanish_argparse``)."""
+
+    def __init__(self, prog: str, *, words: Callable[[HelpKey], str], **kwargs: Any) -> None:
+        super().__init__(prog, **kwargs)
+        self._words = words
+
+    def _spanish(self, text: str | None) -> str | None:
+        if isinstance(text, HelpKey):
+            return self._words(text)
+        return vars(argparse)["_"](text) if text and text is not argparse.SUPPRESS else text
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(self._spanish(heading))
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(self._spanish(text))
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return self._spanish(action.help)
+
+
 def build_parser(renderer: Renderer | None = None) -> argparse.ArgumentParser:
-    """The parser, its texts from ``templates/core/cli_help.txt`` (build and use it inside
-    ``spanish_argparse`` for argparse's own strings in Spanish too)."""
+    """The parser; its texts from ``templates/core/cli_help.txt`` and argparse's own in Spanish when shown
+    inside ``spanish_argparse`` (building it renders nothing)."""
     renderer = renderer or Renderer()
 
-    def text(key: str) -> str:
-        return renderer.text("cli_help", key=key, systems=GAMES.keys(), version=version("rolbot"),
+    def words(key: HelpKey) -> str:
+        return renderer.text("cli_help", key=str(key), systems=GAMES.keys(), version=version("rolbot"),
                              enforcement=ENFORCEMENT_MODES, formats=FORMATS)
 
     def integer(value: str) -> int:
@@ -196,11 +226,18 @@ def build_parser(renderer: Renderer | None = None) -> argparse.ArgumentParser:
         except ValueError:
             raise argparse.ArgumentTypeError(renderer.text("cli_help", key="integer", value=value)) from None
 
-    parser = argparse.ArgumentParser(prog="rolbot", description=text("rolbot"))
+    formatter = partial(SpanishHelp, words=words)
+    text = HelpKey
+
+    def sub_parser(name: str, help_key: str, description: str | None = None) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text(help_key), description=text(description or help_key),
+                              formatter_class=formatter)
+
+    parser = argparse.ArgumentParser(prog="rolbot", description=text("rolbot"), formatter_class=formatter)
     parser.add_argument("--version", action="version", version=text("version"), help=text("version.help"))
     sub = parser.add_subparsers(dest="orden", required=True, title=text("commands"))
 
-    roll = sub.add_parser("roll", help=text("roll"), description=text("roll"))
+    roll = sub_parser("roll", "roll")
     roll.add_argument("--system", default=None, metavar="SISTEMA", help=text("roll.system"))
     roll.add_argument("--seed", type=integer, default=None, metavar="N", help=text("seed"))
     roll.add_argument("--count", type=integer, default=1, metavar="N", help=text("roll.count"))
@@ -208,7 +245,7 @@ def build_parser(renderer: Renderer | None = None) -> argparse.ArgumentParser:
     roll.add_argument("expr", nargs="+", metavar="EXPRESIÓN", help=text("roll.expr"))
     roll.set_defaults(func=cmd_roll)
 
-    console = sub.add_parser("console", help=text("console"), description=text("console.description"))
+    console = sub_parser("console", "console", "console.description")
     console.add_argument("--system", default=None, metavar="SISTEMA", help=text("console.system"))
     console.add_argument("--seed", type=integer, default=None, metavar="N", help=text("seed"))
     console.add_argument("--gm", action="append", default=[], metavar="USUARIO", help=text("console.gm"))
@@ -218,7 +255,7 @@ def build_parser(renderer: Renderer | None = None) -> argparse.ArgumentParser:
     console.add_argument("--reanudar", action="store_true", help=text("console.reanudar"))
     console.set_defaults(func=cmd_console)
 
-    acta = sub.add_parser("acta", help=text("acta"), description=text("acta"))
+    acta = sub_parser("acta", "acta")
     acta.add_argument("--db", required=True, metavar="RUTA", help=text("acta.db"))
     acta.add_argument("--room", required=True, metavar="SALA", help=text("acta.room"))
     which = acta.add_mutually_exclusive_group()
@@ -227,7 +264,7 @@ def build_parser(renderer: Renderer | None = None) -> argparse.ArgumentParser:
     acta.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=text("acta.format"))
     acta.set_defaults(func=cmd_acta)
 
-    run = sub.add_parser("run", help=text("run"), description=text("run"))
+    run = sub_parser("run", "run")
     run.add_argument("--config", required=True, metavar="RUTA", help=text("run.config"))
     run.add_argument("--setup-crypto", action="store_true", help=text("run.setup_crypto"))
     run.add_argument("--reset-cross-signing", action="store_true", help=text("run.reset_cross_signing"))
@@ -237,8 +274,9 @@ def build_parser(renderer: Renderer | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     renderer = Renderer()
+    parser = build_parser(renderer)
     with spanish_argparse(renderer):
-        args = build_parser(renderer).parse_args(argv)
+        args = parser.parse_args(argv)
     return args.func(args)
 
 

@@ -41,8 +41,9 @@ class Line:
 
 
 def normalise(text: str) -> str:
-    """NFKC, without format characters (zero-width spaces and joiners, direction marks, BOM)."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
+    """NFKC, without format characters (zero-width spaces and joiners, direction marks, BOM; ASCII has none)."""
+    text = unicodedata.normalize("NFKC", text)
+    return text if text.isascii() else "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
 def dash_length(text: str) -> int | None:

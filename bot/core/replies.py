@@ -50,6 +50,7 @@ class ShownRoll:
     whether it is secret."""
 
     json: dict[str, Any]
+    """Already ``clean_json``'d (``rolls.answer`` cleans it once; a stored record's was cleaned when stored)."""
     roll_id: str | None = None
     secret: bool = False
 
@@ -68,7 +69,7 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
     params = {"r": roll, **context}
     views = rendered or privacy.render_views(view, kind, params)
     who = ""
-    roll_json, roll_id, secret = (clean_json(shown.json), shown.roll_id, shown.secret) if shown else (None, None, False)
+    roll_json, roll_id, secret = (shown.json, shown.roll_id, shown.secret) if shown else (None, None, False)
     if roll_json is None and roll is not None:  # a game's own roll
         roll_json = clean_json(roll.as_json())
         who = next((v for k in ROLLER_KEYS if isinstance(v := context.get(k), str)), "")
@@ -103,14 +104,14 @@ def record_roll(view: EventView, outcome: Any, roll_json: dict[str, Any], who: s
                 applied: Sequence[tuple[str, int]], secret: bool, message: Message,
                 target: str | None = None) -> str:
     """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id.
-    ``message`` is the room's copy; ``target`` whom it was rolled against."""
+    ``roll_json`` already ``clean_json``'d; ``message`` is the room's copy; ``target`` whom it was rolled against."""
     event = view.event
     roll_id = f"{event.event_id}/r{len(view.work.rolls)}"
     view.work.rolls.append(RollRecord(
         roll_id, event.room_id, event.event_id, event.ts, name_key(clean(who)), view.sender, view.system_key,
         clean(label), int(secret), 0,
-        json.dumps(clean_json({"who": who, "target": target, "roll": roll_json, "applied": list(applied)}),
-                   ensure_ascii=False),
+        json.dumps({"who": clean(who), "target": clean(target) if target is not None else None, "roll": roll_json,
+                    "applied": clean_json(list(applied))}, ensure_ascii=False),
         json.dumps(sized_dice(outcome)),
         json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
     ))

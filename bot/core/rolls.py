@@ -19,6 +19,7 @@ from bot.core.context import Context
 from bot.core.records import RollRequest, SheetRoll
 from bot.core.replies import Addressing, ShownRoll, record_roll, render_send
 from bot.core.state import Character, name_key
+from bot.core.text import clean_json
 from systems.dice import minus_signs
 from systems.refusal import Refusal
 
@@ -181,7 +182,7 @@ def answer(ctx: Context, actor: Character | None, made: SheetRoll, secret: bool 
     if secret and made.changes_state:
         raise Refusal("secret_changes_state")
     who = actor.name if actor is not None else ctx.speaker_name
-    roll_json = made.json
+    roll_json = clean_json(made.json)
     fields = {"who": who, "r": made.outcome, "applied": made.applied, "label": made.label,
               "target": target.name if target is not None else None, **context}
     views = privacy.render_views(ctx, kind, {**fields, "hidden": secret})

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from importlib.resources import files
@@ -11,15 +12,18 @@ from typing import Any
 
 from jinja2 import (
     BaseLoader,
+    BytecodeCache,
     ChoiceLoader,
     DictLoader,
     Environment,
+    FileSystemBytecodeCache,
     FileSystemLoader,
     PrefixLoader,
     StrictUndefined,
     TemplateNotFound,
     select_autoescape,
 )
+from jinja2.bccache import Bucket
 
 log = logging.getLogger(__name__)
 Folder = Traversable | Callable[[], Traversable | None]
@@ -43,6 +47,7 @@ def environment(folders: Iterable[tuple[str, Folder]], override_dir: str | None,
         undefined=StrictUndefined,
         keep_trailing_newline=False,
         auto_reload=False,
+        bytecode_cache=_compiled_templates(),
     )
     env.filters.update(filters)
     # Outside a room's message (``rolbot roll``, documents) no sheet is the GMs' (bot/core/privacy.py).
@@ -52,6 +57,25 @@ def environment(folders: Iterable[tuple[str, Folder]], override_dir: str | None,
 
 def _no_gm_sheet(name: object) -> bool:
     return False
+
+
+class _CompiledTemplates(FileSystemBytecodeCache):
+    """Jinja's compiled templates kept between runs in its private per-user folder (``_jinja2-cache-<uid>``
+    in the temporary directory, mode 0700, refused if another user owns it): a process compiles only a
+    template it meets for the first time or whose source changed (each entry is checked against its
+    source's checksum), where each start compiled all it used (issue 28: a tenth of ``bench/table.py``).
+    Every environment is made here with the same options, which the compiled code depends on."""
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):  # a full or read-only disk: compiled again next time
+            super().dump_bytecode(bucket)
+
+
+def _compiled_templates() -> BytecodeCache | None:
+    try:
+        return _CompiledTemplates()
+    except (OSError, RuntimeError):  # no safe folder: every run compiles
+        return None
 
 
 def _loader(folder: Folder) -> BaseLoader:

@@ -33,7 +33,7 @@ from bot.matrix.metrics import MatrixMetrics
 from bot.matrix.outbox import Outbox
 from bot.matrix.power import RoomAuth
 from bot.matrix.rooms import JoinedRooms
-from bot.matrix.session import NETWORK_ERRORS, Session
+from bot.matrix.session import NETWORK_ERRORS, CryptoStore, Session
 from bot.matrix.store import MatrixStore
 from bot.matrix.translate import CAPABILITIES, Malformed, admins_event, is_own_join, is_state, translate
 from bot.matrix.undecryptable import Undecryptable
@@ -209,7 +209,14 @@ class MatrixBot:
                 self.ready.set()
                 self.metrics.transports["matrix"] = True
                 log.info("first sync done")
-                release_freed_memory()
+                self._release_memory()
+
+    def _release_memory(self) -> None:
+        """What the start-up read and parsed goes back: both SQLite page caches, then Python's freed blocks."""
+        self.store.release_memory()
+        if isinstance(self.session.client.store, CryptoStore):
+            self.session.client.store.release_memory()
+        release_freed_memory()
 
     async def _crypto_upkeep(self) -> None:
         try:

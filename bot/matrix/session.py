@@ -119,6 +119,10 @@ class CryptoStore(DefaultStore):
                 self.save_inbound_group_session(group)
         log.info("crypto store %s re-encrypted under its own key (%s)", self.database_path, PICKLE_KEY_FILE)
 
+    def release_memory(self) -> None:
+        """Empty SQLite's page cache of the crypto store's connection (``Store.release_memory``)."""
+        self.database.execute_sql("PRAGMA shrink_memory")
+
     def save_encrypted_rooms(self, rooms: Any) -> None:
         if rooms:
             super().save_encrypted_rooms(rooms)

@@ -30,21 +30,21 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import multiprocessing
 import re
 import signal
 from collections import Counter, OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from bot.web.view import ACTA_FORMATS, Format, Session, TableView, render_acta
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 KEEPALIVE_S = 15.0
@@ -353,6 +353,11 @@ class TablePages:
         self.metrics.acta_renders_in_progress -= 1
 
     async def _render(self, room_id: str, sessions: list[Session], fmt: Format) -> str:
+        # multiprocessing is imported with the first acta rendered: a run that renders none never loads it.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         if self._pool is None:
             # Ctrl+C reaches the worker too (one process group): the bot stops it, without its traceback.
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),

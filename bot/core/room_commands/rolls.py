@@ -13,6 +13,7 @@ from bot.core.replies import ShownRoll, render_send
 from bot.core.room_commands.characters import _sheet_message
 from bot.core.sheets import MACROS
 from bot.core.state import name_key
+from bot.core.text import clean_json
 from systems.refusal import Refusal
 from systems.stats import counted_die_stats
 
@@ -51,7 +52,7 @@ def reveal_command(ctx: Context, got: Parsed) -> None:
     row = hidden[0]
     ctx.work.reveals.append(row["roll_id"])
     record = rolls.record_row(row)
-    render_send(ctx, "roll_revealed", shown=ShownRoll(record["roll"], row["roll_id"]), who=record["who"],
+    render_send(ctx, "roll_revealed", shown=ShownRoll(clean_json(record["roll"]), row["roll_id"]), who=record["who"],
                 target=record["target"], body=json.loads(row["message"])["body"], applied=record["applied"])
 
 

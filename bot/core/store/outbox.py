@@ -14,7 +14,7 @@ from bot.core.events import Action, action_from_dict, action_to_dict
 Transaction = Callable[[], AbstractContextManager[None]]
 """``Store.transaction``: the one connection's ``BEGIN IMMEDIATE`` ... ``COMMIT``."""
 DONE_PER_STATEMENT = 500
-"""Actions marked sent by one statement (SQLite bounds the parameters of one)."""
+"""Actions deleted as carried out by one statement (SQLite bounds the parameters of one)."""
 
 
 class HandledEvents:
@@ -40,7 +40,8 @@ class HandledEvents:
 
 
 class Outbox:
-    """The actions still to carry out, in the order they were queued (``seq``), kept until marked done."""
+    """The actions still to carry out, in the order they were queued (``seq``, the rowid), each deleted once
+    marked done: the table holds only what is pending, so it has no index to write (schema version 14)."""
 
     def __init__(self, db: sqlite_utils.Database, transaction: Transaction) -> None:
         self.db = db
@@ -57,17 +58,17 @@ class Outbox:
             rows.append((action.action_id, event_id, self._seq, json.dumps(action_to_dict(action), ensure_ascii=False),
                          owner))
         self.db.conn.executemany(
-            "INSERT INTO outbox (action_id, event_id, seq, data, done, transport) VALUES (?, ?, ?, ?, 0, ?)", rows
+            "INSERT INTO outbox (action_id, event_id, seq, data, transport) VALUES (?, ?, ?, ?, ?)", rows
         )
 
     def pending(self) -> list[Action]:
-        rows = self.db.execute("SELECT data FROM outbox WHERE done = 0 ORDER BY seq")
+        rows = self.db.execute("SELECT data FROM outbox ORDER BY seq")
         return [action_from_dict(json.loads(r[0])) for r in rows]
 
     def pending_owned(self, owner: str) -> list[tuple[str, Action]]:
         """The pending actions ``owner`` has, and those of no owner (queued before owners were kept), with
         the owner each has (``owner`` or empty), in their order."""
-        rows = self.db.execute("SELECT transport, data FROM outbox WHERE done = 0 AND transport IN (?, '') ORDER BY seq",
+        rows = self.db.execute("SELECT transport, data FROM outbox WHERE transport IN (?, '') ORDER BY seq",
                                [owner])
         return [(r[0], action_from_dict(json.loads(r[1]))) for r in rows]
 
@@ -87,8 +88,8 @@ class Outbox:
 
     def mark_done(self, action_ids: list[str]) -> None:
         """In the caller's transaction (or, for up to ``DONE_PER_STATEMENT`` ids, in one statement of its
-        own): one ``UPDATE`` per ``DONE_PER_STATEMENT`` ids."""
+        own): one ``DELETE`` per ``DONE_PER_STATEMENT`` ids."""
         for start in range(0, len(action_ids), DONE_PER_STATEMENT):
             chunk = action_ids[start:start + DONE_PER_STATEMENT]
             marks = ", ".join("?" * len(chunk))
-            self.db.conn.execute(f"UPDATE outbox SET done = 1 WHERE action_id IN ({marks})", chunk)
+            self.db.conn.execute(f"DELETE FROM outbox WHERE action_id IN ({marks})", chunk)
