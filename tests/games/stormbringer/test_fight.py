@@ -141,7 +141,7 @@ def test_a_whole_seeded_fight() -> None:
     assert "Elric cambia de arma: Daga" in room(43)
     assert ("Cuerpo a cuerpo: Moonglum, Orco, Elric, Trasgo. Cambian de arma (−5 DES): Elric." in room(46))
     # An arrow at a victim with no shield: no parry, no dodge.
-    assert "Trasgo no puede parar ni esquivar este golpe" in room(47)                # 61 <= 75
+    assert "Trasgo no puede parar ni esquivar: !daño Trasgo" in room(47)                # 61 <= 75
     assert "Daño [8] = 8 → pierde 8 PV" in room(48) and "PV 3 → -5" in gm(48)      # 1d8 = 8; 3 - 8
     assert "Trasgo ha muerto" in room(48)
     assert "Orco · 🛡️ Parada 55%: [93] → fallo" in gm(51)

@@ -216,7 +216,7 @@ def test_no_defence_offered_when_both_would_be_refused() -> None:
 @bob:local: !ataque Orco 200
 """, seed=4)
     assert "!parada o !esquiva" not in t.text(FIRST + 3)
-    assert "Orco no puede parar ni esquivar este golpe: el máster aplica !daño Orco" in t.text(FIRST + 3)
+    assert "Orco no puede parar ni esquivar: !daño Orco" in t.text(FIRST + 3)
 
 
 def test_a_crossbow_is_a_missile_weapon() -> None:
