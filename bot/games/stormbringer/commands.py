@@ -123,7 +123,8 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     else:
         missed(combat)
     ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
-              shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[], first=st.explained(combat))
+              shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[],
+              first=st.explained(combat))
     consume_grant(ctx)
 
 
