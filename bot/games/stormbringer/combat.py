@@ -88,8 +88,8 @@ class StormbringerCombat(CombatRules):
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
-        if st.declaring(combat):
-            ctx.announce("stormbringer/table_intent", actor=actor.name, first=st.explained(combat))
+        if st.declaring(combat) and st.explained(combat)("intent"):   # told once a fight: the phases say it
+            ctx.announce("stormbringer/table_intent", actor=actor.name)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         labels = []

@@ -47,12 +47,12 @@ def test_order_is_worked_out_every_round_after_a_death() -> None:
 @gm:local: !siguiente
 """)
     round_2 = t.texts(FIRST + 6)
-    assert round_2[0].startswith("📋 Asalto 2.")   # issue 30: short, round 1 explained the phases
+    assert round_2[0].startswith("📋 Asalto 2 (intenciones primero).")   # issue 30: short, round 1 explained the phases
     assert "Proyectiles: Elric, Moonglum. Cuerpo a cuerpo: Orco." in round_2[0]
     assert "Orden: Orco → Moonglum → Elric" in round_2[1]
     assert t.texts(FIRST + 7)[0] == "⚔️ Asalto 2: acciones, en el orden anunciado."   # issue 30
     round_3 = t.texts(FIRST + 10)   # Orco died on line FIRST + 8: round 3 after Elric and Moonglum
-    assert round_3[0].startswith("📋 Asalto 3.")
+    assert round_3[0].startswith("📋 Asalto 3 (intenciones primero).")
     assert "Orden: Moonglum → Elric." in round_3[1]
 
 
@@ -420,7 +420,7 @@ def test_a_last_declarer_who_cannot_act_does_not_end_the_round() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 """, seed=4)
-    assert "📋 Asalto 2." in t.texts(FIRST + 5)[0]
+    assert "📋 Asalto 2 (intenciones primero)." in t.texts(FIRST + 5)[0]
     assert "turno de Moonglum" in t.texts(FIRST + 7)[-1]
     answer = t.texts(FIRST + 8)
     assert answer[0].startswith("⚔️ Asalto 2: acciones"), answer

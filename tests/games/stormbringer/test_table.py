@@ -98,9 +98,9 @@ def test_full_combat() -> None:
     # Round 2: counters emptied, phases announced again and the declarations first (issue 22: lowest
     # DES first); the GM closes them (!acciones); Orco parries with no penalty.
     first_lines = [m.split("\n")[0] for m in t.texts(25)][:2]
-    assert first_lines == ["📋 Asalto 2. Proyectiles: Moonglum. Cuerpo a cuerpo: Elric, Orco.",
+    assert first_lines == ["📋 Asalto 2 (intenciones primero). Proyectiles: Moonglum. Cuerpo a cuerpo: Elric, Orco.",
                            "🔔 Ronda 2. Orden: Orco → Moonglum → Elric."]
-    assert "Intenciones: declara Orco" in t.texts(25)[2]
+    assert "Intenciones: declara" not in " ".join(t.texts(25))   # issue 30: round 1 explained it
     assert t.texts(26)[0] == "⚔️ Asalto 2: acciones, en el orden anunciado."   # issue 30: not repeated
     assert "turno de Moonglum" in t.texts(26)[1]
     assert "Orco [herida grave]" in t.text(27) and "paradas" not in t.text(27)
