@@ -79,7 +79,7 @@ def test_reino_the_dying_get_no_turn_and_save_each_round_but_roll_nothing_else()
     t = play(REINO_DYING, table=table)
     assert "PR 13/20" in t.text(6)  # no pr_max on the sheet: the maximum is the PR before any damage
     fall, turn = t.texts(7)
-    assert "moribundo" in fall and turn == "▶️ Ronda 1: turno de Orco. Ana no puede actuar."
+    assert "moribundo" in fall.lower() and turn == "▶️ Ronda 1: turno de Orco. Ana no puede actuar."
     assert "⏳ Es el turno de Orco" in t.text(8) and t.redacted(8)
     assert t.texts(9) == [] and t.redacted(9)
     for line, dc in ((10, 10), (11, 11)):

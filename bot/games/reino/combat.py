@@ -34,6 +34,7 @@ from bot.games.reino.state import (
     PendingBlow,
     ReinoState,
     combatants,
+    explained,
     fighter_data,
     labels,
     load,
@@ -103,6 +104,7 @@ class ReinoCombat(CombatRules):
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
         stunned = load(ctx, actor).stunned(combat.round)
         surprise_round = ReinoState.of(combat).surprise_round
+        surprise_round = surprise_round and explained(combat)("surprise_turn")   # told once a fight
         if stunned or surprise_round:
             ctx.announce("reino/table_turn_note", name=actor.name, stunned=stunned, surprise_round=surprise_round)
 
@@ -275,8 +277,9 @@ def hurt(ctx: Context, target: Character, points: int, halve: bool, blow: ReinoD
     save(target, combat, after)
     if blow is not None:
         ctx.reply("reino/table_blow", attacker=attacker, name=target.name, roll=blow)
-    ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after,
-              labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
+    ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after, rolled=blow is not None,
+              labels=labels(ctx, target, combat, points=False), first=explained(combat),
+              room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
 _FAILED = frozenset({"failure", "miss"})

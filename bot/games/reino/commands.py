@@ -46,6 +46,7 @@ from bot.games.reino.state import (
     budget,
     check_action,
     commit_action,
+    explained,
     fighter_data,
     in_round,
     labels,
@@ -176,7 +177,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
         leave_blow(ctx, attacker, target, critical_multiplier(attacker) if result.critical else 1)
     ctx.reply("reino/table_attack", attacker=attacker.name, target=target.name, roll=outcome,
               penalty=rc_attacker.action_penalty, surprised=caught, stunned=rc_target.stunned(round_number),
-              pending=pending)
+              pending=pending, first=explained(combat))
     consume_grant(ctx)
 
 

@@ -10,7 +10,8 @@ Where each piece lives (all JSON-able, so a restart keeps it):
   the round it fell unconscious, for the wake-up roll every 10 rounds), ``taken`` (per name key: the
   actions spent this round), ``unaware`` (name keys surprised), ``surprise_round``, ``sequence`` (the
   rules' ``CombatSequence``) and ``pending`` (per attacker's name key: the landed blow whose damage
-  ``!daño`` rolls, its ``target`` and ``multiplier``).
+  ``!daño`` rolls, its ``target`` and ``multiplier``) and ``explained`` (the keys of the explanations the
+  table already read this fight, ``systems/explained.py``).
 - ``room.rerolls`` (the core's record of each character's last roll): what ``!pa éxito`` turns into a
   bare success, its ``text`` in the form ``replay_text`` writes.
 """
@@ -29,6 +30,7 @@ from bot.core.api import (
     name_key,
 )
 from bot.games.reino.sheet import DEAD, SAVES, STATES, UNCONSCIOUS, is_minion, normalise_sheet, sheet_bonus
+from systems.explained import Explained
 from systems.reino.rules import (
     ACTION_PENALTY,
     ROUNDS_PER_MINUTE,
@@ -222,13 +224,15 @@ def combatants(room: RoomState, combat: Combat) -> list[Character]:
     return [c for c in found if c is not None]
 
 
-def labels(ctx: Context, character: Character, combat: Combat | None, gms_sheet: bool = False) -> list[str]:
+def labels(ctx: Context, character: Character, combat: Combat | None, gms_sheet: bool = False,
+           points: bool = True) -> list[str]:
     """Short labels for the status board and ``!salud`` (rendered from a template); ``gms_sheet``: the
     GM's character seen by the room, without its sheet's numbers (resistance, action points) nor its
-    role (a minion or not is the GM's to know)."""
+    role (a minion or not is the GM's to know); ``points`` False: without PR and PA (a damage message
+    shows the PR's change)."""
     rc = load(ctx, character)
     text = ctx.renderer.text(
-        "reino/table_labels", rc=rc, sheet={} if gms_sheet else character.sheet, gms_sheet=gms_sheet,
+        "reino/table_labels", rc=rc, sheet={} if gms_sheet else character.sheet, gms_sheet=gms_sheet, points=points,
         surprised=surprised(combat, character),
         stunned=bool(combat and combat.started and rc.stunned_round == combat.round),
     )
@@ -271,3 +275,8 @@ def unconscious_minutes(combat: Combat | None, character: Character) -> int:
     if combat is None or since is None:
         return 1
     return max(1, (combat.round - since) // ROUNDS_PER_MINUTE)
+
+
+def explained(combat: Combat | None) -> Explained:
+    """What the table already read this fight: its templates' ``first(KEY)`` (None: no fight, all told)."""
+    return Explained(None if combat is None else combat.data.setdefault("explained", []))

@@ -44,6 +44,7 @@ from bot.games.sombra.sheet import (
     WOUNDS,
     ZONE_ARMOUR,
     dodge_value,
+    fire_skill,
     require_fields,
     sheet_int,
     sheet_weapon,
@@ -112,7 +113,8 @@ def attack_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect, two_handed=False)
     skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
     bayonet = skill == "cuchillo" and plain(rest[0]) == "bayoneta"
-    skill = skill or ("pelea" if weapon_type(sheet_weapon(attacker)) in MELEE_TYPES else "disparo")
+    if skill is None:
+        skill = "pelea" if weapon_type(sheet_weapon(attacker)) in MELEE_TYPES else fire_skill(attacker, target.name)
     held = state_of(ctx, attacker)
     if held in (DOWN, HELD):
         raise Refusal("sombra/table_held", name=attacker.name, state=held)

@@ -131,6 +131,20 @@ def require_fields(character: Character, fields: tuple[str, ...]) -> None:
         raise Refusal("sombra/table_missing", name=character.name, fields=absent)
 
 
+FIRE_SKILLS = ("disparo", "pistola", "fusil", "ametralladora")
+"""The firearm skills of 004 («Pistola», «Fusil/Subfusil», «Ametralladora») and the generic one."""
+
+
+def fire_skill(character: Character, target: str) -> str:
+    """The firearm skill of an attack that names none: the sheet's only one; with several, a refusal that
+    lists them (in the sheet's order); with none, one that says to name the weapon or paste its skill."""
+    held = [(skill, value) for skill in character.sheet
+            if skill in FIRE_SKILLS and (value := sheet_int(character, skill)) is not None]
+    if len(held) == 1:
+        return held[0][0]
+    raise Refusal("sombra/table_weapon_skill", name=character.name, target=target, skills=held)
+
+
 def weapon_type(weapon: str) -> int:
     """The damage type of a sheet's ``arma`` (``II+2``)."""
     return read_weapon(weapon).damage_type

@@ -51,15 +51,19 @@ def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
                if c.name in combat.order and "des" not in c.sheet]
     rest = [n for n in combat.order if n not in acting]
     st.begin_intent(combat, phases)
-    ctx.announce("stormbringer/table_phases", round=round_number, phases=phases, rest=rest, missing=missing)
+    ctx.announce("stormbringer/table_phases", round=round_number, phases=phases, rest=rest, missing=missing,
+                 first=st.explained(combat))
 
 
 def begin_actions(ctx: Context, combat: Combat) -> None:
-    """After the last declaration: the attack phases, announced; the caller starts their first turn."""
+    """After the last declaration: the attack phases, announced (in short when they are the ones the
+    round's start announced); the caller starts their first turn."""
+    announced = st.StormbringerState.of(combat).plan.phases
     phases = st.begin_actions(ctx, combat)
-    ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases,
+    ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases, announced=announced == phases.to_dict(),
                  rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
-                 changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).marks.changing])
+                 changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).marks.changing],
+                 first=st.explained(combat))
 
 
 def condition_label(ctx: Context, code: str, **params: object) -> str:
@@ -86,7 +90,7 @@ class StormbringerCombat(CombatRules):
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
-        if st.declaring(combat):
+        if st.declaring(combat) and st.explained(combat)("intent"):   # told once a fight: the phases say it
             ctx.announce("stormbringer/table_intent", actor=actor.name)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:

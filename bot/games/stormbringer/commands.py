@@ -124,7 +124,8 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     else:
         missed(combat)
     ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
-              shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[])
+              shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[],
+              first=st.explained(combat))
     consume_grant(ctx)
 
 
@@ -172,7 +173,7 @@ def parry_command(ctx: Context, got: Parsed) -> None:
         if defender.owner:
             grant(ctx, defender.owner, "ataque")  # the master's riposte needs no !permite
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="parry", hidden=False,
-              shield=shield, riposte=riposte, defences=None, broken=broken)
+              shield=shield, riposte=riposte, defences=None, broken=broken, first=st.explained(combat))
 
 
 @COMMANDS.takes("esquiva", "dodge", spec=(Opt(DODGE, brackets=False),))
@@ -189,7 +190,7 @@ def dodge_command(ctx: Context, got: Parsed) -> None:
     result = resolve_dodge(req, ctx.rng)
     settle_blow(blow, defender, result.effect.stops_blow)
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="dodge", hidden=False,
-              shield=False, riposte=False, defences=None, broken=[])
+              shield=False, riposte=False, defences=None, broken=[], first=st.explained(combat))
 
 
 # -- the round: declarations of intent, change of weapon --------------------------------------
@@ -272,7 +273,7 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     # The sheet damage of a blow is its attacker's roll (a GM-owned sheet's shows its dice only, bot/core/privacy.py).
     roller = blow["attacker"] if blow and not words else None
     ctx.reply("stormbringer/table_damage", name=target.name, roller=roller, roll=result, before=before,
-              after=target.sheet.get("pv"), parry_broke=parry_broke)
+              after=target.sheet.get("pv"), parry_broke=parry_broke, first=st.explained(combat))
     if combat is not None:
         declarer_fell(ctx, combat, target)
 

@@ -12,6 +12,7 @@ Layout of ``combat.data``:
   damage (``!daño`` takes it off; a later roll never loses it).
 - ``surprise``: name key -> ``SurpriseState`` plus ``from``, the combat round it started.
 - ``wounds``: name key -> condition codes ("major", "stunned") for the rest of the combat.
+- ``explained``: the keys of the explanations the table already read this fight (``systems/explained.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.core.api import (
     name_key,
 )
 from bot.games.stormbringer.sheet import phase_kind, sheet_int
+from systems.explained import Explained
 from systems.stormbringer.combat import NORMAL, ActionLimits, Combatant, RoundCounter, RoundPhases, SurpriseState, round_phases
 
 
@@ -84,6 +86,12 @@ class RoundPlan(_Part):
         """The GM set the turns by hand: no phases, worked-out order or stage."""
         for key in ("phases", "order", "stage"):
             self._raw.pop(key, None)
+
+    @property
+    def phases(self) -> dict[str, Any] | None:
+        """The phases last worked out, as stored (None when there are none)."""
+        phases = self._raw.get("phases")
+        return phases if isinstance(phases, dict) else None
 
     @property
     def stage(self) -> str | None:
@@ -354,3 +362,8 @@ def stunned(combat: Combat, name: str) -> bool:
     return "stunned" in wounds(combat, name)
 
 
+
+
+def explained(combat: Combat | None) -> Explained:
+    """What the table already read this fight: its templates' ``first(KEY)`` (None: no fight, all told)."""
+    return Explained(None if combat is None else combat.data.setdefault("explained", []))

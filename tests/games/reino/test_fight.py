@@ -140,7 +140,7 @@ EXPECTED = [
     (29, "Daño 1d6: [6] = 6"),
     (29, "PR 15 → 9"),  # 15 - 6; 6 < Umbral 9
     (31, "[1] + 3 = 4 → falla (1 natural)"),
-    (33, "(herido: -2 al ataque)"),
+    (33, "(herido: -2)"),
     (33, "[18] + 2 = 20 → impacta"),  # Ataque 4 - 2 (Malherido) = +2; 20 >= 16, < 16 + 1 + 10 = 27
     (34, "Daño 1d8 · FUE +2: [5] + 2 = 7"),
     (34, "PR 25 → 18"),  # RD 1 is not subtracted: 25 - 7 = 18

@@ -230,7 +230,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Le quedan: gratuita, reacción" in t.text(line + 12)
     assert "PR 30 → 16" in t.gm_text(line + 13) and "superada" in t.text(line + 13)
     # Ana (Incapacitado, -5) misses Orco, then buys the hit with her Action Point; Orco falls.
-    assert "Ana ataca a Orco (herido: -5 al ataque)" in t.text(line + 15) and "falla" in t.text(line + 15)
+    assert "Ana ataca a Orco (herido: -5)" in t.text(line + 15) and "falla" in t.text(line + 15)
     assert "impacta por lo justo (total 12" in t.gm_text(line + 16) and "total" not in t.text(line + 16)
     assert "el secuaz cae Moribundo" in t.text(line + 17)
     # Round 2 (issue 20: the dying Orco gets no turn, so Ana's !siguiente ends the round): Orco's dying

@@ -111,7 +111,7 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     # McAvoy aims at the head: 1,5,3 + 2 = 11 <= 16; damage II+2 = 5+1+2 = 8 > RES 4: light, stunned.
     attack = t.text(line(4))
     assert "+2 apuntado = 11 → éxito medio" in attack
-    assert "cabeza (0) 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in t.gm_text(line(4))
+    assert "🩸 II+2 cabeza (0): 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in t.gm_text(line(4))
     board = t.text(line(5))
     # Issue 30: the tie is one line to break, not a condition of each.
     assert "· Bruno\n" in board and "Empate por romper: Bruno = Hans" in board
@@ -131,7 +131,7 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert "Hans tiene el estado aturdido: habilidades a la mitad (1 turno)" in t.texts(line(13))[0]
     assert "aturdido" not in t.text(line(15)) and "cabeza: herida leve, +3" in t.text(line(15))
     # Round 3: a serious abdomen wound (6+1+2 = 9 > 2x4) puts Hans down.
-    assert "abdomen (6) 9" in t.text(line(16)) and "herida grave" in t.text(line(16))
+    assert "abdomen (6): 9" in t.text(line(16)) and "herida grave" in t.text(line(16))
     assert "en el suelo, sin poder actuar" in t.text(line(17))
     # Issue 20: Hans, who cannot act, gets no turn: Bruno's !siguiente ends the round.
     round_four = t.texts(line(19))

@@ -135,24 +135,26 @@ def test_a_whole_seeded_fight() -> None:
     assert "Daño [2] = 2 → pierde 2 PV" in room(37) and "PV 11 → 9" in room(37)    # 1d6 = 2; 11 - 2
     # Round 2: the declarations again, lowest DES first; Elric draws a dagger (17 - 5 = 12): he ties
     # with Orco (12), and in round 2 the GM's side goes first on a tie (round 1 was the players').
-    assert "📋 Asalto 2 (12 s)." in room(38) and "turno de Trasgo" in room(38)
+    # Issue 30: round 2 is announced in short (round 1 explained the phases and the declarations).
+    assert "📋 Asalto 2 (intenciones primero). Proyectiles: Rackhir." in room(38) and "turno de Trasgo" in room(38)
+    assert "Intenciones: declara" not in room(38)
     assert "Elric cambia de arma: Daga" in room(43)
     assert ("Cuerpo a cuerpo: Moonglum, Orco, Elric, Trasgo. Cambian de arma (−5 DES): Elric." in room(46))
     # An arrow at a victim with no shield: no parry, no dodge.
-    assert "Trasgo no puede parar ni esquivar este golpe" in room(47)                # 61 <= 75
+    assert "Trasgo no puede parar ni esquivar: !daño Trasgo" in room(47)                # 61 <= 75
     assert "Daño [8] = 8 → pierde 8 PV" in room(48) and "PV 3 → -5" in gm(48)      # 1d8 = 8; 3 - 8
     assert "Trasgo ha muerto" in room(48)
     assert "Orco · 🛡️ Parada 55%: [93] → fallo" in gm(51)
     assert "Moonglum · ⚔️ Ataque 70 -20 (ataques previos) = 50%: [71] → fallo" in room(52)
     assert "Daño [1] = 1 − armadura [6] (absorbe 1) → pierde 0 PV" in room(53)      # 1 - min(6, 1)
     assert "Elric · 🛡️ Parada 70%: [32] → éxito" in room(56)                      # the dagger parries
-    assert "Orco puede !esquiva; si no" in room(58)                 # Orco failed a parry this round
+    assert "→ Orco: !esquiva o !daño." in room(58)                 # Orco failed a parry this round
     # 1d4+2 = 3 + 2, BF 1d6 = 6: 11; armour 1d6 = 5: 6 lost, 13 - 6 = 7.
     assert "Daño [3] + 2 + BF [6] = 11 − armadura [5] (absorbe 5) → pierde 6 PV" in room(60)
     assert "PV 13 → 7" in gm(60)
     # Round 3: the dead goblin is out; Elric is back at DES 17; the GM closes the declarations.
-    assert "Intenciones, de menor a mayor DES: Orco, Rackhir, Moonglum, Elric." in room(61)
-    assert "Cuerpo a cuerpo: Elric, Moonglum, Orco." in room(64)
+    assert "Orden: Orco → Rackhir → Moonglum → Elric." in room(61)
+    assert "Cuerpo a cuerpo: Elric, Moonglum, Orco." in room(61) and "en el orden anunciado" in room(64)
     assert "Daño [3] + 2 + BF [2] = 7 − armadura [6] (absorbe 6) → pierde 1 PV" in room(69)   # 7 -> 6
     assert "Orco falló una parada" in room(72)
     assert "Daño [5] = 5 − armadura [6] (absorbe 5) → pierde 0 PV" in room(73)
@@ -160,7 +162,7 @@ def test_a_whole_seeded_fight() -> None:
     # Round 4: Orco's blow of round 3 waited for its damage: 1d8 = 6, BF 1d4 = 1: 7; 9 - 7 = 2.
     assert "Moonglum · 🩸 Daño [6] + BF [1] = 7 → pierde 7 PV" in room(79) and "PV 9 → 2" in room(79)
     # 05 <= 7 (75/10): a critical arrow; Orco's shield parries it at 40 / 2 = 20%, and 54 fails.
-    assert "Rackhir · ⚔️ Ataque 75%: [05] → ¡crítico!" in room(81) and "Orco puede !parada; si no" in room(81)
+    assert "Rackhir · ⚔️ Ataque 75%: [05] → ¡crítico!" in room(81) and "→ Orco: !parada o !daño." in room(81)
     assert "Parada 40 ÷2 = 20% contra proyectil contra crítico: [54] → fallo" in gm(82)
     assert "Elric · ⚔️ Ataque 85%: [04] → ¡crítico!" in room(84)                  # 04 <= 8
     # The oldest blow first: Rackhir's critical arrow, 1d8 = 8, doubled, no armour: 16; 6 - 16 = -10.

@@ -47,14 +47,13 @@ def test_order_is_worked_out_every_round_after_a_death() -> None:
 @gm:local: !siguiente
 """)
     round_2 = t.texts(FIRST + 6)
-    assert round_2[0].startswith("📋 Asalto 2 (12 s).")
-    assert "Intenciones, de menor a mayor DES: Orco, Moonglum, Elric." in round_2[0]
-    assert "Proyectiles, de mayor a menor DES: Elric, Moonglum. Cuerpo a cuerpo: Orco." in round_2[0]
+    assert round_2[0].startswith("📋 Asalto 2 (intenciones primero).")   # issue 30: short, round 1 explained the phases
+    assert "Proyectiles: Elric, Moonglum. Cuerpo a cuerpo: Orco." in round_2[0]
     assert "Orden: Orco → Moonglum → Elric" in round_2[1]
-    assert t.texts(FIRST + 7)[0].startswith("⚔️ Asalto 2: acciones. Proyectiles: Elric, Moonglum. Cuerpo a cuerpo: Orco.")
+    assert t.texts(FIRST + 7)[0] == "⚔️ Asalto 2: acciones, en el orden anunciado."   # issue 30
     round_3 = t.texts(FIRST + 10)   # Orco died on line FIRST + 8: round 3 after Elric and Moonglum
-    assert round_3[0].startswith("📋 Asalto 3 (12 s).")
-    assert "Intenciones, de menor a mayor DES: Moonglum, Elric." in round_3[0]
+    assert round_3[0].startswith("📋 Asalto 3 (intenciones primero).")
+    assert "Orden: Moonglum → Elric." in round_3[1]
 
 
 def counters(table) -> dict:
@@ -217,7 +216,7 @@ def test_no_defence_offered_when_both_would_be_refused() -> None:
 @bob:local: !ataque Orco 200
 """, seed=4)
     assert "!parada o !esquiva" not in t.text(FIRST + 3)
-    assert "Orco no puede parar ni esquivar este golpe: el máster aplica !daño Orco" in t.text(FIRST + 3)
+    assert "Orco no puede parar ni esquivar: !daño Orco" in t.text(FIRST + 3)
 
 
 def test_a_crossbow_is_a_missile_weapon() -> None:
@@ -421,10 +420,10 @@ def test_a_last_declarer_who_cannot_act_does_not_end_the_round() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 """, seed=4)
-    assert "📋 Asalto 2 (12 s)." in t.texts(FIRST + 5)[0]
+    assert "📋 Asalto 2 (intenciones primero)." in t.texts(FIRST + 5)[0]
     assert "turno de Moonglum" in t.texts(FIRST + 7)[-1]
     answer = t.texts(FIRST + 8)
-    assert answer[0].startswith("⚔️ Asalto 2: acciones."), answer
+    assert answer[0].startswith("⚔️ Asalto 2: acciones"), answer
     assert answer[-1].startswith("▶️ Ronda 2: turno de Moonglum")
 
 

@@ -84,6 +84,6 @@ def test_check_message_names_the_outcome(face):
 
 def test_failed_parry_message_forbids_dodging_that_blow():
     result = roll("parada 40", (60, 100))
-    assert "no puede esquivar" in RENDERER.render(result.template, r=result).body
+    assert "Ya no esquiva ni para en este asalto" in RENDERER.render(result.template, r=result).body
     arrow = roll("parada 40 flecha", (10, 100))
     assert "escudo" in RENDERER.render(arrow.template, r=arrow).body

@@ -98,9 +98,10 @@ def test_full_combat() -> None:
     # Round 2: counters emptied, phases announced again and the declarations first (issue 22: lowest
     # DES first); the GM closes them (!acciones); Orco parries with no penalty.
     first_lines = [m.split("\n")[0] for m in t.texts(25)][:2]
-    assert first_lines == ["📋 Asalto 2 (12 s).", "🔔 Ronda 2. Orden: Orco → Moonglum → Elric."]
-    assert "Intenciones: declara Orco" in t.texts(25)[2]
-    assert t.texts(26)[0].startswith("⚔️ Asalto 2: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Elric, Orco.")
+    assert first_lines == ["📋 Asalto 2 (intenciones primero). Proyectiles: Moonglum. Cuerpo a cuerpo: Elric, Orco.",
+                           "🔔 Ronda 2. Orden: Orco → Moonglum → Elric."]
+    assert "Intenciones: declara" not in " ".join(t.texts(25))   # issue 30: round 1 explained it
+    assert t.texts(26)[0] == "⚔️ Asalto 2: acciones, en el orden anunciado."   # issue 30: not repeated
     assert "turno de Moonglum" in t.texts(26)[1]
     assert "Orco [herida grave]" in t.text(27) and "paradas" not in t.text(27)
     assert "Parada 65 ÷2 = 32% contra proyectil" in t.gm_text(29) and "previas" not in t.gm_text(29)
@@ -262,12 +263,14 @@ def test_ties_follow_the_side_chosen_first_then_alternate() -> None:
     players = sb(script.format(first=""))
     assert "Cuerpo a cuerpo: Elric, Orco." in players.texts(6)[0]
     assert "Orden: Orco → Elric" in players.texts(9)[1]          # round 2's declarations
-    assert "Cuerpo a cuerpo: Orco, Elric." in players.texts(10)[0]
+    assert "Cuerpo a cuerpo: Orco, Elric." in players.texts(9)[0]         # round 2's phases
+    assert "en el orden anunciado" in players.texts(10)[0]
     gm = sb(script.format(first="@gm:local: !primero máster"))
     assert "van primero los personajes del máster" in gm.text(6)
     assert "Cuerpo a cuerpo: Orco, Elric." in gm.texts(7)[0]
     assert "Orden: Elric → Orco" in gm.texts(10)[1]
-    assert "Cuerpo a cuerpo: Elric, Orco." in gm.texts(11)[0]
+    assert "Cuerpo a cuerpo: Elric, Orco." in gm.texts(10)[0]             # round 2's phases
+    assert "en el orden anunciado" in gm.texts(11)[0]
 
 
 def test_sheet_changes_reorder_the_next_round() -> None:
@@ -286,7 +289,7 @@ def test_sheet_changes_reorder_the_next_round() -> None:
 @gm:local: !siguiente
 """)
     new_round = t.texts(14)
-    assert "Proyectiles, de mayor a menor DES: Elric, Moonglum. Cuerpo a cuerpo: —. Sin arma: Orco." in new_round[0]
+    assert "Proyectiles: Elric, Moonglum. Cuerpo a cuerpo: —. Sin arma: Orco." in new_round[0]
     assert "Orden: Moonglum → Elric → Orco" in new_round[1]   # the declarations, lowest DES first
     # Turns set by hand are kept at the next round.
     assert "Orden: Orco → Elric" in t.texts(19)[0]
