@@ -65,8 +65,8 @@ def start_run(table: Table, resume: bool) -> int:
     return run
 
 
-ACTIONS: ActionRegistry[Callable[[Any], dict[str, Any]]] = ActionRegistry("console")
-"""The fields each kind of action adds to its ``--jsonl`` line (docs/contracts.md#3.2)."""
+ACTIONS: ActionRegistry[Callable[[Any], dict[str, Any] | None]] = ActionRegistry("console")
+"""The fields each kind of action adds to its ``--jsonl`` line (docs/contracts.md#3.2); None: not printed."""
 
 
 @ACTIONS.on(Send)

@@ -57,10 +57,11 @@ class ShownRoll:
 def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outcome | None = None,
                 shown: ShownRoll | None = None, rendered: privacy.Views | None = None, ref: str = "",
                 **context: Any) -> None:
-    """Queue a message (``ref``: the name it may be edited by later, ``Send.ref``). ``roll``: the outcome a game's own message shows (the template's ``r``),
-    recorded as the room's roll; ``shown``: a roll recorded already (``bot/core/rolls.py``);
-    ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
-    room is noted for the acta; a secret one (sent privately) is not, until it is revealed.
+    """Queue a message (``ref``: the name it may be edited by later, ``Send.ref``). ``roll``: the outcome
+    a game's own message shows (the template's ``r``), recorded as the room's roll; ``shown``: a roll
+    recorded already (``bot/core/rolls.py``); ``rendered``: the message already rendered from ``kind`` and
+    ``context``. A roll shown in the room is noted for the acta; a secret one (sent privately) is not,
+    until it is revealed.
     What it shows of a GM-owned sheet follows ``bot/core/privacy.py``: whoever is no GM gets the
     room's copy, and the GMs get theirs privately when it says more."""
     private_to = to.private_to
