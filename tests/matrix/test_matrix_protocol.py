@@ -7,16 +7,7 @@ import time
 
 from nio import RoomSendError
 
-from tests.matrix.conftest import membership, redaction_of, reply_to
-
-
-def replaces(event_id: str, sender: str):
-    """An edit (``m.replace``) of ``event_id`` by ``sender``."""
-    def pred(ev: dict) -> bool:
-        relation = (ev.get("content") or {}).get("m.relates_to") or {}
-        return (ev.get("sender") == sender and relation.get("rel_type") == "m.replace"
-                and relation.get("event_id") == event_id)
-    return pred
+from tests.matrix.conftest import membership, redaction_of, replaces, reply_to
 
 
 def tracker_post(sender: str):
