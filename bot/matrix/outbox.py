@@ -42,8 +42,9 @@ class Carry:
     run: Callable[[Outbox, Any], Awaitable[None]]
     priority: Callable[[Any], int]
     """Lower goes first while the homeserver limits the bot (``bot.matrix.coalesce``): power levels
-    of a mute, redactions, lock confirmations (reactions) and lock notices, then the other notices
-    (roll replies, 4: coalesced with the lock notices, 3), then private messages (5)."""
+    of a mute, redactions, lock confirmations (reactions), a lock's one notice and its edits (2, each
+    alone: its event id is kept), then the other notices (roll replies, 4: coalesced with other lock
+    notices, 3), then private messages and the combat's tracker (5)."""
 
 
 ACTIONS: ActionRegistry[Carry] = ActionRegistry("matrix")
