@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from bot.core.events import Action, Event, PowerLevels, React, Redact, Send
+from bot.core.events import Action, Edit, Event, PowerLevels, React, Redact, Send, Tracker
 from bot.core.render import Renderer
 from bot.core.table import Table
 from bot.transport import ActionRegistry, pending_of
@@ -65,8 +65,8 @@ def start_run(table: Table, resume: bool) -> int:
     return run
 
 
-ACTIONS: ActionRegistry[Callable[[Any], dict[str, Any]]] = ActionRegistry("console")
-"""The fields each kind of action adds to its ``--jsonl`` line (docs/contracts.md#3.2)."""
+ACTIONS: ActionRegistry[Callable[[Any], dict[str, Any] | None]] = ActionRegistry("console")
+"""The fields each kind of action adds to its ``--jsonl`` line (docs/contracts.md#3.2); None: not printed."""
 
 
 @ACTIONS.on(Send)
@@ -98,9 +98,27 @@ def _react_json(action: React) -> dict[str, Any]:
     return {"event": action.event_id, "key": action.key}
 
 
+@ACTIONS.on(Edit)
+def _edit_json(action: Edit) -> dict[str, Any]:
+    """Never printed in practice: the console does not edit (later offenders of a lock are told privately)."""
+    return {"event": action.ref, "text": action.message.body, "html": action.message.html,
+            "mentions": list(action.mentions)}
+
+
+@ACTIONS.on(Tracker)
+def _tracker_json(action: Tracker) -> dict[str, Any] | None:
+    """The console keeps no tracker (its turn lines say whose turn it is): nothing is printed."""
+    return None
+
+
+def shown(actions: list[Action]) -> list[Action]:
+    """The actions the console prints (a tracker's are not)."""
+    return [a for a in actions if not isinstance(a, Tracker)]
+
+
 def action_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"action": action.kind, "event": None, "text": None, "html": None, "id": action.action_id}
-    data.update(ACTIONS[action](action))
+    data.update(ACTIONS[action](action) or {})
     for key in ("id", "event", "roll_id"):
         if key in data:
             data[key] = shown_id(data[key])
@@ -159,6 +177,7 @@ def _print(stdout: IO[str], renderer: Renderer, jsonl: bool, event: Event | str 
            actions: list[Action]) -> None:
     """Print and flush: an action is marked done only once it is out of the process. ``event``: the
     line answered (None: not printed again), or the id of one answered before a crash."""
+    actions = shown(actions)
     if jsonl:
         stdout.writelines(json.dumps(action_json(a), ensure_ascii=False) + "\n" for a in actions)
     elif isinstance(event, str):

@@ -90,7 +90,7 @@ def build_table(config: Config, rng: random.Random | None = None, transports: Tr
     messages it words its own way."""
     os.makedirs(config.storage_path, mode=0o700, exist_ok=True)
     return Table(Store(config.db_path), config.table, rng=rng, games=GAMES, templates_dir=config.templates_dir,
-                 transports=transports.templates())
+                 transports=transports.templates(), editing=transports.editing())
 
 
 def build_hub(config: Config, table: Table, metrics: Metrics, mode: RunMode | None = None,

@@ -158,6 +158,9 @@ class TransportDescription:
     ``template_folder``), rendered for the events of its rooms."""
     sets_up: bool = False
     """It runs under ``--setup-crypto`` (then alone, and it ``SetsUp``)."""
+    edits_messages: bool = False
+    """It edits the bot's messages in place and keeps a combat's tracker (``Edit``, ``Tracker``): the core
+    then adds a later offender of a lock to the lock's one notice, and keeps the tracker (Matrix)."""
 
     @property
     def name(self) -> str:
@@ -186,6 +189,10 @@ class TransportRegistry:
     def templates(self) -> list[TransportTemplates]:
         """Each transport's messages and own wording of core messages (``Table``'s ``transports``)."""
         return [(t.name, t.template_folder, t.templates) for t in self]
+
+    def editing(self) -> list[str]:
+        """The transports that edit their messages (``Table``'s ``editing``)."""
+        return [t.name for t in self if t.edits_messages]
 
     def loggers(self) -> dict[str, int]:
         return {name: level for t in self for name, level in t.loggers.items()}

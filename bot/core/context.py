@@ -252,6 +252,9 @@ class Context:
     """The command was a valid in-character one and used the grant (``floor.consume_grant``)."""
     answer_privately: bool = False
     """A question asked off the floor (``Command.question``): every answer goes to the sender alone."""
+    edits: bool = False
+    """The room's transport edits the bot's messages in place (``Edit``) and keeps the combat's tracker
+    (``Tracker``): Matrix does, IRC and the console do not."""
     _game: tuple[str | None, GameHooks] | None = field(default=None, repr=False, compare=False)
     """The game ``game`` found last, with the room's ``system`` it was for."""
 

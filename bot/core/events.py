@@ -1,7 +1,7 @@
 """What a transport hands the table core, and what the core hands back.
 
 The core never talks to a network: it turns one ``Event`` into a list of actions
-(``Send``, ``Redact``, ``PowerLevels``) that a transport carries out.
+(``Send``, ``Redact``, ``PowerLevels``, ``React``, ``Edit``, ``Tracker``) that a transport carries out.
 """
 
 from __future__ import annotations
@@ -89,6 +89,9 @@ class Send:
     gm_copy: bool = False
     """The GMs' private copy of the message queued just before it, with what that one leaves out of a
     GM-owned sheet (``bot/core/privacy.py``)."""
+    ref: str = ""
+    """A name the core gives a room message it may change later (``Edit``): the transport remembers the
+    network's id of the message it posted under that name."""
     kind: Literal["send"] = "send"
 
 
@@ -125,11 +128,43 @@ class React:
     kind: Literal["react"] = "react"
 
 
-Action = Send | Redact | PowerLevels | React
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Change the room message the bot posted as ``ref`` (``Send.ref``) to ``message`` (Matrix: an
+    ``m.replace``), pinging ``mentions`` anew. Only for a room whose transport edits its messages
+    (``Context.edits``); the others never get one."""
+
+    room_id: str
+    ref: str
+    message: Message
+    mentions: tuple[str, ...] = ()
+    action_id: str = ""
+    kind: Literal["edit"] = "edit"
+
+
+TrackerStep = Literal["show", "end", "point"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tracker:
+    """The combat's one message in the room, kept by a transport that edits its messages: ``show`` posts
+    ``message`` the first time (pinned where the bot may pin) and edits it in place after; ``end`` unpins
+    it and forgets it (the fight is over); ``point`` answers the event ``answer`` (a ``!estado``) with a
+    link to it. A transport that keeps no tracker ignores every step."""
+
+    room_id: str
+    step: TrackerStep
+    message: Message | None = None
+    answer: str | None = None
+    action_id: str = ""
+    kind: Literal["tracker"] = "tracker"
+
+
+Action = Send | Redact | PowerLevels | React | Edit | Tracker
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {kind: tuple(f.name for f in fields(kind))
-                                              for kind in (Send, Redact, PowerLevels, React)}
+                                              for kind in (Send, Redact, PowerLevels, React, Edit, Tracker)}
 """Each action class's field names (``fields`` builds them anew on every call; the outbox asks per action)."""
 
 
@@ -142,6 +177,12 @@ def action_to_dict(action: Action) -> dict:
         data["private_also"] = list(action.private_also)
     elif isinstance(action, PowerLevels):
         data["speakers"] = list(action.speakers)
+    elif isinstance(action, Edit):
+        data["message"] = {"body": action.message.body, "html": action.message.html}
+        data["mentions"] = list(action.mentions)
+    elif isinstance(action, Tracker):
+        data["message"] = None if action.message is None else {"body": action.message.body,
+                                                               "html": action.message.html}
     return data
 
 
@@ -157,5 +198,11 @@ def action_from_dict(data: dict) -> Action:
         return Redact(**data)
     if kind == "react":
         return React(**data)
+    if kind == "edit":
+        msg = data.pop("message")
+        return Edit(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions", ())), **data)
+    if kind == "tracker":
+        msg = data.pop("message")
+        return Tracker(message=None if msg is None else Message(msg["body"], msg["html"]), **data)
     return PowerLevels(speakers=tuple(data.pop("speakers")), **data)
 

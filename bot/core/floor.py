@@ -7,6 +7,7 @@ from typing import Any, Literal
 from bot.core import combat as rounds
 from bot.core import moderation, replies
 from bot.core.context import Context, FoundCommand
+from bot.core.events import Edit
 from bot.core.protocol import Line
 from bot.core.replies import Addressing
 from bot.core.state import Character, FloorLock, name_key
@@ -31,7 +32,7 @@ def gm_dash_line(ctx: Context, line: Line) -> Line | None:
         return None
     character = room.find_character(line.name)
     if character is None:
-        ctx.reply("lock_unknown_character", name=line.name, known=room.character_names())
+        ctx.whisper(ctx.sender, "lock_unknown_character", name=line.name, known=room.character_names())
         return None
     if room.lock:
         close_lock(ctx)
@@ -129,7 +130,7 @@ def refuse(ctx: Context, reason: Refusal) -> None:
     """Enforce the rule that refused the post (redact by the room's mode, warn once)."""
     room = ctx.room
     if reason == "lock" and room.lock is not None:
-        enforce(ctx, room.lock.warned, "lock_warning", lock=room.lock)
+        notice_lock(ctx, room.lock)
     elif room.combat is not None:
         actor = room.find_character(room.combat.current or "")
         enforce(ctx, room.combat.warned, "turn_warning", actor=actor.name if actor else room.combat.current)
@@ -201,21 +202,52 @@ def keep_grant_for(ctx: Context, *command_names: str) -> None:
 
 
 def enforce(ctx: Context, warned: list[str], kind: str, **context: Any) -> None:
-    """Redact (if the room's mode and the bot's power allow) and warn each offender once, by name and with a
-    mention; the warning replies to the message only when it stays."""
+    """Redact (if the room's mode and the bot's power allow) and tell each offender once, privately: a
+    refusal goes to the one who caused it (docs/protocol.md#1.8)."""
+    mode = _take_back(ctx)
+    if ctx.sender not in warned:
+        warned.append(ctx.sender)
+        ctx.whisper(ctx.sender, kind, mode=mode, who=ctx.speaker_name, **context)
+
+
+def notice_lock(ctx: Context, lock: FloorLock) -> None:
+    """Writing during a lock: redacted by the room's mode, and at most one notice in the room for the whole
+    lock, posted at the first offence. A later offender is added to that notice where the transport edits
+    its messages (``Edit``), else told privately (docs/protocol.md#1.8)."""
+    mode = _take_back(ctx)
+    if ctx.sender in lock.warned:
+        return
+    lock.warned.append(ctx.sender)
+    if not lock.notice:
+        lock.notice = f"{ctx.event.event_id}/{LOCK_NOTICE}"
+        # The notice names and mentions its player: a reply to a message the bot took back points at nothing.
+        replies.render_send(ctx, "lock_warning", Addressing(reply=mode == "warn", mentions=(ctx.sender,)),
+                            ref=lock.notice, mode=mode, names=[ctx.speaker_name], lock=lock)
+    elif ctx.edits:
+        names = [_name_of(ctx, user) for user in lock.warned]
+        message = ctx.renderer.render("lock_warning", mode=mode, names=names, lock=lock)
+        ctx.work.actions.append(Edit(ctx.event.room_id, lock.notice, message, (ctx.sender,)))
+    else:
+        ctx.whisper(ctx.sender, "lock_warning", mode=mode, names=[ctx.speaker_name], lock=lock)
+
+
+LOCK_NOTICE = "lock"
+"""The ``Send.ref`` of a lock's notice is the first offence's event id and this."""
+
+
+def _take_back(ctx: Context) -> str:
+    """Redact the event if the room's mode and the bot's power allow; the mode that applies."""
     mode = effective_mode(ctx)
     if not ctx.event.network_redacts:
         mode = "warn"
     if mode != "warn":
         moderation.redact(ctx)
-    if ctx.sender not in warned:
-        warned.append(ctx.sender)
-        # The warning names and mentions its player: a reply to a message the bot took back points at nothing.
-        if mode == "warn":
-            replies.render_send(ctx, kind, Addressing(mentions=(ctx.sender,)), mode=mode, who=ctx.speaker_name,
-                                **context)
-        else:
-            ctx.announce(kind, (ctx.sender,), mode=mode, who=ctx.speaker_name, **context)
+    return mode
+
+
+def _name_of(ctx: Context, user: str) -> str:
+    character = ctx.room.character_of(user)
+    return character.name if character else user
 
 
 def effective_mode(ctx: Context) -> str:

@@ -56,11 +56,13 @@ class ShownRoll:
 
 
 def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outcome | None = None,
-                shown: ShownRoll | None = None, rendered: privacy.Views | None = None, **context: Any) -> None:
-    """Queue a message. ``roll``: the outcome a game's own message shows (the template's ``r``),
-    recorded as the room's roll; ``shown``: a roll recorded already (``bot/core/rolls.py``);
-    ``rendered``: the message already rendered from ``kind`` and ``context``. A roll shown in the
-    room is noted for the acta; a secret one (sent privately) is not, until it is revealed.
+                shown: ShownRoll | None = None, rendered: privacy.Views | None = None, ref: str = "",
+                **context: Any) -> None:
+    """Queue a message (``ref``: the name it may be edited by later, ``Send.ref``). ``roll``: the outcome
+    a game's own message shows (the template's ``r``), recorded as the room's roll; ``shown``: a roll
+    recorded already (``bot/core/rolls.py``); ``rendered``: the message already rendered from ``kind`` and
+    ``context``. A roll shown in the room is noted for the acta; a secret one (sent privately) is not,
+    until it is revealed.
     What it shows of a GM-owned sheet follows ``bot/core/privacy.py``: whoever is no GM gets the
     room's copy, and the GMs get theirs privately when it says more."""
     private_to = to.private_to
@@ -95,7 +97,7 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
         view.event.room_id, views.public, view.event.event_id if to.reply and in_room else None,
         to.mentions, private_to, thread=view.event.thread if in_room and private_to is None else "",
         template=kind, actor=view.speaker_name, roll=public_json, applied=applied, roll_id=roll_id,
-        private_also=to.private_also, to_room_gms=to.to_room_gms, secret=secret,
+        private_also=to.private_also, to_room_gms=to.to_room_gms, secret=secret, ref=ref,
     )
     view.work.actions += privacy.addressed(view, send, views, roll_json)
 

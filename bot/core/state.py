@@ -114,7 +114,10 @@ class FloorLock:
     character: str | None = None
     owner: str | None = None
     warned: list[str] = field(default_factory=list)
+    """Who wrote off the floor during the lock, in order: the room's one notice names them."""
     muted: bool = False
+    notice: str = ""
+    """The ``Send.ref`` of the lock's one notice in the room (empty: none posted yet)."""
 
 
 @dataclass
@@ -192,6 +195,10 @@ class RoomState:
     game_data: dict[str, dict[str, Any]] = field(default_factory=dict)
     """What a game keeps for the room beyond a character or a fight, by game key (Savage: the GM's pool
     of bennies): part of the play, so ``!deshacer`` takes it back."""
+    tracker: str = ""
+    """The combat's tracker as last shown in the room (``bot/core/tracker.py``; empty: none shown)."""
+    tracker_age: int = 0
+    """Messages in the room since the tracker last changed (``!estado`` points to it while they are few)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

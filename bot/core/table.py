@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import partial
 from importlib.resources.abc import Traversable
 
-from bot.core import acta, floor, moderation, sheets, undo
+from bot.core import acta, floor, moderation, sheets, tracker, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
 from bot.core.context import Context, FoundCommand, named_gms
@@ -41,7 +41,7 @@ class Table:
     def __init__(self, store: Store, settings: TableSettings | None = None,
                  rng: random.Random | None = None, renderer: Renderer | None = None, *,
                  games: GameRegistry, templates_dir: str | None = None,
-                 transports: Iterable[TransportTemplates] = ()) -> None:
+                 transports: Iterable[TransportTemplates] = (), editing: Iterable[str] = ()) -> None:
         """``games``: the registry of the games it plays (the shipped ones are ``bot.games.GAMES``, given by
         whoever builds the table); ``templates_dir`` is a group's folder of messages searched before the
         shipped templates (``[templates] dir``); ``transports``: each transport's name, folder of messages and
@@ -54,6 +54,7 @@ class Table:
         self.renderer = renderer or Renderer([*games.template_folders(),
                                               *((name, folder) for name, folder, _ in transports)], templates_dir)
         self._renderers = {name: self.renderer.overriding(kinds) for name, _, kinds in transports if kinds}
+        self._editing = frozenset(editing)
         self._rooms: OrderedDict[str, RoomState] = OrderedDict()
         self._seed: int | None = None
         self.watchers: list[Callable[[str], None]] = []
@@ -137,6 +138,7 @@ class Table:
             try:
                 before = acta.before(ctx)
                 acta.derive(ctx, before, dispatch(ctx))
+                tracker.update(ctx)
             except Exception:
                 log.exception("error handling %s", event.event_id)
                 ctx = self._context(event, owner, fresh=True)
@@ -171,7 +173,8 @@ class Table:
         renderer = self._renderers.get(owner, self.renderer)
         ctx = Context(event, room, self.settings.for_room(event.room_id), renderer, self.rng, self.games,
                       ROOM_COMMANDS, UnitOfWork(room), store=self.store,
-                      recorded_sessions=partial(self.store.acta.sessions, event.room_id))
+                      recorded_sessions=partial(self.store.acta.sessions, event.room_id),
+                      edits=owner in self._editing)
         sheets.play_in(ctx.room, ctx.game, ctx.games)
         return ctx
 
@@ -252,7 +255,7 @@ def dispatch(ctx: Context) -> Line | None:
             _run(ctx, line, command)
         return None
     if line.kind == "command":
-        ctx.reply("unknown_command", name=line.name[:40], closest=closest_command(ctx, line.name))
+        ctx.whisper(ctx.sender, "unknown_command", name=line.name[:40], closest=closest_command(ctx, line.name))
         return None
     return line
 
@@ -297,20 +300,20 @@ def _run_on_grant(ctx: Context, line: Line, command: FoundCommand) -> bool:
 
 def _run(ctx: Context, line: Line, command: FoundCommand) -> None:
     if len(line.args) > MAX_COMMAND_ARGS:
-        ctx.reply("command_too_long", limit=MAX_COMMAND_ARGS)
+        ctx.whisper(ctx.sender, "command_too_long", limit=MAX_COMMAND_ARGS)
         return
     if command.gm_only and not ctx.is_gm():
-        ctx.reply("gm_only", command=command.name)
+        ctx.whisper(ctx.sender, "gm_only", command=command.name)
         return
     if command.needs_args and not line.args:
-        ctx.reply("usage", command=command)
+        ctx.whisper(ctx.sender, "usage", command=command)
         return
     run(ctx, command, line.args)
 
 
 def run(ctx: Context, command: FoundCommand, args: str) -> None:
     """Run ``command``; a refusal rolls the event's unit of work back to where it stood before it and
-    answers with its one message. A command that changed the play can be taken back later (``!deshacer``)."""
+    answers its sender alone with its one message. A command that changed the play can be taken back later (``!deshacer``)."""
     mark, play = ctx.work.mark(), ctx.room.play_json()
     acted = rounds.acting(ctx)
     ctx.work.changing = False
@@ -324,7 +327,4 @@ def run(ctx: Context, command: FoundCommand, args: str) -> None:
     except Refusal as refusal:
         ctx.work.rollback(mark)
         undo.refused(ctx, command, args)
-        if refusal.private:
-            ctx.whisper(ctx.sender, refusal.kind, **refusal.context())
-        else:
-            ctx.reply(refusal.kind, **refusal.context())
+        ctx.whisper(ctx.sender, refusal.kind, **refusal.context())  # to the one who caused it, never the room

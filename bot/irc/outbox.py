@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.events import Action, PowerLevels, React, Redact, Send
+from bot.core.events import Action, Edit, PowerLevels, React, Redact, Send, Tracker
 from bot.core.render import Renderer
 from bot.irc.channels import Channel, Channels, GameMasters
 from bot.irc.identity import People
@@ -113,6 +113,12 @@ class Outbox:
             self._done(action.action_id)
             return
         self.lines.queue_text("NOTICE", person.nick, plain_lines(action.key), [action.action_id])
+
+    @ACTIONS.on(Edit)
+    @ACTIONS.on(Tracker)
+    def _not_kept(self, action: Edit | Tracker, batch: Batch) -> None:
+        """IRC edits no line and keeps no tracker: the core sends neither here (its turn lines stay)."""
+        self._done(action.action_id)
 
 
 def _unlabelled(line: str, addressed: list[str]) -> str:

@@ -7,6 +7,7 @@
 - ``translate``: sync event JSON to the core's ``Event`` (pure);
 - ``power``: creators and power levels, the mute's power levels (pure);
 - ``outbox``: sending (encrypted in encrypted rooms), redacting, reacting, power levels, private rooms;
+- ``tracker``: the messages it edits in place (``m.replace``): a lock's one notice, the combat's pinned tracker;
 - ``coalesce``: a room's actions delivered under the homeserver's rate limit (one message for the
   replies a 429 held back);
 - ``invites``: who may invite the bot into a room (pure), and the bot's answer to its membership changes;

@@ -32,5 +32,5 @@ TRANSPORT = TransportDescription(
     SECTION, _build, _actions, files("templates") / "matrix", metrics=MatrixMetrics,
     loggers={"nio": logging.ERROR},  # nio's schema warnings on every error response are noise
     templates={"no_power": "matrix/no_power", "turn_start": "matrix/turn_start"},
-    sets_up=True,
+    sets_up=True, edits_messages=True,
 )

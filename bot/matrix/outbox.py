@@ -15,13 +15,14 @@ from typing import Any
 
 from nio import MatrixRoom, RoomPreset
 
-from bot.core.events import Action, PowerLevels, React, Redact, Send
+from bot.core.events import Action, Edit, PowerLevels, React, Redact, Send, Tracker
 from bot.core.render import Renderer
 from bot.core.store import Store
 from bot.matrix.errors import PermanentError
 from bot.matrix.power import RoomAuth, locked_power_levels
 from bot.matrix.session import Session
 from bot.matrix.store import MatrixStore
+from bot.matrix.tracker import SentMessages, edit, notice_content, tracker
 from bot.metrics import Metrics
 from bot.transport import ActionRegistry
 
@@ -41,8 +42,9 @@ class Carry:
     run: Callable[[Outbox, Any], Awaitable[None]]
     priority: Callable[[Any], int]
     """Lower goes first while the homeserver limits the bot (``bot.matrix.coalesce``): power levels
-    of a mute, redactions, lock confirmations (reactions) and lock notices, then the other notices
-    (roll replies, 4: coalesced with the lock notices, 3), then private messages (5)."""
+    of a mute, redactions, lock confirmations (reactions), a lock's one notice and its edits (2, each
+    alone: its event id is kept), then the other notices (roll replies, 4: coalesced with other lock
+    notices, 3), then private messages and the combat's tracker (5)."""
 
 
 ACTIONS: ActionRegistry[Carry] = ActionRegistry("matrix")
@@ -71,7 +73,8 @@ class Outbox:
         self.renderer = renderer
         self.metrics = metrics
         self._auths = auths
-        self._auth_for = auth_for
+        self.auth_for = auth_for
+        self.sent = SentMessages(store)
         self.stopping = stopping
         self._pl_locks: dict[str, asyncio.Lock] = {}
         self._dm_lock = asyncio.Lock()
@@ -89,28 +92,28 @@ class Outbox:
             self.store.outbox.done([action.action_id])
 
     async def send(self, action: Send) -> None:
-        content: dict[str, Any] = {
-            "msgtype": "m.notice",
-            "body": action.message.body,
-            "format": "org.matrix.custom.html",
-            "formatted_body": action.message.html,
-            "m.mentions": {"user_ids": list(action.mentions)},
-        }
+        content: dict[str, Any] = {**notice_content(action.message), "m.mentions": {"user_ids": list(action.mentions)}}
         if action.private_to:
             await self.send_private(action, content)
             return
         relation = relates_to(action)
         if relation:
             content["m.relates_to"] = relation
-        tx = txn_id(action.action_id) if action.action_id else None
-        await self.room_send(action.room_id, "m.room.message", content, tx)
+        event_id = await self.room_send(action.room_id, "m.room.message", content, self.txn(action))
+        if action.ref:  # the core may edit it later (``Edit``)
+            self.sent.remember(action.ref, action.room_id, event_id)
+
+    @staticmethod
+    def txn(action: Action) -> str | None:
+        """The transaction id of ``action``'s one message (none for an action without an id)."""
+        return txn_id(action.action_id) if action.action_id else None
 
     async def send_private(self, action: Send, content: dict[str, Any]) -> None:
         """A private message, in the bot's direct room with each recipient: ``private_to``, ``private_also``
         and, for ``to_room_gms`` (a secret roll), the room's creators and users with power level >= 50."""
         recipients = [action.private_to or "", *action.private_also]
         if action.to_room_gms:
-            auth = await self._auth_for(action.room_id)
+            auth = await self.auth_for(action.room_id)
             recipients += sorted(u for u in auth.members if auth.is_admin(u))
         for i, user in enumerate(dict.fromkeys(r for r in recipients if r and r != self.session.user_id)):
             room_id = await self.private_room(user)
@@ -118,8 +121,8 @@ class Outbox:
             await self.room_send(room_id, "m.room.message", content, txn_id(tx_key) if action.action_id else None, user)
 
     async def room_send(self, room_id: str, event_type: str, content: dict[str, Any], tx: str | None,
-                        invited: str | None = None) -> None:
-        """Send to ``room_id``, encrypted when the room is (docs/protocol.md#1.9). Trust policy: membership is
+                        invited: str | None = None) -> str:
+        """Send to ``room_id``, encrypted when the room is (docs/protocol.md#1.9); the event's id. Trust policy: membership is
         the access control, so the room key goes to every device of every member, verified or not.
         The transaction id is stable, so a resend after a crash is one message (even re-encrypted)."""
         client = self.session.client
@@ -133,8 +136,9 @@ class Outbox:
             if room is not None and room.encrypted:
                 self._stored_members(room)
                 await self.session.query_keys()  # learn new members' devices before the key is shared
-        await self.session.request("send", lambda: client.room_send(room_id, event_type, content, tx_id=tx,
-                                                                    ignore_unverified_devices=True))
+        resp = await self.session.request("send", lambda: client.room_send(room_id, event_type, content, tx_id=tx,
+                                                                           ignore_unverified_devices=True))
+        return str(getattr(resp, "event_id", ""))
 
     def _stored_members(self, room: MatrixRoom) -> None:
         """After a restart nio has not synced an encrypted room's members (the sync loads them
@@ -227,7 +231,7 @@ class Outbox:
                 if saved is None:
                     saved = current
                     self.matrix_store.save_power_levels(room_id, current)
-                auth = await self._auth_for(room_id)
+                auth = await self.auth_for(room_id)
                 auth.power = current
                 new = locked_power_levels(saved, auth, self.session.user_id, action.speakers)
                 await self.session.request("mute room", lambda: client.room_put_state(
@@ -257,8 +261,11 @@ async def _power_levels(outbox: Outbox, action: PowerLevels) -> None:
 
 
 def _send_priority(action: Send) -> int:
+    """A message the core may edit later (``Send.ref``) is sent alone, never coalesced: its id is kept."""
     if action.private_to:
         return 5
+    if action.ref:
+        return 2
     return 3 if action.template.startswith("lock_") else 4
 
 
@@ -266,3 +273,5 @@ ACTIONS.add(PowerLevels, Carry(_power_levels, lambda _: 0))
 ACTIONS.add(Redact, Carry(_redact, lambda _: 1))
 ACTIONS.add(React, Carry(Outbox.react, lambda _: 2))
 ACTIONS.add(Send, Carry(_send, _send_priority))
+ACTIONS.add(Edit, Carry(edit, lambda _: 2))
+ACTIONS.add(Tracker, Carry(tracker, lambda _: 5))

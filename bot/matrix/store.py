@@ -71,7 +71,17 @@ def _migrate_5(db: sqlite_utils.Database) -> None:
         db.execute("DELETE FROM meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])
 
 
-MIGRATIONS: list[Migration] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
+def _migrate_6(db: sqlite_utils.Database) -> None:
+    """The bot's messages it may edit (``Send.ref`` -> event id) and each room's combat tracker
+    (``bot/matrix/tracker.py``)."""
+    db.execute("CREATE TABLE IF NOT EXISTS matrix_sent (ref TEXT PRIMARY KEY, room_id TEXT NOT NULL,"
+               " event_id TEXT NOT NULL)")
+    db.execute("CREATE INDEX IF NOT EXISTS matrix_sent_room ON matrix_sent (room_id)")
+    db.execute("CREATE TABLE IF NOT EXISTS matrix_tracker (room_id TEXT PRIMARY KEY, event_id TEXT NOT NULL,"
+               " pinned INTEGER NOT NULL)")
+
+
+MIGRATIONS: list[Migration] = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6]
 
 
 class MatrixStore:

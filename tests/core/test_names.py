@@ -180,7 +180,7 @@ def test_npc_sheets_are_the_gms_but_their_state_is_public() -> None:
     assert "Orco [" in board and "aturdido" in board.lower() and "7" not in board
     assert t.text(10).startswith("📜 McAvoy") and t.text(11).startswith("📜 McAvoy")
     room, gm = [a for a in t.for_line(12) if a["private_to"] is None], [a for a in t.for_line(12) if a["private_to"]]
-    assert "7" not in room[0]["text"] and "del máster" in room[0]["text"]  # issue 19: the GM's copy is private
+    assert room == []  # issue 30: a GM's !ficha of a GM-owned sheet is answered only privately
     assert gm[0]["private_to"] == "@gm:local" and "Dureza 7" in gm[0]["text"]
 
 

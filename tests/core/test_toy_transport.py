@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import NO_SECRET, ConfigError, RoomRule, Secret, TransportSection, string
-from bot.core.events import Action, React, Redact, PowerLevels, Send
+from bot.core.events import Action, Edit, PowerLevels, React, Redact, Send, Tracker
 from bot.transport import ActionRegistry, Capabilities, TransportDescription, pending_of
 
 ACTIONS = ActionRegistry("juguete")
-for kind in (Send, Redact, PowerLevels, React):
+for kind in (Send, Redact, PowerLevels, React, Edit, Tracker):
     ACTIONS.add(kind, kind.__name__.lower())
 
 

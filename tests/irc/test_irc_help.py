@@ -17,6 +17,6 @@ async def test_help_and_rules_asked_during_a_narration_come_back_as_private_noti
         await ana.notice_from("rolbot", start[0], "📘", target="ana")
         await ana.notice_from("rolbot", start[0], "espera a la raya", target=CHANNEL)
         mark = bob.say(CHANNEL, "(( sigo aquí ))")
-        await bob.notice_from("rolbot", mark, "espera a la raya", target=CHANNEL)
+        await bob.notice_from("rolbot", mark, "espera a la raya", target="bob")  # the lock's one notice is ana's
         channel = [m.text for m in bob.lines[start[1]:] if m.command == "NOTICE" and m.params[0] == CHANNEL]
         assert channel and not any("📖" in text or "📘" in text for text in channel)

@@ -301,6 +301,15 @@ def reply_counts(events: list[dict], sender: str) -> Counter[str]:
                    and isinstance(rel := rel.get("m.in_reply_to"), dict) and isinstance(rel.get("event_id"), str))
 
 
+def replaces(event_id: str, sender: str) -> Callable[[dict], bool]:
+    """An edit (``m.replace``) of ``event_id`` by ``sender``."""
+    def pred(ev: dict) -> bool:
+        relation = (ev.get("content") or {}).get("m.relates_to") or {}
+        return (ev.get("sender") == sender and relation.get("rel_type") == "m.replace"
+                and relation.get("event_id") == event_id)
+    return pred
+
+
 def redaction_of(event_id: str) -> Callable[[dict], bool]:
     def pred(ev: dict) -> bool:
         return ev.get("type") == "m.room.redaction" and (

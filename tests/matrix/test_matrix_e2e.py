@@ -15,7 +15,7 @@ from nio import ToDeviceError, ToDeviceMessage
 
 from bot.matrix.metrics import MatrixMetrics
 from bot.matrix.undecryptable import MAX_KEPT_PER_SENDER
-from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, reply_counts, reply_to
+from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, replaces, reply_counts, reply_to
 from tests.matrix.test_matrix_restart import BotProcess
 
 
@@ -67,7 +67,13 @@ async def test_encrypted_roll_lock_and_emote(e2e_cast, run_bot):
         await gm.say(room, "-----")
         emote = await bruno.say(room, "desenvaina la espada", msgtype="m.emote")
         await bruno.wait_for(room, redaction_of(emote), what="redaction of an encrypted emote")
-        await bruno.wait_for(room, encrypted_warning(bruno, room, bot_id), what="encrypted lock warning")
+        warning = await bruno.wait_for(room, encrypted_warning(bruno, room, bot_id), what="encrypted lock warning")
+        # A second offender is added to that one notice by an edit, encrypted like any message (issue 30).
+        also = await ana.say(room, "y yo")
+        await ana.wait_for(room, redaction_of(also), what="redaction of the second offender")
+        edit = await bruno.wait_for(room, lambda ev: ev["event_id"] in bruno.decrypted and replaces(
+            warning["event_id"], bot_id)(ev), what="the notice's encrypted edit")
+        assert edit["content"]["m.new_content"]["body"].startswith("Kurtz y McAvoy · 🤫"), edit["content"]
         await gm.say(room, "-----")
         # The named lock: only McAvoy's player writes.
         await gm.say(room, "---------- (McAvoy)")

@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from nio import RoomSendError
 
-from tests.matrix.conftest import membership, redaction_of, reply_to
+from tests.matrix.conftest import membership, redaction_of, replaces, reply_to
+
+
+def tracker_post(sender: str):
+    """The bot's combat tracker as first posted (an edit is not one)."""
+    def pred(ev: dict) -> bool:
+        content = ev.get("content") or {}
+        return (ev.get("sender") == sender and str(content.get("body", "")).startswith("📌 ⚔️")
+                and "m.relates_to" not in content)
+    return pred
+
+
+async def pinned(chat, room: str) -> list[str]:
+    resp = await chat.client.room_get_state_event(room, "m.room.pinned_events")
+    return list(getattr(resp, "content", {}).get("pinned", []))
 
 
 def power_levels_by(sender: str, check=lambda content: True):
@@ -75,6 +90,17 @@ async def test_narration_and_named_locks_in_redact_mode(cast, run_bot):
         # It mentions the player and replies to nothing: its message is gone (issue 29 item 9).
         assert warning["content"]["m.mentions"] == {"user_ids": [ana.user_id]}, warning["content"]
         assert "m.relates_to" not in warning["content"] and warning["content"]["body"].startswith("McAvoy · 🤫")
+        # A second offender: no second notice, the one notice is edited to name both (issue 30 item 2).
+        also = await bruno.say(room, "yo también")
+        await bruno.wait_for(room, redaction_of(also), what="second redaction during narration")
+        edit = await ana.wait_for(room, replaces(warning["event_id"], bot_id), what="the notice edited")
+        new = edit["content"]["m.new_content"]
+        assert new["body"].startswith("McAvoy y Kurtz · 🤫") and "Vuestros mensajes" in new["body"], new
+        assert edit["content"]["m.mentions"] == {"user_ids": [bruno.user_id]}
+        notices = [ev for ev in ana.room_events(room) if ev.get("sender") == bot_id
+                   and "espera a la raya" in str((ev.get("content") or {}).get("body"))
+                   and "m.new_content" not in ev["content"]]
+        assert [ev["event_id"] for ev in notices] == [warning["event_id"]]
         await gm.say(room, "-----")
 
         named = await gm.say(room, "---------- (mcavoy)")
@@ -161,6 +187,25 @@ async def test_turns_gate_in_character_posts(cast, run_bot):
                              what="bruno's turn")
         now = await bruno.say(room, "!tiro d20")
         await bruno.wait_for(room, reply_to(now, bot_id), what="bruno's roll")
+
+        # The tracker (issue 30 item 4): one message, posted when the order was set, pinned, edited in place.
+        tracker = await gm.wait_for(room, tracker_post(bot_id), what="the combat's tracker")
+        assert "▶ McAvoy" in tracker["content"]["body"]
+        assert tracker["event_id"] in await pinned(gm, room)
+        await gm.wait_for(room, lambda ev: replaces(tracker["event_id"], bot_id)(ev)
+                          and "▶ Kurtz" in ev["content"]["m.new_content"]["body"], what="the tracker edited")
+        await bruno.say(room, "!siguiente")
+        await gm.wait_for(room, lambda ev: replaces(tracker["event_id"], bot_id)(ev)
+                          and "Ronda 2" in ev["content"]["m.new_content"]["body"], what="round 2 on the tracker")
+        status = await ana.say(room, "!estado")
+        link = await ana.wait_for(room, reply_to(status, bot_id), what="!estado's answer")
+        assert f"https://matrix.to/#/{room}/{tracker['event_id']}" in link["content"]["body"], link["content"]
+        await gm.say(room, "!combate fin")
+        deadline = time.monotonic() + 15
+        while tracker["event_id"] in await pinned(gm, room):
+            assert time.monotonic() < deadline, "the tracker is still pinned after the fight"
+            await gm.sync_once(500)
+        assert [ev["event_id"] for ev in gm.room_events(room) if tracker_post(bot_id)(ev)] == [tracker["event_id"]]
 
 
 async def test_hidden_roll_goes_to_a_direct_room(cast, run_bot):

@@ -68,3 +68,26 @@ def test_room_auth_state_round_trips_through_the_store():
     assert RoomAuth.from_dict({"creators": "@x:s", "power": [], "members": [1, "@a:s"]}).members == {"@a:s"}
     store.forget_room_auth("!r:s")
     assert store.room_auths() == {}
+
+
+def test_the_tracker_and_the_messages_to_edit_survive_a_restart(tmp_path):
+    """The combat tracker's event id (and whether the bot pinned it) and a lock notice's event id are in the
+    database: a restarted bot edits the same messages (issue 30, item 4)."""
+    from bot.matrix.tracker import KEPT_PER_ROOM, SentMessages
+
+    path = str(tmp_path / "t.sqlite3")
+    store = Store(path)
+    MatrixStore(store)
+    sent = SentMessages(store)
+    sent.set_tracker("!r:s", "$tracker", True)
+    for i in range(KEPT_PER_ROOM + 5):
+        sent.remember(f"$e{i}/lock", "!r:s", f"$notice{i}")
+    store.db.conn.close()
+    again = Store(path)
+    MatrixStore(again)
+    sent = SentMessages(again)
+    assert sent.tracker("!r:s") == ("$tracker", True) and sent.tracker("!other:s") is None
+    assert sent.event_of(f"$e{KEPT_PER_ROOM + 4}/lock") == f"$notice{KEPT_PER_ROOM + 4}"
+    assert sent.event_of("$e0/lock") is None  # only the newest are kept
+    sent.forget_tracker("!r:s")
+    assert sent.tracker("!r:s") is None

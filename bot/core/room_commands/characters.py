@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core import combat as rounds
-from bot.core import privacy, rolls, sheets
+from bot.core import privacy, replies, rolls, sheets
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Opt, Parsed, Rest, User
 from bot.core.combat import MAX_COMBATANTS
 from bot.core.commands import MAX_COMMAND_ARGS, CommandGroup
 from bot.core.context import Context
+from bot.core.replies import Addressing
 from bot.core.sheets import MACROS
 from bot.core.state import MAX_NAME, MAX_NAME_WORDS, Character, clean_name, has_visible_letter, name_key
 from systems.refusal import Refusal
@@ -127,12 +128,16 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
             if len(macros) > rolls.MAX_MACROS:
                 raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
             character.sheet[MACROS] = macros
-    ctx.reply("sheet", rendered=_sheet_message(ctx, character))
-    if rejected:
-        ctx.reply("sheet_rejected", name=character.name, rejected=rejected, kept=True,
-                  fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
+    if ctx.sheet_is_gms(character):  # a GM's sheet goes to the GM who asked, and nothing to the room
+        replies.render_send(ctx, "sheet", Addressing(private_to=ctx.sender), rendered=_sheet_message(ctx, character))
+    else:
+        ctx.reply("sheet", rendered=_sheet_message(ctx, character))
+    if rejected:  # what was refused goes to the one who typed it
+        ctx.whisper(ctx.sender, "sheet_rejected", name=character.name, rejected=rejected, kept=True,
+                    fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
     if kept:
-        ctx.reply("sheet_fields_kept", name=character.name, fields=[sheets.shown_name(ctx.game, k) for k in kept])
+        ctx.whisper(ctx.sender, "sheet_fields_kept", name=character.name,
+                    fields=[sheets.shown_name(ctx.game, k) for k in kept])
     if changes:
         ctx.tell_gms("sheet_change_report", name=character.name, player=ctx.sender, changes=changes)
 

@@ -7,7 +7,7 @@ import re
 from functools import partial
 
 from bot.core import combat as rounds
-from bot.core import floor
+from bot.core import floor, tracker
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest
 from bot.core.combat import MAX_COMBATANTS
@@ -225,6 +225,9 @@ def allow_command(ctx: Context, got: Parsed) -> None:
 
 @COMMANDS.takes("estado", "status", spec=(), lenient=True)
 def status_command(ctx: Context, got: Parsed) -> None:
+    """The combat's tracker when the room has one to point to (``bot/core/tracker.py``), else the state."""
+    if tracker.point(ctx):
+        return
     combat = ctx.room.combat
     ctx.reply("status", combat=combat, rows=rounds.board(ctx, combat) if combat else [],
               lock=ctx.room.lock, system=ctx.system,

@@ -207,7 +207,8 @@ def test_reroll_after_a_soak_is_the_soak_reroll_with_a_second_benny() -> None:
 def test_the_gms_secret_roll_for_a_players_character_cannot_be_rerolled_by_the_player() -> None:
     table = make_table(system="savage", seed=4)
     t = play(CAST + "@gm:local: !tiro Kira Notar oculta\n@bob:local: !repetir\n@gm:local: !repetir Kira", table)
-    assert t.for_line(FIRST + 1) and all(a.get("private_to") is None for a in t.for_line(FIRST + 1))
+    # A refusal goes to the one who caused it (issue 30 item 2).
+    assert t.for_line(FIRST + 1) and all(a.get("private_to") == "@bob:local" for a in t.for_line(FIRST + 1))
     assert "no tiene ninguna tirada de este turno que repetir" in t.text(FIRST + 1)
     assert "roll" not in t.for_line(FIRST + 1)[0]
     rerolled = roll(t, FIRST + 2)
@@ -327,7 +328,8 @@ def test_a_player_joining_a_group_in_a_paste_gets_the_rest_and_not_the_group() -
     t = play(CAST + "@gm:local: !pnj Orco x2 grupo orcos\n@bob:local: !ficha Kira Pelear d10, Grupo orcos", table)
     sheet = table.room(ROOM_ID).characters["kira"].sheet
     assert sheet["pelear"] == "d10" and "grupo" not in sheet
-    assert any("Grupo" in text and "solo el máster" in text for text in public(t, FIRST + 1))
+    assert any("Grupo" in a["text"] and "solo el máster" in a["text"] and a["private_to"] == "@bob:local"
+               for a in private(t, FIRST + 1))  # what was refused goes to its writer (issue 30 item 2)
 
 
 def test_the_readmes_example_paste_works_for_a_player_with_its_starting_bennies() -> None:
