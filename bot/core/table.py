@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import partial
 from importlib.resources.abc import Traversable
 
-from bot.core import acta, floor, moderation, sheets, undo
+from bot.core import acta, floor, moderation, quiet, sheets, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
 from bot.core.context import Context, FoundCommand, named_gms
@@ -19,6 +19,7 @@ from bot.core.events import Action, Event
 from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
 from bot.core.render import Renderer
+from bot.core.screens import ScreenPresence
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState, name_key
@@ -57,6 +58,8 @@ class Table:
         self._seed: int | None = None
         self.watchers: list[Callable[[str], None]] = []
         """Called with the room id after each event of that room commits (the live table page)."""
+        self.screens = ScreenPresence()
+        """Which GMs have their screen open (the web layer says so) and what the screens show."""
 
     def resume_seed(self, seed: int) -> None:
         """A seeded ``random.Random`` that continues where the last run with ``seed`` over this
@@ -142,7 +145,10 @@ class Table:
                 ctx.reply("internal_error")
             sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
             work = ctx.work
-            actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(work.actions)]
+            room_id = event.room_id
+            said = quiet.quiet(ctx, work.actions, partial(self.screens.open_for, room_id),
+                               partial(self.screens.shown, room_id))
+            actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(said)]
             self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:
                 self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)
