@@ -22,8 +22,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from bot.core.context import Context
 from bot.core.events import Action, Send
 from bot.core.privacy import recipients
+from bot.core.records import Pending
 from bot.core.render import MAX_BODY, Message
 from bot.core.view import EventView
 
@@ -50,7 +52,8 @@ def merged(parts: list[Send]) -> Send:
     return replace(first, message=Message(body, html), mentions=mentions, reply_to=reply_to,
                    template=main.template, roll=main.roll, applied=main.applied, roll_id=main.roll_id,
                    rolls=tuple(p.roll for p in rolled if p.roll is not None) if len(rolled) > 1 else (),
-                   secret=any(p.secret for p in parts))
+                   roll_ids=tuple(p.roll_id for p in rolled) if len(rolled) > 1 else (),
+                   secret=any(p.secret for p in parts), parts=tuple(p.message.body for p in parts))
 
 
 def _readers(send: Send) -> tuple[Any, ...]:
@@ -60,19 +63,19 @@ def _readers(send: Send) -> tuple[Any, ...]:
     return (send.private_to, send.private_also, send.to_room_gms, send.secret, send.gm_copy, send.thread)
 
 
-def one_per_reader(actions: list[Action]) -> tuple[list[Action], list[tuple[Send, Message | None]]]:
+def one_per_reader(actions: list[Action]) -> tuple[list[Action], list[tuple[Send, Send | None]]]:
     """The event's actions with one send per readers, at the place of the first; and the room's
     messages, each with the GMs' copy of it (None: the GMs read the room's), taken out of the actions."""
     kept: list[Action | tuple[Any, ...]] = []
     groups: dict[tuple[Any, ...], list[Send]] = {}
-    room: list[tuple[Send, Message | None]] = []
+    room: list[tuple[Send, Send | None]] = []
     last: Send | None = None
     for action in actions:
         if not isinstance(action, Send):
             kept.append(action)
             continue
         if action.gm_copy and last is not None and last.private_to is None:
-            room[-1] = (last, action.message)  # the GMs' copy of the room's message just before it
+            room[-1] = (last, action)  # the GMs' copy of the room's message just before it
             last = action
             continue
         last = action
@@ -86,34 +89,46 @@ def one_per_reader(actions: list[Action]) -> tuple[list[Action], list[tuple[Send
     return [merged(groups[item]) if isinstance(item, tuple) else item for item in kept], room
 
 
-def quiet(ctx: EventView, actions: list[Action], screen_open: Callable[[str], bool],
-          shown: Callable[[str], None]) -> list[Action]:
+def open_items(ctx: Context) -> set[Pending]:
+    """What the fight keeps open for someone to answer now (``CombatRules.pending``)."""
+    combat = ctx.room.combat
+    return set(ctx.game.combat.pending(ctx, combat)) if combat is not None and combat.started else set()
+
+
+def quiet(ctx: Context, actions: list[Action], screen_open: Callable[[str], bool],
+          shown: Callable[[str], None], opened: set[Pending] | None = None) -> list[Action]:
     """The event's actions as they go out: one send per readers; the GMs' copies as the module says.
-    ``screen_open(gm)``: that GM's screen is open; ``shown(text)``: the GMs' view of the room's message."""
+    ``screen_open(gm)``: that GM's screen is open; ``shown(text)``: the GMs' view of the room's message;
+    ``opened``: what the fight kept open before the event: when it opens more (a soak offered to a GM's
+    character), the copies go now, as a turn's end would send them."""
     out, room = one_per_reader(actions)
     if not room:
         return out
     copies = [gm for _, gm in room if gm is not None]
     if copies:
-        shown(BODY_JOIN.join((gm or send.message).body for send, gm in room))
-    digest = _due(ctx, [[m.body, m.html] for m in copies])
-    return out + _copies(ctx, digest, screen_open) if digest else out
+        shown(BODY_JOIN.join((gm or send).message.body for send, gm in room))
+    urgent = opened is not None and bool(copies) and not open_items(ctx) <= opened
+    digest = _due(ctx, [[c.message.body, c.message.html, c.roll, c.roll_id] for c in copies], urgent)
+    if digest:
+        out.extend(_copies(ctx, digest, screen_open))
+    return out
 
 
-def _due(ctx: EventView, lines: list[list[str]]) -> list[list[str]]:
+def _due(ctx: EventView, lines: list[list[Any]], urgent: bool = False) -> list[list[Any]]:
     """The GMs' copies to send now: this event's out of combat; in combat those kept, when a turn ends
-    (up to ``TURN_DIGESTS`` a round) or the round or fight does."""
+    or the event left something open (``urgent``), up to ``TURN_DIGESTS`` a round, or the round or
+    fight ends."""
     combat = ctx.room.combat
     now = [combat.round, combat.turn] if combat is not None and combat.started else None
     kept = ctx.room.gm_copies
-    waiting: list[list[str]] = [*kept.get("lines", []), *lines]
+    waiting: list[list[Any]] = [*kept.get("lines", []), *lines]
     at = kept.get("at")
     if now is None and at is None:
         ctx.room.gm_copies = {}
         return waiting
     sent = int(kept.get("sent", 0))
     round_over = now is None or at is None or now[0] != at[0]
-    turn_over = at is not None and now != at and sent < TURN_DIGESTS
+    turn_over = at is not None and (now != at or urgent) and sent < TURN_DIGESTS
     if round_over or turn_over:
         ctx.room.gm_copies = {"at": now, "sent": 0 if round_over else sent + bool(waiting), "lines": []} if now else {}
         return waiting
@@ -121,15 +136,14 @@ def _due(ctx: EventView, lines: list[list[str]]) -> list[list[str]]:
     return []
 
 
-def _copies(ctx: EventView, lines: list[list[str]], screen_open: Callable[[str], bool]) -> list[Send]:
+def _copies(ctx: EventView, lines: list[list[Any]], screen_open: Callable[[str], bool]) -> list[Send]:
     """One private send of ``lines`` to the GMs whose screen is not open (none if all are)."""
     gms = recipients(ctx)
     readers = [gm for gm in gms if not screen_open(gm)]
     if not readers:
         return []
-    body = BODY_JOIN.join(line[0] for line in lines)
-    html = Markup(HTML_JOIN).join(Markup(line[1]) for line in lines)
-    message = Message(body[:MAX_BODY], str(html))
-    return [Send(ctx.event.room_id, message, None, (), readers[0], template="gm_copy", actor=ctx.speaker_name,
-                 private_also=tuple(readers[1:]), to_room_gms=not ctx.gms and len(readers) == len(gms),
-                 secret=True, gm_copy=True)]
+    parts = [Send(ctx.event.room_id, Message(line[0], str(Markup(line[1]))), roll=line[2], roll_id=line[3])
+             for line in lines]
+    return [replace(merged(parts), private_to=readers[0], template="gm_copy", actor=ctx.speaker_name,
+                    private_also=tuple(readers[1:]), to_room_gms=not ctx.gms and len(readers) == len(gms),
+                    secret=True, gm_copy=True)]

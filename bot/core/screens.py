@@ -7,13 +7,15 @@ to that GM privately (``bot/core/quiet.py``): the screen shows the GMs' view ins
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 
 OPEN_FOR_S = 60.0
 """A screen counts as open this long after its stream was last seen connected."""
 GM_VIEWS_KEPT = 8
 """The GMs' views of a room's last messages the screen shows."""
+ROOMS_KEPT = 256
+"""Rooms whose GMs' views are kept, the most recently written (memory stays bounded)."""
 
 
 class ScreenPresence:
@@ -22,7 +24,7 @@ class ScreenPresence:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._seen: dict[tuple[str, str], float] = {}
-        self._views: dict[str, deque[str]] = {}
+        self._views: OrderedDict[str, deque[str]] = OrderedDict()
 
     def seen(self, room_id: str, user_id: str) -> None:
         """The GM's screen of the room has a live stream now."""
@@ -37,6 +39,9 @@ class ScreenPresence:
     def shown(self, room_id: str, body: str) -> None:
         """A message of the room as the GMs read it (what the screen lists)."""
         self._views.setdefault(room_id, deque(maxlen=GM_VIEWS_KEPT)).append(body)
+        self._views.move_to_end(room_id)
+        if len(self._views) > ROOMS_KEPT:
+            self._views.popitem(last=False)
 
     def gm_views(self, room_id: str) -> list[str]:
         """The GMs' view of the room's last messages, oldest first."""

@@ -19,8 +19,8 @@ from bot.core.events import Action, Event
 from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
 from bot.core.render import Renderer
-from bot.core.screens import ScreenPresence
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
+from bot.core.screens import ScreenPresence
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState, name_key
 from bot.core.store import Store
@@ -136,6 +136,7 @@ class Table:
             if not self.store.handled.claim(event.event_id, event.room_id, event.ts):
                 return None
             ctx = self._context(event, owner)
+            opened = quiet.open_items(ctx)
             try:
                 before = acta.before(ctx)
                 acta.derive(ctx, before, dispatch(ctx))
@@ -147,7 +148,7 @@ class Table:
             work = ctx.work
             room_id = event.room_id
             said = quiet.quiet(ctx, work.actions, partial(self.screens.open_for, room_id),
-                               partial(self.screens.shown, room_id))
+                               partial(self.screens.shown, room_id), opened)
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(said)]
             self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:

@@ -122,7 +122,7 @@ def check_numbers(made: dict) -> None:
 def test_a_whole_fight_by_the_book() -> None:
     table = make_table(system="savage", seed=7)
     t = play(CAST + FIGHT, table)
-    every = [a["roll"] for a in t.actions if a["action"] == "send" and "roll" in a]
+    every = [r for a in t.actions if a["action"] == "send" for r in a.get("rolls") or ([a["roll"]] if "roll" in a else [])]
     for made in every:
         if ("tn" in made and made["kind"] in TRAIT_KINDS) or made.get("toughness") is not None:
             check_numbers(made)
