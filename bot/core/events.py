@@ -148,7 +148,7 @@ def action_to_dict(action: Action) -> dict:
         data["message"] = {"body": action.message.body, "html": action.message.html}
         data["mentions"], data["applied"] = list(action.mentions), [list(a) for a in action.applied]
         data["private_also"] = list(action.private_also)
-        data["rolls"], data["parts"], data["roll_ids"] = list(action.rolls), list(action.parts), list(action.roll_ids)
+        data.update(rolls=list(action.rolls), parts=list(action.parts), roll_ids=list(action.roll_ids))
     elif isinstance(action, PowerLevels):
         data["speakers"] = list(action.speakers)
     return data

@@ -250,7 +250,8 @@ def test_extras_go_out_and_wild_cards_bleed_each_round() -> None:
 @gm:local: !siguiente
 @gm:local: !siguiente
 """, table=table)
-    hit, next_turn, no_enemies = t.texts(9)  # the room's message (its parts), then the GMs' private one  # issue 21 item 20: with Orco out, the GM hears no enemy is left
+    # Issue 21 item 20: with Orco out, the GM hears no enemy is left (privately, after the room's message).
+    hit, next_turn, no_enemies = t.texts(9)
     assert "Orco: fuera de combate" in hit and "!combate fin" in no_enemies
     assert next_turn.startswith("▶️ Ronda 1: turno de McAvoy")  # out of the fight on its own turn: it passes
     texts = " ".join(t.texts(10) + t.texts(11) + t.texts(12))
