@@ -161,8 +161,8 @@ def action_from_dict(data: dict) -> Action:
         msg = data.pop("message")
         applied = tuple((str(r), int(v)) for r, v in data.pop("applied", ()))
         return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), applied=applied,
-                    private_also=tuple(data.pop("private_also", ())), rolls=tuple(data.pop("rolls", ())), parts=tuple(data.pop("parts", ())),
-                    roll_ids=tuple(data.pop("roll_ids", ())), **data)
+                    private_also=tuple(data.pop("private_also", ())), rolls=tuple(data.pop("rolls", ())),
+                    parts=tuple(data.pop("parts", ())), roll_ids=tuple(data.pop("roll_ids", ())), **data)
     if kind == "redact":
         return Redact(**data)
     if kind == "react":
