@@ -108,16 +108,18 @@ def quiet(ctx: Context, actions: list[Action], screen_open: Callable[[str], bool
     if copies:
         shown(BODY_JOIN.join((gm or send).message.body for send, gm in room))
     urgent = opened is not None and bool(copies) and not open_items(ctx) <= opened
-    digest = _due(ctx, [[c.message.body, c.message.html, c.roll, c.roll_id] for c in copies], urgent)
+    asked = bool(copies) and ctx.is_gm() and all(send.roll is None for send, _ in room)
+    digest = _due(ctx, [[c.message.body, c.message.html, c.roll, c.roll_id] for c in copies], urgent, asked)
     if digest:
         out.extend(_copies(ctx, digest, screen_open))
     return out
 
 
-def _due(ctx: EventView, lines: list[list[Any]], urgent: bool = False) -> list[list[Any]]:
+def _due(ctx: EventView, lines: list[list[Any]], urgent: bool = False, asked: bool = False) -> list[list[Any]]:
     """The GMs' copies to send now: this event's out of combat; in combat those kept, when a turn ends
     or the event left something open (``urgent``), up to ``TURN_DIGESTS`` a round, or the round or
-    fight ends."""
+    fight ends; and at once, not counted, when a GM asked for what they show (``asked``: a GM's
+    command that rolled nothing, such as ``!ficha`` of an NPC)."""
     combat = ctx.room.combat
     now = [combat.round, combat.turn] if combat is not None and combat.started else None
     kept = ctx.room.gm_copies
@@ -127,6 +129,9 @@ def _due(ctx: EventView, lines: list[list[Any]], urgent: bool = False) -> list[l
         ctx.room.gm_copies = {}
         return waiting
     sent = int(kept.get("sent", 0))
+    if asked and now == at:
+        ctx.room.gm_copies = {"at": now, "sent": sent, "lines": []}
+        return waiting
     round_over = now is None or at is None or now[0] != at[0]
     turn_over = at is not None and (now != at or urgent) and sent < TURN_DIGESTS
     if round_over or turn_over:
