@@ -80,6 +80,10 @@ def _send_json(action: Send) -> dict[str, Any]:
     if action.roll is not None:
         data.update(roll=action.roll, roll_id=action.roll_id, secret=action.secret,
                     applied=[{"reason": r, "value": v} for r, v in action.applied])
+        if action.rolls:
+            data.update(rolls=list(action.rolls), roll_ids=[shown_id(i) for i in action.roll_ids])
+    if action.parts:
+        data.update(parts=list(action.parts))
     return data
 
 

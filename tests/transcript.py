@@ -25,10 +25,26 @@ class Transcript:
         return [a for a in self.actions if a["event"] == f"${number}" or a["id"].startswith(f"${number}/")]
 
     def texts(self, number: int, gm_copies: bool = False) -> list[str]:
-        """The messages answering line ``number``; the GMs' private copies of them (``gm_copy``: with an
+        """The messages answering line ``number``, each merged send (one per readers and event, issue 30)
+        as the messages it joins (its ``parts``); the GMs' private copies of them (``gm_copy``: with an
         NPC's numbers) only if asked."""
-        return [a["text"] for a in self.for_line(number) if a["action"] == "send"
-                and (gm_copies or not a.get("gm_copy"))]
+        return [part for a in self.messages(number, gm_copies) for part in a.get("parts") or [a["text"]]]
+
+    def messages(self, number: int, gm_copies: bool = False) -> list[dict]:
+        """The sends answering line ``number`` (one to the room, one per private readers)."""
+        return [a for a in self.for_line(number) if a["action"] == "send" and (gm_copies or not a.get("gm_copy"))]
+
+    def rolls(self, number: int, gm_copies: bool = False) -> list[dict]:
+        """Every roll object the sends answering line ``number`` show, in order (``rolls``, else ``roll``)."""
+        return [r for a in self.messages(number, gm_copies) for r in a.get("rolls") or ([a["roll"]] if "roll" in a else [])]
+
+    def full_rolls(self, number: int) -> list[dict]:
+        """The rolls answering line ``number`` as the GMs see them: each as the GMs' copy of it shows it (in
+        combat it comes in a later digest, found by its roll id), else as the room's does."""
+        gm = {rid: r for a in self.actions if a.get("gm_copy")
+              for rid, r in zip(a.get("roll_ids") or [a.get("roll_id")], a.get("rolls") or [a.get("roll")]) if rid and r}
+        return [gm.get(rid, r) if rid else r for a in self.messages(number)
+                for rid, r in zip(a.get("roll_ids") or [a.get("roll_id")], a.get("rolls") or [a.get("roll")]) if r]
 
     def text(self, number: int) -> str:
         texts = self.texts(number)
@@ -39,6 +55,10 @@ class Transcript:
         """The GMs' private copy of the one message answering line ``number`` (issue 19: what the room's
         copy leaves out of an NPC's sheet)."""
         copies = [a["text"] for a in self.for_line(number) if a.get("gm_copy")]
+        if not copies:  # in combat the GMs' copies come later, in a digest: the one with this line's rolls
+            ids = {i for a in self.messages(number) for i in a.get("roll_ids") or [a.get("roll_id")] if i}
+            copies = [a["text"] for a in self.actions if a.get("gm_copy")
+                      and ids & set(a.get("roll_ids") or [a.get("roll_id")])][:1]
         assert len(copies) == 1, f"line {number}: expected one copy for the GMs, got {copies}"
         return copies[0]
 

@@ -20,6 +20,20 @@ def ensure_character(ctx: Context, name: str) -> Character:
     return character
 
 
+def first_time(ctx: Context, what: str) -> bool:
+    """Whether the table reads the explanation ``what`` (a key the caller picks: ``joker``, ``shaken``)
+    for the first time in this fight: True once per combat, then False (noted in the combat's state, so
+    ``!deshacer`` and a restart agree with what was said); always True out of combat. A refused
+    command's note is rolled back with the rest of it."""
+    combat = ctx.room.combat
+    if combat is None:
+        return True
+    if what in combat.explained:
+        return False
+    combat.explained.append(what)
+    return True
+
+
 def turn_key(ctx: Context, name: str) -> str:
     """Combatants with the same key, side by side in the order, share one turn (``Game.turn_group``)."""
     character = ctx.room.find_character(name)
@@ -56,9 +70,9 @@ def gather_groups(ctx: Context, combat: Combat) -> None:
     combat.order = [combat.order[i] for i in ranked]
 
 
-def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None) -> None:
+def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None, round_said: bool = False) -> None:
     """The turn starts for each of its members (the game's hook), said in one line; ``skipped`` are
-    those just passed over because they cannot act."""
+    those just passed over because they cannot act; ``round_said``: the line just before named the round."""
     members = turn_members(ctx, combat)
     if not members:
         return
@@ -68,7 +82,8 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
         ctx.game.combat.turn_start(ctx, combat, member)
     owners = tuple(dict.fromkeys(m.owner for m in members if m.owner))
     ctx.announce("turn_start", mentions=owners, round=combat.round, actor=actor.name, owner=actor.owner,
-                 members=[m.name for m in members], skipped=skipped or [])
+                 members=[m.name for m in members], skipped=skipped or [], round_said=round_said,
+                 explain=len(members) > 1 and first_time(ctx, "group_turn"))
 
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
@@ -119,16 +134,16 @@ def _begin_turn(ctx: Context, combat: Combat) -> None:
     ctx.game.combat.new_round(ctx, combat)
     drop_dead(ctx, combat)
     ctx.announce("new_round", round=combat.round, order=list(combat.order))
-    _first_turn(ctx, combat, [n for n in skipped if position_of(combat, n) is not None])
+    _first_turn(ctx, combat, [n for n in skipped if position_of(combat, n) is not None], round_said=True)
 
 
-def _first_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None) -> None:
+def _first_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None, round_said: bool = False) -> None:
     """The round's first turn (its line also names ``skipped``, passed over at the end of the last
     round); when nobody in the order can act, the turn rests on the first and the GM hears so (the
     next ``!siguiente`` plays the next round, with the rolls the states require)."""
     passed = _pass_unable(ctx, combat)
     if combat.turn < len(combat.order):
-        announce_turn(ctx, combat, list(dict.fromkeys([*(skipped or []), *passed])))
+        announce_turn(ctx, combat, list(dict.fromkeys([*(skipped or []), *passed])), round_said)
         return
     _rest(ctx, combat)
 
@@ -137,7 +152,8 @@ def _rest(ctx: Context, combat: Combat) -> None:
     """Nobody in the order can act: the turn rests on the first until the GM's ``!siguiente``."""
     combat.turn = 0
     combat.warned.clear()
-    ctx.announce("nobody_can_act", round=combat.round, order=list(combat.order))
+    ctx.announce("nobody_can_act", round=combat.round, order=list(combat.order),
+                 explain=first_time(ctx, "nobody_can_act"))
 
 
 def _pass_unable(ctx: Context, combat: Combat) -> list[str]:

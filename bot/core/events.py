@@ -70,7 +70,15 @@ class Send:
     actor: str = ""
     """How the room calls whoever it answers (``Context.speaker_name``): a coalesced reply names them."""
     roll: dict[str, Any] | None = None
-    """The roll it answers, as ``rolbot roll --json`` prints it (docs/contracts.md#3.2)."""
+    """The roll it answers, as ``rolbot roll --json`` prints it (docs/contracts.md#3.2): of a message that
+    shows several (one event's messages merged, ``bot/core/quiet.py``), the first."""
+    rolls: tuple[dict[str, Any], ...] = ()
+    """Every roll it shows, in order, when it shows more than one (else empty: ``roll`` is all)."""
+    roll_ids: tuple[str | None, ...] = ()
+    """The stored roll record of each of ``rolls`` (None: a roll not stored), when it has ``rolls``."""
+    parts: tuple[str, ...] = ()
+    """The plain text of each message it joins, in order, when it joins more than one (one event's
+    messages merged, ``bot/core/quiet.py``); else empty."""
     applied: tuple[tuple[str, int], ...] = ()
     """The modifiers the bot added from the sheet and the table's state (``(reason, value)``)."""
     roll_id: str | None = None
@@ -175,6 +183,7 @@ def action_to_dict(action: Action) -> dict:
         data["message"] = {"body": action.message.body, "html": action.message.html}
         data["mentions"], data["applied"] = list(action.mentions), [list(a) for a in action.applied]
         data["private_also"] = list(action.private_also)
+        data.update(rolls=list(action.rolls), parts=list(action.parts), roll_ids=list(action.roll_ids))
     elif isinstance(action, PowerLevels):
         data["speakers"] = list(action.speakers)
     elif isinstance(action, Edit):
@@ -193,7 +202,8 @@ def action_from_dict(data: dict) -> Action:
         msg = data.pop("message")
         applied = tuple((str(r), int(v)) for r, v in data.pop("applied", ()))
         return Send(message=Message(msg["body"], msg["html"]), mentions=tuple(data.pop("mentions")), applied=applied,
-                    private_also=tuple(data.pop("private_also", ())), **data)
+                    private_also=tuple(data.pop("private_also", ())), rolls=tuple(data.pop("rolls", ())),
+                    parts=tuple(data.pop("parts", ())), roll_ids=tuple(data.pop("roll_ids", ())), **data)
     if kind == "redact":
         return Redact(**data)
     if kind == "react":

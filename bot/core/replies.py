@@ -76,7 +76,7 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
         roll_json = clean_json(roll.as_json())
         who = next((v for k in ROLLER_KEYS if isinstance(v := context.get(k), str)), "")
         roll_id = record_roll(view, roll, privacy.public_roll(roll_json, views) or {}, who or view.speaker_name,
-                              "", (), private_to is not None, views.public)
+                              "", (), private_to is not None, views.public, full=roll_json)
         secret = private_to is not None
     public_json = privacy.public_roll(roll_json, views)
     seen = None
@@ -104,16 +104,20 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
 
 def record_roll(view: EventView, outcome: Any, roll_json: dict[str, Any], who: str, label: str,
                 applied: Sequence[tuple[str, int]], secret: bool, message: Message,
-                target: str | None = None) -> str:
-    """Keep a roll for ``!historial``, ``!dados`` and ``!revelar`` (stored with the event); its id.
-    ``roll_json`` already ``clean_json``'d; ``message`` is the room's copy; ``target`` whom it was rolled against."""
+                target: str | None = None, full: dict[str, Any] | None = None) -> str:
+    """Keep a roll for ``!historial``, ``!dados``, ``!revelar`` and ``!detalle`` (stored with the event);
+    its id. ``roll_json`` already ``clean_json``'d; ``message`` is the room's copy; ``target`` whom it was
+    rolled against; ``full``: the roll object as the GMs see it, when ``roll_json`` (the room's) leaves
+    part of it out."""
     event = view.event
     roll_id = f"{event.event_id}/r{len(view.work.rolls)}"
     view.work.rolls.append(RollRecord(
         roll_id, event.room_id, event.event_id, event.ts, name_key(clean(who)), view.sender, view.system_key,
         clean(label), int(secret), 0,
         json.dumps({"who": clean(who), "target": clean(target) if target is not None else None, "roll": roll_json,
-                    "applied": clean_json(list(applied))}, ensure_ascii=False),
+                    "applied": clean_json(list(applied)),
+                    **({"gm_roll": clean_json(full)} if full is not None and full != roll_json else {})},
+                   ensure_ascii=False),
         json.dumps(sized_dice(outcome)),
         json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
     ))

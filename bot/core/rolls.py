@@ -219,5 +219,5 @@ def record_row(row: dict[str, Any]) -> dict[str, Any]:
     """A stored roll as the templates show it."""
     data = json.loads(row["data"])
     return {"who": data.get("who", ""), "target": data.get("target"), "label": row.get("label") or "",
-            "roll": data.get("roll", {}),
+            "roll": data.get("roll", {}), "full": data.get("gm_roll") or data.get("roll", {}),
             "applied": data.get("applied", []), "secret": bool(row["secret"]), "revealed": bool(row["revealed"])}

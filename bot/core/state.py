@@ -132,6 +132,8 @@ class Combat:
     """The game whose state ``data`` is (None: not placed in one yet)."""
     other_data: dict[str, dict[str, Any]] = field(default_factory=dict)
     """What the room's other games keep in this combat, by game key, kept apart (a ``!sistema`` mid-fight)."""
+    explained: list[str] = field(default_factory=list)
+    """The explanations the table has read in this fight (``combat.first_time``): not repeated."""
     surprise: bool = False
     """The first round is a surprise round before the normal ones (a game's initiative hook sets it): it is
     round 0, shown as such, and the first normal round is round 1."""
@@ -199,6 +201,9 @@ class RoomState:
     """The combat's tracker as last shown in the room (``bot/core/tracker.py``; empty: none shown)."""
     tracker_age: int = 0
     """Messages in the room since the tracker last changed (``!estado`` points to it while they are few)."""
+    gm_copies: dict[str, Any] = field(default_factory=dict)
+    """The GMs' copies kept in combat for their next digest (``bot/core/quiet.py``): ``lines`` (plain
+    and HTML), ``at`` (the round and turn they were kept in) and ``sent`` (digests sent this round)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import partial
 from importlib.resources.abc import Traversable
 
-from bot.core import acta, floor, moderation, sheets, tracker, undo
+from bot.core import acta, floor, moderation, quiet, sheets, tracker, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
 from bot.core.context import Context, FoundCommand, named_gms
@@ -20,6 +20,7 @@ from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
 from bot.core.render import Renderer
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
+from bot.core.screens import ScreenPresence
 from bot.core.settings import TableSettings
 from bot.core.state import RoomState, name_key
 from bot.core.store import Store
@@ -59,6 +60,8 @@ class Table:
         self._seed: int | None = None
         self.watchers: list[Callable[[str], None]] = []
         """Called with the room id after each event of that room commits (the live table page)."""
+        self.screens = ScreenPresence()
+        """Which GMs have their screen open (the web layer says so) and what the screens show."""
 
     def resume_seed(self, seed: int) -> None:
         """A seeded ``random.Random`` that continues where the last run with ``seed`` over this
@@ -135,6 +138,7 @@ class Table:
             if not self.store.handled.claim(event.event_id, event.room_id, event.ts):
                 return None
             ctx = self._context(event, owner)
+            opened = quiet.open_items(ctx)
             try:
                 before = acta.before(ctx)
                 acta.derive(ctx, before, dispatch(ctx))
@@ -145,7 +149,10 @@ class Table:
                 ctx.reply("internal_error")
             sheets.play_in(ctx.room, ctx.game, ctx.games)  # characters and a combat made by the event
             work = ctx.work
-            actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(work.actions)]
+            room_id = event.room_id
+            said = quiet.quiet(ctx, work.actions, partial(self.screens.open_for, room_id),
+                               partial(self.screens.shown, room_id), opened)
+            actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(said)]
             self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:
                 self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)

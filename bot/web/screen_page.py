@@ -231,7 +231,11 @@ class ScreenPages:
                 state.knows(nonce)  # an open page's forms stay good
                 return sse_message("pantalla", self.board(room_id, user_id, token, nonce))
 
-            await follow(response, feed, lambda: not pages.closing and self.link(token) is not None, message)
+            def current() -> bool:
+                self.view.screen_open(room_id, user_id)  # each wake and keep-alive: the screen is open
+                return not pages.closing and self.link(token) is not None
+
+            await follow(response, feed, current, message)
         except ConnectionResetError:
             pass
         finally:

@@ -130,6 +130,7 @@ class TableView:
             "hidden": hidden,
             "hidden_names": list(dict.fromkeys(r["who"] for r in hidden if room.find_character(r["who"]))),
             "rolls": last,
+            "gm_views": self._table.screens.gm_views(room_id),
             "names": [c.name for c in room.characters.values()],
             "order": combat.order if combat else [],
             "can": {key: ctx.find_command(key) is not None for key in ("damage", "heal")},
@@ -138,6 +139,10 @@ class TableView:
             "turn": self.turn_members(room_id),
             "ties": ctx.game.combat.ties(ctx, combat) if combat and combat.started else [],
         }
+
+    def screen_open(self, room_id: str, user_id: str) -> None:
+        """The GM's screen of the room has a live stream now: the core sends that GM no private copies."""
+        self._table.screens.seen(room_id, user_id)
 
     # -- the GM's controls
 
@@ -169,18 +174,10 @@ class TableView:
 
     @staticmethod
     def answered_to(actions: list[Action], user_id: str) -> list[str]:
-        """What the GM reads of the table's answer: the room's messages and those sent to them, the GMs'
-        copy of a message in place of the room's one."""
-        shown: list[str] = []
-        for action in actions:
-            if not isinstance(action, Send):
-                continue
-            if action.private_to is not None and user_id != action.private_to and user_id not in action.private_also:
-                continue
-            if action.gm_copy and shown:
-                shown.pop()
-            shown.append(action.message.body)
-        return shown
+        """What the GM reads of the table's answer: the room's message and those sent to them (the GMs'
+        copies hold what the room's message leaves out)."""
+        return [action.message.body for action in actions if isinstance(action, Send)
+                and (action.private_to is None or user_id == action.private_to or user_id in action.private_also)]
 
     # -- the acta
 

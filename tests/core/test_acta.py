@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.core.acta import SESSION_GAP
 from bot.core.acta_document import NoSuchActa, export
-from bot.core.events import Event
+from bot.core.events import Event, Send
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
 from bot.core.table import Table
@@ -36,7 +36,8 @@ class Room:
 
     def say(self, sender: str, text: str, *, after: int = 1000, kind: str = "text", edit_of: str = "",
             redacts: str = "", room: str = ROOM, sender_is_admin: bool = False) -> list[str]:
-        """Send one event ``after`` ms after the last; returns the bot's plain answers."""
+        """Send one event ``after`` ms after the last; returns the bot's plain answers (each merged send's
+        parts: one send per readers and event, issue 30)."""
         self.count += 1
         self.ts += after
         if redacts:
@@ -45,7 +46,7 @@ class Room:
             target, edit = edit_of, bool(edit_of)
         event = Event(room, sender, text, f"${self.count}", kind=kind, ts=self.ts, edit=edit, target=target,  # type: ignore[arg-type]
                       sender_is_admin=sender_is_admin)
-        return [a.message.body for a in self.table.handle(event) if a.kind == "send"]
+        return [part for a in self.table.handle(event) if isinstance(a, Send) for part in a.parts or (a.message.body,)]
 
     def play(self, script: str) -> None:
         for line in script.strip().splitlines():

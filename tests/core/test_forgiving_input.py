@@ -200,9 +200,10 @@ PASTES = count()
 
 
 def paste(table, sender: str, text: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """``!ficha Kira TEXT`` as one message (new lines kept); the bodies of the answers."""
+    """``!ficha Kira TEXT`` as one message (new lines kept); the bodies of the answers (each merged send's
+    parts: one send per readers and event, issue 30)."""
     answers = table.handle(Event(ROOM_ID, sender, f"!ficha Kira {text}", f"$paste{next(PASTES)}"))
-    return [a.message.body for a in answers if isinstance(a, Send)]
+    return [part for a in answers if isinstance(a, Send) for part in a.parts or (a.message.body,)]
 
 
 REJECTED = {

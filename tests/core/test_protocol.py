@@ -131,7 +131,7 @@ def test_turn_gating_and_grants() -> None:
 @bob:local: /me ataca
 """)
     assert t.texts(4)[0].startswith("🎭 PNJ nuevos del máster: Orco.")
-    assert "McAvoy" in t.texts(4)[1] and t.for_line(4)[1]["mentions"] == ["@ana:local"]
+    assert "McAvoy" in t.texts(4)[1] and t.messages(4)[0]["mentions"] == ["@ana:local"]  # one merged message
     assert t.redacted(5) and "McAvoy" in t.text(5)
     assert t.redacted(6) and t.texts(6) == []
     assert t.for_line(7) == [] and "1d20" in t.text(8)

@@ -85,7 +85,7 @@ def test_reino_the_dying_get_no_turn_and_save_each_round_but_roll_nothing_else()
     for line, dc in ((10, 10), (11, 11)):
         save, new_round, turn = t.texts(line)
         assert f"Moribundo: Fortaleza d20+2 vs CD {dc}" in save and "sigue Moribundo" in save
-        assert "Orden: Ana → Orco." in new_round and turn.endswith("turno de Orco. Ana no puede actuar.")
+        assert "Orden: Ana → Orco." in new_round and turn.endswith("Turno de Orco. Ana no puede actuar.")
 
 
 def test_reino_a_failed_dying_save_kills_and_leaves_the_order() -> None:
@@ -93,7 +93,7 @@ def test_reino_a_failed_dying_save_kills_and_leaves_the_order() -> None:
     t = play(REINO_DYING, table=table)
     save, notice, new_round, turn = t.texts(10)
     assert "Moribundo: Fortaleza" in save and "muere" in save
-    assert notice == DEAD_NOTICE.format("Ana") and "Orden: Orco." in new_round and "turno de Orco" in turn
+    assert notice == DEAD_NOTICE.format("Ana") and "Orden: Orco." in new_round and "Turno de Orco" in turn
     assert _order(table) == ["Orco"]
 
 

@@ -238,7 +238,7 @@ def test_leave_of_the_last_to_act_starts_the_next_round() -> None:
     # Round 2 starts with the declarations of intent, lowest DES first (issue 22).
     assert _combat(table).round == 2 and _combat(table).current == "C"
     assert "D" not in _combat(table).order
-    assert any(text.startswith("▶️ Ronda 2: turno de C") for text in t.texts(_last(t)))
+    assert any(text.startswith("▶️ Turno de C") for text in t.texts(_last(t)))  # after the round's own line
 
 
 def test_savage_leave_takes_the_card_and_the_roster_place() -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from bot.core import floor, rolls
+from bot.core import floor, privacy, rolls
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Opt, Parsed, Rest
 from bot.core.commands import CommandGroup
 from bot.core.context import Context
-from bot.core.replies import ShownRoll, render_send
+from bot.core.replies import Addressing, ShownRoll, render_send
 from bot.core.room_commands.characters import _sheet_message
 from bot.core.sheets import MACROS
 from bot.core.state import name_key
@@ -62,6 +62,20 @@ def history_command(ctx: Context, got: Parsed) -> None:
     actor = name_key(character.name) if character else None
     rows = ctx.store.rolls.history(ctx.event.room_id, actor=actor, limit=HISTORY_LENGTH) if ctx.store is not None else []
     ctx.reply("roll_history", name=character.name if character else None, rows=[rolls.record_row(r) for r in rows])
+
+
+@COMMANDS.takes("detalle", "detail", spec=(), lenient=True, question=True)
+def detail_command(ctx: Context, got: Parsed) -> None:
+    """The room's last roll in full, privately, as the asker may see it: a GM with the numbers of a
+    GM-owned sheet, anyone else without them (``bot/core/privacy.py``)."""
+    rows = ctx.store.rolls.history(ctx.event.room_id, limit=1) if ctx.store is not None else []
+    if not rows:
+        raise Refusal("no_roll_yet").privately()
+    record = rolls.record_row(rows[0])
+    views = privacy.render_views(ctx, "roll_detail", {**record, "body": json.loads(rows[0]["message"])["body"],
+                                                      "hidden_keys": sorted(privacy.PRIVATE_ROLL_KEYS | privacy.GM_ROLL_KEYS)})
+    shown = views.gm if views.gm is not None and ctx.is_gm() else views.public
+    render_send(ctx, "roll_detail", Addressing(private_to=ctx.sender), rendered=privacy.Views(shown, None))
 
 
 @COMMANDS.takes("dados", "dice", spec=(), lenient=True)

@@ -221,7 +221,8 @@ def test_each_extra_of_a_group_counts_its_own_actions_on_the_groups_card() -> No
 @gm:local: !tiro Lobo 1 Pelear contra Kira
 @gm:local: !tiro Lobo 2 Pelear contra Kira
 @gm:local: !tiro Lobo 1 Pelear contra Kira
-""", system="savage", seed=5)
+@gm:local: !siguiente
+""", system="savage", seed=5)  # the turn's end brings the GMs' copies of its rolls (with their numbers)
     assert roll(t, FIRST + 6)["roll"]["tn"] == 5 and roll(t, FIRST + 7)["roll"]["tn"] == 5
     assert "Lobo 1 ya hizo 1 acción" in t.text(FIRST + 8)
 

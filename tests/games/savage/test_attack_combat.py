@@ -98,12 +98,7 @@ def test_a_whole_seeded_combat_of_the_attack_half_checks_out_number_by_number() 
     def rolls_of(text: str | int, kind: str | None = None) -> list[dict]:
         """The rolls answering ``text`` (or line N), the GMs' copy (with the numbers) when there is one."""
         line = text if isinstance(text, int) else number(text)
-        sends = [a for a in t.for_line(line) if a["action"] == "send" and "roll" in a]
-        by_id: dict[str, dict] = {}
-        for send in sends:
-            if send.get("gm_copy") or send["roll_id"] not in by_id:
-                by_id[send["roll_id"]] = send["roll"]
-        return [r for r in by_id.values() if kind is None or r["kind"] == kind]
+        return [r for r in t.full_rolls(line) if kind is None or r["kind"] == kind]
 
     every = [r for line in range(1, len(lines) + 1) for r in rolls_of(line)]
     assert [r["kind"] for r in every].count("damage") == 5 and len(every) == 14, [r["kind"] for r in every]

@@ -28,9 +28,9 @@ def _first_seed(script: str, number: int, wanted, limit: int = 300):  # type: ig
 
 
 def _damage(t, number: int) -> dict:  # type: ignore[no-untyped-def]
-    shown = [a for a in t.for_line(number) if a["action"] == "send" and a.get("roll", {}).get("kind") == "damage"]
+    shown = [r for r in t.full_rolls(number) if r.get("kind") == "damage"]
     assert shown, [a["text"] for a in t.for_line(number)]
-    return shown[-1]
+    return {"roll": shown[-1], "text": "\n".join(t.texts(number))}
 
 
 def _hits(r: dict) -> bool:
@@ -109,7 +109,8 @@ def test_a_players_damage_applies_only_as_the_damage_of_their_own_hit_this_turn(
     setup = CAST + "@gm:local: !combate\n@gm:local: !turnos Kira, Orco\n"
     assert_refused(setup, "@bob:local: !daño Orco 2d8", "impacto", system="savage")
     script = setup + "@bob:local: !tiro Disparar contra Orco\n@bob:local: !daño Orco 2d8\n@bob:local: !daño Orco 2d8"
-    _, t = _first_seed(script, FIRST + 2, _hits)
+    # The turn's end brings the GMs' copies (with the Orco's Toughness) of the turn.
+    _, t = _first_seed(script + "\n@gm:local: !siguiente", FIRST + 2, _hits)
     assert _damage(t, FIRST + 3)["roll"]["toughness"] == 7
     assert "impacto" in t.text(FIRST + 4), "one hit, one damage roll"
 
@@ -193,9 +194,9 @@ def test_an_area_attack_rolls_damage_once_per_target() -> None:
     tirar y repetir daño con benni para todos.»"""
     cast = CAST + "@gm:local: !pnj Lobo\n@gm:local: !ficha Lobo Dureza 5, Comodín no\n"
     t = play(cast + "@gm:local: !area 3d6 contra Orco, Lobo, Kira", system="savage", seed=3)
-    rolls = [a["roll"] for a in t.for_line(FIRST + 2) if a.get("roll", {}).get("kind") == "damage"
-             and a["private_to"] in (None, "@gm:local")]
-    assert len({a["roll_id"] for a in t.for_line(FIRST + 2) if "roll_id" in a}) == 3, t.texts(FIRST + 2)
+    rolls = [r for r in t.full_rolls(FIRST + 2) if r.get("kind") == "damage"]
+    ids = {i for a in t.messages(FIRST + 2) for i in a.get("roll_ids") or [a.get("roll_id")] if i}
+    assert len(ids) == 3, t.texts(FIRST + 2)
     assert {r["expr"] for r in rolls} == {"3d6!"}
     assert_refused(cast, "@bob:local: !area 3d6 contra Orco, Lobo", "impacto", system="savage")
     script = cast + "@bob:local: !tiro Disparar\n@bob:local: !area 2d8 contra Orco, Lobo\n@bob:local: !repetir"

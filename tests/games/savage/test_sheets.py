@@ -24,8 +24,9 @@ FIRST = 5
 def roll(t, number: int) -> dict:  # type: ignore[no-untyped-def]
     """The first message answering line ``number`` that shows a roll, as the GM sees it: their private
     copy when the room's leaves out an NPC's numbers (issue 19)."""
-    shown = [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a]
-    return next((a for a in shown if a["private_to"] == GM), None) or next(iter(shown))
+    shown = [a for a in t.for_line(number) if a["action"] == "send" and "roll" in a and not a.get("gm_copy")]
+    first = next((a for a in shown if a["private_to"] == GM), None) or next(iter(shown))
+    return {**first, "roll": t.full_rolls(number)[0]}
 
 
 def reasons(send: dict) -> dict[str, int]:

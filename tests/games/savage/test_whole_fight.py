@@ -108,11 +108,13 @@ def seen(t: Transcript, number: int) -> list[dict]:
 
 
 def rolls(t: Transcript, number: int) -> list[dict]:
-    return [a["roll"] for a in seen(t, number) if "roll" in a]
+    """The rolls answering line ``number`` as the GM reads them (with an NPC's numbers, from the GMs' copy)."""
+    return t.full_rolls(number)
 
 
 def text(t: Transcript, number: int) -> str:
-    return "\n".join(a["text"] for a in seen(t, number))
+    """The messages answering line ``number``, the GMs' copies sent with them included."""
+    return "\n".join(a["text"] for a in t.for_line(number) if a["action"] == "send")
 
 
 def check_numbers(made: dict) -> None:
@@ -140,7 +142,7 @@ def check_numbers(made: dict) -> None:
 def test_a_whole_fight_by_the_book() -> None:
     table = make_table(system="savage", seed=7)
     t = play(answered(CAST + FIGHT), table)
-    every = [a["roll"] for a in t.actions if a["action"] == "send" and "roll" in a]
+    every = [r for a in t.actions if a["action"] == "send" for r in a.get("rolls") or ([a["roll"]] if "roll" in a else [])]
     for made in every:
         if ("tn" in made and made["kind"] in TRAIT_KINDS) or made.get("toughness") is not None:
             check_numbers(made)
@@ -174,7 +176,7 @@ def test_a_whole_fight_by_the_book() -> None:
     assert rolls(t, 31)[1]["total"] == 5 and "Orco 3: sin efecto" in text(t, 31)  # 2 + 3 = 5 < Toughness 6
 
     # Round 2: Brian's bleeding roll comes before the deal; the deck was reshuffled after the joker.
-    bleed, *_ = [a["text"] for a in seen(t, 32)]
+    bleed, *_ = t.texts(32)
     assert bleed.startswith("Brian · 🩸 Desangramiento") and rolls(t, 32)[0]["total"] == 5  # 7 - 2: holds on
     assert "(salió un comodín: se baraja el mazo): Dharma A♥, Kira J♦" in text(t, 32)
     assert "Quedan 49 cartas" in text(t, 32)  # 54 - 5 cards: Brian, incapacitated, gets none

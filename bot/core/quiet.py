@@ -1,0 +1,154 @@
+"""One message per event: what an event's commands said, merged at the end of its unit of work.
+
+Every message the room reads that one event produced becomes ONE room message, its parts in order (the
+plain text joined by new lines, the HTML by ``<br/>``), and every private message to the same readers
+one private message: a transport (Matrix, IRC, the console) carries out one send per reader and
+event. Reactions, redactions and power levels stay as they are. The merged send carries the roll
+of its first part that shows one as ``roll`` and, when more of its parts show rolls, all of them in
+order as ``rolls`` (docs/contracts.md#3.2).
+
+The GMs' private copies (``privacy.addressed``) hold only what the room's copies left out. Out of
+combat they go with the event, one per event; in combat they wait in the room's state
+(``RoomState.gm_copies``) and go as one digest when a turn ends, at most ``TURN_DIGESTS`` a round,
+and always when a round or the fight ends: at most four a round. A GM whose screen is open
+(``ScreenPresence``) gets none: the screen shows the GMs' view of the room's messages instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from markupsafe import Markup
+
+from bot.core.context import Context
+from bot.core.events import Action, Send
+from bot.core.privacy import recipients
+from bot.core.records import Pending
+from bot.core.render import MAX_BODY, Message
+from bot.core.view import EventView
+
+BODY_JOIN = "\n"
+HTML_JOIN = "<br/>"
+TURN_DIGESTS = 3
+"""Digests of the GMs' copies sent at a turn's end in one round; the round's end sends one more."""
+
+
+def merged(parts: list[Send]) -> Send:
+    """``parts`` (sends to the same readers) as one send: their texts in order, the first's addressing,
+    everyone they mention, the first roll as ``roll`` and every roll as ``rolls`` when more than one."""
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    body = BODY_JOIN.join(p.message.body for p in parts)
+    html = HTML_JOIN.join(p.message.html for p in parts)
+    if len(body) > MAX_BODY:
+        body = body[:MAX_BODY - 1] + "…"
+    rolled = [p for p in parts if p.roll is not None]
+    main = rolled[0] if rolled else first
+    mentions = tuple(dict.fromkeys(m for p in parts for m in p.mentions))
+    reply_to = next((p.reply_to for p in parts if p.reply_to is not None), None)
+    return replace(first, message=Message(body, html), mentions=mentions, reply_to=reply_to,
+                   template=main.template, roll=main.roll, applied=main.applied, roll_id=main.roll_id,
+                   rolls=tuple(p.roll for p in rolled if p.roll is not None) if len(rolled) > 1 else (),
+                   roll_ids=tuple(p.roll_id for p in rolled) if len(rolled) > 1 else (),
+                   secret=any(p.secret for p in parts), parts=tuple(p.message.body for p in parts))
+
+
+def _readers(send: Send) -> tuple[Any, ...]:
+    """Sends with the same key go to the same readers, the same way (``None``: the room)."""
+    if send.private_to is None:
+        return (None, send.thread)
+    return (send.private_to, send.private_also, send.to_room_gms, send.secret, send.gm_copy, send.thread)
+
+
+def one_per_reader(actions: list[Action]) -> tuple[list[Action], list[tuple[Send, Send | None]]]:
+    """The event's actions with one send per readers, at the place of the first; and the room's
+    messages, each with the GMs' copy of it (None: the GMs read the room's), taken out of the actions."""
+    kept: list[Action | tuple[Any, ...]] = []
+    groups: dict[tuple[Any, ...], list[Send]] = {}
+    room: list[tuple[Send, Send | None]] = []
+    last: Send | None = None
+    for action in actions:
+        if not isinstance(action, Send):
+            kept.append(action)
+            continue
+        if action.gm_copy and last is not None and last.private_to is None:
+            room[-1] = (last, action)  # the GMs' copy of the room's message just before it
+            last = action
+            continue
+        last = action
+        key = _readers(action)
+        if key not in groups:
+            groups[key] = []
+            kept.append(key)
+        groups[key].append(action)
+        if action.private_to is None:
+            room.append((action, None))
+    return [merged(groups[item]) if isinstance(item, tuple) else item for item in kept], room
+
+
+def open_items(ctx: Context) -> set[Pending]:
+    """What the fight keeps open for someone to answer now (``CombatRules.pending``)."""
+    combat = ctx.room.combat
+    return set(ctx.game.combat.pending(ctx, combat)) if combat is not None and combat.started else set()
+
+
+def quiet(ctx: Context, actions: list[Action], screen_open: Callable[[str], bool],
+          shown: Callable[[str], None], opened: set[Pending] | None = None) -> list[Action]:
+    """The event's actions as they go out: one send per readers; the GMs' copies as the module says.
+    ``screen_open(gm)``: that GM's screen is open; ``shown(text)``: the GMs' view of the room's message;
+    ``opened``: what the fight kept open before the event: when it opens more (a soak offered to a GM's
+    character), the copies go now, as a turn's end would send them."""
+    out, room = one_per_reader(actions)
+    if not room:
+        return out
+    copies = [gm for _, gm in room if gm is not None]
+    if copies:
+        shown(BODY_JOIN.join((gm or send).message.body for send, gm in room))
+    urgent = opened is not None and bool(copies) and not open_items(ctx) <= opened
+    asked = bool(copies) and ctx.is_gm() and all(send.roll is None for send, _ in room)
+    digest = _due(ctx, [[c.message.body, c.message.html, c.roll, c.roll_id] for c in copies], urgent, asked)
+    if digest:
+        out.extend(_copies(ctx, digest, screen_open))
+    return out
+
+
+def _due(ctx: EventView, lines: list[list[Any]], urgent: bool = False, asked: bool = False) -> list[list[Any]]:
+    """The GMs' copies to send now: this event's out of combat; in combat those kept, when a turn ends
+    or the event left something open (``urgent``), up to ``TURN_DIGESTS`` a round, or the round or
+    fight ends; and at once, not counted, when a GM asked for what they show (``asked``: a GM's
+    command that rolled nothing, such as ``!ficha`` of an NPC)."""
+    combat = ctx.room.combat
+    now = [combat.round, combat.turn] if combat is not None and combat.started else None
+    kept = ctx.room.gm_copies
+    waiting: list[list[Any]] = [*kept.get("lines", []), *lines]
+    at = kept.get("at")
+    if now is None and at is None:
+        ctx.room.gm_copies = {}
+        return waiting
+    sent = int(kept.get("sent", 0))
+    if asked and now == at:
+        ctx.room.gm_copies = {"at": now, "sent": sent, "lines": []}
+        return waiting
+    round_over = now is None or at is None or now[0] != at[0]
+    turn_over = at is not None and (now != at or urgent) and sent < TURN_DIGESTS
+    if round_over or turn_over:
+        ctx.room.gm_copies = {"at": now, "sent": 0 if round_over else sent + bool(waiting), "lines": []} if now else {}
+        return waiting
+    ctx.room.gm_copies = {"at": now, "sent": sent, "lines": waiting}
+    return []
+
+
+def _copies(ctx: EventView, lines: list[list[Any]], screen_open: Callable[[str], bool]) -> list[Send]:
+    """One private send of ``lines`` to the GMs whose screen is not open (none if all are)."""
+    gms = recipients(ctx)
+    readers = [gm for gm in gms if not screen_open(gm)]
+    if not readers:
+        return []
+    parts = [Send(ctx.event.room_id, Message(line[0], str(Markup(line[1]))), roll=line[2], roll_id=line[3])
+             for line in lines]
+    return [replace(merged(parts), private_to=readers[0], template="gm_copy", actor=ctx.speaker_name,
+                    private_also=tuple(readers[1:]), to_room_gms=not ctx.gms and len(readers) == len(gms),
+                    secret=True, gm_copy=True)]
