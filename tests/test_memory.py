@@ -34,3 +34,14 @@ def test_a_run_starts_without_a_game_or_jinja() -> None:
 
 def test_release_freed_memory_runs_anywhere() -> None:
     release_freed_memory()
+
+
+def test_a_new_character_loads_no_other_game() -> None:
+    """``!pj`` in a room of one game imports only that game: the other games are looked at only for a sheet
+    key the room's game does not take (``sheets.play_in``)."""
+    code = ("import sys\nfrom bot.games import GAMES\nfrom tests.transcript import make_table, play\n"
+            "table = make_table(system='savage', seed=1)\n"
+            "play('@gm:local: !pj Ana @ana:local\\n@ana:local: !tiro 1d6', table)\n"
+            "print(*[key for key in GAMES.keys() if key != 'savage' and f'bot.games.{key}' in sys.modules])")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []

@@ -335,7 +335,7 @@ def play_in(room: RoomState, game: GameHooks, games: Iterable[GameHooks]) -> Non
     game's sheet, since a ``!sistema`` on an older rolbot left both games' keys in one sheet."""
     for character in room.characters.values():
         if character.game is None:
-            _place(character, game, list(games))
+            _place(character, game, games)
         elif character.game != game.key:
             if character.sheet:
                 character.other_sheets[character.game] = character.sheet
@@ -349,11 +349,16 @@ def play_in(room: RoomState, game: GameHooks, games: Iterable[GameHooks]) -> Non
         combat.game = game.key
 
 
-def _place(character: Character, game: GameHooks, games: list[GameHooks]) -> None:
+def _place(character: Character, game: GameHooks, games: Iterable[GameHooks]) -> None:
+    """The other games are listed (so loaded: ``Games``) only for a key ``game`` does not take: a new
+    character's empty sheet loads none."""
+    others: list[GameHooks] | None = None
     for key, value in list(character.sheet.items()):
         if key in game.sheet_fields and fits(value, game.sheet_fields[key]):
             continue
-        home = next((other.key for other in games if other.key != game.key and key in other.sheet_fields
+        if others is None:
+            others = list(games)
+        home = next((other.key for other in others if other.key != game.key and key in other.sheet_fields
                      and fits(value, other.sheet_fields[key])), None)
         if home is not None:
             character.other_sheets.setdefault(home, {})[key] = character.sheet.pop(key)

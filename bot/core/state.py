@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import json
+import json.encoder
 import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -27,8 +29,59 @@ Part = tuple[str, str | None]
 _EMPTY: dict[str, Any] = {"game_data": {}}
 """What a stored state older than a field of the play reads as (a snapshot taken before it existed)."""
 _ENCODER = json.JSONEncoder(default=vars, ensure_ascii=False, separators=(",", ":"), check_circular=False)
-"""The state's JSON, made several times per event: one encoder, not one per call, and no check for
-cycles, which a tree of dataclasses has none of (a fifth less time per encoding, by timeit)."""
+"""The state's JSON: one encoder, not one per call, and no check for cycles, which a tree of dataclasses has
+none of (a fifth less time per encoding, by timeit)."""
+UNDOABLE = (*PLAY, "rerolls")
+"""The fields a command's undo step compares before and after it (``changes``)."""
+Encoded = Mapping[str, str]
+"""Some fields of a ``RoomState``, each as its JSON (``RoomState.encoded``)."""
+
+
+def _json_encoder() -> Callable[[Any], str]:
+    """``_ENCODER.encode`` without what it sets up on each call: the C encoder it would make, made once (it
+    keeps nothing between calls without a check for cycles). The same text, byte for byte."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return _ENCODER.encode
+    chunks = make(None, vars, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    return lambda value: "".join(chunks(value, 0))
+
+
+_encode = _json_encoder()
+
+
+def state_json(encoded: Encoded) -> str:
+    """``RoomState.to_json`` from every field's JSON (``RoomState.encoded()``), the same text."""
+    return "{" + ",".join(f'"{name}":{text}' for name, text in encoded.items()) + "}"
+
+
+def play_of(encoded: Encoded) -> str:
+    """``RoomState.play_json`` from the play's fields' JSON, the same text."""
+    return "[" + ",".join(encoded[name] for name in PLAY) + "]"
+
+
+def changes(before: Encoded, now: Encoded) -> list[Part]:
+    """``RoomState.changed_since`` from the ``UNDOABLE`` fields' JSON before and after a command: a field whose
+    text is the same is unchanged, the others are decoded and compared as ``changed_since`` does."""
+    def differ(name: str) -> tuple[Any, Any] | None:
+        old, new = before[name], now[name]
+        return None if old == new else (json.loads(old), json.loads(new))
+    return _changed(differ)
+
+
+def _changed(differ: Callable[[str], tuple[Any, Any] | None]) -> list[Part]:
+    """The parts that differ, given each field before and now (None: the same)."""
+    parts: list[Part] = []
+    for name in ("combat", "exploration", "game_data"):
+        pair = differ(name)
+        if pair is not None and pair[0] != pair[1]:
+            parts.append((name, None))
+    for name in _BY_KEY:
+        pair = differ(name)
+        if pair is not None:
+            old, new = pair[0] or {}, pair[1]
+            parts += [(name, key) for key in dict.fromkeys([*old, *new]) if old.get(key) != new.get(key)]
+    return parts
 
 
 def _taken_back(current: dict[str, Any], saved: dict[str, Any], key: str) -> dict[str, Any]:
@@ -210,7 +263,14 @@ class RoomState:
 
     def to_json(self) -> str:
         """Same content as ``to_dict``, without its deep copies (this runs on every event)."""
-        return _ENCODER.encode(self)
+        return _encode(self)
+
+    def encoded(self, names: Iterable[str] | None = None) -> dict[str, str]:
+        """Each field's JSON (``names``: only those), encoded once for what a command compares and keeps:
+        ``state_json``, ``play_of`` and ``changes`` read them."""
+        if names is None:
+            return {name: _encode(value) for name, value in vars(self).items()}
+        return {name: _encode(getattr(self, name)) for name in names}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomState:
@@ -237,7 +297,7 @@ class RoomState:
     def play_json(self) -> str:
         """The play of the room (characters and their sheets, the combat, the exploration turn) as JSON:
         a command that changes it is one ``!deshacer`` takes back."""
-        return _ENCODER.encode([getattr(self, name) for name in PLAY])
+        return _encode([getattr(self, name) for name in PLAY])
 
     def changed_since(self, snapshot: str, play: str) -> list[Part]:
         """The parts of the play (and the rerolls it allows) that differ from ``snapshot`` (``to_json``).
@@ -245,13 +305,8 @@ class RoomState:
         not the whole state."""
         before = json.loads(snapshot)
         now = dict(zip(PLAY, json.loads(play)))
-        now["rerolls"] = json.loads(_ENCODER.encode(self.rerolls))
-        parts: list[Part] = [(name, None) for name in ("combat", "exploration", "game_data")
-                             if before.get(name, _EMPTY.get(name)) != now[name]]
-        for name in _BY_KEY:
-            old, new = before.get(name) or {}, now[name]
-            parts += [(name, key) for key in dict.fromkeys([*old, *new]) if old.get(key) != new.get(key)]
-        return parts
+        now["rerolls"] = json.loads(_encode(self.rerolls))
+        return _changed(lambda name: (before.get(name, _EMPTY.get(name)), now[name]))
 
     def undo_to(self, snapshot: str, parts: list[Part]) -> None:
         """Put ``parts`` back as they were in ``snapshot`` (taken before an undone command). The rest stays

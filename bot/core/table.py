@@ -321,13 +321,13 @@ def _run(ctx: Context, line: Line, command: FoundCommand) -> None:
 def run(ctx: Context, command: FoundCommand, args: str) -> None:
     """Run ``command``; a refusal rolls the event's unit of work back to where it stood before it and
     answers its sender alone with its one message. A command that changed the play can be taken back later (``!deshacer``)."""
-    mark, play = ctx.work.mark(), ctx.room.play_json()
+    mark = ctx.work.mark()
     acted = rounds.acting(ctx)
     ctx.work.changing = False
     try:
         command.run(ctx, args)
         rounds.sweep_dead(ctx, acted)
-        undo.keep(ctx, command, args, mark.snapshot, play)
+        undo.keep(ctx, command, args, mark)
         ctx.work.commanded, ctx.work.refusal = True, None
         if command.in_character and not command.free:
             floor.explored(ctx)  # any in-character action, a roll too, is the exploration turn's one

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from bot.core.context import Context, FoundCommand
 from bot.core.records import UndoStep
+from bot.core.state import UNDOABLE, changes, play_of
+from bot.core.work import Mark
 
 UNDO_DEPTH = 20
 LISTED = 5
@@ -28,16 +30,16 @@ _SHEET_COMMANDS = ("ficha", "macro")
 """Commands whose arguments are a sheet's values: for a GM's sheet the answer names only the character."""
 
 
-def keep(ctx: Context, command: FoundCommand, args: str, snapshot: str, play: str) -> None:
-    """After ``command`` ran: a step to undo it when it changed the play (``play`` was it before) or is
-    one that changes it."""
+def keep(ctx: Context, command: FoundCommand, args: str, before: Mark) -> None:
+    """After ``command`` ran: a step to undo it when it changed the play (``before``: the state before it)
+    or is one that changes it. Only the play and the rerolls are encoded again."""
     if ctx.work.undone or ctx.work.undo_marks:
         return
-    now = ctx.room.play_json()
-    if now == play and not ctx.work.changing:
+    now = ctx.room.encoded(UNDOABLE)
+    if play_of(now) == before.play and not ctx.work.changing:
         return
-    ctx.work.undoable.append(UndoStep(ctx.event.event_id, label(ctx, command, args), snapshot,
-                                      ctx.room.changed_since(snapshot, now), ctx.sender))
+    ctx.work.undoable.append(UndoStep(ctx.event.event_id, label(ctx, command, args), before.snapshot,
+                                      changes(before.encoded, now), ctx.sender))
 
 
 def take_back(ctx: Context, step: UndoStep) -> None:

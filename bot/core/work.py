@@ -14,15 +14,26 @@ from typing import Any
 
 from bot.core.events import Action
 from bot.core.records import Record, RollRecord, UndoStep
-from bot.core.state import RoomState
+from bot.core.state import Encoded, RoomState, play_of, state_json
 
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """Where a unit of work stood: the room's state (``RoomState.to_json``) and how long each list was."""
+    """Where a unit of work stood: the room's state (each field's JSON, encoded once: ``RoomState.encoded``)
+    and how long each list was."""
 
-    snapshot: str
+    encoded: Encoded
     lengths: tuple[int, ...]
+
+    @property
+    def snapshot(self) -> str:
+        """The room's state then (``RoomState.to_json``)."""
+        return state_json(self.encoded)
+
+    @property
+    def play(self) -> str:
+        """The room's play then (``RoomState.play_json``)."""
+        return play_of(self.encoded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +95,7 @@ class UnitOfWork:
                 self.undo_marks, self.screen_links)
 
     def mark(self) -> Mark:
-        return Mark(self.room.to_json(), tuple(len(pending) for pending in self._lists()))
+        return Mark(self.room.encoded(), tuple(len(pending) for pending in self._lists()))
 
     def rollback(self, mark: Mark) -> None:
         """Everything back to ``mark``: the room's state and each pending list."""

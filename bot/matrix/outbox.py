@@ -201,10 +201,14 @@ class Outbox:
 
     async def rename_private_rooms(self) -> None:
         """The private rooms made under an earlier name (``OLD_DM_ROOM_NAMES``) take today's, where the bot
-        may still set a room's name; a room renamed by its member keeps their name."""
+        may still set a room's name; a room renamed by its member keeps their name. With no private room
+        yet nothing is rendered (a quiet start loads no template)."""
+        rooms = self.matrix_store.private_rooms()
+        if not rooms:
+            return
         name = self.renderer.text("matrix/dm_room_name")
         if name not in OLD_DM_ROOM_NAMES:
-            for room_id in self.matrix_store.private_rooms():
+            for room_id in rooms:
                 await self._rename_private_room(room_id, name)
 
     async def _rename_private_room(self, room_id: str, name: str) -> None:

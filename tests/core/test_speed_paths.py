@@ -11,7 +11,7 @@ import pytest
 from bot.core.events import Event, Message, PowerLevels, React, Redact, Send, action_from_dict, action_to_dict
 from bot.core.game import Game
 from bot.core.render import Renderer
-from bot.core.state import PLAY, RoomState
+from bot.core.state import PLAY, UNDOABLE, RoomState, changes, play_of, state_json
 from bot.core.store import SCHEMA_VERSION, Store
 from bot.core.table import Table
 from bot.games import GAMES
@@ -34,6 +34,29 @@ def test_the_rooms_json_is_its_dict_encoded_compactly() -> None:
     assert room.to_json() == _compact(data)
     assert room.play_json() == _compact([data[name] for name in PLAY])
     assert RoomState.from_json(room.to_json()) == room
+
+
+def test_a_state_encoded_field_by_field_once_gives_the_same_texts_and_changes() -> None:
+    """Issue 28: a command encodes the room once before it (``RoomState.encoded``) and only the play and the
+    rerolls after it; the snapshot, the play and the parts an undo step takes back are those of ``to_json``,
+    ``play_json`` and ``changed_since``."""
+    table = make_table(system="savage", seed=3)
+    play("@gm:local: !pj Ana @ana:local\n@gm:local: !pnj Orco «ñ»\n@gm:local: !combate\n"
+         "@gm:local: !turnos Ana, Orco\n@ana:local: !tiro 1d6", table)
+    room = next(iter(table._rooms.values()))
+    before = room.encoded()
+    assert state_json(before) == room.to_json() and play_of(before) == room.play_json()
+    snapshot = room.to_json()
+    assert changes(before, room.encoded(UNDOABLE)) == room.changed_since(snapshot, room.play_json()) == []
+    room.characters["ana"].sheet["bennies"] = 7
+    room.rerolls.pop(next(iter(room.rerolls)))
+    room.characters = {"orco": room.characters["orco"], "ana": room.characters["ana"]}  # another order only
+    assert room.combat is not None
+    room.combat.round += 1
+    now = room.encoded(UNDOABLE)
+    assert play_of(now) == room.play_json()
+    assert changes(before, now) == room.changed_since(snapshot, room.play_json())
+    assert ("characters", "ana") in changes(before, now) and ("characters", "orco") not in changes(before, now)
 
 
 def test_an_action_goes_to_the_outbox_and_back_unchanged() -> None:
