@@ -98,3 +98,16 @@ def test_a_shipped_evening_runs_and_has_the_issues_shape(path: Path) -> None:
     assert [r.number for r in evening.rounds] == [1, 2, 3]
     assert all(r.commands and r.room_messages for r in evening.rounds)
     assert any(s.undo_line is not None for s in evening.slips)
+
+
+def test_by_command_counts_what_each_command_word_caused_in_the_rounds(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    evening = play(_write(tmp_path, TINY))
+    loud = evening.by_command
+    assert sum(v.room_messages for v in loud.values()) == evening.rounds[0].room_messages
+    assert sum(v.phone_lines for v in loud.values()) == evening.rounds[0].phone_lines
+    assert (loud["!siguiente"].commands, loud["!siguiente"].room_messages) == (2, 3)
+    assert loud["-"].commands == 0
+    assert evening.loudest()[0][0] == "!siguiente"
+    assert main(["--por-orden", str(_write(tmp_path, TINY))]) == 0
+    assert "| !siguiente | 2 | 3 |" in capsys.readouterr().out
