@@ -51,6 +51,13 @@ def react(ctx: Context, key_kind: str) -> None:
     ctx.work.actions.append(React(ctx.event.room_id, ctx.event.event_id, ctx.renderer.text(key_kind)))
 
 
+def acknowledge(ctx: Context) -> None:
+    """The answer to a command that only did bookkeeping the table need not read (a character claimed, a
+    sheet's fields set, a turn granted...): a ✅ reaction on it instead of a message (issue 30: at most 0.8
+    room messages per command). IRC, which has no reactions, tells the sender privately."""
+    react(ctx, "done_key")
+
+
 def power_levels(ctx: Context, lock: bool, speakers: tuple[str, ...] = ()) -> None:
     ctx.work.actions.append(PowerLevels(ctx.event.room_id, lock, speakers, ctx.event.event_id))
 

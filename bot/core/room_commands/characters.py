@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core import combat as rounds
-from bot.core import privacy, rolls, sheets
+from bot.core import moderation, privacy, rolls, sheets
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Opt, Parsed, Rest, User
 from bot.core.combat import MAX_COMBATANTS
@@ -81,7 +81,7 @@ def character_command(ctx: Context, got: Parsed) -> None:
         _release_characters_of(ctx, owner)
         character.lent = character.lent or character.npc
     character.owner, character.npc = owner, False
-    ctx.reply("character_claimed", name=character.name, owner=owner)
+    moderation.acknowledge(ctx)
 
 
 def _release_characters_of(ctx: Context, owner: str) -> None:
@@ -123,7 +123,11 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
             if len(macros) > rolls.MAX_MACROS:
                 raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
             character.sheet[MACROS] = macros
-    ctx.reply("sheet", rendered=_sheet_message(ctx, character))
+    shown = _sheet_message(ctx, character)
+    if not rest.strip():
+        ctx.reply("sheet", rendered=shown)
+    elif not rejected and not kept:
+        moderation.acknowledge(ctx)
     if rejected:
         ctx.reply("sheet_rejected", name=character.name, rejected=rejected, kept=True,
                   fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
