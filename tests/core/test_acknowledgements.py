@@ -34,12 +34,13 @@ def test_setting_sheet_fields_is_a_reaction_and_showing_the_sheet_is_a_message()
     assert "iniciativa 3" in t.text(4)
 
 
-def test_a_gms_npc_sheet_set_is_a_reaction_with_nothing_in_the_room_nor_privately() -> None:
-    table = make_table()
-    t = play("@gm:local: !pnj Orco\n@gm:local: !ficha Orco iniciativa 2\n@gm:local: !ficha Orco iniciativa 4",
-             table=table)
-    assert acknowledged(t, 2) and acknowledged(t, 3)
-    assert table.room(ROOM_ID).find_character("Orco").sheet["iniciativa"] == 4
+def test_a_gms_npc_sheet_set_is_a_reaction_with_nothing_in_the_room_and_the_sheet_to_the_gms() -> None:
+    table = make_table(system="savage")
+    t = play("@gm:local: !pnj Orco\n@gm:local: !ficha Orco Parada 6, Dureza 7", table=table)
+    react, private = t.for_line(2)
+    assert (react["action"], react["key"]) == ("react", "✅")
+    assert private["private_to"] == "@gm:local" and "Parada 6" in private["text"] and "Dureza 7" in private["text"]
+    assert table.room(ROOM_ID).find_character("Orco").sheet["parada"] == 6
 
 
 def test_a_sheet_set_with_a_rejected_field_is_a_message_that_says_so() -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core import combat as rounds
-from bot.core import moderation, privacy, rolls, sheets
+from bot.core import moderation, privacy, replies, rolls, sheets
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Opt, Parsed, Rest, User
 from bot.core.combat import MAX_COMBATANTS
@@ -128,6 +128,11 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
         ctx.reply("sheet", rendered=shown)
     elif not rejected and not kept:
         moderation.acknowledge(ctx)
+        if shown.gm is not None:  # a GM-owned sheet: its numbers, as read, to the GMs only
+            first, *others = privacy.recipients(ctx) or (ctx.sender,)
+            replies.render_send(ctx, "sheet", replies.Addressing(private_to=first, private_also=tuple(others),
+                                                                  to_room_gms=not ctx.gms),
+                                rendered=privacy.Views(shown.gm, None))
     if rejected:
         ctx.reply("sheet_rejected", name=character.name, rejected=rejected, kept=True,
                   fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])
