@@ -194,7 +194,7 @@ def leave(ctx: Context, combat: Combat, position: int) -> None:
     name = combat.order[position]
     was_current = _take_out(combat, position)
     ctx.game.combat.leave(ctx, combat, name)
-    moderation.acknowledge(ctx)
+    moderation.acknowledge(ctx, "combat_left", name=name)
     if was_current and combat.order:
         ctx.room.clear_grants()
         _begin_turn(ctx, combat)

@@ -4,6 +4,7 @@ a ✅ reaction on it, no message in the room (nor a private one); what a player 
 from __future__ import annotations
 
 from bot.console import ROOM_ID
+from bot.core.events import Event, Send
 from tests.transcript import Transcript, make_table, play
 
 CAST = """
@@ -91,3 +92,12 @@ def test_savage_bennies_given_are_a_reaction_and_asked_are_a_message() -> None:
     t = play(CAST + "@gm:local: !beni Kira +2\n@ana:local: !beni", table=table)
     assert acknowledged(t, 3)
     assert "2" in t.text(4)
+
+
+def test_a_control_of_the_gms_screen_has_no_message_to_react_to_and_posts_the_message() -> None:
+    table = make_table()
+    play(CAST, table=table)
+    answers = table.handle(Event(ROOM_ID, "@gm:local", "!permite Kira", "$screen1", in_room=False))
+    assert [type(a) for a in answers] == [Send] and "Kira" in answers[0].message.body
+    answers = table.handle(Event(ROOM_ID, "@gm:local", "!ficha Kira iniciativa 2", "$screen2", in_room=False))
+    assert [type(a) for a in answers] == [Send] and "iniciativa 2" in answers[0].message.body

@@ -81,7 +81,7 @@ def character_command(ctx: Context, got: Parsed) -> None:
         _release_characters_of(ctx, owner)
         character.lent = character.lent or character.npc
     character.owner, character.npc = owner, False
-    moderation.acknowledge(ctx)
+    moderation.acknowledge(ctx, "character_claimed", name=character.name, owner=owner)
 
 
 def _release_characters_of(ctx: Context, owner: str) -> None:
@@ -126,13 +126,12 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
     shown = _sheet_message(ctx, character)
     if not rest.strip():
         ctx.reply("sheet", rendered=shown)
-    elif not rejected and not kept:
-        moderation.acknowledge(ctx)
-        if shown.gm is not None:  # a GM-owned sheet: its numbers, as read, to the GMs only
-            first, *others = privacy.recipients(ctx) or (ctx.sender,)
-            replies.render_send(ctx, "sheet", replies.Addressing(private_to=first, private_also=tuple(others),
-                                                                  to_room_gms=not ctx.gms),
-                                rendered=privacy.Views(shown.gm, None))
+    elif not rejected and not kept and moderation.acknowledge(ctx, "sheet", rendered=shown) and shown.gm is not None:
+        # A GM-owned sheet: its numbers, as read, to the GMs only.
+        first, *others = privacy.recipients(ctx) or (ctx.sender,)
+        replies.render_send(ctx, "sheet", replies.Addressing(private_to=first, private_also=tuple(others),
+                                                              to_room_gms=not ctx.gms),
+                            rendered=privacy.Views(shown.gm, None))
     if rejected:
         ctx.reply("sheet_rejected", name=character.name, rejected=rejected, kept=True,
                   fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])

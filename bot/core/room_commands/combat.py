@@ -220,7 +220,7 @@ def allow_command(ctx: Context, got: Parsed) -> None:
     if character is None or character.owner is None:
         raise ctx.unknown_character(name)
     floor.grant(ctx, character.owner)
-    moderation.acknowledge(ctx)
+    moderation.acknowledge(ctx, "roll_granted", name=character.name, owner=character.owner)
 
 
 @COMMANDS.takes("estado", "status", spec=(), lenient=True)

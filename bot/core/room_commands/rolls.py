@@ -78,7 +78,7 @@ def macro_command(ctx: Context, got: Parsed) -> None:
             raise ctx.usage("macro")
         del macros[name_key(words[0])]
         character.sheet[MACROS] = macros
-        moderation.acknowledge(ctx)
+        moderation.acknowledge(ctx, "macro_set", name=character.name, macro=words[0], expression=None)
         return
     if len(words) != 1:
         raise Refusal("bad_macro", code="name", limit=rolls.MAX_MACRO_NAME)
@@ -88,4 +88,4 @@ def macro_command(ctx: Context, got: Parsed) -> None:
     macros[key] = text
     character.sheet[MACROS] = macros
     _sheet_message(ctx, character)
-    moderation.acknowledge(ctx)
+    moderation.acknowledge(ctx, "macro_set", name=character.name, macro=key, expression=text)

@@ -70,7 +70,7 @@ def system_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
     ctx.room.system = key
     sheets.play_in(ctx.room, ctx.game, ctx.games)
-    moderation.acknowledge(ctx)
+    moderation.acknowledge(ctx, "system_set", system=ctx.system)
 
 
 @COMMANDS.takes("modo", "mode", spec=(Arg("warn|redact|mute"),), gm_only=True)
@@ -80,7 +80,7 @@ def mode_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("bad_mode", mode=mode[:20], modes=ENFORCEMENT_MODES)
     ctx.room.enforcement = mode
     ctx.room.warned_no_power = False
-    moderation.acknowledge(ctx)
+    moderation.acknowledge(ctx, "mode_set", mode=mode)
 
 
 REMOVE = Key(vocab.REMOVE, gm=True)
@@ -119,7 +119,7 @@ def gm_command(ctx: Context, got: Parsed) -> None:
     if user not in ctx.room.gms:
         ctx.room.gms.append(user)
         floor.refresh_mute(ctx)
-    moderation.acknowledge(ctx)
+    moderation.acknowledge(ctx, "gm_added", user=user)
 
 
 def _why(ctx: Context, why: str) -> str:
@@ -139,7 +139,7 @@ def _remove_gm(ctx: Context, user: str) -> None:
     if still:
         ctx.reply("gm_removed", user=user, still=still)
     else:
-        moderation.acknowledge(ctx)
+        moderation.acknowledge(ctx, "gm_removed", user=user, still=still)
 
 
 @COMMANDS.takes("regla", "rule", spec=(Arg("TEMA"),), question=True)

@@ -119,7 +119,7 @@ def _give_bennies(ctx: Context, character: Character, count: int) -> None:
         raise refuse("bad_bennies", name=character.name, bennies=savage.bennies, count=count)
     after = gain_benny(savage, count)
     store(character, after)
-    acknowledge(ctx)
+    acknowledge(ctx, "savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
 
 
 @COMMANDS.takes("daño", "damage", spec=Either((Arg("NOMBRE"), TOTAL), (DAMAGE_DICE,)), in_character=True)
