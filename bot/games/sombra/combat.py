@@ -182,7 +182,7 @@ class SombraCombat(CombatRules):
         healed (``!curar``), with the rounds left."""
         state = SombraState.of(combat)
         held = [Pending("held", name, "forcejeo", target=mark["by"])
-                for name, mark in state.manoeuvres().items() if mark["kind"] == HELD]
+                for name, mark in state.marked().items() if mark["kind"] == HELD]
         dying = [Pending("threshold", name, "curar", amount=left) for name, left in state.thresholds.items()]
         return held + dying
 

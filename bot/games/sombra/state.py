@@ -156,6 +156,10 @@ class SombraState:
         """The manoeuvre marks by name, kept (the key is added when missing)."""
         return self._data.setdefault(STATES, {})
 
+    def marked(self) -> dict[str, Manoeuvre]:
+        """The manoeuvre marks by name, only read (nothing is added: a look at the fight changes no state)."""
+        return dict(self._data.get(STATES, {}))
+
     def end_manoeuvre(self, name: str) -> None:
         self._data.get(STATES, {}).pop(name, None)
 
@@ -182,7 +186,8 @@ def manoeuvres(ctx: Context) -> dict[str, Manoeuvre]:
 
 def state_of(ctx: Context, character: Character) -> str | None:
     """The manoeuvre state on ``character`` (down, unbalanced, at a disadvantage, held), if any."""
-    state = manoeuvres(ctx).get(character.name)
+    combat = ctx.room.combat
+    state = SombraState.of(combat).manoeuvre(character.name) if combat is not None else None
     return str(state["kind"]) if state else None
 
 
