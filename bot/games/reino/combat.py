@@ -132,7 +132,7 @@ class ReinoCombat(CombatRules):
     def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
         """Each landed blow whose damage ``!daño`` still rolls: its attacker (as the room spells the
         name), its victim and its critical multiplier."""
-        found = ((ctx.room.find_character(key), blow) for key, blow in ReinoState.of(combat).pending().items())
+        found = ((ctx.room.find_character(key), blow) for key, blow in ReinoState.of(combat).pending_seen().items())
         return [Pending("damage", c.name, "daño", target=blow["target"], amount=blow["multiplier"])
                 for c, blow in found if c is not None]
 

@@ -127,6 +127,10 @@ class ReinoState:
         """No actions taken yet."""
         self._data["taken"] = {}
 
+    def pending_seen(self) -> dict[str, PendingBlow]:
+        """``pending`` only read: nothing is added (a look at the fight changes no state)."""
+        return dict(self._data.get("pending", {}))
+
     def pending(self) -> dict[str, PendingBlow]:
         """The landed blows waiting for ``!daño``, kept (added when missing)."""
         return self._data.setdefault("pending", {})

@@ -139,7 +139,7 @@ class StormbringerCombat(CombatRules):
         items = [Pending("defence", b["target"] or "", "parada", target=b["attacker"])
                  if b["round"] == combat.round and not b["defended"]
                  else Pending("damage", b["target"] or "", "daño", target=b["attacker"])
-                 for b in st.blows(combat) if b["landed"]]
+                 for b in st.StormbringerState.of(combat).exchanges.blows_seen() if b["landed"]]
         riposte = st.StormbringerState.of(combat).exchanges.riposte
         if riposte is not None:
             items.append(Pending("riposte", riposte["by"], "ataque", target=riposte["against"]))

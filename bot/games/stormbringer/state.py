@@ -116,6 +116,11 @@ class Exchanges(_Part):
             table.append({"round": self.combat.round, **old})
         return table
 
+    def blows_seen(self) -> list[dict[str, Any]]:
+        """``blows`` only read: nothing is added or taken in (a look at the fight changes no state)."""
+        old = self._raw.get("blow")
+        return [*self._raw.get("blows", []), *([{"round": self.combat.round, **old}] if isinstance(old, dict) else [])]
+
     def keep_blows(self, table: list[dict[str, Any]]) -> None:
         self._raw["blows"] = table
 
