@@ -15,7 +15,6 @@ from bot.core.api import (
     Combat,
     Context,
 )
-from systems.explained import Explained
 
 STATES = "states"
 """In ``combat.data``: the manoeuvre state on each combatant (``Manoeuvre``, by name)."""
@@ -203,8 +202,3 @@ def set_state(ctx: Context, character: Character, kind: str, by: str | None = No
 def state_penalty(ctx: Context, character: Character) -> tuple[tuple[str, int], ...]:
     kind = state_of(ctx, character)
     return ((kind, STATE_PENALTY),) if kind in (UNBALANCED, DISADVANTAGE) else ()
-
-
-def explained(combat: Combat | None) -> Explained:
-    """What the table already read this fight: its templates' ``first(KEY)`` (None: no fight, all told)."""
-    return Explained(None if combat is None else combat.data.setdefault("explained", []))
