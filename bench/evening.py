@@ -1,6 +1,6 @@
 """Loudness of a table, per combat round (issue 30 item 8): scripted evenings played through the console.
 
-    python bench/evening.py [--json] [EVENING.txt ...]      (default: every bench/evenings/*.txt)
+    python bench/evening.py [--json] [--por-orden] [EVENING.txt ...]   (default: every bench/evenings/*.txt)
 
 An evening is a ``rolbot console`` script (``SENDER: TEXT`` lines, docs/contracts.md#3.2). Its header names
 the console's options as ``#   rolbot console --system KEY --seed N --gm @gm:local < bench/evenings/NAME.txt``;
@@ -20,6 +20,10 @@ GM receives (``private_to``, ``private_also``, or ``to_room_gms``), and the GM's
 NPC's turn, or naming an NPC first) and bookkeeping (every other command); then messages per command and
 phone lines per command, flagged (``!``) over 0.8 and 2.5, and private copies flagged over 4 per GM
 (docs/contracts.md#3.3).
+
+``--por-orden`` adds, per evening, the command words by the room messages they caused in the combat rounds
+(commands typed, room messages, phone lines), loudest first: where to look for answers that could be a
+reaction.
 
 The evening runs in-process on an in-memory store with the header's seed, as ``rolbot console --jsonl``
 does (the same ``action_json`` objects).
@@ -115,14 +119,29 @@ class Slip:
 
 
 @dataclass
+class Loudness:
+    """What one command word caused in an evening's combat rounds."""
+
+    commands: int = 0
+    room_messages: int = 0
+    phone_lines: int = 0
+
+
+@dataclass
 class Evening:
     name: str
     rounds: list[Round] = field(default_factory=list)
     slips: list[Slip] = field(default_factory=list)
+    by_command: dict[str, Loudness] = field(default_factory=dict)
+    """Per command word (``!pj`` and ``!PJ`` alike; plain text is ``-``), in the combat rounds."""
+
+    def loudest(self) -> list[tuple[str, Loudness]]:
+        return sorted(self.by_command.items(), key=lambda kv: (-kv[1].room_messages, -kv[1].phone_lines, kv[0]))
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "rounds": [r.as_json() for r in self.rounds],
-                "slips": [{**asdict(s), "verdict": s.verdict} for s in self.slips]}
+                "slips": [{**asdict(s), "verdict": s.verdict} for s in self.slips],
+                "by_command": {word: asdict(loud) for word, loud in self.loudest()}}
 
 
 def phone_lines(text: str) -> int:
@@ -237,7 +256,21 @@ def play(path: Path) -> Evening:
         table.actions_done([a["id"] for a in actions])
         if current is not None:
             _count(current, sender, text, state, actions, gms)
+            _count_command(evening, text, actions)
     return evening
+
+
+def _room_messages(actions: list[dict[str, Any]]) -> list[str]:
+    return [a.get("text") or "" for a in actions if a["action"] == "send" and a.get("private_to") is None]
+
+
+def _count_command(evening: Evening, text: str, actions: list[dict[str, Any]]) -> None:
+    word = "!" + _verb_and_rest(text)[0] if is_command(text) else "-"
+    loud = evening.by_command.setdefault(word, Loudness())
+    loud.commands += is_command(text)
+    for message in _room_messages(actions):
+        loud.room_messages += 1
+        loud.phone_lines += phone_lines(message)
 
 
 def _count(current: Round, sender: str, text: str, state: dict[str, Any], actions: list[dict[str, Any]],
@@ -249,12 +282,11 @@ def _count(current: Round, sender: str, text: str, state: dict[str, Any], action
         current.narration += kind == "narration"
         current.npc_actions += kind == "npc"
         current.bookkeeping += kind == "bookkeeping"
+    for message in _room_messages(actions):
+        current.room_messages += 1
+        current.phone_lines += phone_lines(message)
     for action in actions:
-        if action["action"] != "send":
-            continue
-        if action.get("private_to") is None:
-            current.room_messages += 1
-            current.phone_lines += phone_lines(action.get("text") or "")
+        if action["action"] != "send" or action.get("private_to") is None:
             continue
         to = {action["private_to"], *action.get("private_also", [])}
         for gm in gms:
@@ -264,6 +296,14 @@ def _count(current: Round, sender: str, text: str, state: dict[str, Any], action
 
 def _ratio(value: float, limit: float) -> str:
     return f"{value:.2f}{' !' if value > limit else ''}"
+
+
+def by_command(evening: Evening) -> str:
+    """The evening's command words by the room messages they caused (Markdown), loudest first."""
+    rows = ["", "| orden | veces | mensajes en la sala | líneas de móvil |", "|---|---|---|---|"]
+    rows += [f"| {word} | {loud.commands} | {loud.room_messages} | {loud.phone_lines} |"
+             for word, loud in evening.loudest() if loud.room_messages]
+    return "\n".join(rows)
 
 
 def report(evening: Evening) -> str:
@@ -289,13 +329,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("evenings", nargs="*", type=Path)
     parser.add_argument("--json", action="store_true", help="one JSON object with every evening")
+    parser.add_argument("--por-orden", action="store_true", dest="by_command",
+                        help="also the command words by the room messages they caused")
     args = parser.parse_args(argv)
     paths = args.evenings or sorted(EVENINGS.glob("*.txt"))
     evenings = [play(p) for p in paths]
     if args.json:
         sys.stdout.write(json.dumps([e.as_json() for e in evenings], ensure_ascii=False, indent=1) + "\n")
     else:
-        sys.stdout.write("\n\n".join(report(e) for e in evenings) + "\n")
+        sys.stdout.write("\n\n".join(report(e) + (by_command(e) if args.by_command else "")
+                                       for e in evenings) + "\n")
     return 0
 
 

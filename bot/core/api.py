@@ -22,6 +22,7 @@ from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
 from bot.core.game import Game, GameModule, GameRegistry, ScreenAttack, Vitality
+from bot.core.moderation import acknowledge
 from bot.core.records import Pending
 from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, roller, stamp
 from bot.core.rolls import answer as answer_roll
@@ -58,6 +59,7 @@ __all__ = [
     "Vitality",
     "Word",
     "YesNo",
+    "acknowledge",
     "advance",
     "announce_turn",
     "answer_roll",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.core import moderation
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
@@ -226,7 +227,7 @@ def leave(ctx: Context, combat: Combat, position: int) -> None:
     name = combat.order[position]
     was_current = _take_out(combat, position)
     ctx.game.combat.leave(ctx, combat, name)
-    ctx.reply("combat_left", name=name)
+    moderation.acknowledge(ctx, "combat_left", name=name)
     if was_current and combat.order:
         ctx.room.clear_grants()
         _begin_turn(ctx, combat)

@@ -18,6 +18,7 @@ from bot.core.api import (
     Refusal,
     Rest,
     Word,
+    acknowledge,
     answer_roll,
     consume_grant,
     first_time,
@@ -127,7 +128,7 @@ def _give_bennies(ctx: Context, character: Character, count: int) -> None:
         raise refuse("bad_bennies", name=character.name, bennies=savage.bennies, count=count)
     after = gain_benny(savage, count)
     store(character, after)
-    ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
+    acknowledge(ctx, "savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
 
 
 @COMMANDS.takes("daño", "damage", spec=Either((Arg("NOMBRE"), TOTAL), (DAMAGE_DICE,)), in_character=True, changes=True)
