@@ -15,7 +15,9 @@ comment lines (not events) drive the bench:
 Per round it prints: human lines, commands typed (lines starting with ``!`` or ``/tiro``), room messages
 (``send`` actions with no ``private_to``; reactions, redactions and edits are not messages), phone lines
 (each room message's plain text wrapped at 38 columns, each line break starting a line), private copies each
-GM receives (``private_to``, ``private_also``, or ``to_room_gms``), and the GM's lines split into narration
+GM receives (``private_to``, ``private_also``, or ``to_room_gms``: a copy of what the room was told, a digest,
+or anything caused by someone else's line; the answers to a GM's own line, a refusal of their slip or the
+steps ``!deshacer ?`` lists, are counted apart as that GM's private answers), and the GM's lines split into narration
 (plain text, ``/me`` and dash lines), NPC actions (an attack, roll, defence, soak or damage for an NPC: on an
 NPC's turn, or naming an NPC first) and bookkeeping (every other command); then messages per command and
 phone lines per command, flagged (``!``) over 0.8 and 2.5, and private copies flagged over 4 per GM
@@ -66,8 +68,9 @@ ACTING = frozenset({"ataque", "attack", "tiro", "roll", "area", "blast", "daño"
 DEFENDING = frozenset({"parada", "parry", "esquiva", "dodge", "defensa", "defend", "absorber", "soak",
                        "repetir", "reroll"})
 """Verbs that answer an attack: for an NPC unless they name a player's character first."""
-STATE_ASIDE = ("last_rolls",)
-"""Room state keys the slip check leaves out: the roll history (``!detalle``'s last rolls)."""
+STATE_ASIDE = ("last_rolls", "gm_copies", "tracker", "tracker_age")
+"""Room state keys the slip check leaves out: the roll history (``!detalle``'s last rolls) and what is only
+on its way to a reader (the GMs' copies waiting for their digest, the tracker as last shown)."""
 
 
 @dataclass
@@ -78,6 +81,7 @@ class Round:
     room_messages: int = 0
     phone_lines: int = 0
     private_per_gm: dict[str, int] = field(default_factory=dict)
+    answers_per_gm: dict[str, int] = field(default_factory=dict)
     narration: int = 0
     npc_actions: int = 0
     bookkeeping: int = 0
@@ -291,7 +295,8 @@ def _count(current: Round, sender: str, text: str, state: dict[str, Any], action
         to = {action["private_to"], *action.get("private_also", [])}
         for gm in gms:
             if gm in to or action.get("to_room_gms"):
-                current.private_per_gm[gm] = current.private_per_gm.get(gm, 0) + 1
+                kept = current.answers_per_gm if gm == sender and not action.get("gm_copy") else current.private_per_gm
+                kept[gm] = kept.get(gm, 0) + 1
 
 
 def _ratio(value: float, limit: float) -> str:
@@ -310,11 +315,13 @@ def report(evening: Evening) -> str:
     """The evening's table (Markdown) and its slips."""
     rows = [f"### {evening.name}", "",
             "| ronda | líneas humanas | órdenes | mensajes en la sala | líneas de móvil | copias privadas por máster |"
-            " máster: narración / PNJ / contabilidad | mensajes/orden | líneas/orden |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            " respuestas privadas al máster | máster: narración / PNJ / contabilidad | mensajes/orden | líneas/orden |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in evening.rounds:
         copies = ", ".join(f"{n}{' !' if n > MAX_PRIVATE_PER_GM else ''}" for n in r.private_per_gm.values())
+        answers = ", ".join(str(r.answers_per_gm.get(gm, 0)) for gm in r.private_per_gm)
         rows.append(f"| {r.number} | {r.human_lines} | {r.commands} | {r.room_messages} | {r.phone_lines} | {copies} |"
+                    f" {answers} |"
                     f" {r.narration} / {r.npc_actions} / {r.bookkeeping} |"
                     f" {_ratio(r.messages_per_command, MAX_MESSAGES_PER_COMMAND)} |"
                     f" {_ratio(r.phone_lines_per_command, MAX_PHONE_LINES_PER_COMMAND)} |")
