@@ -7,7 +7,17 @@ command: a game that needs what a core command does calls the helper that comman
 
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest, User, Word
-from bot.core.combat import advance, announce_turn, can_act, drop_dead, end_turn, first_time, place_late, require_up
+from bot.core.combat import (
+    advance,
+    announce_turn,
+    can_act,
+    drop_dead,
+    end_turn,
+    explainer,
+    first_time,
+    place_late,
+    require_up,
+)
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
@@ -57,6 +67,7 @@ __all__ = [
     "consume_grant",
     "drop_dead",
     "end_turn",
+    "explainer",
     "find_field",
     "first_time",
     "grant",

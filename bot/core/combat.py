@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.core import moderation
@@ -33,6 +34,20 @@ def first_time(ctx: Context, what: str) -> bool:
         return False
     combat.explained.append(what)
     return True
+
+
+def explainer(ctx: Context) -> Callable[[str], bool]:
+    """``first_time`` for one message's template, as its ``first(KEY)``: each key is asked of the fight
+    once, and the answer kept, so the room's view and the GMs' view of the message (rendered one after
+    the other) say the same."""
+    answers: dict[str, bool] = {}
+
+    def first(what: str) -> bool:
+        if what not in answers:
+            answers[what] = first_time(ctx, what)
+        return answers[what]
+
+    return first
 
 
 def turn_key(ctx: Context, name: str) -> str:

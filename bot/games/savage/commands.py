@@ -21,6 +21,7 @@ from bot.core.api import (
     acknowledge,
     answer_roll,
     consume_grant,
+    first_time,
     name_key,
     read_request,
     require_up,
@@ -41,7 +42,7 @@ from bot.games.savage.combat import (
     task_roll,
 )
 from bot.games.savage.damage import DECLINE, REROLL, apply_total, attack, damage_request, reroll, roll_damage, soak
-from bot.games.savage.flow import explain_once, has_joker, mark_recovery, recovery_rolled, refuse, soak_state, trait_roll
+from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled, refuse, soak_state, trait_roll
 from bot.games.savage.grammar import actor_and_rest, area_parts, attacker, named, surprise_sides, two_names
 from bot.games.savage.rolls import count_action, take_hit
 from bot.games.savage.sheet import nerves_of, normal_die, savage_of, sheet_die, store
@@ -251,7 +252,7 @@ def recover_command(ctx: Context, got: Parsed) -> None:
     mark_recovery(ctx, character)
     consume_grant(ctx)
     ctx.reply("savage/table_recovery", name=character.name, roll=roll, bennies=savage.bennies,
-              explain=not roll.recovered and explain_once(ctx, "shaken"))
+              explain=not roll.recovered and first_time(ctx, "shaken"))
 
 
 @COMMANDS.takes("esperar", "hold", spec=(), in_character=True, lenient=True)
