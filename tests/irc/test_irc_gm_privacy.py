@@ -15,10 +15,11 @@ async def test_the_channel_operator_gets_the_npcs_numbers_in_a_private_notice(ng
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")):
         for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco")):
             mark = who.say(CHANNEL, line)
-            await who.notice_from("rolbot", mark, target=CHANNEL)
+            await who.notice_from("rolbot", mark)  # !sistema and !pj: a ✅ to their sender
         mark, seen = dj.say(CHANNEL, f"!ficha Orco parada {PARRY} dureza 9"), len(ana.lines)
         assert f"Parada {PARRY}" in (await dj.notice_from("rolbot", mark, f"Parada {PARRY}", target="dj")).text
-        assert "máster" in (await ana.notice_from("rolbot", seen, "Orco", target=CHANNEL)).text
+        await dj.notice_from("rolbot", mark, "✅", target="dj")
+        assert not any(m.nick == "rolbot" and "Orco" in m.text for m in ana.lines[seen:])
 
         mark, watched = ana.say(CHANNEL, "!tiro Pelear contra Orco"), len(dj.lines)
         public = await ana.notice_from("rolbot", mark, "contra Orco", target=CHANNEL)

@@ -12,8 +12,8 @@ import aiohttp
 
 from bot.config import parse_config
 from bot.runner import run_transports
-from tests.irc.test_irc_screen import status
-from tests.matrix.conftest import Chat, membership
+from tests.irc.conftest import http_status as status
+from tests.matrix.conftest import Chat, membership, reacted_to
 from tests.matrix.test_matrix_e2e import encrypted_reply
 
 PARRY = "137"
@@ -57,7 +57,7 @@ async def test_a_lowered_power_level_ends_the_screen_and_the_copies_without_a_wo
         assert link is not None
         url = link[1]
         claim = await ana.say(room, "!pj McAvoy")
-        await ana.wait_for(room, encrypted_reply(ana, room, claim, bot_id), what="McAvoy claimed")
+        await ana.wait_for(room, reacted_to(claim, bot_id), what="McAvoy claimed")
         await gm.say(room, "!pnj Orco")
         await gm.say(room, f"!ficha Orco parada {PARRY} dureza 9")
         await _dm_message(bea, bot_id, f"Parada {PARRY}")  # a GM's copy while at level 50
