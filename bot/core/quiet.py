@@ -16,7 +16,6 @@ and always when a round or the fight ends: at most four a round. A GM whose scre
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -91,13 +90,9 @@ def one_per_reader(actions: list[Action]) -> tuple[list[Action], list[tuple[Send
 
 
 def open_items(ctx: Context) -> set[Pending]:
-    """What the fight keeps open for someone to answer now (``CombatRules.pending``), read on a copy of
-    the fight's data: a game's reading may fill in its empty defaults, and a read is no change (a refused
-    command changes nothing)."""
+    """What the fight keeps open for someone to answer now (``CombatRules.pending``)."""
     combat = ctx.room.combat
-    if combat is None or not combat.started:
-        return set()
-    return set(ctx.game.combat.pending(ctx, replace(combat, data=copy.deepcopy(combat.data))))
+    return set(ctx.game.combat.pending(ctx, combat)) if combat is not None and combat.started else set()
 
 
 def quiet(ctx: Context, actions: list[Action], screen_open: Callable[[str], bool],
