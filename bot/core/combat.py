@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import moderation
+from bot.core import moderation, replies
 from bot.core.context import Context
+from bot.core.events import Send
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
 
@@ -73,7 +74,11 @@ def gather_groups(ctx: Context, combat: Combat) -> None:
 
 def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None, round_said: bool = False) -> None:
     """The turn starts for each of its members (the game's hook), said in one line; ``skipped`` are
-    those just passed over because they cannot act; ``round_said``: the line just before named the round."""
+    those just passed over because they cannot act; ``round_said``: the line just before named the round.
+    A turn that passes to GM-run combatants only, with nothing else to say (no new round, nobody passed
+    over, no other line of this event in the room), is a ✅ on the command (issue 30: the GM runs it, and
+    the tracker, ``!estado`` and the screen show whose turn it is); a player's turn is one line that
+    mentions them."""
     members = turn_members(ctx, combat)
     if not members:
         return
@@ -82,9 +87,20 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
     for member in members:
         ctx.game.combat.turn_start(ctx, combat, member)
     owners = tuple(dict.fromkeys(m.owner for m in members if m.owner))
-    ctx.announce("turn_start", mentions=owners, round=combat.round, actor=actor.name, owner=actor.owner,
-                 members=[m.name for m in members], skipped=skipped or [], round_said=round_said,
-                 explain=len(members) > 1 and first_time(ctx, "group_turn"))
+    explain = len(members) > 1 and first_time(ctx, "group_turn")
+    context: dict[str, Any] = {"round": combat.round, "actor": actor.name, "owner": actor.owner,
+                               "members": [m.name for m in members], "skipped": skipped or [], "explain": explain}
+    if not (owners or skipped or round_said or explain or _room_heard(ctx)) and ctx.event.in_room:
+        replies.note_said(ctx, "turn_start", **context)
+        moderation.react(ctx, "done_key")
+        return
+    ctx.announce("turn_start", mentions=owners, **context)
+
+
+def _room_heard(ctx: Context) -> bool:
+    """Whether the event already queued a message for the room (a recovery roll, the end of the last
+    turn...): the next turn's line then joins that message instead of being a ✅."""
+    return any(isinstance(action, Send) and action.private_to is None for action in ctx.work.actions)
 
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
