@@ -90,7 +90,8 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
     explain = len(members) > 1 and first_time(ctx, "group_turn")
     context: dict[str, Any] = {"round": combat.round, "actor": actor.name, "owner": actor.owner,
                                "members": [m.name for m in members], "skipped": skipped or [], "explain": explain}
-    if not (owners or skipped or round_said or explain or _room_heard(ctx)) and ctx.event.in_room:
+    gm_run = all(not member.owner or ctx.sheet_is_gms(member) for member in members)
+    if gm_run and not (skipped or round_said or explain or _room_heard(ctx)) and ctx.event.in_room:
         replies.note_said(ctx, "turn_start", **context)
         moderation.react(ctx, "done_key")
         return
