@@ -26,6 +26,7 @@ SETUP = """
 def _stored(table: Table) -> dict:
     data = copy.deepcopy(table.store.rooms.load(ROOM_ID) or {})
     data.pop("last_rolls", None)
+    data.pop("gm_copies", None)  # the GMs' copies waiting for the turn's end: a delivery buffer, not the game
     return data
 
 
