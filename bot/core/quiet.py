@@ -104,7 +104,8 @@ def quiet(ctx: Context, actions: list[Action], screen_open: Callable[[str], bool
     out, room = one_per_reader(actions)
     if not room:  # a ✅ that ended a turn (one passing to an NPC) still sends the copies the turn kept
         digest = _due(ctx, []) if ctx.room.gm_copies.get("lines") else []
-        return out + _copies(ctx, digest, screen_open) if digest else out
+        out.extend(_copies(ctx, digest, screen_open) if digest else [])
+        return out
     copies = [gm for _, gm in room if gm is not None]
     if copies:
         shown(BODY_JOIN.join((gm or send).message.body for send, gm in room))

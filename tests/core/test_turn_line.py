@@ -7,7 +7,6 @@ import textwrap
 
 import pytest
 
-from bot.console import ROOM_ID
 from tests.transcript import make_table, play
 
 PHONE_COLUMNS = 38

@@ -105,7 +105,7 @@ def test_a_bayonet_charge_gets_its_advantage_and_knocks_down_when_it_wins() -> N
     table = sombra_table((2, 3, 4, 9, 8, 7, 5, 6, 7))
     t = play(FIGHT + "@ana:local: !ataque Hans bayoneta carga\n", table)
     attack, fight, fall = t.texts(TURN)
-    assert "-2 carga de bayoneta" in attack and "Gana McAvoy" in fight and "🩸 Pecho: herida leve" in fight  # the damage roll: !detalle (issue 30)
+    assert "-2 carga de bayoneta" in attack and "Gana McAvoy" in fight and "🩸 Pecho: herida leve" in fight
     assert "Hans cae al suelo" in fall
 
 
