@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.core import moderation
+from bot.core import moderation, replies
 from bot.core.context import Context
+from bot.core.events import Send
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
 
@@ -86,9 +87,15 @@ def gather_groups(ctx: Context, combat: Combat) -> None:
     combat.order = [combat.order[i] for i in ranked]
 
 
-def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None, round_said: bool = False) -> None:
+def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None, round_said: bool = False,
+                  first: bool = False) -> None:
     """The turn starts for each of its members (the game's hook), said in one line; ``skipped`` are
-    those just passed over because they cannot act; ``round_said``: the line just before named the round."""
+    those just passed over because they cannot act; ``round_said``: the line just before named the round;
+    ``first``: the round's first turn.
+    A turn that passes to GM-run combatants only, with nothing else to say (no new round, nobody passed
+    over, no other line of this event in the room), is a ✅ on the command (issue 30: the GM runs it, and
+    the tracker, ``!estado`` and the screen show whose turn it is); a player's turn is one line that
+    mentions them."""
     members = turn_members(ctx, combat)
     if not members:
         return
@@ -97,9 +104,21 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
     for member in members:
         ctx.game.combat.turn_start(ctx, combat, member)
     owners = tuple(dict.fromkeys(m.owner for m in members if m.owner))
-    ctx.announce("turn_start", mentions=owners, round=combat.round, actor=actor.name, owner=actor.owner,
-                 members=[m.name for m in members], skipped=skipped or [], round_said=round_said,
-                 explain=len(members) > 1 and first_time(ctx, "group_turn"))
+    explain = len(members) > 1 and first_time(ctx, "group_turn")
+    context: dict[str, Any] = {"round": combat.round, "actor": actor.name, "owner": actor.owner,
+                               "members": [m.name for m in members], "skipped": skipped or [], "explain": explain}
+    gm_run = all(not member.owner or ctx.sheet_is_gms(member) for member in members)
+    if gm_run and not (first or skipped or round_said or explain or _room_heard(ctx)) and ctx.event.in_room:
+        replies.note_said(ctx, "turn_start", **context)
+        moderation.react(ctx, "done_key")
+        return
+    ctx.announce("turn_start", mentions=owners, **context)
+
+
+def _room_heard(ctx: Context) -> bool:
+    """Whether the event already queued a message for the room (a recovery roll, the end of the last
+    turn...): the next turn's line then joins that message instead of being a ✅."""
+    return any(isinstance(action, Send) and action.private_to is None for action in ctx.work.actions)
 
 
 def start_rounds(ctx: Context, combat: Combat) -> None:
@@ -159,7 +178,7 @@ def _first_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None, 
     next ``!siguiente`` plays the next round, with the rolls the states require)."""
     passed = _pass_unable(ctx, combat)
     if combat.turn < len(combat.order):
-        announce_turn(ctx, combat, list(dict.fromkeys([*(skipped or []), *passed])), round_said)
+        announce_turn(ctx, combat, list(dict.fromkeys([*(skipped or []), *passed])), round_said, first=True)
         return
     _rest(ctx, combat)
 

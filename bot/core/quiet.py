@@ -102,7 +102,9 @@ def quiet(ctx: Context, actions: list[Action], screen_open: Callable[[str], bool
     ``opened``: what the fight kept open before the event: when it opens more (a soak offered to a GM's
     character), the copies go now, as a turn's end would send them."""
     out, room = one_per_reader(actions)
-    if not room:
+    if not room:  # a ✅ that ended a turn (one passing to an NPC) still sends the copies the turn kept
+        digest = _due(ctx, []) if ctx.room.gm_copies.get("lines") else []
+        out.extend(_copies(ctx, digest, screen_open) if digest else [])
         return out
     copies = [gm for _, gm in room if gm is not None]
     if copies:

@@ -55,6 +55,14 @@ class ShownRoll:
     secret: bool = False
 
 
+def note_said(view: EventView, kind: str, seen: SeenRoll | None = None, **context: Any) -> None:
+    """Note the message ``kind`` for the event's end (the acta), also when it was not sent (a turn
+    acknowledged with a reaction still has its place in the acta)."""
+    combat = view.room.combat
+    turn = (combat.round, combat.turn) if combat is not None and combat.started else None
+    view.work.said.append(Said(kind, context, turn, combat.current if combat and turn else None, seen))
+
+
 def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outcome | None = None,
                 shown: ShownRoll | None = None, rendered: privacy.Views | None = None, ref: str = "",
                 **context: Any) -> None:
@@ -88,9 +96,7 @@ def render_send(view: EventView, kind: str, to: Addressing = ROOM, *, roll: Outc
         shown_label = next((c for c in ((label, label.rsplit(" ", 1)[0]) if isinstance(label, str) and label else ())
                             if f" · {c}" in views.public.body), "")
         seen = SeenRoll(public_json, views.public.body, credited or None, shown_label)
-    combat = view.room.combat
-    turn = (combat.round, combat.turn) if combat is not None and combat.started else None
-    view.work.said.append(Said(kind, context, turn, combat.current if combat and turn else None, seen))
+    note_said(view, kind, seen, **context)
     applied = tuple((clean(str(r)), int(v)) for r, v in context.get("applied", ())) if roll_json is not None else ()
     in_room = view.event.in_room
     send = Send(

@@ -59,7 +59,7 @@ def test_the_gms_turns_keep_a_players_character_and_name_the_new_npcs() -> None:
 """, table)
     notice, turn = t.texts(3)
     assert notice == "🎭 PNJ nuevos del máster: Orco. Siguen siendo de sus jugadores: Bruno (@ana:local)."
-    assert turn == "▶️ Ronda 1: turno de Bruno (@ana:local)."
+    assert turn == "▶️ Bruno (@ana:local)"
     assert characters(table)["bruno"]["owner"] == "@ana:local" and not characters(table)["bruno"]["npc"]
     assert characters(table)["orco"]["npc"]
 

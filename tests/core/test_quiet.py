@@ -37,7 +37,7 @@ def test_siguiente_into_a_new_round_is_one_message_naming_the_round_once() -> No
     t = play("@gm:local: !combate\n@ana:local: !pj Kira\n@gm:local: !pnj Orco\n@gm:local: !turnos Orco Kira\n"
              "@gm:local: !siguiente\n@gm:local: !siguiente")
     (message,) = _room_sends(t, 6)
-    assert message["text"].count("Ronda 2") == 1 and "turno de orco" in message["text"].lower()
+    assert message["text"].count("Ronda 2") == 1 and message["text"].endswith("\n▶️ Orco")
 
 
 def test_a_savage_siguiente_that_deals_a_new_round_is_one_message() -> None:

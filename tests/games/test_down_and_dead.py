@@ -25,9 +25,9 @@ def test_stormbringer_at_zero_hit_points_leaves_the_order_and_the_next_turn_star
 @gm:local: !combate fin
 @ana:local: !tiro d100 vs 50
 """, table=table)
-    assert t.texts(5)[1:] == [DEAD_NOTICE.format("Orco"), "▶️ Ronda 1: turno de Elric (@ana:local)."]
+    assert t.texts(5)[1:] == [DEAD_NOTICE.format("Orco"), "▶️ Elric (@ana:local)"]
     assert "Orco" not in t.text(6)
-    assert t.texts(7) == [DEAD_NOTICE.format("Elric"), "▶️ Ronda 1: turno de Moonglum."]  # the sheet: a ✅
+    assert t.texts(7) == [DEAD_NOTICE.format("Elric"), "▶️ Moonglum"]  # the sheet: a ✅
     assert t.text(9).startswith("⛔ Elric ha muerto: no puede hacer tiradas")
 
 
@@ -79,13 +79,13 @@ def test_reino_the_dying_get_no_turn_and_save_each_round_but_roll_nothing_else()
     t = play(REINO_DYING, table=table)
     assert "PR 13/20" in t.text(6)  # no pr_max on the sheet: the maximum is the PR before any damage
     fall, turn = t.texts(7)
-    assert "moribundo" in fall.lower() and turn == "▶️ Ronda 1: turno de Orco. Ana no puede actuar."
+    assert "moribundo" in fall.lower() and turn == "▶️ Orco. Ana no puede actuar."
     assert "⏳ Es el turno de Orco" in t.text(8) and t.redacted(8)
     assert t.texts(9) == [] and t.redacted(9)
     for line, dc in ((10, 10), (11, 11)):
         save, new_round, turn = t.texts(line)
         assert f"Moribundo: Fortaleza d20+2 vs CD {dc}" in save and "sigue Moribundo" in save
-        assert "Orden: Ana → Orco." in new_round and turn.endswith("Turno de Orco. Ana no puede actuar.")
+        assert "Orden: Ana → Orco." in new_round and turn.endswith("▶️ Orco. Ana no puede actuar.")
 
 
 def test_reino_a_failed_dying_save_kills_and_leaves_the_order() -> None:
@@ -93,7 +93,7 @@ def test_reino_a_failed_dying_save_kills_and_leaves_the_order() -> None:
     t = play(REINO_DYING, table=table)
     save, notice, new_round, turn = t.texts(10)
     assert "Moribundo: Fortaleza" in save and "muere" in save
-    assert notice == DEAD_NOTICE.format("Ana") and "Orden: Orco." in new_round and "Turno de Orco" in turn
+    assert notice == DEAD_NOTICE.format("Ana") and "Orden: Orco." in new_round and "▶️ Orco" in turn
     assert _order(table) == ["Orco"]
 
 
@@ -110,8 +110,8 @@ def test_sombra_the_gm_marks_the_dead_and_the_unconscious_may_not_roll() -> None
 @gm:local: !ataque Cole
 """, table=table)
     # Issue 20: unconscious on their own turn, Cole passes it, and rolls nothing (out of turn now).
-    assert t.texts(5)[-1] == "▶️ Ronda 1: turno de Guardia. Cole no puede actuar."
+    assert t.texts(5)[-1] == "▶️ Guardia. Cole no puede actuar."
     assert "⏳ Es el turno de Guardia" in t.text(6) and t.redacted(6)
     assert DEAD_NOTICE.format("Guardia") in t.texts(7)
-    assert t.texts(7)[-1] == "▶️ Ronda 1: turno de Sargento."
+    assert t.texts(7)[-1] == "▶️ Sargento"
     assert _order(table) == ["Cole", "Sargento"]

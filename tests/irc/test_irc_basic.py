@@ -110,13 +110,13 @@ async def test_combat_turns_and_secret_roll(ngircd, table_cast, tmp_path):
             await who.notice_from("rolbot", mark)
         mark = len(ana.lines)
         dj.say(CHANNEL, "!turnos Lyra Kor")
-        turn = await ana.notice_from("rolbot", mark, "turno de Lyra")
+        turn = await ana.notice_from("rolbot", mark, "▶️ Lyra")
         assert turn.text.startswith("ana: ")  # the player whose turn starts is named by nick
         mark = bob.say(CHANNEL, "!tiro 1d20")
         assert "turno de Lyra" in (await bob.notice_from("rolbot", mark, "espera")).text
         mark = len(bob.lines)
         ana.say(CHANNEL, "!siguiente")
-        await bob.notice_from("rolbot", mark, "turno de Kor")
+        await bob.notice_from("rolbot", mark, "▶️ Kor")
         mark = bob.say(CHANNEL, "!tiro 1d20")
         await bob.notice_from("rolbot", mark, "Kor · 🎲 1d20")
 

@@ -15,7 +15,7 @@ async def test_a_nick_change_keeps_character_turn_and_floor(ngircd, table_cast, 
             await who.notice_from("rolbot", mark)
         mark = len(ana.lines)
         dj.say(CHANNEL, "!turnos Lyra Kor")
-        await ana.notice_from("rolbot", mark, "turno de Lyra")
+        await ana.notice_from("rolbot", mark, "▶️ Lyra")
 
         mark = len(ana.lines)
         ana.send_raw("NICK anita")

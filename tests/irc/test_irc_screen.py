@@ -39,9 +39,9 @@ async def test_the_screen_link_goes_in_a_private_notice_and_a_click_reaches_the_
             async with http.post(url[1], data={"nonce": nonce[1], "accion": "siguiente"}, headers={"Origin": base},
                                  allow_redirects=False) as response:
                 assert response.status == 303
-            turn = await ana.notice_from("rolbot", seen, ": turno de", target=CHANNEL)
+            turn = await ana.notice_from("rolbot", seen, "▶️ ", target=CHANNEL)
         mark = dj.say(CHANNEL, "!deshacer")  # back, and the same turn by the chat: the same line
         await dj.notice_from("rolbot", mark, "Deshecho", target=CHANNEL)
         seen = len(ana.lines)
         dj.say(CHANNEL, "!siguiente")
-        assert (await ana.notice_from("rolbot", seen, ": turno de", target=CHANNEL)).text == turn.text
+        assert (await ana.notice_from("rolbot", seen, "▶️ ", target=CHANNEL)).text == turn.text

@@ -172,7 +172,7 @@ async def test_the_gm_runs_the_fight_from_the_screen(live: Live, tmp_path: Path)
         first = current(driver)
         assert len(first) == 1 and "Dureza 5" in text_of(driver, "orden")  # the NPC's numbers: the GMs' page
 
-        by_chat = await live.answered(live.gm, "!siguiente", ": turno de")  # the chat command, then the same from the page
+        by_chat = await live.answered(live.gm, "!siguiente", "▶️ ")  # the chat command, then the same from the page
         await in_browser(wait_until, driver, lambda d: current(d) != first)  # followed live
         known = live.known()
         await in_browser(submit, driver, "deshacer")
@@ -180,7 +180,7 @@ async def test_the_gm_runs_the_fight_from_the_screen(live: Live, tmp_path: Path)
         await in_browser(wait_until, driver, lambda d: current(d) == first)
         known = live.known()
         await in_browser(submit, driver, "siguiente")
-        assert await live.posted(known, "the screen's !siguiente", ": turno de") == by_chat
+        assert await live.posted(known, "the screen's !siguiente", "▶️ ") == by_chat
         await in_browser(wait_until, driver, lambda d: answered(d, "!siguiente") and current(d) != first)
 
         known = live.known()
@@ -215,7 +215,7 @@ async def test_the_gm_runs_the_fight_from_the_screen(live: Live, tmp_path: Path)
 
 NO_JS: list[tuple[str, str | None, str | None, str, str]] = [
     # (control, name, text, the command it stands for, what the room's message about it holds)
-    ("siguiente", None, None, "!siguiente", ": turno de"),
+    ("siguiente", None, None, "!siguiente", "▶️ "),
     ("dano", "Orco 1", "9", "!daño Orco 1 9", "Orco 1"),
     ("deshacer", None, None, "!deshacer", "Deshecho: !daño"),
     ("curar", "Ana", None, "!sanar Ana", "Ana"),

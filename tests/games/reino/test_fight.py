@@ -189,7 +189,7 @@ EXPECTED = [
     (84, "PR 7 → -2. Cae Inconsciente y Moribundo."),  # 7 - 9 = -2 <= 0
     (86, "Estabilizar d20+2 vs CD 15: [14] + 2 = 16 → estabilizado"),  # Bruno's Sabiduría 2 (no Medicina)
     (87, "🔔 Ronda 9."),  # issue 30: the round and its first turn, one message
-    (87, "▶️ Turno de Jefe. Ana no puede actuar."),  # stabilised but unconscious: no turn
+    (87, "▶️ Jefe. Ana no puede actuar."),  # stabilised but unconscious: no turn
     (88, "[11] + 5 = 16 → impacta"),  # 16 >= 14
     (89, "PR 3 → -6. Cae Inconsciente y Moribundo."),  # 3 - 9 = -6
     # Bruno, down, has no turn: round 10 starts, and his dying save: 3 + Fortaleza 2 = 5 < CD 10.

@@ -246,7 +246,7 @@ def test_the_bot_rolls_the_wake_up_every_ten_rounds_and_a_success_wakes() -> Non
     assert "Ronda 10" in t.texts(line + 9)[0] and not any("consciencia" in m for m in t.texts(line + 9))
     woken = t.texts(line + 10)
     # Issue 30: the round's order and its first turn are one message, the turn line after the round's.
-    assert woken[-2].startswith("🔔 Ronda 11. Orden:") and woken[-1] == "▶️ Turno de Ana (@ana:local)."
+    assert woken[-2].startswith("🔔 Ronda 11. Orden:") and woken[-1] == "▶️ Ana (@ana:local)"
     assert any("Recuperar la consciencia" in m and "recupera la consciencia" in m for m in woken), woken
     assert sheet(table, "Ana")["estados"] == "incapacitado"
     assert table.rng.exhausted()  # type: ignore[attr-defined]
@@ -286,7 +286,7 @@ def test_the_surprise_round_is_labelled_and_the_first_normal_round_is_round_one(
     assert t.texts(line + 2)[-1] == "▶️ Asalto sorpresa: turno de Ana (@ana:local)."
     after = t.texts(line + 4)
     assert any(m.startswith("🔔 Ronda 1. Orden: Orco → Ana → Bruno") for m in after), after
-    assert after[-1] == "▶️ Turno de Orco."   # issue 30: in one message with the round's order just before
+    assert after[-1] == "▶️ Orco"
     assert "Ronda 1" in t.text(line + 5)
 
 

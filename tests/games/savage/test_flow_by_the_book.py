@@ -348,9 +348,9 @@ def test_a_held_character_acts_between_turns_with_actuar_and_no_roll() -> None:
     play(FIGHT + "@gm:local: !siguiente", table)  # Orco's turn ends; Kira's starts
     scripted(table)
     t = then(table, F, "@bob:local: !esperar\n@bob:local: !actuar\n@gm:local: !siguiente\n@ana:local: !act")
-    assert "queda en espera" in t.texts(F + 1)[0] and t.texts(F + 1)[1].startswith("▶️ Ronda 1: turno de McAvoy")
-    assert "Kira deja de esperar y actúa ahora" in t.texts(F + 2)[0] and "turno de Kira" in t.texts(F + 2)[-1]
-    assert "turno de McAvoy" in t.texts(F + 3)[-1]
+    assert "queda en espera" in t.texts(F + 1)[0] and t.texts(F + 1)[1].startswith("▶️ McAvoy")
+    assert "Kira deja de esperar y actúa ahora" in t.texts(F + 2)[0] and "▶️ Kira" in t.texts(F + 2)[-1]
+    assert "▶️ McAvoy" in t.texts(F + 3)[-1]
     assert "McAvoy no está en espera" in t.text(F + 4) and table.rng.exhausted()
 
 
@@ -377,7 +377,7 @@ def test_a_joker_holder_interrupts_at_will_and_others_roll_athletics() -> None:
     t = then(table, FIRST + 4, f"@bob:local: !interrumpir {current}")
     message = t.texts(FIRST + 5)[0]
     assert "comodín" in message and "🎲" not in message and "Kira actúa primero" in message
-    assert "turno de Kira" in t.texts(FIRST + 5)[-1] and table.rng.exhausted()
+    assert "▶️ Kira" in t.texts(FIRST + 5)[-1] and table.rng.exhausted()
 
 
 def test_a_shaken_holder_acts_right_after_and_rolls_spirit_then() -> None:
@@ -391,7 +391,7 @@ def test_a_shaken_holder_acts_right_after_and_rolls_spirit_then() -> None:
     assert "Sale de la espera" in t.text(F + 2)
     spirit, turn = t.texts(F + 3)
     assert "💫 Espíritu" in spirit and "se recupera" in spirit
-    assert turn == "▶️ Ronda 1: turno de Kira (@bob:local)." and table.rng.exhausted()
+    assert turn == "▶️ Kira (@bob:local)" and table.rng.exhausted()
 
 
 def test_a_surprise_attacker_without_a_card_is_not_told_it_keeps_one() -> None:

@@ -70,29 +70,29 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     deal, joker_turn, first_turn = t.texts(9)
     assert deal.index("Orco 1 🃏2") < deal.index("Orco 2 🃏2") < deal.index("Kira 9♦") < deal.index("McAvoy 7♦")
     assert "Orco 1 🃏2 ¡comodín! (+2 a rasgo y daño" in deal and joker_turn == "🃏 Orco 1, Orco 2: comodín."
-    assert first_turn == "▶️ Ronda 1: turno de Orco 1 y Orco 2 (un solo turno para el grupo)."
+    assert first_turn == "▶️ Orco 1 y Orco 2 (un solo turno para el grupo)"
     assert "Kira: aturdido (" in t.text(10)
     assert t.text(12).startswith("💥 Kira: 1 herida, aturdido ([1, 5]")  # the NPC's damage: dice only
     assert "comodín" not in t.text(12)
     assert "¡pifia!" in t.text(13) and "1 herida, aturdido; 2 benis" in t.text(13)
     spirit, kira_turn = t.texts(14)
-    assert "Espíritu" in spirit and "se recupera" in spirit and "turno de Kira" in kira_turn
-    assert "en espera" in t.texts(15)[0] and t.texts(15)[1] == "▶️ Ronda 1: turno de McAvoy (@ana:local)."
+    assert "Espíritu" in spirit and "se recupera" in spirit and "▶️ Kira" in kira_turn
+    assert "en espera" in t.texts(15)[0] and t.texts(15)[1] == "▶️ McAvoy (@ana:local)"
     assert "McAvoy termina antes; Kira actúa justo después" in t.text(16)
     assert t.text(17).splitlines()[1:] == [
         "· Orco 1 [🂠 🃏2, comodín +2]", "· Orco 2 [🂠 🃏2, comodín +2]",
         "▶ McAvoy [🂠 7♦, 2 benis]", "· Kira [🂠 9♦, 1 herida, Paso 5, 2 benis]",
     ]
-    assert t.text(18) == "▶️ Ronda 1: turno de Kira (@bob:local)."
+    assert t.text(18) == "▶️ Kira (@bob:local)"
     round_2 = t.texts(19)
     assert "se baraja" in round_2[0] and "Quedan 51 cartas" in round_2[0]
     assert round_2[1] == "🔔 Ronda 2. Orden: Orco 1 → Orco 2 → McAvoy → Kira."
     assert "quedan 51 cartas" in t.text(20)
-    assert "McAvoy queda en espera" in t.texts(23)[0] and "turno de Kira" in t.texts(23)[1]
+    assert "McAvoy queda en espera" in t.texts(23)[0] and "▶️ Kira" in t.texts(23)[1]
     hit = t.text(24)
     assert "McAvoy: 1 herida, aturdido" in hit and "Sale de la espera" in hit and "!absorber [no]" in hit
     assert "Absorbe 1 de 1" in t.text(25) and "Queda: 0 heridas; 1 beni" in t.text(25)
-    assert "Kira queda en espera" in t.texts(26)[0] and t.texts(26)[1] == "▶️ Ronda 2: turno de McAvoy (@ana:local)."
+    assert "Kira queda en espera" in t.texts(26)[0] and t.texts(26)[1] == "▶️ McAvoy (@ana:local)"
     round_3 = t.texts(27)
     assert "Kira 6♣ (en espera)" in round_3[0] and "se baraja" in round_3[0]
     assert round_3[1] == "🔔 Ronda 3. Orden: McAvoy → Orco 1 → Orco 2 → Kira."
@@ -233,7 +233,7 @@ def test_surprise_ambushers_hold_and_victims_miss_the_first_round() -> None:
     assert "Orco empieza en espera" in summary and "Kira no actúa" in summary
     deal = t.texts(7)[0]
     assert "Orco sin carta (en espera)" in deal and "Sorprendidos, sin carta esta ronda: Kira" in deal
-    assert t.texts(7)[-1] == "▶️ Ronda 1: turno de Orco."
+    assert t.texts(7)[-1] == "▶️ Orco"
     assert [row.split(" [")[0] for row in t.text(8).splitlines()[1:]] == ["▶ Orco", "· McAvoy"]
     assert "Ronda 2" in " ".join(t.texts(10)) and "Kira" in t.texts(10)[0] and "Sorprendidos" not in t.texts(10)[0]
 
@@ -253,7 +253,7 @@ def test_extras_go_out_and_wild_cards_bleed_each_round() -> None:
     # Issue 21 item 20: with Orco out, the GM hears no enemy is left (privately, after the room's message).
     hit, next_turn, no_enemies = t.texts(9)
     assert "Orco: fuera de combate" in hit and "!combate fin" in no_enemies
-    assert next_turn.startswith("▶️ Ronda 1: turno de McAvoy")  # out of the fight on its own turn: it passes
+    assert next_turn.startswith("▶️ McAvoy")  # out of the fight on its own turn: it passes
     texts = " ".join(t.texts(10) + t.texts(11) + t.texts(12))
     assert "Desangramiento" in texts
     assert "Orco" not in " ".join(x for x in t.texts(10) + t.texts(11) + t.texts(12) if x.startswith("🔔"))
@@ -301,9 +301,9 @@ def test_overwatch_holds_and_fires_once() -> None:
 @gm:local: !guardia fuego
 @gm:local: !guardia fuego
 """, system="savage", seed=1)
-    watcher = t.texts(6)[-1].split("turno de ")[1].split(" ")[0].rstrip(".")
+    watcher = t.texts(6)[-1].split("▶️ ")[1].split(" ")[0]
     other = "McAvoy" if watcher == "Kira" else "Kira"
-    assert f"{watcher} se pone de guardia" in t.texts(7)[0] and f"turno de {other}" in t.texts(7)[1]
+    assert f"{watcher} se pone de guardia" in t.texts(7)[0] and t.texts(7)[1].startswith(f"▶️ {other}")
     assert f"{watcher} [" in t.text(8) and "de guardia" in t.text(8).split(other)[0] + t.text(8).split(other)[1]
     assert f"reacción de: {watcher}" in t.text(9)
     assert "Nadie está de guardia" in t.text(10)

@@ -144,7 +144,7 @@ def test_a_whole_fight_by_the_book() -> None:
     assert (damage["dice"], damage["total"], damage["toughness"]) == ([2, 3], 7, 6)  # Fuerza d8 2 + d6 3 + 2
     assert "Kira: aturdido (" in text(t, 17)  # 7 - 6 = 1: a success, Shaken
     assert rolls(t, 18)[0]["total"] == 3 and len(rolls(t, 18)) == 1  # 1 + 2 = 3 < McAvoy's Parry 7: a miss
-    assert "turno de Orco 1, Orco 2 y Orco 3 (un solo turno para el grupo)" in text(t, 16)  # one turn, three attacks
+    assert "▶️ Orco 1, Orco 2 y Orco 3 (un solo turno para el grupo)" in text(t, 16)  # one turn, three attacks
     damage = rolls(t, 19)[1]  # Orco 3 hits Brian (7 vs Parry 5): 7 + 4 + 2 = 13 vs Toughness 7
     assert (damage["total"], damage["wounds"]) == (13, 1) and "!absorber [no]" in text(t, 19)  # 13 - 7 = 6: 1 raise
     spirit = rolls(t, 20)[0]  # Brian's turn: Spirit d6 6!+2 = 8 (1 wound, ignored by Nervios de acero)

@@ -32,9 +32,10 @@ def test_attack_uses_the_named_weapon_skill_of_the_sheet(word: str, skill: str, 
     each is a skill of its own on the sheet, and `!ataque X fusil` rolls against it, not Disparo."""
     table = sombra_table((2, 3, 1))
     t = play(SETUP + f"@ana:local: !ataque Hans {word}\n", table)
-    assert f"con {skill} {value}." in t.text(FIRST)
+    assert f"McAvoy → Hans, {skill} {value}." in t.text(FIRST)
     # Hans is the GM's: the number the roll is judged against goes to the GMs only.
-    assert f"3d10 vs {value}:" in t.gm_text(FIRST) and "3d10: [2, 3, 1] = 6 → éxito bajo" in t.text(FIRST)
+    # Issue 30: the room reads the dice and the outcome; the sums are on !detalle.
+    assert f"3d10 vs {value}:" in t.gm_text(FIRST) and "3d10: [2, 3, 1] → éxito bajo" in t.text(FIRST)
 
 
 def test_a_weapon_skill_missing_from_the_sheet_is_named() -> None:
@@ -58,7 +59,7 @@ def test_a_pistol_fires_twice_with_declared_covering_fire_the_second_at_plus_5()
     assert "fuego de cobertura" in t.text(TURN)
     # 1+2+4 = 7, +5 for the second shot = 12 > 9: a miss.
     second = t.text(TURN + 1)
-    assert "= 7 +5 2.º disparo = 12 → fracaso medio" in second
+    assert "[1, 2, 4] +5 2.º disparo → fracaso medio" in second
     assert "ya ha disparado 2 veces" in t.text(TURN + 2)
 
 
@@ -74,9 +75,9 @@ def test_a_rifle_shoots_twice_the_second_at_plus_5_and_a_new_turn_resets_it() ->
 @ana:local: !ataque Hans fusil
 """, table)
     assert "+5 2.º disparo" not in t.text(TURN)
-    assert "= 7 +5 2.º disparo = 12 → éxito medio" in t.text(TURN + 1)
+    assert "[2, 2, 3] +5 2.º disparo → éxito medio" in t.text(TURN + 1)
     assert "ya ha disparado 2 veces" in t.text(TURN + 2)
-    assert "2.º disparo" not in t.text(TURN + 5) and "[1, 2, 3] = 6 → éxito bajo" in t.text(TURN + 5)
+    assert "2.º disparo" not in t.text(TURN + 5) and "[1, 2, 3] → éxito bajo" in t.text(TURN + 5)
 
 
 def test_a_burst_is_one_roll_per_bullet_each_with_its_own_result() -> None:
@@ -87,9 +88,9 @@ def test_a_burst_is_one_roll_per_bullet_each_with_its_own_result() -> None:
     bullets = t.texts(TURN)
     assert len(bullets) == 3 and table.rng.exhausted()
     # Bullet 1: 1+2+3 = 6, no penalty. Bullet 2: 2+2+5 = 9 +5 = 14 <= 18. Bullet 3: 9+9+8 = 26 +10 = 36.
-    assert "bala 1 de 3" in bullets[0] and "= 6 → éxito bajo" in bullets[0] and "+0" not in bullets[0]
-    assert "bala 2 de 3" in bullets[1] and "= 9 +5 bala 2 = 14 → éxito medio" in bullets[1]
-    assert "bala 3 de 3" in bullets[2] and "= 26 +10 bala 3 = 36 → fracaso medio" in bullets[2]
+    assert "bala 1 de 3" in bullets[0] and "[1, 2, 3] → éxito bajo" in bullets[0] and "+0" not in bullets[0]
+    assert bullets[1].startswith("🎲 Bala 2: [2, 2, 5] +5 bala 2 → éxito medio")
+    assert bullets[2].startswith("🎲 Bala 3: [9, 9, 8] +10 bala 3 → fracaso medio")
     assert "ya ha disparado" in t.text(TURN + 1)
 
 
@@ -113,9 +114,9 @@ def test_melee_is_a_fight_between_both_rolls_and_the_better_one_strikes() -> Non
     # McAvoy 2+3+4 = 9 vs 13 (Hans's Esquivar 14 is 11-20: normal, +0), a medium success by 4;
     # Hans 2+3+2 = 7 vs 12 (McAvoy's Esquivar 2x6+7 = 19: normal), a medium success by 5:
     # Hans's blow lands (type 0: the low die 2 at the chest, the middle die 2).
-    assert "McAvoy ataca a Hans con pelea 13" in attack and "[2, 3, 4] = 9 → éxito medio" in attack
+    assert "McAvoy → Hans, pelea 13" in attack and "[2, 3, 4] → éxito medio" in attack
     assert "Hans pelea" in defence and "[2, 3, 2] → éxito medio" in defence
-    assert "Gana Hans: golpea a McAvoy" in defence and "Daño 0: pecho (2) 2" in defence
+    assert "Gana Hans: golpea a McAvoy" in defence and "🩸 Pecho: sin herida" in defence  # the damage roll: !detalle (issue 30)
     assert "heridas" not in sheet(table, "Hans")
 
 
@@ -124,8 +125,8 @@ def test_the_rivals_dodge_capacity_sets_the_difficulty() -> None:
     table = sombra_table((2, 3, 4, 5, 5, 6))
     t = play(SETUP + "@gm:local: !ficha Hans pelea 12 esquivar 8\n@ana:local: !ataque Hans pelea\n", table)
     attack, defence = t.texts(FIRST + 1)
-    assert "= 9 -5 esquiva = 4 → éxito medio" in attack and "esquiva 8" not in attack
-    assert "Gana McAvoy" in defence and "Daño 0: pecho (3) 2" in defence
+    assert "[2, 3, 4] -5 esquiva → éxito medio" in attack and "esquiva 8" not in attack
+    assert "Gana McAvoy" in defence and "🩸 Pecho: sin herida" in defence
 
 
 def test_a_declared_dodge_rolls_the_defenders_esquivar_and_only_avoids() -> None:
@@ -135,7 +136,7 @@ def test_a_declared_dodge_rolls_the_defenders_esquivar_and_only_avoids() -> None
     assert "Hans esquivará" in t.text(line_after(MELEE_FIGHT))
     attack, defence = t.texts(line_after(MELEE_FIGHT, 2))
     # McAvoy 4+4+5 = 13 vs 13, by 0; Hans's Esquivar 14: 2+3+3 = 8, by 6.
-    assert "= 13 → éxito medio" in attack
+    assert "[4, 4, 5] → éxito medio" in attack
     assert "Hans esquiva" in defence and "[2, 3, 3] → éxito medio" in defence and "Hans evita el golpe" in defence
     assert "Daño" not in defence
 
@@ -147,7 +148,7 @@ def test_a_declared_parry_rolls_the_fighting_skill_at_minus_4_and_forbids_attack
     t = play(FIGHT + "@gm:local: !ficha Hans pelea 12 esquivar 14\n@gm:local: !defensa Hans parada\n"
              "@ana:local: !ataque Hans pelea\n@ana:local: !siguiente\n@gm:local: !ataque McAvoy\n", table)
     attack, defence = t.texts(TURN + 2)
-    assert "= 9 → éxito medio" in attack
+    assert "[2, 3, 4] → éxito medio" in attack
     # Hans: 3+4+6 = 13 -4 parada = 9 <= 12, margin 3; McAvoy 9 vs 13, margin 4: McAvoy wins.
     assert "Hans para" in defence and "[3, 4, 6] → éxito medio" in defence
     assert "Gana McAvoy" in defence
@@ -173,7 +174,7 @@ def test_a_serious_wound_disables_that_arm_only() -> None:
     assert "brazo izquierdo: 11 contra RES 5 → herida grave" in t.text(FIRST)
     assert sheet(table, "McAvoy")["heridas"] == {"brazo_izquierdo": {"severity": "serious", "damage": 11}}
     assert "brazo izquierdo inutilizado" in t.text(FIRST + 1)
-    assert "con pistola 9" in t.text(FIRST + 2)
+    assert ", pistola 9" in t.text(FIRST + 2)
 
 
 def test_both_arms_useless_stop_every_attack() -> None:

@@ -105,7 +105,7 @@ def test_a_bayonet_charge_gets_its_advantage_and_knocks_down_when_it_wins() -> N
     table = sombra_table((2, 3, 4, 9, 8, 7, 5, 6, 7))
     t = play(FIGHT + "@ana:local: !ataque Hans bayoneta carga\n", table)
     attack, fight, fall = t.texts(TURN)
-    assert "-2 carga de bayoneta" in attack and "Gana McAvoy" in fight and "Daño I+1" in fight
+    assert "-2 carga de bayoneta" in attack and "Gana McAvoy" in fight and "🩸 Pecho: herida leve" in fight
     assert "Hans cae al suelo" in fall
 
 
@@ -137,9 +137,9 @@ def test_a_bayonet_fixed_on_a_rifle_uses_the_rifle_skill_at_plus_1() -> None:
     table = sombra_table((2, 3, 4, 9, 8, 7))
     t = play(FIGHT + "@gm:local: !ficha McAvoy fusil 18\n@ana:local: !ataque Hans fusil bayoneta\n", table)
     attack, fight = t.texts(TURN + 1)
-    assert "con fusil 18" in attack and "= 9 +1 bayoneta calada +5 bayoneta sin carga = 15 → éxito medio" in attack
+    assert ", fusil 18" in attack and "[2, 3, 4] +1 bayoneta calada +5 bayoneta sin carga → éxito medio" in attack
     # McAvoy wins: type I, high die 4 plus FUE 6 - 5 = 1: 5 at the chest (middle die 3).
-    assert "Gana McAvoy" in fight and "Daño I+1: pecho (3) 5" in fight
+    assert "Gana McAvoy" in fight and "🩸 Pecho: herida leve" in fight
 
 
 @pytest.mark.parametrize("line, answer", [

@@ -39,7 +39,7 @@ def test_a_fumble_jams_the_firearm_until_it_is_cleared() -> None:
     assert "encasquillada" in t.text(TURN + 1)
     assert "desencasquilla" in t.text(TURN + 2) and "encasquillada" not in sheet(table, "McAvoy")
     assert "ya ha disparado" in t.text(TURN + 3)
-    assert "McAvoy ataca a Hans con fusil 18" in t.text(TURN + 6)
+    assert "McAvoy → Hans, fusil 18" in t.text(TURN + 6)
 
 
 def test_a_jam_refusal_changes_nothing() -> None:

@@ -105,22 +105,23 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert "1. McAvoy (7/6) · 2. Bruno (6/8) = · 2. Hans =" in init[0]  # issue 19: an NPC's VEL/AGI is the GM's
     assert "2. Hans (6/8) =" in t.gm_text(line(2))
     assert "empate total" in init[0]
-    assert "turno de McAvoy" in init[1]
+    assert init[1] == "▶️ McAvoy (@ana:local)"
     # Bruno acting out of turn is refused (redacted, warned) and nothing is rolled.
     assert t.redacted(line(3)) and "McAvoy" in t.text(line(3))
     # McAvoy aims at the head: 1,5,3 + 2 = 11 <= 16; damage II+2 = 5+1+2 = 8 > RES 4: light, stunned.
     attack = t.text(line(4))
-    assert "+2 apuntado = 11 → éxito medio" in attack
-    assert "🩸 II+2 cabeza (0): 8" in attack and "8 contra RES 4 → herida leve; aturdido 2 turnos" in t.gm_text(line(4))
+    assert "[1, 5, 3] +2 apuntado → éxito medio" in attack
+    assert "🩸 Cabeza: herida leve; aturdido 2 turnos" in attack
+    assert "8 contra RES 4 → herida leve; aturdido 2 turnos" in t.gm_text(line(4))
     board = t.text(line(5))
     # Issue 30: the tie is one line to break, not a condition of each.
     assert "· Bruno\n" in board and "Empate por romper: Bruno = Hans" in board
     assert "· Hans [aturdido (2 turnos), cabeza: herida leve, +3 a sus acciones]" in board
-    assert "turno de Bruno" in t.text(line(6))
+    assert t.text(line(6)) == "▶️ Bruno (@bob:local)"
     # Bruno misses: 26 > 15, no damage.
     assert "fracaso medio" in t.text(line(7)) and "Hans no recibe ningún daño" in t.text(line(7))
     # Hans's turn starts stunned; his attack halves his skill (14 -> 7) and adds his +3 wound penalty.
-    assert "Hans tiene el estado aturdido" in t.texts(line(8))[0] and "turno de Hans" in t.texts(line(8))[1]
+    assert "Hans tiene el estado aturdido" in t.texts(line(8))[0] and t.texts(line(8))[1] == "▶️ Hans (@gm:local)"
     hans_attack = t.gm_text(line(9))  # issue 19: Hans's skill is the GM's
     assert "14" not in t.text(line(9)) and "aturdido: 7" not in t.text(line(9))
     assert "disparo 14 (aturdido: 7)" in hans_attack and "3d10+3 vs 7" in hans_attack
@@ -131,12 +132,12 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     assert "Hans tiene el estado aturdido: habilidades a la mitad (1 turno)" in t.texts(line(13))[0]
     assert "aturdido" not in t.text(line(15)) and "cabeza: herida leve, +3" in t.text(line(15))
     # Round 3: a serious abdomen wound (6+1+2 = 9 > 2x4) puts Hans down.
-    assert "abdomen (6): 9" in t.text(line(16)) and "herida grave" in t.text(line(16))
+    assert "🩸 Abdomen: herida grave" in t.text(line(16))
     assert "en el suelo, sin poder actuar" in t.text(line(17))
     # Issue 20: Hans, who cannot act, gets no turn: Bruno's !siguiente ends the round.
     round_four = t.texts(line(19))
     assert "Ronda 4. Orden: McAvoy → Bruno → Hans" in round_four[0]
-    assert round_four[1] == "▶️ Turno de McAvoy (@ana:local). Hans no puede actuar."   # issue 30: after the round
+    assert round_four[1] == "▶️ McAvoy (@ana:local). Hans no puede actuar."
     assert "Fin del combate tras 4 rondas" in t.text(line(20))
     assert "Sin combate" in t.text(line(21)) and table.room(ROOM).combat is None
     # Wounds outlast the combat, on the sheet; McAvoy and Bruno were never hurt.
@@ -181,10 +182,10 @@ def test_attack_uses_sheet_skill_weapon_and_strength_and_english_alias() -> None
     attack, fight = t.texts(line(3))
     # Melee is a fight (issue 22 item 19): McAvoy 4+4+3 = 11 <= 13, Hans 9+8+7 = 24 > 5: McAvoy strikes.
     # Type I: high die 4 plus FUE-5 = 3 -> 7 at the right arm (middle die 4).
-    assert "con pelea 13" in attack and "Gana McAvoy" in fight
-    assert "Daño I+3: brazo derecho (4) 7" in fight and "herida leve" in fight
+    assert ", pelea 13" in attack and "Gana McAvoy" in fight
+    assert "🩸 Brazo derecho: herida leve" in fight  # the damage roll: !detalle (issue 30)
     shot = t.text(line(4))
-    assert "con disparo 16" in shot and "+5 difícil = 16 → éxito medio" in shot
+    assert ", disparo 16" in shot and "[4, 4, 3] +5 difícil → éxito medio" in shot
     assert sheet(table, "Hans")["heridas"]["brazo_derecho"] == {"severity": "light", "damage": 7}
 
 
@@ -213,7 +214,7 @@ def test_damage_rolled_or_fixed_and_healing() -> None:
 @gm:local: !heal McAvoy
 """, table)
     # 2,7,9: middle 7 is abdomen, 9+2+2 = 13 > 2x4.
-    assert "Daño II+2: abdomen (7) 13" in t.text(line(1)) and "herida grave" in t.text(line(1))
+    assert t.text(line(1)) == "💥 Daño II+2 a Hans: [2, 7, 9]\n🩸 Abdomen: herida grave; en el suelo, sin poder actuar."
     assert "11 contra RES 5 → herida grave" in t.text(line(2))
     assert "cabeza: herida grave (11)" in t.text(line(3)) and "inconsciente (11 h)" in t.text(line(3))
     assert "no tiene ninguna herida en «brazo»" in t.text(line(4))
@@ -313,6 +314,6 @@ def test_a_rolled_damage_is_a_roll_of_the_acta() -> None:
          table)
     room = "!console:local"
     rolls = [e for e in table.store.acta.entries(room, table.store.acta.sessions(room)) if e.kind == "roll"]
-    assert len(rolls) == 1 and "Daño II+2: abdomen (7) 13" in rolls[0].text
+    assert len(rolls) == 1 and "Daño II+2 a Hans: [2, 7, 9]" in rolls[0].text
     assert rolls[0].data["result"]["system"] == "sombra"
     assert [r["text"] for r in table.room(room).last_rolls] == [rolls[0].text]

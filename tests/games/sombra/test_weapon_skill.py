@@ -22,7 +22,7 @@ def test_the_one_weapon_skill_of_the_sheet_is_used() -> None:
     script = CAST.replace("!turnos", "!ficha Cole vel 7 agi 6 res 5 fusil 28 arma II+2\n@gm:local: !turnos") \
         + "@ana:local: !ataque Hans\n"
     shot = play(script, table=make_table(system="sombra")).texts(script_lines(script))
-    assert shot and "con fusil 28" in shot[0], shot
+    assert shot and ", fusil 28" in shot[0], shot
 
 
 def test_several_weapon_skills_are_listed_and_nothing_is_spent() -> None:

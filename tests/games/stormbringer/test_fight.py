@@ -117,9 +117,9 @@ def test_a_whole_seeded_fight() -> None:
     # Round 1. DES: Elric 17, Moonglum 15, Rackhir 14 (bow), Orco 12, Trasgo 10.
     assert "Intenciones, de menor a mayor DES: Trasgo, Orco, Rackhir, Moonglum, Elric." in room(12)
     assert "Proyectiles, de mayor a menor DES: Rackhir. Cuerpo a cuerpo: Elric, Moonglum, Orco, Trasgo." in room(12)
-    assert "turno de Trasgo" in room(12)                        # the lowest DES declares first
+    assert "▶️ Trasgo" in room(12)                        # the lowest DES declares first
     assert not any(t.redacted(n) for n in (13, 15, 17, 19, 21))  # each declarer writes on their turn
-    assert "⚔️ Asalto 1: acciones." in room(22) and "turno de Rackhir" in room(22)   # the missile first
+    assert "⚔️ Asalto 1: acciones." in room(22) and "▶️ Rackhir" in room(22)   # the missile first
     assert "Rackhir · ⚔️ Ataque 75%: [96] → fallo" in room(23)                        # 96 > 75
     assert "Elric · ⚔️ Ataque 90%: [15] → éxito" in room(25)        # Espada 90: 15 <= 90, crit <= 9
     # Parada 55: crit <= 5, and 03 is one: a critical parry of a plain blow breaks the attacking weapon.
@@ -136,7 +136,7 @@ def test_a_whole_seeded_fight() -> None:
     # Round 2: the declarations again, lowest DES first; Elric draws a dagger (17 - 5 = 12): he ties
     # with Orco (12), and in round 2 the GM's side goes first on a tie (round 1 was the players').
     # Issue 30: round 2 is announced in short (round 1 explained the phases and the declarations).
-    assert "📋 Asalto 2 (intenciones primero). Proyectiles: Rackhir." in room(38) and "Turno de Trasgo" in room(38)
+    assert "📋 Asalto 2 (intenciones primero). Proyectiles: Rackhir." in room(38) and "▶️ Trasgo" in room(38)
     assert "Intenciones: declara" not in room(38)
     assert "Elric cambia de arma: Daga" in room(43)
     assert ("Cuerpo a cuerpo: Moonglum, Orco, Elric, Trasgo. Cambian de arma (−5 DES): Elric." in room(46))

@@ -124,7 +124,7 @@ def test_a_masters_riposte_is_not_the_rounds_attack() -> None:
 @ana:local: !ataque Orco
 """, seed=4)
     assert "Ataque de respuesta 95%" in t.text(FIRST + 7)
-    assert "turno de Elric" in t.texts(FIRST + 8)[-1]
+    assert "▶️ Elric" in t.texts(FIRST + 8)[-1]
     assert "Elric · ⚔️ Ataque 95 -20 (ataques previos) = 75%" in t.text(FIRST + 9)
 
 
@@ -256,16 +256,16 @@ def test_the_declarations_of_intent_are_a_phase_of_their_own() -> None:
 @gm:local: !arma Orco hacha
 @gm:local: !acciones
 """, table=table)
-    assert "Intenciones: declara Trasgo" in t.texts(FIRST)[-2] and "turno de Trasgo" in t.texts(FIRST)[-1]
+    assert "Intenciones: declara Trasgo" in t.texts(FIRST)[-2] and "▶️ Trasgo" in t.texts(FIRST)[-1]
     assert "Aún se declaran las intenciones (le toca a Trasgo)" in t.text(FIRST + 1)
-    assert "turno de Moonglum" in t.texts(FIRST + 3)[-1]
+    assert "▶️ Moonglum" in t.texts(FIRST + 3)[-1]
     assert t.redacted(FIRST + 4)                       # Elric declares after Moonglum (higher DES)
     assert "Moonglum cambia de arma: espada" in t.text(FIRST + 5)
     assert not t.redacted(FIRST + 6) and not t.redacted(FIRST + 8)
     actions = t.texts(FIRST + 9)
     assert actions[0].startswith("⚔️ Asalto 1: acciones. Proyectiles: —. Cuerpo a cuerpo: Elric, Orco, Moonglum, Trasgo.")
     assert "Cambian de arma (−5 DES): Moonglum." in actions[0]
-    assert "turno de Elric" in actions[-1]
+    assert "▶️ Elric" in actions[-1]
     assert "Orco solo puede cambiar de arma al declarar su intención" in t.text(FIRST + 10)
     assert "No se están declarando intenciones" in t.text(FIRST + 11)
     assert room(table)["characters"]["moonglum"]["sheet"]["arma"] == "espada"
@@ -400,10 +400,10 @@ def test_the_last_declarer_leaving_starts_the_attacks() -> None:
 @gm:local: !siguiente
 @gm:local: !sale Elric
 """, table=table)
-    assert "turno de Elric" in t.texts(FIRST + 3)[-1]
+    assert "▶️ Elric" in t.texts(FIRST + 3)[-1]
     answer = t.texts(FIRST + 4)
     assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.") for a in answer)
-    assert "Ronda 1: turno de Moonglum" in answer[-1]
+    assert "▶️ Moonglum" in answer[-1]
     assert room(table)["combat"]["round"] == 1
 
 
@@ -422,10 +422,10 @@ def test_a_last_declarer_who_cannot_act_does_not_end_the_round() -> None:
 @gm:local: !siguiente
 """, seed=4)
     assert "📋 Asalto 2 (intenciones primero)." in t.texts(FIRST + 5)[0]
-    assert "turno de Moonglum" in t.texts(FIRST + 7)[-1]
+    assert "▶️ Moonglum" in t.texts(FIRST + 7)[-1]
     answer = t.texts(FIRST + 8)
     assert answer[0].startswith("⚔️ Asalto 2: acciones"), answer
-    assert answer[-1].startswith("▶️ Ronda 2: turno de Moonglum")
+    assert answer[-1].startswith("▶️ Moonglum")
 
 
 def test_the_last_declarer_falling_on_their_turn_hands_the_round_to_its_attacks() -> None:
@@ -440,10 +440,10 @@ def test_the_last_declarer_falling_on_their_turn_hands_the_round_to_its_attacks(
 @gm:local: !siguiente
 @gm:local: !daño Elric 20 crítico
 """, table=table)
-    assert "turno de Elric" in t.texts(FIRST + 4)[-1]
+    assert "▶️ Elric" in t.texts(FIRST + 4)[-1]
     answer = t.texts(FIRST + 5)
     assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.")
                for a in answer), answer
     assert any("Elric ha muerto" in a for a in answer)
-    assert answer[-1].startswith("▶️ Ronda 1: turno de Moonglum")
+    assert answer[-1].startswith("▶️ Moonglum")
     assert room(table)["combat"]["round"] == 1

@@ -68,12 +68,12 @@ def test_full_combat() -> None:
     assert "Proyectiles, de mayor a menor DES: Moonglum. Cuerpo a cuerpo: Elric, Orco." in phases
     # The declarations go first, lowest DES first (issue 22); then the missile user goes first although
     # Elric has the higher DEX.
-    assert "turno de Orco" in t.texts(8)[-1] and "Intenciones: declara Orco" in t.texts(8)[-2]
-    assert "turno de Moonglum" in t.texts(9)[-1]
+    assert "▶️ Orco" in t.texts(8)[-1] and "Intenciones: declara Orco" in t.texts(8)[-2]
+    assert "▶️ Moonglum" in t.texts(9)[-1]
     # Round 1: Moonglum's arrow hits; Orco's first parry is halved against a missile, and works.
     assert "Ataque 80%: [59] → éxito" in t.text(10)
     assert "Parada 65 ÷2 = 32% contra proyectil: [21] → éxito" in t.gm_text(11)  # issue 19: Orco's skill
-    assert "turno de Elric" in t.text(12)
+    assert "▶️ Elric" in t.text(12)
     # Elric hits; Orco's second parry is at -20% and fails.
     assert "Ataque 85%: [65] → éxito" in t.text(13)
     assert "Parada 65 -20 (paradas previas) = 45%: [95] → fallo" in t.gm_text(14)
@@ -92,7 +92,7 @@ def test_full_combat() -> None:
     status = t.text(21)
     assert "Elric [PV 14, ataques 2]" in status
     assert "Orco [herida grave, paradas 2, sin más paradas]" in status  # an NPC's PV are the GM's
-    assert "turno de Orco" in t.text(22)
+    assert t.acked(22)  # Orco's turn: a ✅, the GM runs it (issue 30)
     assert "Orco · ⚔️ Ataque 60%" in t.gm_text(23)
     assert "Elric · 🛡️ Parada 70%: [49] → éxito" in t.text(24)
     # Round 2: counters emptied, phases announced again and the declarations first (issue 22: lowest
@@ -102,7 +102,7 @@ def test_full_combat() -> None:
                            "🔔 Ronda 2. Orden: Orco → Moonglum → Elric."]
     assert "Intenciones: declara" not in " ".join(t.texts(25))   # issue 30: round 1 explained it
     assert t.texts(26)[0] == "⚔️ Asalto 2: acciones, en el orden anunciado."   # issue 30: not repeated
-    assert "turno de Moonglum" in t.texts(26)[1]
+    assert "▶️ Moonglum" in t.texts(26)[1]
     assert "Orco [herida grave]" in t.text(27) and "paradas" not in t.text(27)
     assert "Parada 65 ÷2 = 32% contra proyectil" in t.gm_text(29) and "previas" not in t.gm_text(29)
     assert "Fin del combate tras 2 rondas" in t.text(30)
@@ -227,7 +227,7 @@ def test_defence_belongs_to_the_target() -> None:
     assert "El golpe de Moonglum va contra Orco, no contra Elric" in t.text(11)
     assert "Solo el máster o el jugador de Orco" in t.text(12)
     # Orco's untargeted attack: the first to defend becomes the target.
-    assert "turno de Orco" in t.texts(14)[-1]
+    assert t.acked(14)  # Orco's turn: a ✅, the GM runs it (issue 30)
     assert "Orco · ⚔️ Ataque 60%: [21] → éxito" in t.gm_text(15)
     assert "Elric · 🛡️ Parada" in t.text(16)
     assert "El golpe de Orco va contra Elric, no contra Moonglum" in t.text(17)
@@ -371,8 +371,8 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
     # not even to declare (issue 22), and may not parry.
     # Issue 30: the round's order and its first turn are one message (the turn after the round's line).
     assert t.texts(12)[-2:] == ["🔔 Ronda 2. Orden: Orco → Moonglum → Elric.",
-                                "▶️ Turno de Moonglum (@bob:local). Orco no puede actuar."]
-    assert t.texts(13)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local)."
+                                "▶️ Moonglum (@bob:local). Orco no puede actuar."]
+    assert t.texts(13)[-1] == "▶️ Moonglum (@bob:local)"
     assert "Orco tiene el estado aturdido por un crítico" in t.text(15)
     assert "Orco [herida grave, aturdido: no combate]" in t.text(16) and "Elric [PV 14]" in t.text(16)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
