@@ -144,9 +144,14 @@ def _remove_gm(ctx: Context, user: str) -> None:
 
 @COMMANDS.takes("regla", "rule", spec=(Arg("TEMA"),), question=True)
 def rule_command(ctx: Context, got: Parsed) -> None:
+    """The cards go to the room, or during a fight to the asker alone: a card is several phone lines, and in
+    a fight the chat is the story (issue 30)."""
     topic = got.text("TEMA")
     cards = Rulebook.of(ctx.games).search(ctx.system_key, topic[:200])
-    ctx.reply("rule_cards", query=topic[:60], cards=cards)
+    if ctx.room.combat is not None:
+        ctx.whisper(ctx.sender, "rule_cards", query=topic[:60], cards=cards)
+    else:
+        ctx.reply("rule_cards", query=topic[:60], cards=cards)
 
 
 LIST_STEPS = Key(("?",))
