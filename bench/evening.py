@@ -1,6 +1,6 @@
 """Loudness of a table, per combat round (issue 30 item 8): scripted evenings played through the console.
 
-    python bench/evening.py [--json] [EVENING.txt ...]      (default: every bench/evenings/*.txt)
+    python bench/evening.py [--json] [--por-orden] [EVENING.txt ...]   (default: every bench/evenings/*.txt)
 
 An evening is a ``rolbot console`` script (``SENDER: TEXT`` lines, docs/contracts.md#3.2). Its header names
 the console's options as ``#   rolbot console --system KEY --seed N --gm @gm:local < bench/evenings/NAME.txt``;
@@ -15,11 +15,17 @@ comment lines (not events) drive the bench:
 Per round it prints: human lines, commands typed (lines starting with ``!`` or ``/tiro``), room messages
 (``send`` actions with no ``private_to``; reactions, redactions and edits are not messages), phone lines
 (each room message's plain text wrapped at 38 columns, each line break starting a line), private copies each
-GM receives (``private_to``, ``private_also``, or ``to_room_gms``), and the GM's lines split into narration
+GM receives (``private_to``, ``private_also``, or ``to_room_gms``: a copy of what the room was told, a digest,
+or anything caused by someone else's line; the answers to a GM's own line, a refusal of their slip or the
+steps ``!deshacer ?`` lists, are counted apart as that GM's private answers), and the GM's lines split into narration
 (plain text, ``/me`` and dash lines), NPC actions (an attack, roll, defence, soak or damage for an NPC: on an
 NPC's turn, or naming an NPC first) and bookkeeping (every other command); then messages per command and
 phone lines per command, flagged (``!``) over 0.8 and 2.5, and private copies flagged over 4 per GM
 (docs/contracts.md#3.3).
+
+``--por-orden`` adds, per evening, the command words by the room messages they caused in the combat rounds
+(commands typed, room messages, phone lines), loudest first: where to look for answers that could be a
+reaction.
 
 The evening runs in-process on an in-memory store with the header's seed, as ``rolbot console --jsonl``
 does (the same ``action_json`` objects).
@@ -62,8 +68,9 @@ ACTING = frozenset({"ataque", "attack", "tiro", "roll", "area", "blast", "daño"
 DEFENDING = frozenset({"parada", "parry", "esquiva", "dodge", "defensa", "defend", "absorber", "soak",
                        "repetir", "reroll"})
 """Verbs that answer an attack: for an NPC unless they name a player's character first."""
-STATE_ASIDE = ("last_rolls",)
-"""Room state keys the slip check leaves out: the roll history (``!detalle``'s last rolls)."""
+STATE_ASIDE = ("last_rolls", "gm_copies", "tracker", "tracker_age")
+"""Room state keys the slip check leaves out: the roll history (``!detalle``'s last rolls) and what is only
+on its way to a reader (the GMs' copies waiting for their digest, the tracker as last shown)."""
 
 
 @dataclass
@@ -74,6 +81,7 @@ class Round:
     room_messages: int = 0
     phone_lines: int = 0
     private_per_gm: dict[str, int] = field(default_factory=dict)
+    answers_per_gm: dict[str, int] = field(default_factory=dict)
     narration: int = 0
     npc_actions: int = 0
     bookkeeping: int = 0
@@ -115,14 +123,29 @@ class Slip:
 
 
 @dataclass
+class Loudness:
+    """What one command word caused in an evening's combat rounds."""
+
+    commands: int = 0
+    room_messages: int = 0
+    phone_lines: int = 0
+
+
+@dataclass
 class Evening:
     name: str
     rounds: list[Round] = field(default_factory=list)
     slips: list[Slip] = field(default_factory=list)
+    by_command: dict[str, Loudness] = field(default_factory=dict)
+    """Per command word (``!pj`` and ``!PJ`` alike; plain text is ``-``), in the combat rounds."""
+
+    def loudest(self) -> list[tuple[str, Loudness]]:
+        return sorted(self.by_command.items(), key=lambda kv: (-kv[1].room_messages, -kv[1].phone_lines, kv[0]))
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "rounds": [r.as_json() for r in self.rounds],
-                "slips": [{**asdict(s), "verdict": s.verdict} for s in self.slips]}
+                "slips": [{**asdict(s), "verdict": s.verdict} for s in self.slips],
+                "by_command": {word: asdict(loud) for word, loud in self.loudest()}}
 
 
 def phone_lines(text: str) -> int:
@@ -237,7 +260,21 @@ def play(path: Path) -> Evening:
         table.actions_done([a["id"] for a in actions])
         if current is not None:
             _count(current, sender, text, state, actions, gms)
+            _count_command(evening, text, actions)
     return evening
+
+
+def _room_messages(actions: list[dict[str, Any]]) -> list[str]:
+    return [a.get("text") or "" for a in actions if a["action"] == "send" and a.get("private_to") is None]
+
+
+def _count_command(evening: Evening, text: str, actions: list[dict[str, Any]]) -> None:
+    word = "!" + _verb_and_rest(text)[0] if is_command(text) else "-"
+    loud = evening.by_command.setdefault(word, Loudness())
+    loud.commands += is_command(text)
+    for message in _room_messages(actions):
+        loud.room_messages += 1
+        loud.phone_lines += phone_lines(message)
 
 
 def _count(current: Round, sender: str, text: str, state: dict[str, Any], actions: list[dict[str, Any]],
@@ -249,32 +286,42 @@ def _count(current: Round, sender: str, text: str, state: dict[str, Any], action
         current.narration += kind == "narration"
         current.npc_actions += kind == "npc"
         current.bookkeeping += kind == "bookkeeping"
+    for message in _room_messages(actions):
+        current.room_messages += 1
+        current.phone_lines += phone_lines(message)
     for action in actions:
-        if action["action"] != "send":
-            continue
-        if action.get("private_to") is None:
-            current.room_messages += 1
-            current.phone_lines += phone_lines(action.get("text") or "")
+        if action["action"] != "send" or action.get("private_to") is None:
             continue
         to = {action["private_to"], *action.get("private_also", [])}
         for gm in gms:
             if gm in to or action.get("to_room_gms"):
-                current.private_per_gm[gm] = current.private_per_gm.get(gm, 0) + 1
+                kept = current.answers_per_gm if gm == sender and not action.get("gm_copy") else current.private_per_gm
+                kept[gm] = kept.get(gm, 0) + 1
 
 
 def _ratio(value: float, limit: float) -> str:
     return f"{value:.2f}{' !' if value > limit else ''}"
 
 
+def by_command(evening: Evening) -> str:
+    """The evening's command words by the room messages they caused (Markdown), loudest first."""
+    rows = ["", "| orden | veces | mensajes en la sala | líneas de móvil |", "|---|---|---|---|"]
+    rows += [f"| {word} | {loud.commands} | {loud.room_messages} | {loud.phone_lines} |"
+             for word, loud in evening.loudest() if loud.room_messages]
+    return "\n".join(rows)
+
+
 def report(evening: Evening) -> str:
     """The evening's table (Markdown) and its slips."""
     rows = [f"### {evening.name}", "",
             "| ronda | líneas humanas | órdenes | mensajes en la sala | líneas de móvil | copias privadas por máster |"
-            " máster: narración / PNJ / contabilidad | mensajes/orden | líneas/orden |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            " respuestas privadas al máster | máster: narración / PNJ / contabilidad | mensajes/orden | líneas/orden |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in evening.rounds:
         copies = ", ".join(f"{n}{' !' if n > MAX_PRIVATE_PER_GM else ''}" for n in r.private_per_gm.values())
+        answers = ", ".join(str(r.answers_per_gm.get(gm, 0)) for gm in r.private_per_gm)
         rows.append(f"| {r.number} | {r.human_lines} | {r.commands} | {r.room_messages} | {r.phone_lines} | {copies} |"
+                    f" {answers} |"
                     f" {r.narration} / {r.npc_actions} / {r.bookkeeping} |"
                     f" {_ratio(r.messages_per_command, MAX_MESSAGES_PER_COMMAND)} |"
                     f" {_ratio(r.phone_lines_per_command, MAX_PHONE_LINES_PER_COMMAND)} |")
@@ -289,13 +336,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("evenings", nargs="*", type=Path)
     parser.add_argument("--json", action="store_true", help="one JSON object with every evening")
+    parser.add_argument("--por-orden", action="store_true", dest="by_command",
+                        help="also the command words by the room messages they caused")
     args = parser.parse_args(argv)
     paths = args.evenings or sorted(EVENINGS.glob("*.txt"))
     evenings = [play(p) for p in paths]
     if args.json:
         sys.stdout.write(json.dumps([e.as_json() for e in evenings], ensure_ascii=False, indent=1) + "\n")
     else:
-        sys.stdout.write("\n\n".join(report(e) for e in evenings) + "\n")
+        sys.stdout.write("\n\n".join(report(e) + (by_command(e) if args.by_command else "")
+                                       for e in evenings) + "\n")
     return 0
 
 

@@ -62,6 +62,11 @@ class Transcript:
         assert len(copies) == 1, f"line {number}: expected one copy for the GMs, got {copies}"
         return copies[0]
 
+    def acked(self, number: int) -> bool:
+        """Line ``number`` was answered with a ✅ reaction on it and no message (issue 30: bookkeeping)."""
+        actions = self.for_line(number)
+        return [(a["action"], a.get("key"), a["event"]) for a in actions] == [("react", "✅", f"${number}")]
+
     def redacted(self, number: int) -> bool:
         return any(a["action"] == "redact" for a in self.for_line(number))
 

@@ -7,11 +7,22 @@ command: a game that needs what a core command does calls the helper that comman
 
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest, User, Word
-from bot.core.combat import advance, announce_turn, can_act, drop_dead, end_turn, first_time, place_late, require_up
+from bot.core.combat import (
+    advance,
+    announce_turn,
+    can_act,
+    drop_dead,
+    end_turn,
+    explainer,
+    first_time,
+    place_late,
+    require_up,
+)
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
 from bot.core.game import Game, GameModule, GameRegistry, ScreenAttack, Vitality
+from bot.core.moderation import acknowledge
 from bot.core.records import Pending
 from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, roller, stamp
 from bot.core.rolls import answer as answer_roll
@@ -48,6 +59,7 @@ __all__ = [
     "Vitality",
     "Word",
     "YesNo",
+    "acknowledge",
     "advance",
     "announce_turn",
     "answer_roll",
@@ -55,6 +67,7 @@ __all__ = [
     "consume_grant",
     "drop_dead",
     "end_turn",
+    "explainer",
     "find_field",
     "first_time",
     "grant",

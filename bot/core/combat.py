@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from bot.core import moderation
 from bot.core.context import Context
 from bot.core.state import Character, Combat, name_key
 from systems.refusal import Refusal
@@ -32,6 +34,20 @@ def first_time(ctx: Context, what: str) -> bool:
         return False
     combat.explained.append(what)
     return True
+
+
+def explainer(ctx: Context) -> Callable[[str], bool]:
+    """``first_time`` for one message's template, as its ``first(KEY)``: each key is asked of the fight
+    once, and the answer kept, so the room's view and the GMs' view of the message (rendered one after
+    the other) say the same."""
+    answers: dict[str, bool] = {}
+
+    def first(what: str) -> bool:
+        if what not in answers:
+            answers[what] = first_time(ctx, what)
+        return answers[what]
+
+    return first
 
 
 def turn_key(ctx: Context, name: str) -> str:
@@ -211,7 +227,7 @@ def leave(ctx: Context, combat: Combat, position: int) -> None:
     name = combat.order[position]
     was_current = _take_out(combat, position)
     ctx.game.combat.leave(ctx, combat, name)
-    ctx.reply("combat_left", name=name)
+    moderation.acknowledge(ctx, "combat_left", name=name)
     if was_current and combat.order:
         ctx.room.clear_grants()
         _begin_turn(ctx, combat)

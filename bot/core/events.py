@@ -127,7 +127,8 @@ class PowerLevels:
 
 @dataclass(frozen=True, slots=True)
 class React:
-    """A reaction (an emoji ``key``) on ``event_id``: the GM's confirmation that a lock opened or closed."""
+    """A reaction (an emoji ``key``) on ``event_id``: the GM's confirmation that a lock opened or closed,
+    or a command's ✅ when it only did bookkeeping (``moderation.acknowledge``)."""
 
     room_id: str
     event_id: str

@@ -5,6 +5,7 @@ it asks the transport for (queued in the event's unit of work, like its answers)
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from bot.core.context import Context
 from bot.core.events import PowerLevels, React, Redact
@@ -49,6 +50,19 @@ def redact(ctx: Context) -> None:
 def react(ctx: Context, key_kind: str) -> None:
     """React to the event with the emoji in template ``key_kind``."""
     ctx.work.actions.append(React(ctx.event.room_id, ctx.event.event_id, ctx.renderer.text(key_kind)))
+
+
+def acknowledge(ctx: Context, kind: str, **context: Any) -> bool:
+    """The answer to a command that only did bookkeeping the table need not read (a character claimed, a
+    sheet's fields set, a turn granted...): a ✅ reaction on it instead of the message ``kind`` (issue 30:
+    at most 0.8 room messages per command); True when it reacted. IRC, which has no reactions, tells the
+    sender privately. An event that is no message in the room (a control of the GM's screen) has nothing
+    to react to: the room reads the message, the only trace of it in the chat."""
+    if not ctx.event.in_room:
+        ctx.reply(kind, **context)
+        return False
+    react(ctx, "done_key")
+    return True
 
 
 def power_levels(ctx: Context, lock: bool, speakers: tuple[str, ...] = ()) -> None:

@@ -107,7 +107,8 @@ class Outbox:
 
     @ACTIONS.on(React)
     def _react(self, action: React, batch: Batch) -> None:
-        """The GM's confirmation of a lock: IRC has no reactions, so a private notice with the emoji."""
+        """A reaction (a lock's 🔒/🔓 for the GM, a bookkeeping command's ✅): IRC has no reactions, so a
+        private notice with the emoji to whoever wrote the event, nothing in the channel."""
         person = self.translator.sender_of(action.event_id)
         if person is None:
             self._done(action.action_id)

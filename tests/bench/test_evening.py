@@ -51,15 +51,16 @@ def test_a_tiny_evening_is_counted_as_by_hand(tmp_path: Path) -> None:
     (r,) = evening.rounds
     # Lines between «# ronda 1» and «# fin»: 9, of which 7 start with «!».
     assert (r.number, r.human_lines, r.commands) == (1, 9, 7)
-    # Room messages: the roll, the turn, the secret roll's notice, !pj, !deshacer, !estado, and the last
-    # !siguiente's new round and new turn (two). The secret roll itself goes only to the GM.
-    assert r.room_messages == 8
-    assert r.private_per_gm == {"@gm:local": 1}
-    # Phone lines: 1 + 1 + 3 (the 83-character notice) + 1 + 2 (the undo) + 3 (the status) + 1 + 1.
-    assert r.phone_lines == 13
+    # Room messages: the roll, the turn, the secret roll's notice, !deshacer, !estado, and the last
+    # !siguiente's new round and new turn (one message). The secret roll itself goes only to the GM who
+    # rolled it: an answer to their own line, not a copy; !pj is a ✅.
+    assert r.room_messages == 6
+    assert r.private_per_gm == {"@gm:local": 0} and r.answers_per_gm == {"@gm:local": 1}
+    # Phone lines: 1 + 1 + 3 (the 83-character notice) + 2 (the undo) + 3 (the status) + 2 (round and turn).
+    assert r.phone_lines == 12
     # The GM: one narration line, the secret roll on Orco's turn (an NPC action), four bookkeeping commands.
     assert (r.narration, r.npc_actions, r.bookkeeping) == (1, 1, 4)
-    assert round(r.messages_per_command, 2) == 1.14
+    assert round(r.messages_per_command, 2) == 0.86
     assert r.flags() == ["mensajes"]
     (slip,) = evening.slips
     assert (slip.line, slip.text, slip.verdict) == (13, "!pj Bruno @bob:local", "OK")
@@ -75,7 +76,7 @@ def test_a_slip_not_undone_by_its_deshacer_is_a_diff(tmp_path: Path) -> None:
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--json", str(_write(tmp_path, TINY))]) == 0
     (evening,) = json.loads(capsys.readouterr().out)
-    assert evening["rounds"][0]["room_messages"] == 8
+    assert evening["rounds"][0]["room_messages"] == 6
     assert evening["slips"][0]["verdict"] == "OK"
 
 
@@ -98,3 +99,17 @@ def test_a_shipped_evening_runs_and_has_the_issues_shape(path: Path) -> None:
     assert [r.number for r in evening.rounds] == [1, 2, 3]
     assert all(r.commands and r.room_messages for r in evening.rounds)
     assert any(s.undo_line is not None for s in evening.slips)
+
+
+def test_by_command_counts_what_each_command_word_caused_in_the_rounds(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    evening = play(_write(tmp_path, TINY))
+    loud = evening.by_command
+    assert sum(v.room_messages for v in loud.values()) == evening.rounds[0].room_messages
+    assert sum(v.phone_lines for v in loud.values()) == evening.rounds[0].phone_lines
+    # the second !siguiente: the new round and its first turn in one message
+    assert (loud["!siguiente"].commands, loud["!siguiente"].room_messages) == (2, 2)
+    assert loud["-"].commands == 0
+    assert evening.loudest()[0][0] == "!tiro"  # as many messages as !siguiente, more lines (the secret notice)
+    assert main(["--por-orden", str(_write(tmp_path, TINY))]) == 0
+    assert "| !siguiente | 2 | 2 |" in capsys.readouterr().out

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.events import Event
+from bot.core.events import Event, React
 from bot.core.render import markdown_text
 from tests.core.test_acta import ANA, ROOM, Room
 from tests.transcript import GM, make_table, play
@@ -112,8 +112,9 @@ def test_a_one_field_sheet_pastes_back_as_it_shows(system: str, field: str, valu
         copy = make_table(system=system)
         play("@gm:local: !pj Kira @bob:local", copy)
         (answer,) = copy.handle(Event(ROOM, GM, f"!ficha Kira {pasted}", "$paste"))
-        assert answer.message.body == shown, pasted
+        assert isinstance(answer, React), pasted
         assert copy.room(ROOM).characters["kira"].sheet == sheet
+        assert copy.handle(Event(ROOM, GM, "!ficha Kira", "$again"))[0].message.body == shown
 
 
 def test_a_typed_multi_word_value_after_a_one_word_pair_is_still_refused_by_name() -> None:
@@ -122,7 +123,7 @@ def test_a_typed_multi_word_value_after_a_one_word_pair_is_still_refused_by_name
     whole sheet)."""
     table = make_table(system="savage")
     play("@gm:local: !pj Kira @bob:local", table)
-    _sheet, answer = table.handle(Event(ROOM, GM, "!ficha Kira Parada 5 Volar d8", "$x"))
+    (answer,) = table.handle(Event(ROOM, GM, "!ficha Kira Parada 5 Volar d8", "$x"))
     assert "«Volar»" in answer.message.body and table.room(ROOM).characters["kira"].sheet == {"parada": 5}
 
 

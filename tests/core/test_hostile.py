@@ -51,9 +51,10 @@ def test_hostile_lines_answer_briefly() -> None:
 
 
 def test_markup_in_character_names_stays_text() -> None:
-    t = play("@ana:local: !pj <b>Malo</b>\n@gm:local: ---------- (<b>malo</b>)")
-    assert "<b>Malo</b>" in t.text(1)
-    assert "<b>" not in t.for_line(1)[0]["html"] and "&lt;b&gt;Malo" in t.for_line(1)[0]["html"]
+    t = play("@ana:local: !pj <b>Malo</b>\n@gm:local: ---------- (<b>malo</b>)\n@gm:local: ----------\n"
+             "@ana:local: !tiro d6")
+    assert "<b>Malo</b>" in t.text(4)
+    assert "<b>Malo" not in t.for_line(4)[0]["html"] and "&lt;b&gt;Malo" in t.for_line(4)[0]["html"]
     assert "&lt;b&gt;" in t.for_line(2)[1]["html"]
 
 

@@ -24,7 +24,7 @@ def test_lookalike_letters_are_the_same_name() -> None:
 @bob:local: !pj ＢＲＵＮＯ
 @gm:local: !ficha bruno iniciativa 2
 """, table)
-    assert t.text(1) == "🧙 Bruno es el personaje de @ana:local."
+    assert t.acked(1)
     assert t.text(2) == t.text(3) == "⚠️ Bruno ya es el personaje de @ana:local."
     assert list(characters(table)) == ["bruno"]
     assert characters(table)["bruno"]["sheet"] == {"iniciativa": 2}
@@ -67,16 +67,16 @@ def test_the_gms_turns_keep_a_players_character_and_name_the_new_npcs() -> None:
 def test_a_player_creates_at_most_five_characters() -> None:
     table = make_table()
     t = play("\n".join(f"@ana:local: !pj Héroe {n}" for n in "ABCDEF") + "\n@ana:local: !pj Héroe B", table)
-    assert t.text(5) == "🧙 Héroe E es el personaje de @ana:local."
+    assert t.acked(5)
     assert t.text(6).startswith("⚠️ Ya has creado 5 personajes en esta sala")
     assert len(characters(table)) == 5
-    assert t.text(7) == "🧙 Héroe B es el personaje de @ana:local."
+    assert t.acked(7)
 
 
 def test_a_room_holds_at_most_two_hundred_characters() -> None:
     table = make_table()
     t = play("\n".join(f"@gm:local: !pj Guardia {n}" for n in range(201)), table)
-    assert t.text(200) == "🧙 Guardia 199 es el personaje de @gm:local."
+    assert t.acked(200)
     assert t.text(201) == "⚠️ Esta sala ya tiene 200 personajes, el máximo: no se crea ninguno más."
     assert len(characters(table)) == 200
 
@@ -186,7 +186,7 @@ def test_npc_sheets_are_the_gms_but_their_state_is_public() -> None:
 
 def test_format_characters_are_dropped_from_a_claimed_name() -> None:
     t = play("@gm:local: !pj Bru\u200bno @ana:local\n@ana:local: !tiro d6")
-    assert t.text(1).startswith("🧙 Bruno es el personaje")
+    assert t.acked(1)
     assert t.text(2).startswith("Bruno · ")
 
 

@@ -68,7 +68,7 @@ def test_a_player_without_a_character_gets_the_free_name_of_the_readmes_example(
     kira = room(table).characters["kira"]
     assert kira.owner == "@bob:local" and not kira.npc
     assert (kira.sheet["agilidad"], kira.sheet["disparar"], kira.sheet["parada"]) == ("d8", "d8", 5)
-    assert any(text.startswith("📜 Kira") for text in t.texts(1)), t.texts(1)
+    assert t.acked(1), t.for_line(1)
 
 
 def test_a_player_with_a_character_is_told_to_use_pj() -> None:

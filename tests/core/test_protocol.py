@@ -135,7 +135,7 @@ def test_turn_gating_and_grants() -> None:
     assert t.redacted(5) and "McAvoy" in t.text(5)
     assert t.redacted(6) and t.texts(6) == []
     assert t.for_line(7) == [] and "1d20" in t.text(8)
-    assert "Sör Brönn" in t.text(9)
+    assert t.acked(9)
     assert not t.redacted(10) and "esquivar" in t.text(10)
     assert t.redacted(11)  # the grant covered one roll
     assert "orco" in t.text(12)
@@ -236,12 +236,12 @@ def test_players_cannot_take_over_gm_characters() -> None:
 """)
     assert "personaje del máster" in t.text(4)
     assert t.redacted(5)
-    assert "Orco es el personaje de @bob:local" in t.text(6)
+    assert t.acked(6)
 
 
 def test_claiming_a_new_character_frees_the_old_one() -> None:
     t = play("@ana:local: !pj Ana\n@ana:local: !pj Kira\n@bob:local: !pj Ana")
-    assert "Ana es el personaje de @bob:local" in t.text(3)
+    assert t.acked(3)
 
 
 def test_grants_expire_when_the_turn_changes_or_combat_ends() -> None:

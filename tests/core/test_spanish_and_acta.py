@@ -86,7 +86,7 @@ def test_one_npc_will_enter_the_fight() -> None:
 def test_a_players_gm_only_fields_are_named_in_agreement() -> None:
     t = play("@gm:local: !pj Kira @bob:local\n@bob:local: !ficha Kira Agilidad d8, Bennies 3, Heridas 1, Fatiga 1",
              system="savage")
-    note = texts(t, 2)[1]
+    (note,) = texts(t, 2)
     assert "no se han cambiado Heridas, Fatiga: solo el máster los cambia" in note, note  # issue 30: Bennies is pasted
 
 

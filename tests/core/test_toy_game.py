@@ -222,7 +222,7 @@ def test_the_toy_game_brings_help_rules_sheet_and_initiative(toy_table: Table) -
         "@gm:local: !iniciativa reiniciar\n@gm:local: !estado", table=toy_table)
     assert "!saluda" in t.text(1) and "sistema: juguete" in t.text(1)
     assert "Peluches" in t.text(2) and "Manual del juguete" in t.text(2)
-    assert "abrazos" in t.text(4) and "3" in t.text(4)
+    assert t.acked(4) and toy_table.room("!console:local").characters["zoe"].sheet == {"abrazos": 3}
     assert any(text == "🧸 Orden: Ana, Zoe." for text in t.texts(7))
     assert "🧸" in t.text(8)
 

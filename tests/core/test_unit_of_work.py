@@ -36,12 +36,12 @@ def leave_everything_then_refuse(ctx, got) -> None:  # type: ignore[no-untyped-d
 def test_a_refusal_rolls_the_whole_unit_of_work_back_to_its_mark() -> None:
     table = Table(Store(), games=GAMES)
     ctx = table.context_for(Event("!r:local", "@gm:local", "!todo", "$1"), table.room("!r:local"))
-    ctx.reply("gm_added", user="@ana:local")
+    ctx.reply("gm_removed", user="@ana:local", still=[])
     before = ctx.room.to_json()
     command = GROUP.find("todo")
     assert command is not None
     run(ctx, command, "")
     work = ctx.work
-    assert [a.template for a in work.actions] == ["gm_added", "no_combat"]
+    assert [a.template for a in work.actions] == ["gm_removed", "no_combat"]
     assert (work.records, work.rolls, work.reveals, work.undoable, work.undone) == ([], [], [], [], [])
     assert ctx.room.to_json() == before

@@ -218,7 +218,7 @@ def test_leave_on_the_current_turn_passes_the_turn() -> None:
 @gm:local: !sale D
 """, table=table)
     n = len(FIXED["sombra"][1]) * 2 + 4
-    assert any("B" in text for text in t.texts(n)) and "▶️ Ronda 1: turno de C (@c:local)." in t.texts(n)
+    assert "react" in t.kinds(n) and t.texts(n) == ["▶️ Ronda 1: turno de C (@c:local)."]
     assert _combat(table).order == ["C"]
     assert _combat(table).current == "C" and _combat(table).round == 1
     assert table.room(ROOM_ID).find_character("B") is not None

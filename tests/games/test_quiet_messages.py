@@ -2,7 +2,8 @@
 plain text wrapped at 38 columns), and an explanation the table already read this fight is not repeated.
 
 Each game's seeded regression fight is played again; from its second round on every room message that
-answers an attack, a defence or a damage is measured (one a shot of a burst)."""
+answers an attack, a defence or a damage is measured: since the core merges an event's room messages into
+one, each further roll it shows (a shot of a burst, the defender's roll in melee) adds three lines."""
 
 from __future__ import annotations
 
@@ -27,7 +28,19 @@ def phone_lines(text: str) -> int:
 
 
 def room_texts(t: Transcript, number: int) -> list[str]:
-    return [a["text"] for a in t.for_line(number) if a["action"] == "send" and not a.get("private_to")]
+    return [a["text"] for a in room_sends(t, number)]
+
+
+def room_sends(t: Transcript, number: int) -> list[dict]:
+    """The room's one message answering line ``number`` (issue 30: an event's room messages merged)."""
+    return [a for a in t.for_line(number) if a["action"] == "send" and not a.get("private_to")]
+
+
+def limit(send: dict, hit_lines: int) -> int:
+    """The phone lines a room message may take: a result's three (``hit_lines`` for a hit with its wound),
+    and three more for each further roll it shows (a burst's next shot, the defender's roll in melee)."""
+    rolls = len(send.get("rolls") or ([send["roll"]] if send.get("roll") else []))
+    return (hit_lines if "🩸" in send["text"] else 3) + 3 * max(0, rolls - 1)
 
 
 def fight(script: str, system: str, seed: int) -> tuple[list[str], Transcript]:
@@ -55,8 +68,8 @@ def test_common_results_fit_three_phone_lines_and_explanations_come_once(
         script: str, system: str, seed: int, hit_lines: int, explanations: tuple[str, ...]) -> None:
     lines, t = fight(script, system, seed)
     numbers = second_round_on(lines, t)
-    long = {f"{n} {lines[n - 1]}": text for n in numbers for text in room_texts(t, n)
-            if phone_lines(text) > (hit_lines if "🩸" in text else 3)}
+    long = {f"{n} {lines[n - 1]}": send["text"] for n in numbers for send in room_sends(t, n)
+            if phone_lines(send["text"]) > limit(send, hit_lines)}
     # A critical hit's damage, a fall and a death are not the common result.
     long = {line: text for line, text in long.items()
             if not any(word in text for word in ("crítico", "ha muerto", "Moribundo"))}

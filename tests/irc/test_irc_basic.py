@@ -49,10 +49,9 @@ async def test_roll_action_and_character(ngircd, table_cast, tmp_path):
         assert reply.params[0] == CHANNEL and reply.text.startswith("ana: 🎲 2d6+1 (ataque)"), reply.text
         assert reply.formatted.endswith("= \x02" + reply.text.rsplit("= ", 1)[1] + "\x02")  # bold as in HTML
         ana.act(CHANNEL, "saca la espada")
-        mark = len(dj.lines)
-        ana.say(CHANNEL, "!pj Lyra")
-        claimed = await dj.notice_from("rolbot", mark, "Lyra")
-        assert "de ana" in claimed.text
+        mark, seen = ana.say(CHANNEL, "!pj Lyra"), len(dj.lines)
+        await ana.notice_from("rolbot", mark, "✅", target="ana")  # bookkeeping: a ✅ to its sender only
+        assert not any(m.nick == "rolbot" and "Lyra" in m.text for m in dj.lines[seen:])
         mark = ana.say(CHANNEL, "!tiro 1d20")
         assert "Lyra · 🎲 1d20" in (await ana.notice_from("rolbot", mark, "1d20")).text
         assert running.metrics.events_handled == 4
@@ -64,7 +63,7 @@ async def test_narration_lock_by_moderation_with_the_right_voices(ngircd, table_
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")) as running:
         await op_bot(dj, running)
         mark = ana.say(CHANNEL, "!pj Lyra")
-        await ana.notice_from("rolbot", mark, "Lyra")
+        await ana.notice_from("rolbot", mark, "✅", target="ana")
         before = {"dj": "@", "rolbot": "@", "bob": "+", "ana": ""}
         await wait_state(dj, False, before)
 

@@ -16,9 +16,11 @@ async def test_the_channel_operator_gets_the_npcs_numbers_in_a_private_notice(ng
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")):
         for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco")):
             mark = who.say(CHANNEL, line)
-            await who.notice_from("rolbot", mark, target=CHANNEL)
+            await who.notice_from("rolbot", mark)  # !sistema and !pj: a ✅ to their sender
         mark, seen = dj.say(CHANNEL, f"!ficha Orco parada {PARRY} dureza 9"), len(ana.lines)
         assert f"Parada {PARRY}" in (await dj.notice_from("rolbot", mark, f"Parada {PARRY}", target="dj")).text
+        await dj.notice_from("rolbot", mark, "✅", target="dj")
+        assert not any(m.nick == "rolbot" and "Orco" in m.text for m in ana.lines[seen:])
 
         mark, watched = ana.say(CHANNEL, "!tiro Pelear contra Orco"), len(dj.lines)
         public = await ana.notice_from("rolbot", mark, "contra Orco", target=CHANNEL)
@@ -36,7 +38,7 @@ async def test_a_players_refusal_is_a_notice_to_that_player_alone(ngircd, table_
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")):
         for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco")):
             mark = who.say(CHANNEL, line)
-            await who.notice_from("rolbot", mark, target=CHANNEL)
+            await who.notice_from("rolbot", mark)  # !sistema and !pj: a ✅ to their sender
         mark, watched, seen = ana.say(CHANNEL, "!ataque Orko"), len(dj.lines), len(ana.lines)
         assert "¿querías decir Orco?" in (await ana.notice_from("rolbot", mark, "Orko", target="ana")).text
         later = dj.say(CHANNEL, "!tiro 1d6")

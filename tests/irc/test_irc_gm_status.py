@@ -25,7 +25,7 @@ async def test_minus_o_ends_the_screen_and_the_copies_without_a_line_from_that_u
         await bob.wait_for(lambda m: m.command == "MODE" and m.params[-1] == "bob", "bob's +o", mark)
         for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco")):
             mark = who.say(CHANNEL, line)
-            await who.notice_from("rolbot", mark, target=CHANNEL)
+            await who.notice_from("rolbot", mark)  # !sistema and !pj: a ✅ to their sender
         mark = bob.say(CHANNEL, "!pantalla")
         link = await bob.notice_from("rolbot", mark, "/master/", target="bob")
         url = re.search(r"(http://\S+/master/[A-Za-z0-9_-]{32})", link.text)

@@ -35,8 +35,7 @@ async def test_the_gm_names_a_player_by_nick(ngircd, table_cast, tmp_path):
     async with RunningIrcBot(irc_config(ngircd.port, tmp_path / "st")):
         mark = bob.say(CHANNEL, "hola")  # the bot has seen bob
         mark = dj.say(CHANNEL, "!pj Kor @bob")
-        assigned = await dj.notice_from("rolbot", mark, "Kor")
-        assert "de bob" in assigned.text
+        await dj.notice_from("rolbot", mark, "✅", target="dj")
         mark = bob.say(CHANNEL, "!tiro 1d6")
         assert "Kor · 🎲" in (await bob.notice_from("rolbot", mark, "1d6")).text
         mark = bob.say(CHANNEL, "!pj Otro @dj")  # a player cannot assign
@@ -67,7 +66,7 @@ async def test_a_renamed_player_is_still_themselves_after_the_bot_restarts(ngirc
     config = irc_config(ngircd.port, tmp_path / "st")
     async with RunningIrcBot(config):
         mark = ana.say(CHANNEL, "!pj Lyra")
-        await ana.notice_from("rolbot", mark, "Lyra")
+        await ana.notice_from("rolbot", mark, "✅", target="ana")
         mark = len(ana.lines)
         ana.send_raw("NICK anita")
         await ana.wait_for(lambda m: m.command == "NICK", "the new nick", mark)

@@ -110,7 +110,7 @@ async def lock_table(port: int, storage: Path, n: int, players: list[Player]) ->
     await wait_until(lambda: running.bot.channels.bot_is_op(running.bot.channels.get(channel)), "the bot to see its +o")
     for player, name in zip(players, ("Lyra", "Kor"), strict=True):
         mark = player.say(channel, f"!pj {name}")
-        await player.notice_from(bot_nick, mark, name)
+        await player.notice_from(bot_nick, mark, "✅", target=player.nick)
     table = LockTable(channel, bot_nick, gm, list(observers), running)
     assert await table.server_state() == table.expected()
     return table

@@ -19,7 +19,7 @@ async def test_the_screen_link_goes_in_a_private_notice_and_a_click_reaches_the_
     async with rolbot_with_screen(ngircd, tmp_path) as base:
         for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco x2"), (dj, "!combate")):
             mark = who.say(CHANNEL, line)
-            await who.notice_from("rolbot", mark, target=CHANNEL)
+            await who.notice_from("rolbot", mark)  # !sistema and !pj: a ✅ to their sender
         mark = dj.say(CHANNEL, "!iniciativa")
         await dj.notice_from("rolbot", mark, "Lyra", target=CHANNEL)
 

@@ -293,6 +293,15 @@ def reply_to(event_id: str, sender: str | None = None) -> Callable[[dict], bool]
     return pred
 
 
+def reacted_to(event_id: str, sender: str, key: str = "✅") -> Callable[[dict], bool]:
+    """``sender``'s reaction ``key`` on ``event_id`` (a bookkeeping command's ✅, issue 30)."""
+    def pred(ev: dict) -> bool:
+        relates = (ev.get("content") or {}).get("m.relates_to")
+        return (ev.get("type") == "m.reaction" and ev.get("sender") == sender and isinstance(relates, dict)
+                and relates.get("event_id") == event_id and relates.get("key") == key)
+    return pred
+
+
 def reply_counts(events: list[dict], sender: str) -> Counter[str]:
     """How many messages from ``sender`` reply to each event (reactions and other events aside)."""
     return Counter(rel["event_id"] for ev in events

@@ -8,7 +8,7 @@ import re
 import aiohttp
 
 from bot.config import parse_config
-from tests.matrix.conftest import membership, reply_to
+from tests.matrix.conftest import membership, reacted_to, reply_to
 
 
 async def test_a_real_room_records_edits_and_redactions_and_serves_its_links(cast, run_bot):
@@ -30,7 +30,8 @@ async def test_a_real_room_records_edits_and_redactions_and_serves_its_links(cas
         await gm.wait_for(room, lambda ev: ev.get("sender") == bot_id
                           and "acta de esta sala está activada" in (ev.get("content") or {}).get("body", ""),
                           what="recording on")
-        await answered(ana, "!pj Ana")
+        claim = await ana.say(room, "!pj Ana")
+        await ana.wait_for(room, reacted_to(claim, bot_id), what="Ana claimed")
         await gm.say(room, "Llueve sobre <Villanueva>.")
         typo = await ana.say(room, "Hola, soy Anna")
         await ana.say(room, "abre la puerta", msgtype="m.emote")

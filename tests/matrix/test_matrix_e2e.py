@@ -15,7 +15,7 @@ from nio import ToDeviceError, ToDeviceMessage
 
 from bot.matrix.metrics import MatrixMetrics
 from bot.matrix.undecryptable import MAX_KEPT_PER_SENDER
-from tests.matrix.conftest import ROOT, Chat, membership, redaction_of, replaces, reply_counts, reply_to
+from tests.matrix.conftest import ROOT, Chat, membership, reacted_to, redaction_of, replaces, reply_counts, reply_to
 from tests.matrix.test_matrix_restart import BotProcess
 
 
@@ -30,8 +30,7 @@ async def open_e2e_table(cast, power: int = 50, players: int = 2) -> str:
     for player, name in zip(chosen, ("McAvoy", "Kurtz", "Lerma")):
         await player.join(room)
         claim = await player.say(room, f"!pj {name}")
-        answer = await player.wait_for(room, reply_to(claim, bot_id), what=f"claim of {name}")
-        assert answer["event_id"] in player.decrypted
+        await player.wait_for(room, reacted_to(claim, bot_id), what=f"claim of {name}")
     return room
 
 

@@ -4,7 +4,7 @@ and the room gets the outcome without them."""
 
 from __future__ import annotations
 
-from tests.matrix.conftest import Chat, membership, reply_to
+from tests.matrix.conftest import Chat, membership, reacted_to, reply_to
 from tests.matrix.test_matrix_e2e import encrypted_reply
 
 PARRY = "137"
@@ -32,10 +32,11 @@ async def test_a_gm_known_by_power_gets_the_npcs_numbers_privately_and_the_room_
         for chat in (ana, bea):
             await chat.join(room)
         claim = await ana.say(room, "!pj McAvoy")
-        await ana.wait_for(room, encrypted_reply(ana, room, claim, bot_id), what="McAvoy claimed")
+        await ana.wait_for(room, reacted_to(claim, bot_id), what="McAvoy claimed")
         await gm.say(room, "!pnj Orco")
         sheet = await gm.say(room, f"!ficha Orco parada {PARRY} dureza 9")
-        # A GM's !ficha of an NPC is answered to that GM privately, with nothing in the room (issue 30 item 2).
+        # A GM's !ficha of an NPC is a ✅; its numbers go to that GM privately, nothing to the room (issue 30).
+        await ana.wait_for(room, reacted_to(sheet, bot_id), what="the NPC sheet's ✅, nothing else in the room")
         assert f"Parada {PARRY}" in await _dm_message(gm, bot_id, f"Parada {PARRY}")
 
         roll = await ana.say(room, "!tiro Pelear contra Orco")

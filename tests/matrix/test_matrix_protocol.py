@@ -7,7 +7,7 @@ import time
 
 from nio import RoomSendError
 
-from tests.matrix.conftest import membership, redaction_of, replaces, reply_to
+from tests.matrix.conftest import membership, reacted_to, redaction_of, replaces, reply_to
 
 
 def tracker_post(sender: str):
@@ -41,7 +41,7 @@ async def open_table(cast, power: int = 50, players: int = 2) -> str:
     for player, name in zip(chosen, ("McAvoy", "Kurtz", "Lerma")):
         await player.join(room)
         claim = await player.say(room, f"!pj {name}")
-        await player.wait_for(room, reply_to(claim, bot_id), what=f"claim of {name}")
+        await player.wait_for(room, reacted_to(claim, bot_id), what=f"claim of {name}")
     return room
 
 
@@ -133,7 +133,7 @@ async def test_mute_mode_server_refuses_players(cast, run_bot, synapse):
         for player, name in ((ana, "McAvoy"), (bruno, "Kurtz")):
             await player.join(room)
             claim = await player.say(room, f"!pj {name}")
-            await player.wait_for(room, reply_to(claim, bot_id))
+            await player.wait_for(room, reacted_to(claim, bot_id))
         await gm.sync_once(0)
         original = [ev for ev in gm.room_events(room) if ev.get("type") == "m.room.power_levels"][-1]["content"]
 

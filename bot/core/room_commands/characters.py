@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core import combat as rounds
-from bot.core import privacy, replies, rolls, sheets
+from bot.core import moderation, privacy, replies, rolls, sheets
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Opt, Parsed, Rest, User
 from bot.core.combat import MAX_COMBATANTS
@@ -85,7 +85,7 @@ def character_command(ctx: Context, got: Parsed) -> None:
     character.owner, character.npc = owner, False
     if created and ctx.game.new_character is not None:
         ctx.game.new_character(character)
-    ctx.reply("character_claimed", name=character.name, owner=owner)
+    moderation.acknowledge(ctx, "character_claimed", name=character.name, owner=owner)
 
 
 def _release_characters_of(ctx: Context, owner: str) -> None:
@@ -128,10 +128,15 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
             if len(macros) > rolls.MAX_MACROS:
                 raise Refusal("bad_macro", code="too_many", limit=rolls.MAX_MACROS)
             character.sheet[MACROS] = macros
-    if ctx.sheet_is_gms(character):  # a GM's sheet goes to the GM who asked, and nothing to the room
-        replies.render_send(ctx, "sheet", Addressing(private_to=ctx.sender), rendered=_sheet_message(ctx, character))
-    else:
-        ctx.reply("sheet", rendered=_sheet_message(ctx, character))
+    shown = _sheet_message(ctx, character)
+    gms_sheet = ctx.sheet_is_gms(character)  # its numbers go to the GM who asked, and nothing to the room
+    if not rest.strip():
+        if gms_sheet:
+            replies.render_send(ctx, "sheet", Addressing(private_to=ctx.sender), rendered=shown)
+        else:
+            ctx.reply("sheet", rendered=shown)
+    elif not rejected and not kept and moderation.acknowledge(ctx, "sheet", rendered=shown) and gms_sheet:
+        replies.render_send(ctx, "sheet", Addressing(private_to=ctx.sender), rendered=shown)
     if rejected:  # what was refused goes to the one who typed it
         ctx.whisper(ctx.sender, "sheet_rejected", name=character.name, rejected=rejected, kept=True,
                     fields=[sheets.shown_name(ctx.game, k) for k in ctx.game.sheet_fields])

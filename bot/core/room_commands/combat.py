@@ -7,7 +7,7 @@ import re
 from functools import partial
 
 from bot.core import combat as rounds
-from bot.core import floor, tracker
+from bot.core import floor, moderation, tracker
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Either, Key, Opt, Parsed, Rest
 from bot.core.combat import MAX_COMBATANTS
@@ -220,7 +220,7 @@ def allow_command(ctx: Context, got: Parsed) -> None:
     if character is None or character.owner is None:
         raise ctx.unknown_character(name)
     floor.grant(ctx, character.owner)
-    ctx.reply("roll_granted", name=character.name, owner=character.owner)
+    moderation.acknowledge(ctx, "roll_granted", name=character.name, owner=character.owner)
 
 
 @COMMANDS.takes("estado", "status", spec=(), lenient=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.core import floor, privacy, rolls
+from bot.core import floor, moderation, privacy, rolls
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Opt, Parsed, Rest
 from bot.core.commands import CommandGroup
@@ -95,7 +95,7 @@ def macro_command(ctx: Context, got: Parsed) -> None:
             raise ctx.usage("macro")
         del macros[name_key(words[0])]
         character.sheet[MACROS] = macros
-        ctx.reply("macro_set", name=character.name, macro=words[0], expression=None)
+        moderation.acknowledge(ctx, "macro_set", name=character.name, macro=words[0], expression=None)
         return
     if len(words) != 1:
         raise Refusal("bad_macro", code="name", limit=rolls.MAX_MACRO_NAME)
@@ -105,4 +105,4 @@ def macro_command(ctx: Context, got: Parsed) -> None:
     macros[key] = text
     character.sheet[MACROS] = macros
     _sheet_message(ctx, character)
-    ctx.reply("macro_set", name=character.name, macro=key, expression=text)
+    moderation.acknowledge(ctx, "macro_set", name=character.name, macro=key, expression=text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core import floor, sheets, undo
+from bot.core import floor, moderation, sheets, undo
 from bot.core import words_es as vocab
 from bot.core.args import Arg, Either, Key, Opt, Parsed, User
 from bot.core.commands import CommandGroup
@@ -70,7 +70,7 @@ def system_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("dice_error", code="unknown_system", params={"key": key[:30], "known": ctx.games.keys()})
     ctx.room.system = key
     sheets.play_in(ctx.room, ctx.game, ctx.games)
-    ctx.reply("system_set", system=ctx.system)
+    moderation.acknowledge(ctx, "system_set", system=ctx.system)
 
 
 @COMMANDS.takes("modo", "mode", spec=(Arg("warn|redact|mute"),), gm_only=True)
@@ -80,7 +80,7 @@ def mode_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("bad_mode", mode=mode[:20], modes=ENFORCEMENT_MODES)
     ctx.room.enforcement = mode
     ctx.room.warned_no_power = False
-    ctx.reply("mode_set", mode=mode)
+    moderation.acknowledge(ctx, "mode_set", mode=mode)
 
 
 REMOVE = Key(vocab.REMOVE, gm=True)
@@ -119,7 +119,7 @@ def gm_command(ctx: Context, got: Parsed) -> None:
     if user not in ctx.room.gms:
         ctx.room.gms.append(user)
         floor.refresh_mute(ctx)
-    ctx.reply("gm_added", user=user)
+    moderation.acknowledge(ctx, "gm_added", user=user)
 
 
 def _why(ctx: Context, why: str) -> str:
@@ -136,7 +136,10 @@ def _remove_gm(ctx: Context, user: str) -> None:
     ctx.room.gms.remove(user)
     floor.refresh_mute(ctx)
     still = [_why(ctx, why) for why in whys if why != "master"]
-    ctx.reply("gm_removed", user=user, still=still)
+    if still:
+        ctx.reply("gm_removed", user=user, still=still)
+    else:
+        moderation.acknowledge(ctx, "gm_removed", user=user, still=still)
 
 
 @COMMANDS.takes("regla", "rule", spec=(Arg("TEMA"),), question=True)

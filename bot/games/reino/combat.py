@@ -24,6 +24,8 @@ from bot.core.api import (
     Pending,
     Refusal,
     Vitality,
+    explainer,
+    first_time,
     last_roll,
     name_key,
     place_late,
@@ -34,7 +36,6 @@ from bot.games.reino.state import (
     PendingBlow,
     ReinoState,
     combatants,
-    explained,
     fighter_data,
     labels,
     load,
@@ -104,7 +105,7 @@ class ReinoCombat(CombatRules):
     def turn_start(self, ctx: Context, combat: Combat, actor: Character) -> None:
         stunned = load(ctx, actor).stunned(combat.round)
         surprise_round = ReinoState.of(combat).surprise_round
-        surprise_round = surprise_round and explained(combat)("surprise_turn")   # told once a fight
+        surprise_round = surprise_round and first_time(ctx, "surprise_turn")   # told once a fight
         if stunned or surprise_round:
             ctx.announce("reino/table_turn_note", name=actor.name, stunned=stunned, surprise_round=surprise_round)
 
@@ -132,7 +133,7 @@ class ReinoCombat(CombatRules):
     def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
         """Each landed blow whose damage ``!daño`` still rolls: its attacker (as the room spells the
         name), its victim and its critical multiplier."""
-        found = ((ctx.room.find_character(key), blow) for key, blow in ReinoState.of(combat).pending().items())
+        found = ((ctx.room.find_character(key), blow) for key, blow in ReinoState.of(combat).pending_seen().items())
         return [Pending("damage", c.name, "daño", target=blow["target"], amount=blow["multiplier"])
                 for c, blow in found if c is not None]
 
@@ -278,7 +279,7 @@ def hurt(ctx: Context, target: Character, points: int, halve: bool, blow: ReinoD
     if blow is not None:
         ctx.reply("reino/table_blow", attacker=attacker, name=target.name, roll=blow)
     ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after, rolled=blow is not None,
-              labels=labels(ctx, target, combat, points=False), first=explained(combat),
+              labels=labels(ctx, target, combat, points=False), first=explainer(ctx),
               room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 

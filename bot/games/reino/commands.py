@@ -23,6 +23,7 @@ from bot.core.api import (
     Refusal,
     Rest,
     consume_grant,
+    explainer,
     name_key,
     require_up,
 )
@@ -46,7 +47,6 @@ from bot.games.reino.state import (
     budget,
     check_action,
     commit_action,
-    explained,
     fighter_data,
     in_round,
     labels,
@@ -177,7 +177,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
         leave_blow(ctx, attacker, target, critical_multiplier(attacker) if result.critical else 1)
     ctx.reply("reino/table_attack", attacker=attacker.name, target=target.name, roll=outcome,
               penalty=rc_attacker.action_penalty, surprised=caught, stunned=rc_target.stunned(round_number),
-              pending=pending, first=explained(combat))
+              pending=pending, first=explainer(ctx))
     consume_grant(ctx)
 
 

@@ -10,8 +10,8 @@ Where each piece lives (all JSON-able, so a restart keeps it):
   the round it fell unconscious, for the wake-up roll every 10 rounds), ``taken`` (per name key: the
   actions spent this round), ``unaware`` (name keys surprised), ``surprise_round``, ``sequence`` (the
   rules' ``CombatSequence``) and ``pending`` (per attacker's name key: the landed blow whose damage
-  ``!daño`` rolls, its ``target`` and ``multiplier``) and ``explained`` (the keys of the explanations the
-  table already read this fight, ``systems/explained.py``).
+  ``!daño`` rolls, its ``target`` and ``multiplier``). The explanations already read this fight are the
+  core's (``first_time``, ``explainer``).
 - ``room.rerolls`` (the core's record of each character's last roll): what ``!pa éxito`` turns into a
   bare success, its ``text`` in the form ``replay_text`` writes.
 """
@@ -30,7 +30,6 @@ from bot.core.api import (
     name_key,
 )
 from bot.games.reino.sheet import DEAD, SAVES, STATES, UNCONSCIOUS, is_minion, normalise_sheet, sheet_bonus
-from systems.explained import Explained
 from systems.reino.rules import (
     ACTION_PENALTY,
     ROUNDS_PER_MINUTE,
@@ -126,6 +125,10 @@ class ReinoState:
     def new_round(self) -> None:
         """No actions taken yet."""
         self._data["taken"] = {}
+
+    def pending_seen(self) -> dict[str, PendingBlow]:
+        """``pending`` only read: nothing is added (a look at the fight changes no state)."""
+        return dict(self._data.get("pending", {}))
 
     def pending(self) -> dict[str, PendingBlow]:
         """The landed blows waiting for ``!daño``, kept (added when missing)."""
@@ -275,8 +278,3 @@ def unconscious_minutes(combat: Combat | None, character: Character) -> int:
     if combat is None or since is None:
         return 1
     return max(1, (combat.round - since) // ROUNDS_PER_MINUTE)
-
-
-def explained(combat: Combat | None) -> Explained:
-    """What the table already read this fight: its templates' ``first(KEY)`` (None: no fight, all told)."""
-    return Explained(None if combat is None else combat.data.setdefault("explained", []))

@@ -4,9 +4,10 @@ from importlib.resources import files
 
 from bot.core.api import Game, ScreenAttack
 from bot.games.savage.bennies import new_character, session_start
-from bot.games.savage.burst import BurstSheetRules
+from bot.games.savage.burst import with_damage
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
+from bot.games.savage.rolls import SavageSheetRules
 from bot.games.savage.sheet import ALIASES, NAMES, SHEET_FIELDS, group_of
 from systems.savage import SYSTEM
 
@@ -15,7 +16,7 @@ __all__ = ["GAME"]
 GAME = Game(
     "savage", SYSTEM, SavageCombatRules(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "savage", cards=files("systems") / "savage" / "cards.toml",
-    sheet_rules=BurstSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
+    sheet_rules=SavageSheetRules(burst=with_damage), sheet_names=NAMES, sheet_aliases=ALIASES,
     sheet_starting=frozenset({"bennies"}),
     sheet_state=frozenset({"bennies", "heridas", "fatiga", "aturdido", "incapacitado", "desangrando", "muerto", "fuera"}),
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "armadura", "paso"}),

@@ -9,30 +9,26 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from bot.core.api import Character, Context, RollRequest, SheetRoll, name_key
+from bot.core.api import Character, Context, SheetRoll, name_key
 from bot.games.savage.damage import roll_damage
 from bot.games.savage.flow import soak_state
-from bot.games.savage.rolls import SavageSheetRules, weapon_damage
+from bot.games.savage.rolls import weapon_damage
 from bot.games.savage.sheet import savage_of
 from bot.games.savage.state import SavageCombat
 
 
-class BurstSheetRules(SavageSheetRules):
-    """The sheet's rolls, with a burst at named targets followed by its damage."""
-
-    def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
-        made = super().roll(ctx, request)
-        actor = request.actor
-        if made is None or actor is None or made.json.get("kind") != "rof" or not made.json.get("targets"):
-            return made
-        damage = weapon_damage(actor)
-        if damage is None or made.json.get("outcome") == "critical_failure":
-            return made
-        hits = [[shot["target"], bool(shot["raises"])] for shot in made.json["shots"] if shot["hit"]]
-        made.follow = partial(fire, ctx, {"attacker": actor.name, "damage": damage, "hits": hits,
-                                          "order": list(made.json["targets"])})
-        made.changes_state = True
+def with_damage(ctx: Context, actor: Character, made: SheetRoll) -> SheetRoll:
+    """A burst at named targets (``SavageSheetRules``' ``burst``) followed by its hits' damage."""
+    if made.json.get("kind") != "rof" or not made.json.get("targets"):
         return made
+    damage = weapon_damage(actor)
+    if damage is None or made.json.get("outcome") == "critical_failure":
+        return made
+    hits = [[shot["target"], bool(shot["raises"])] for shot in made.json["shots"] if shot["hit"]]
+    made.follow = partial(fire, ctx, {"attacker": actor.name, "damage": damage, "hits": hits,
+                                      "order": list(made.json["targets"])})
+    made.changes_state = True
+    return made
 
 
 def fire(ctx: Context, burst: dict[str, Any]) -> None:

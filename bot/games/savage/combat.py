@@ -18,6 +18,7 @@ from bot.core.api import (
     advance,
     answer_roll,
     consume_grant,
+    first_time,
     may_act,
     name_key,
     place_late,
@@ -108,10 +109,8 @@ class SavageCombatRules(CombatRules):
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
             mark_recovery(ctx, actor)
-        state = SavageCombat.of(combat)
-        explain_joker = joker and state.first_time("joker")
-        explain = savage.shaken and (roll is None or not roll.recovered) and state.first_time("shaken")
-        state.save(combat)
+        explain_joker = joker and first_time(ctx, "joker")
+        explain = savage.shaken and (roll is None or not roll.recovered) and first_time(ctx, "shaken")
         ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
                      joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies,
                      explain_joker=explain_joker, explain=explain)

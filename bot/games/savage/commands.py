@@ -18,8 +18,10 @@ from bot.core.api import (
     Refusal,
     Rest,
     Word,
+    acknowledge,
     answer_roll,
     consume_grant,
+    first_time,
     name_key,
     read_request,
     require_up,
@@ -40,7 +42,7 @@ from bot.games.savage.combat import (
     task_roll,
 )
 from bot.games.savage.damage import DECLINE, REROLL, apply_total, attack, damage_request, reroll, roll_damage, soak
-from bot.games.savage.flow import explain_once, has_joker, mark_recovery, recovery_rolled, refuse, soak_state, trait_roll
+from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled, refuse, soak_state, trait_roll
 from bot.games.savage.grammar import actor_and_rest, area_parts, attacker, named, surprise_sides, two_names
 from bot.games.savage.rolls import count_action, take_hit
 from bot.games.savage.sheet import nerves_of, normal_die, savage_of, sheet_die, store
@@ -126,7 +128,7 @@ def _give_bennies(ctx: Context, character: Character, count: int) -> None:
         raise refuse("bad_bennies", name=character.name, bennies=savage.bennies, count=count)
     after = gain_benny(savage, count)
     store(character, after)
-    ctx.reply("savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
+    acknowledge(ctx, "savage/table_bennies", rows=[], name=character.name, bennies=after.bennies, change=count)
 
 
 @COMMANDS.takes("daño", "damage", spec=Either((Arg("NOMBRE"), TOTAL), (DAMAGE_DICE,)), in_character=True, changes=True)
@@ -250,7 +252,7 @@ def recover_command(ctx: Context, got: Parsed) -> None:
     mark_recovery(ctx, character)
     consume_grant(ctx)
     ctx.reply("savage/table_recovery", name=character.name, roll=roll, bennies=savage.bennies,
-              explain=not roll.recovered and explain_once(ctx, "shaken"))
+              explain=not roll.recovered and first_time(ctx, "shaken"))
 
 
 @COMMANDS.takes("esperar", "hold", spec=(), in_character=True, lenient=True)

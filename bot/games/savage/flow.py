@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.api import Character, Combat, Context, announce_turn, name_key
+from bot.core.api import Character, Combat, Context, announce_turn, first_time, name_key
 from bot.games.savage.bennies import bennies_or_pool
 from bot.games.savage.sheet import edges_of, group_of, nerves_of, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
@@ -32,19 +32,6 @@ def trait_roll(ctx: Context, verb: str, die: str, savage: SavageCharacter, joker
     words += [f"heridas {wounds}" if wounds else "", f"fatiga {savage.fatigue}" if savage.fatigue else ""]
     words += ["comodin" if joker else "", extra]
     return ctx.system.roll(" ".join(w for w in words if w), ctx.rng)
-
-
-def explain_once(ctx: Context, key: str) -> bool:
-    """Whether the explanation ``key`` (``joker``, ``shaken``) is still new to the table this fight (out
-    of a fight, always); from now on it is told. (A game-local memory in the combat's data, until the
-    core offers one.)"""
-    combat = ctx.room.combat
-    if combat is None:
-        return True
-    state = SavageCombat.of(combat)
-    new = state.first_time(key)
-    state.save(combat)
-    return new
 
 
 def has_joker(ctx: Context, character: Character) -> bool:
@@ -173,7 +160,7 @@ def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None
     state.started = []
     rows = [{"name": c.name, "card": state.card_of(c), "holding": state.is_holding(c.name)} for c in acting]
     first_joker = next((c.name for c in acting if (card := state.card_of(c)) is not None and card.joker), None)
-    explain_joker = first_joker if first_joker and state.first_time("joker") else None
+    explain_joker = first_joker if first_joker and first_time(ctx, "joker") else None
     ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile), explain_joker=explain_joker,
                  lost=[c.name for c in everyone if name_key(c.name) in lost])
 

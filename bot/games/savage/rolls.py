@@ -11,6 +11,7 @@ nothing but what the state itself requires (Spirit to recover, soak, Vigor).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.core.api import (
@@ -62,12 +63,20 @@ HIT_KEY = "_impacto"
 
 
 class SavageSheetRules:
+    """The sheet's rolls; ``burst`` (``burst.py``'s ``with_damage``) follows a burst at named targets with
+    its hits' damage."""
+
+    def __init__(self, burst: Callable[[Context, Character, SheetRoll], SheetRoll] | None = None) -> None:
+        self.burst = burst
+
     def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
         actor = request.actor
         made = self._roll(ctx, request)
         if made is not None and actor is not None and made.json.get("kind") == "recovery":
             recover(ctx, actor, made.json, request)
             made.changes_state = True
+        if made is not None and actor is not None and self.burst is not None:
+            made = self.burst(ctx, actor, made)
         return made
 
     def _roll(self, ctx: Context, asked: RollRequest) -> SheetRoll | None:

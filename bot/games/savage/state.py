@@ -32,8 +32,6 @@ class SavageCombat:
     """Who made the Spirit roll to end Shaken, by name key: the turn it was made in (round, actor)."""
     soak_warned: bool = False
     """A ``!siguiente`` was refused because of the soaks open now: the next one closes them."""
-    told: list[str] = field(default_factory=list)
-    """The explanations the table already read this fight (the joker's bonus, what Shaken means)."""
     burst: dict[str, Any] | None = None
     """The rest of a burst a soak stopped (``burst.py``): attacker, damage, hits left, declared order."""
 
@@ -45,14 +43,14 @@ class SavageCombat:
             deck, list(data.get("roster", [])), list(data.get("holding", [])), list(data.get("started", [])),
             dict(data.get("hits", {})), dict(data.get("surprise", {})), data.get("task"), list(data.get("overwatch", [])),
             dict(data.get("recovered", {})), bool(data.get("soak_warned", False)),
-            [str(k) for k in data.get("told", [])], data.get("burst") if isinstance(data.get("burst"), dict) else None,
+            data.get("burst") if isinstance(data.get("burst"), dict) else None,
         )
 
     def save(self, combat: Combat) -> None:
         combat.data = {
             "deck": self.deck.to_dict(), "roster": self.roster, "holding": self.holding, "started": self.started,
             "hits": self.hits, "surprise": self.surprise, "task": self.task, "overwatch": self.overwatch,
-            "recovered": self.recovered, "soak_warned": self.soak_warned, "told": self.told,
+            "recovered": self.recovered, "soak_warned": self.soak_warned,
             "burst": self.burst,
         }
 
@@ -75,13 +73,6 @@ class SavageCombat:
 
     def watch(self) -> Overwatch:
         return Overwatch(list(self.overwatch))
-
-    def first_time(self, key: str) -> bool:
-        """Whether the explanation ``key`` is new to the table this fight; it is told from now on."""
-        if key in self.told:
-            return False
-        self.told.append(key)
-        return True
 
 
 def turn_key(combat_state: SavageCombat, character: Character, index: int) -> tuple[int, int, int]:

@@ -14,6 +14,7 @@ from bot.core.api import (
     Pending,
     Refusal,
     Vitality,
+    explainer,
     place_late,
 )
 from bot.games.sombra.damage import apply_damage, boat_state, store_boat
@@ -39,7 +40,6 @@ from bot.games.sombra.state import (
     HELD,
     UNBALANCED,
     SombraState,
-    explained,
     round_state,
     set_state,
     state_of,
@@ -182,7 +182,7 @@ class SombraCombat(CombatRules):
         healed (``!curar``), with the rounds left."""
         state = SombraState.of(combat)
         held = [Pending("held", name, "forcejeo", target=mark["by"])
-                for name, mark in state.manoeuvres().items() if mark["kind"] == HELD]
+                for name, mark in state.marked().items() if mark["kind"] == HELD]
         dying = [Pending("threshold", name, "curar", amount=left) for name, left in state.thresholds.items()]
         return held + dying
 
@@ -304,7 +304,7 @@ def fire_shots(ctx: Context, attacker: Character, target: Character, table: str,
         ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
                   aim=aim, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
                   bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
-                  melee=False, jams=jams, maneuver=None, first=explained(ctx.room.combat))
+                  melee=False, jams=jams, maneuver=None, first=explainer(ctx))
         if jams:
             break
 
@@ -355,7 +355,7 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
     attack, aim, stunned = roll_check(ctx, attacker, value, " ".join(options), arms=fixed, extra=extra)
     ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
               aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
-              covering=False, melee=True, jams=False, maneuver=maneuver, first=explained(ctx.room.combat))
+              covering=False, melee=True, jams=False, maneuver=maneuver, first=explainer(ctx))
     effect = wound_effect(target)
     defence: SombraCheck | None = None
     defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
@@ -390,7 +390,7 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
               stance=stance, skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
               winner=winner_name, struck=struck.name if struck else None, damage=damage, reports=reports,
               after=after_blow(ctx, struck, reports) if struck else [], doubled=doubled, maneuver=maneuver,
-              outcome=outcome, first=explained(ctx.room.combat))
+              outcome=outcome, first=explainer(ctx))
     if winner == 0 and maneuver in ("derribar", "carga"):
         knockdown(ctx, attacker, target, attack)
 
@@ -420,7 +420,7 @@ def knockdown(ctx: Context, winner: Character, loser: Character, winning: Sombra
     fell = not result.check.succeeded
     set_state(ctx, loser, DOWN if fell else UNBALANCED)
     ctx.reply("sombra/table_knockdown", roll=result, name=loser.name, value=value, aim=aim, stunned=stunned,
-              fell=fell, first=explained(ctx.room.combat))
+              fell=fell, first=explainer(ctx))
 
 
 def winner_of(attack: SombraCheck, defence: SombraCheck | None) -> int:

@@ -15,7 +15,6 @@ from bot.core.api import (
     Combat,
     Context,
 )
-from systems.explained import Explained
 
 STATES = "states"
 """In ``combat.data``: the manoeuvre state on each combatant (``Manoeuvre``, by name)."""
@@ -156,6 +155,10 @@ class SombraState:
         """The manoeuvre marks by name, kept (the key is added when missing)."""
         return self._data.setdefault(STATES, {})
 
+    def marked(self) -> dict[str, Manoeuvre]:
+        """The manoeuvre marks by name, only read (nothing is added: a look at the fight changes no state)."""
+        return dict(self._data.get(STATES, {}))
+
     def end_manoeuvre(self, name: str) -> None:
         self._data.get(STATES, {}).pop(name, None)
 
@@ -182,7 +185,8 @@ def manoeuvres(ctx: Context) -> dict[str, Manoeuvre]:
 
 def state_of(ctx: Context, character: Character) -> str | None:
     """The manoeuvre state on ``character`` (down, unbalanced, at a disadvantage, held), if any."""
-    state = manoeuvres(ctx).get(character.name)
+    combat = ctx.room.combat
+    state = SombraState.of(combat).manoeuvre(character.name) if combat is not None else None
     return str(state["kind"]) if state else None
 
 
@@ -198,8 +202,3 @@ def set_state(ctx: Context, character: Character, kind: str, by: str | None = No
 def state_penalty(ctx: Context, character: Character) -> tuple[tuple[str, int], ...]:
     kind = state_of(ctx, character)
     return ((kind, STATE_PENALTY),) if kind in (UNBALANCED, DISADVANTAGE) else ()
-
-
-def explained(combat: Combat | None) -> Explained:
-    """What the table already read this fight: its templates' ``first(KEY)`` (None: no fight, all told)."""
-    return Explained(None if combat is None else combat.data.setdefault("explained", []))

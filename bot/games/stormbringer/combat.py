@@ -23,6 +23,8 @@ from bot.core.api import (
     advance,
     can_act,
     drop_dead,
+    explainer,
+    first_time,
     name_key,
     place_late,
     target_named,
@@ -52,7 +54,7 @@ def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
     rest = [n for n in combat.order if n not in acting]
     st.begin_intent(combat, phases)
     ctx.announce("stormbringer/table_phases", round=round_number, phases=phases, rest=rest, missing=missing,
-                 first=st.explained(combat))
+                 first=explainer(ctx))
 
 
 def begin_actions(ctx: Context, combat: Combat) -> None:
@@ -63,7 +65,7 @@ def begin_actions(ctx: Context, combat: Combat) -> None:
     ctx.announce("stormbringer/table_actions", round=combat.round, phases=phases, announced=announced == phases.to_dict(),
                  rest=[n for n in combat.order if n not in (*phases.missile, *phases.melee)],
                  changing=[n for n in combat.order if name_key(n) in st.StormbringerState.of(combat).marks.changing],
-                 first=st.explained(combat))
+                 first=explainer(ctx))
 
 
 def condition_label(ctx: Context, code: str, **params: object) -> str:
@@ -90,7 +92,7 @@ class StormbringerCombat(CombatRules):
         labels = self._limit_labels(ctx, combat, actor)
         if labels:
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
-        if st.declaring(combat) and st.explained(combat)("intent"):   # told once a fight: the phases say it
+        if st.declaring(combat) and first_time(ctx, "intent"):   # told once a fight: the phases say it
             ctx.announce("stormbringer/table_intent", actor=actor.name)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
@@ -139,7 +141,7 @@ class StormbringerCombat(CombatRules):
         items = [Pending("defence", b["target"] or "", "parada", target=b["attacker"])
                  if b["round"] == combat.round and not b["defended"]
                  else Pending("damage", b["target"] or "", "daño", target=b["attacker"])
-                 for b in st.blows(combat) if b["landed"]]
+                 for b in st.StormbringerState.of(combat).exchanges.blows_seen() if b["landed"]]
         riposte = st.StormbringerState.of(combat).exchanges.riposte
         if riposte is not None:
             items.append(Pending("riposte", riposte["by"], "ataque", target=riposte["against"]))

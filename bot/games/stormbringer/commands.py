@@ -15,6 +15,7 @@ from bot.core.api import (
     Rest,
     consume_grant,
     end_turn,
+    explainer,
     grant,
     name_key,
     require_up,
@@ -125,7 +126,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
         missed(combat)
     ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
               shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[],
-              first=st.explained(combat))
+              first=explainer(ctx))
     consume_grant(ctx)
 
 
@@ -173,7 +174,7 @@ def parry_command(ctx: Context, got: Parsed) -> None:
         if defender.owner:
             grant(ctx, defender.owner, "ataque")  # the master's riposte needs no !permite
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="parry", hidden=False,
-              shield=shield, riposte=riposte, defences=None, broken=broken, first=st.explained(combat))
+              shield=shield, riposte=riposte, defences=None, broken=broken, first=explainer(ctx))
 
 
 @COMMANDS.takes("esquiva", "dodge", spec=(Opt(DODGE, brackets=False),))
@@ -190,7 +191,7 @@ def dodge_command(ctx: Context, got: Parsed) -> None:
     result = resolve_dodge(req, ctx.rng)
     settle_blow(blow, defender, result.effect.stops_blow)
     ctx.reply("stormbringer/table_action", who=defender.name, roll=result, blow=blow, action="dodge", hidden=False,
-              shield=False, riposte=False, defences=None, broken=[], first=st.explained(combat))
+              shield=False, riposte=False, defences=None, broken=[], first=explainer(ctx))
 
 
 # -- the round: declarations of intent, change of weapon --------------------------------------
@@ -273,7 +274,7 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     # The sheet damage of a blow is its attacker's roll (a GM-owned sheet's shows its dice only, bot/core/privacy.py).
     roller = blow["attacker"] if blow and not words else None
     ctx.reply("stormbringer/table_damage", name=target.name, roller=roller, roll=result, before=before,
-              after=target.sheet.get("pv"), parry_broke=parry_broke, first=st.explained(combat))
+              after=target.sheet.get("pv"), parry_broke=parry_broke, first=explainer(ctx))
     if combat is not None:
         declarer_fell(ctx, combat, target)
 

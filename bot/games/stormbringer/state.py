@@ -12,7 +12,6 @@ Layout of ``combat.data``:
   damage (``!daño`` takes it off; a later roll never loses it).
 - ``surprise``: name key -> ``SurpriseState`` plus ``from``, the combat round it started.
 - ``wounds``: name key -> condition codes ("major", "stunned") for the rest of the combat.
-- ``explained``: the keys of the explanations the table already read this fight (``systems/explained.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from bot.core.api import (
     name_key,
 )
 from bot.games.stormbringer.sheet import phase_kind, sheet_int
-from systems.explained import Explained
 from systems.stormbringer.combat import NORMAL, ActionLimits, Combatant, RoundCounter, RoundPhases, SurpriseState, round_phases
 
 
@@ -115,6 +113,11 @@ class Exchanges(_Part):
         if isinstance(old, dict):
             table.append({"round": self.combat.round, **old})
         return table
+
+    def blows_seen(self) -> list[dict[str, Any]]:
+        """``blows`` only read: nothing is added or taken in (a look at the fight changes no state)."""
+        old = self._raw.get("blow")
+        return [*self._raw.get("blows", []), *([{"round": self.combat.round, **old}] if isinstance(old, dict) else [])]
 
     def keep_blows(self, table: list[dict[str, Any]]) -> None:
         self._raw["blows"] = table
@@ -360,10 +363,3 @@ def disarmed(combat: Combat, name: str) -> bool:
 
 def stunned(combat: Combat, name: str) -> bool:
     return "stunned" in wounds(combat, name)
-
-
-
-
-def explained(combat: Combat | None) -> Explained:
-    """What the table already read this fight: its templates' ``first(KEY)`` (None: no fight, all told)."""
-    return Explained(None if combat is None else combat.data.setdefault("explained", []))

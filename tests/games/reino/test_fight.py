@@ -108,8 +108,12 @@ FIGHT = """
 
 
 def seen(t: Transcript, line: int) -> str:
-    """Everything the GMs read in answer to ``line``: the room's messages and their own copies."""
-    return "\n".join(t.texts(line, gm_copies=True))
+    """Everything the GMs read in answer to ``line``: the room's messages and their own copies (issue 30:
+    in combat those come in a turn's digest, the one holding this line's rolls)."""
+    rolled = {i for a in t.messages(line) for i in a.get("roll_ids") or [a.get("roll_id")] if i}
+    digests = [a["text"] for a in t.actions
+               if a.get("gm_copy") and rolled & set(a.get("roll_ids") or [a.get("roll_id")])]
+    return "\n".join(t.texts(line, gm_copies=True) + digests)
 
 
 EXPECTED = [
@@ -184,7 +188,8 @@ EXPECTED = [
     (84, "Daño 1d10: [9] = 9"),
     (84, "PR 7 → -2. Cae Inconsciente y Moribundo."),  # 7 - 9 = -2 <= 0
     (86, "Estabilizar d20+2 vs CD 15: [14] + 2 = 16 → estabilizado"),  # Bruno's Sabiduría 2 (no Medicina)
-    (87, "▶️ Ronda 9: turno de Jefe. Ana no puede actuar."),  # stabilised but unconscious: no turn
+    (87, "🔔 Ronda 9."),  # issue 30: the round and its first turn, one message
+    (87, "▶️ Turno de Jefe. Ana no puede actuar."),  # stabilised but unconscious: no turn
     (88, "[11] + 5 = 16 → impacta"),  # 16 >= 14
     (89, "PR 3 → -6. Cae Inconsciente y Moribundo."),  # 3 - 9 = -6
     # Bruno, down, has no turn: round 10 starts, and his dying save: 3 + Fortaleza 2 = 5 < CD 10.

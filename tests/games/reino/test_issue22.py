@@ -245,7 +245,8 @@ def test_the_bot_rolls_the_wake_up_every_ten_rounds_and_a_success_wakes() -> Non
     line = CAST_LINES + 5
     assert "Ronda 10" in t.texts(line + 9)[0] and not any("consciencia" in m for m in t.texts(line + 9))
     woken = t.texts(line + 10)
-    assert woken[-1] == "▶️ Ronda 11: turno de Ana (@ana:local)."
+    # Issue 30: the round's order and its first turn are one message, the turn line after the round's.
+    assert woken[-2].startswith("🔔 Ronda 11. Orden:") and woken[-1] == "▶️ Turno de Ana (@ana:local)."
     assert any("Recuperar la consciencia" in m and "recupera la consciencia" in m for m in woken), woken
     assert sheet(table, "Ana")["estados"] == "incapacitado"
     assert table.rng.exhausted()  # type: ignore[attr-defined]
@@ -285,7 +286,7 @@ def test_the_surprise_round_is_labelled_and_the_first_normal_round_is_round_one(
     assert t.texts(line + 2)[-1] == "▶️ Asalto sorpresa: turno de Ana (@ana:local)."
     after = t.texts(line + 4)
     assert any(m.startswith("🔔 Ronda 1. Orden: Orco → Ana → Bruno") for m in after), after
-    assert after[-1] == "▶️ Ronda 1: turno de Orco."
+    assert after[-1] == "▶️ Turno de Orco."   # issue 30: in one message with the round's order just before
     assert "Ronda 1" in t.text(line + 5)
 
 
@@ -329,11 +330,12 @@ def test_an_npcs_blow_keeps_its_strength_the_gms() -> None:
 @gm:local: !turnos Orco, Ana
 @gm:local: !ataque Ana
 @gm:local: !daño
-""", table=table)
+@gm:local: !siguiente
+""", table=table)   # the turn's end sends the GMs' digest (issue 30)
     line = CAST_LINES + 5
     room_copy = t.texts(line)[0]
     assert "= 7" in room_copy and "FUE" not in room_copy and "+ 3" not in room_copy, room_copy
-    assert "FUE +3" in t.texts(line, gm_copies=True)[1]
+    assert "FUE +3" in t.gm_text(line)   # issue 30: the GMs' copy comes in the digest
     assert "strength" not in roll_of(t, line)
     assert sheet(table, "Ana")["pr"] == 13
 

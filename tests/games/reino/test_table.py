@@ -250,7 +250,8 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     round_three = t.texts(line + 25)
     assert len([m for m in round_three if "Moribundo: Fortaleza" in m]) == 1
     assert "Ana" in round_three[0] and "vs CD 10 (0 previas)" in round_three[0] and "sigue Moribundo" in round_three[0]
-    assert round_three[-1] == "▶️ Ronda 3: turno de Jefe. Ana no puede actuar."
+    assert any(m.startswith("🔔 Ronda 3.") for m in round_three)   # issue 30: the round and its first turn, one message
+    assert round_three[-1] == "▶️ Turno de Jefe. Ana no puede actuar."
     assert t.redacted(line + 26) and "⏳ Es el turno de Jefe" in t.text(line + 26)
     assert t.text(line + 27).startswith("⛔")
     status = t.text(line + 28)
@@ -302,7 +303,7 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
     after = t.texts(line + 11)
     assert "Acaba el asalto sorpresa. Tiran iniciativa: Orco 15 ([15])" in after[0]
     assert "Ronda 1. Orden: Orco → Ana → Bruno" in after[1]  # issue 22: the first normal round is round 1
-    assert "turno de Orco" in after[-1]
+    assert after[-1] == "▶️ Turno de Orco."   # issue 30: right after the round's order, in one message
     assert room(table).combat.order == ["Orco", "Ana", "Bruno"]
     # The NPC's resistance is its sheet's, the GM's: the room sees none of it.
     assert "desprevenido" not in t.text(line + 12) and "▶ Orco\n" in t.text(line + 12) and "PR 10/10" not in t.text(line + 12)

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from bot.console import ROOM_ID
-from bot.core.events import Event, Send
+from bot.core.events import Event, React, Send
 from tests.transcript import GM, assert_refused, make_table, play
 
 SHEET = ("Agilidad d8, Astucia d6, Espíritu d6, Fuerza d6, Vigor d8, Atletismo d6, Notar d6, Disparar d8, "
@@ -46,7 +46,9 @@ def test_a_pasted_sheet_exports_the_same_way_and_pastes_back_equal() -> None:
     play("@gm:local: !pj Kira @bob:local", copy)
     pasted = copy.handle(Event(ROOM_ID, GM, f"!ficha Kira {exported}", "$paste"))  # one multi-line message
     assert copy.room(ROOM_ID).characters["kira"].sheet == table.room(ROOM_ID).characters["kira"].sheet
-    assert isinstance(pasted[0], Send) and pasted[0].message.body == exported
+    assert [type(a) for a in pasted] == [React]  # ✅: the sheet is shown by !ficha Kira
+    shown = copy.handle(Event(ROOM_ID, GM, "!ficha Kira", "$show"))
+    assert isinstance(shown[0], Send) and shown[0].message.body == exported
 
 
 def test_names_without_case_or_accents_and_short_forms() -> None:
@@ -351,7 +353,7 @@ def test_a_player_pasting_their_own_export_back_changes_nothing_and_hears_no_ref
     table = make_table(system="savage")
     exported = play(CAST + "@bob:local: !ficha Kira", table).text(FIRST).split("\n")[1]
     t = play(CAST + f"@bob:local: !ficha Kira\n@bob:local: !ficha Kira {exported}", system="savage")
-    assert len(public(t, FIRST + 1)) == 1 and "solo el máster" not in t.text(FIRST + 1) and private(t, FIRST + 1) == []
+    assert t.acked(FIRST + 1) and private(t, FIRST + 1) == []
 
 
 def test_a_players_later_change_of_parry_toughness_or_pace_is_told_privately_to_the_gms() -> None:

@@ -212,7 +212,7 @@ def test_bennies_give_show_and_unshake() -> None:
 @bob:local: !estado
 @gm:local: !beni Kira -5
 """, system="savage", seed=2)
-    assert "Kira: +2 benis, ahora tiene 5" in t.text(5)
+    assert t.acked(5)
     assert "McAvoy 2" in t.text(6) and "Kira 5" in t.text(6)
     assert "se le pasa el aturdimiento; le quedan 4" in t.text(10)
     assert "aturdido" not in t.text(11).split("Kira")[1]

@@ -94,27 +94,14 @@ def at(number: int) -> int:
     return number + sum(1 for n in ANSWERS if n < number)
 
 
-def seen(t: Transcript, number: int) -> list[dict]:
-    """The messages answering line ``number`` as the GM reads them: their own copy of one that names an
-    NPC's numbers (the same ``roll_id``, or the message just before it) instead of the room's."""
-    sent = [a for a in t.for_line(at(number)) if a["action"] == "send"]
-    shown: list[dict] = []
-    for a in sent:
-        if a.get("gm_copy") and shown and shown[-1]["private_to"] is None:
-            shown[-1] = a
-        else:
-            shown.append(a)
-    return shown
-
-
 def rolls(t: Transcript, number: int) -> list[dict]:
     """The rolls answering line ``number`` as the GM reads them (with an NPC's numbers, from the GMs' copy)."""
-    return t.full_rolls(number)
+    return t.full_rolls(at(number))
 
 
 def text(t: Transcript, number: int) -> str:
     """The messages answering line ``number``, the GMs' copies sent with them included."""
-    return "\n".join(a["text"] for a in t.for_line(number) if a["action"] == "send")
+    return "\n".join(a["text"] for a in t.for_line(at(number)) if a["action"] == "send")
 
 
 def check_numbers(made: dict) -> None:
@@ -165,7 +152,7 @@ def test_a_whole_fight_by_the_book() -> None:
     attack, damage = rolls(t, 23)  # McAvoy: wild 6!+6!+3 = 15 vs the Capitán's Parry 7: 8 over, 2 raises
     assert (attack["total"], attack["raises"], damage["dice"], damage["total"]) == (15, 2, [6, 1, 5], 12)
     assert damage["wounds"] == 1  # 12 - 7 = 5: one raise; the Capitán is a Wild Card (!pnj Capitán comodín)
-    room_copy = [a["text"] for a in t.for_line(23) if a["action"] == "send" and a["private_to"] is None]
+    room_copy = [a["text"] for a in t.for_line(at(23)) if a["action"] == "send" and a["private_to"] is None]
     assert not any("absorber" in x for x in room_copy) and "!absorber Capitán" in text(t, 23)
     assert rolls(t, 26)[0]["total"] == 5  # the Capitán's Spirit: max(6, 1) - 1 wound = 5, a success
     hit = text(t, 27)  # the GM's 25 against Toughness 7: 18 over, 4 wounds: Brian is incapacitated
@@ -176,7 +163,7 @@ def test_a_whole_fight_by_the_book() -> None:
     assert rolls(t, 31)[1]["total"] == 5 and "Orco 3: sin efecto" in text(t, 31)  # 2 + 3 = 5 < Toughness 6
 
     # Round 2: Brian's bleeding roll comes before the deal; the deck was reshuffled after the joker.
-    bleed, *_ = t.texts(32)
+    bleed, *_ = t.texts(at(32))
     assert bleed.startswith("Brian · 🩸 Desangramiento") and rolls(t, 32)[0]["total"] == 5  # 7 - 2: holds on
     assert "(salió un comodín: se baraja el mazo): Dharma A♥, Kira J♦" in text(t, 32)
     assert "Quedan 49 cartas" in text(t, 32)  # 54 - 5 cards: Brian, incapacitated, gets none

@@ -136,7 +136,7 @@ def test_full_combat_with_hit_locations_wounds_and_stun() -> None:
     # Issue 20: Hans, who cannot act, gets no turn: Bruno's !siguiente ends the round.
     round_four = t.texts(line(19))
     assert "Ronda 4. Orden: McAvoy → Bruno → Hans" in round_four[0]
-    assert round_four[1] == "▶️ Ronda 4: turno de McAvoy (@ana:local). Hans no puede actuar."
+    assert round_four[1] == "▶️ Turno de McAvoy (@ana:local). Hans no puede actuar."   # issue 30: after the round
     assert "Fin del combate tras 4 rondas" in t.text(line(20))
     assert "Sin combate" in t.text(line(21)) and table.room(ROOM).combat is None
     # Wounds outlast the combat, on the sheet; McAvoy and Bruno were never hurt.

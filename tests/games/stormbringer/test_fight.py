@@ -136,7 +136,7 @@ def test_a_whole_seeded_fight() -> None:
     # Round 2: the declarations again, lowest DES first; Elric draws a dagger (17 - 5 = 12): he ties
     # with Orco (12), and in round 2 the GM's side goes first on a tie (round 1 was the players').
     # Issue 30: round 2 is announced in short (round 1 explained the phases and the declarations).
-    assert "📋 Asalto 2 (intenciones primero). Proyectiles: Rackhir." in room(38) and "turno de Trasgo" in room(38)
+    assert "📋 Asalto 2 (intenciones primero). Proyectiles: Rackhir." in room(38) and "Turno de Trasgo" in room(38)
     assert "Intenciones: declara" not in room(38)
     assert "Elric cambia de arma: Daga" in room(43)
     assert ("Cuerpo a cuerpo: Moonglum, Orco, Elric, Trasgo. Cambian de arma (−5 DES): Elric." in room(46))

@@ -18,7 +18,8 @@ def test_arrows_cannot_be_dodged_and_only_a_shield_parries_them() -> None:
 @gm:local: !parada
 @gm:local: !ficha Orco arma2 escudo
 @gm:local: !parada
-""", table)
+@gm:local: !siguiente
+""", table)   # the turn's end sends the GMs' digest (issue 30)
     assert "Proyectiles, de mayor a menor DES: Moonglum." in t.texts(9)[0]
     assert "Ataque 80%: [59] → éxito" in t.text(11)
     assert t.text(12).startswith("⛔ Las flechas no se pueden esquivar")

@@ -179,7 +179,8 @@ def test_per_weapon_skills() -> None:
 @ana:local: !parada escudo
 @gm:local: !ficha Orco arma2 escudo escudo 60
 @gm:local: !ataque Elric escudo
-""", table=table)
+@gm:local: !siguiente
+""", table=table)   # the turn's end sends the GMs' digest (issue 30)
     assert "Elric · ⚔️ Ataque 90%" in t.text(FIRST + 4)
     assert "Elric · 🛡️ Parada 40%" in t.text(FIRST + 7)
     # Orco's shield, his second weapon: its own 60%, -20 for his attack before, -25 as second weapon.

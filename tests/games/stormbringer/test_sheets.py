@@ -124,9 +124,13 @@ def test_a_players_later_change_of_armour_major_wound_or_damage_bonus_is_told_pr
     assert table.room(ROOM_ID).characters["elric"].sheet["grave"] == 20
 
 
-def test_hit_points_stay_the_gms_in_a_players_paste() -> None:
+def test_a_players_change_of_hit_points_is_told_privately_to_the_gms() -> None:
+    """Issue 30 item 5: PV is a starting number a player pastes for their character (it no longer stays
+    the GM's alone); a change of the PV already on the sheet (the GM's 14) goes privately to the GMs."""
     table = make_table(system="stormbringer")
     t = play(CAST + "@ana:local: !ficha Elric PV 30, Ver 50", table)
     sheet = table.room(ROOM_ID).characters["elric"].sheet
-    assert sheet["ver"] == 50 and sheet["pv"] == 14 and any("PV" in text and "solo el máster" in text
-                                                           for text in t.texts(FIRST))
+    assert sheet["ver"] == 50 and sheet["pv"] == 30
+    assert not any("solo el máster" in text for text in t.texts(FIRST))
+    (report,) = private(t, FIRST)
+    assert report["private_to"] == "@gm:local" and "PV 14 → 30" in report["text"], report

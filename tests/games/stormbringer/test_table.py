@@ -369,7 +369,9 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
     assert "sufre aturdimiento al menos cinco minutos" in t.text(10)
     # 002: stunned, "no podrá combatir durante por lo menos cinco minutos": Orco gets no turn (issue 20),
     # not even to declare (issue 22), and may not parry.
-    assert t.texts(12)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local). Orco no puede actuar."
+    # Issue 30: the round's order and its first turn are one message (the turn after the round's line).
+    assert t.texts(12)[-2:] == ["🔔 Ronda 2. Orden: Orco → Moonglum → Elric.",
+                                "▶️ Turno de Moonglum (@bob:local). Orco no puede actuar."]
     assert t.texts(13)[-1] == "▶️ Ronda 2: turno de Moonglum (@bob:local)."
     assert "Orco tiene el estado aturdido por un crítico" in t.text(15)
     assert "Orco [herida grave, aturdido: no combate]" in t.text(16) and "Elric [PV 14]" in t.text(16)
