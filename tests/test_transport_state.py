@@ -91,8 +91,10 @@ def test_a_database_made_by_main_keeps_every_row_of_the_transports_state(tmp_pat
             ("irc_people", json.dumps(people)), ("irc_mute:#mesa", mute.to_json()),
             ("irc_last_msgid:#mesa", "abc"), ("irc_last_msgid:#otra", "def"), ("matrix_sync_token", "s72_9")])
     conn.close()
-    before = {t: sqlite3.connect(db).execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-              for t in ("handled", "rooms", "rolls", "acta", "outbox")}
+    # every row comes through, but the outbox keeps only the actions still to carry out (version 15)
+    kept = {"handled": "", "rooms": "", "rolls": "", "acta": "", "outbox": " WHERE done = 0"}
+    before = {t: sqlite3.connect(db).execute(f"SELECT count(*) FROM {t}{where}").fetchone()[0]
+              for t, where in kept.items()}
 
     store = Store(str(db))
     matrix, irc = MatrixStore(store), IrcStore(store)

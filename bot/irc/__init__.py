@@ -16,6 +16,7 @@
 - ``flood``: the token bucket every sent line goes through, and the once-a-minute limit per sender;
 - ``store``: its tables on the table's database (who each nick is, the mute records, the last message
   seen per channel), with their own migrations;
+- ``errors``: its own failures (``IrcStartupError``: what stops it before it can work);
 - ``config``: its ``[irc]`` section (keys, parser, its channels as rooms, its secrets);
 - ``metrics``: its counters, its rows of ``/metrics``;
 - ``description``: what the registry (``bot/transports``) knows of it; these three import no pydle.

@@ -91,7 +91,7 @@ def test_savage_bennies_given_are_a_reaction_and_asked_are_a_message() -> None:
     table = make_table(system="savage")
     t = play(CAST + "@gm:local: !beni Kira +2\n@ana:local: !beni", table=table)
     assert acknowledged(t, 3)
-    assert "2" in t.text(4)
+    assert t.text(4) == "🪙 Kira tiene 5 benis."  # a player's new Wild Card starts with 3 (issue 30), +2
 
 
 def test_a_control_of_the_gms_screen_has_no_message_to_react_to_and_posts_the_message() -> None:

@@ -104,10 +104,13 @@ def test_a_one_field_sheet_pastes_back_as_it_shows(system: str, field: str, valu
     table = make_table(system=system)
     play(f"@gm:local: !pj Kira @bob:local\n@gm:local: !ficha Kira {field} {value},", table)
     sheet = table.room(ROOM).characters["kira"].sheet
-    assert len(sheet) == 1 and value in map(str, sheet.values())
+    starting = {"bennies": 3} if system == "savage" else {}  # a player's new Wild Card's bennies (issue 30)
+    typed = {k: v for k, v in sheet.items() if k not in starting}
+    assert {k: sheet.get(k) for k in starting} == starting
+    assert len(typed) == 1 and value in map(str, typed.values())
     shown = table.handle(Event(ROOM, GM, "!ficha Kira", "$show"))[0].message.body
     line = shown.splitlines()[1]
-    assert line == f"{field} {value}"
+    assert sorted(line.split(", ")) == sorted([f"{field} {value}", *(f"Bennies {n}" for n in starting.values())])
     for pasted in (line, shown):
         copy = make_table(system=system)
         play("@gm:local: !pj Kira @bob:local", copy)
@@ -124,7 +127,8 @@ def test_a_typed_multi_word_value_after_a_one_word_pair_is_still_refused_by_name
     table = make_table(system="savage")
     play("@gm:local: !pj Kira @bob:local", table)
     (answer,) = table.handle(Event(ROOM, GM, "!ficha Kira Parada 5 Volar d8", "$x"))
-    assert "«Volar»" in answer.message.body and table.room(ROOM).characters["kira"].sheet == {"parada": 5}
+    sheet = table.room(ROOM).characters["kira"].sheet
+    assert "«Volar»" in answer.message.body and sheet == {"parada": 5, "bennies": 3}  # a player's Wild Card: 3
 
 
 @pytest.mark.parametrize("scheme", ["http", "https", "javascript", "JavaScript", "mailto", "xmpp", "data", "irc",

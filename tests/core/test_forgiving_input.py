@@ -164,8 +164,9 @@ def test_a_players_short_dash_line_gets_no_hint() -> None:
 
 
 SHEET_FORMS = {
-    # game: (three fields as pasted, the sheet they make)
-    "savage": (("Agilidad", "d8"), ("Pelear", "d6"), ("Parada", "5"), {"agilidad": "d8", "pelear": "d6", "parada": 5}),
+    # game: (three fields as pasted, the sheet they make; a player's new Savage Wild Card has 3 bennies, issue 30)
+    "savage": (("Agilidad", "d8"), ("Pelear", "d6"), ("Parada", "5"),
+               {"agilidad": "d8", "pelear": "d6", "parada": 5, "bennies": 3}),
     "stormbringer": (("DES", "14"), ("Espada", "60"), ("Arma", "Espada"), {"des": 14, "espada": 60, "arma": "Espada"}),
     "reino": (("Destreza", "2"), ("Percepción", "3"), ("Defensa", "15"), {"destreza": 2, "percepcion": 3, "defensa": 15}),
     "sombra": (("AGI", "6"), ("Pistola", "12"), ("VEL", "5"), {"agi": 6, "pistola": 12, "vel": 5}),
@@ -207,8 +208,9 @@ def paste(table, sender: str, text: str) -> list[str]:  # type: ignore[no-untype
 
 
 REJECTED = {
-    # game: (a valid field, what it sets, a misspelt field and the name guessed, a bad value and what is valid)
-    "savage": ("Agilidad d8", {"agilidad": "d8"}, ("Disprar d8", "Disparar"),
+    # game: (a valid field, the sheet it makes (with a Savage player's 3 starting bennies, issue 30), a
+    # misspelt field and the name guessed, a bad value and what is valid)
+    "savage": ("Agilidad d8", {"agilidad": "d8", "bennies": 3}, ("Disprar d8", "Disparar"),
                ("Pelear d7", "«d7» no válido para «Pelear»", "d4, d6, d8, d10 o d12")),
     "stormbringer": ("DES 14", {"des": 14}, ("Esquvia 30", "Esquiva"),
                      ("Tipo de arma lanzallamas", "«lanzallamas» no válido para «Tipo de arma»", "cuerpo, proyectil")),
@@ -287,7 +289,7 @@ def test_savage_toughness_with_its_armour_in_parentheses() -> None:
     table = make_table(system="savage")
     play(CAST, table)
     assert paste(table, GM, "Parada 6, Dureza 7 (2), Agilidad d8") == []  # a ✅ reaction
-    assert sheet_of(table) == {"parada": 6, "dureza": 7, "armadura": 2, "agilidad": "d8"}
+    assert sheet_of(table) == {"parada": 6, "dureza": 7, "armadura": 2, "agilidad": "d8", "bennies": 3}
     (shown,) = paste(table, GM, "")
     copy = make_table(system="savage")
     play(CAST, copy)

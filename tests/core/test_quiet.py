@@ -94,7 +94,7 @@ DETAIL = CAST + "@gm:local: !ataque Orco contra Kira\n@bob:local: !detalle\n@gm:
 def test_detalle_shows_the_last_roll_privately_without_the_gms_numbers_to_a_player() -> None:
     t = play(DETAIL, system="savage", seed=3)
     (player,) = [a for a in t.for_line(FIRST + 1) if a["action"] == "send"]
-    assert player["private_to"] == "@bob:local" and "Orco · Pelear" in player["text"]
+    assert player["private_to"] == "@bob:local" and "⚔️ Orco → Kira: [2] → fallo" in player["text"]  # savage30 line
     assert "Dificultad" not in player["text"] and "Total" not in player["text"] and "d8" not in player["text"]
     (gm,) = [a for a in t.for_line(FIRST + 2) if a["action"] == "send"]
     assert gm["private_to"] == GM and "Dificultad: 5" in gm["text"] and "Expresión: 1d8" in gm["text"]

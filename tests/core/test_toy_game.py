@@ -205,7 +205,8 @@ def test_the_toy_game_lives_in_its_own_folders_and_one_registry_line(toy_games: 
 def test_the_toy_game_command_answers_with_its_own_template(toy_table: Table) -> None:
     t = play("@ana:local: !saluda <Ana>\n@ana:local: !greet Bruno", table=toy_table)
     assert t.texts(1) == ["🧸 Orden: .", "🧸 ¡Hola, <Ana>!"]
-    assert t.for_line(1)[1]["html"] == "🧸 ¡Hola, <b>&lt;Ana&gt;</b>!"
+    (answer,) = t.messages(1)  # one room message per event (issue 30), its parts joined by a line break
+    assert answer["html"] == "🧸 Orden: .<br/>🧸 ¡Hola, <b>&lt;Ana&gt;</b>!"
     assert t.texts(2)[1] == "🧸 ¡Hola, Bruno!"
 
 

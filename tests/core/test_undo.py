@@ -137,6 +137,7 @@ def _lines(script: str) -> list[str]:
 def _stored(table: Table) -> dict:
     data = copy.deepcopy(table.store.rooms.load(ROOM_ID) or {})
     data.pop("last_rolls", None)  # the table page's last rolls: dice rolled stay rolled
+    data.pop("gm_copies", None)  # the GMs' private copies (issue 30): messages sent stay sent, not the play
     return data
 
 

@@ -26,6 +26,7 @@ SETUP = """
 def _stored(table: Table) -> dict:
     data = copy.deepcopy(table.store.rooms.load(ROOM_ID) or {})
     data.pop("last_rolls", None)
+    data.pop("gm_copies", None)  # the GMs' private copies (issue 30): messages sent stay sent, not the play
     return data
 
 
