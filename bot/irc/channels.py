@@ -104,10 +104,6 @@ class GameMasters:
         self.connection = connection
         self.gms_of = gms_of
 
-    def known(self, channel: Channel, user_id: str) -> bool:
-        nick = self.people.nick_of(user_id)
-        return (nick is not None and channel.is_op(nick)) or user_id in self.gms_of(channel.room_id)
-
     def nicks(self, channel: Channel) -> list[str]:
         listed = set(self.gms_of(channel.room_id))
         me = fold(self.connection.nick)

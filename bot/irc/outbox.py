@@ -96,8 +96,8 @@ class Outbox:
     def _send_private(self, channel: Channel, action: Send, lines: list[str], batch: Batch) -> None:
         assert action.private_to is not None
         targets = [nick for nick in (self.people.nick_of(u) for u in (action.private_to, *action.private_also)) if nick]
-        if not self.gms.known(channel, action.private_to):
-            # A secret roll goes to its roller and to the channel's GMs.
+        if action.to_room_gms:
+            # A secret roll goes to its roller and to the channel's GMs (a refusal to its writer alone).
             targets += [n for n in self.gms.nicks(channel) if self.people.id_of(n) not in batch.private]
         if not targets:
             log.info("%s: private message for %s, who is not here: dropped", channel.name, action.private_to)

@@ -175,8 +175,9 @@ async def test_latin1_client_and_control_codes(ngircd, table_cast, tmp_path):
 
 
 async def test_a_whisper_to_a_player_goes_to_them_and_to_the_gms_only(ngircd, table_cast, tmp_path):
-    """How a player's secret roll (issue 13) is delivered: the core whispers to the roller; IRC sends a
-    private NOTICE to them and to the channel's GMs (operators and listed GMs present)."""
+    """How a player's secret roll (issue 13) is delivered: the core whispers to the roller, asking for the
+    room's GMs too (``to_room_gms``); IRC sends a private NOTICE to them and to the channel's GMs (operators
+    and listed GMs present). A whisper that does not ask (a refusal, issue 30) goes to the player alone."""
     from bot.core.events import Send
     from bot.core.render import Message
 
@@ -186,12 +187,16 @@ async def test_a_whisper_to_a_player_goes_to_them_and_to_the_gms_only(ngircd, ta
         await wait_until(lambda: running.bot.people.nick_of(running.bot.people.get("ana").user_id) == "ana", "ana known")
         marks = len(dj.lines), len(ana.lines), len(bob.lines)
         ana_id = running.bot.people.get("ana").user_id
-        running.bot.deliver([Send("#mesa", Message("secreto 17", "secreto <b>17</b>"), private_to=ana_id)])
+        running.bot.deliver([Send("#mesa", Message("solo tuyo 5", "solo tuyo 5"), private_to=ana_id)])
+        running.bot.deliver([Send("#mesa", Message("secreto 17", "secreto <b>17</b>"), private_to=ana_id,
+                                  to_room_gms=True, secret=True)])
         assert (await ana.notice_from("rolbot", marks[1], "secreto 17", target="ana")).formatted == "secreto \x0217\x02"
+        await ana.notice_from("rolbot", marks[1], "solo tuyo 5", target="ana")
         await dj.notice_from("rolbot", marks[0], "secreto 17", target="dj")
+        assert not any("solo tuyo" in m.text for m in dj.lines[marks[0]:])  # sent before the secret: out before it
         mark = bob.say(CHANNEL, "!tiro 1d2")
         await bob.notice_from("rolbot", mark, "1d2")  # sent after the whisper: bob has had time to get it
-        assert not any("secreto" in m.text for m in bob.lines[marks[2]:])
+        assert not any("secreto" in m.text or "solo tuyo" in m.text for m in bob.lines[marks[2]:])
 
 
 async def test_hostile_lines_and_notices_during_a_lock(ngircd, table_cast, tmp_path):

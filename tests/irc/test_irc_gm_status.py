@@ -30,8 +30,13 @@ async def test_minus_o_ends_the_screen_and_the_copies_without_a_line_from_that_u
         link = await bob.notice_from("rolbot", mark, "/master/", target="bob")
         url = re.search(r"(http://\S+/master/[A-Za-z0-9_-]{32})", link.text)
         assert url is not None
-        mark, copied = dj.say(CHANNEL, f"!ficha Orco parada {PARRY} dureza 9"), len(bob.lines)
-        await bob.notice_from("rolbot", copied, f"Parada {PARRY}", target="bob")  # a GM's copy, while +o
+        mark = dj.say(CHANNEL, f"!ficha Orco parada {PARRY} dureza 9")
+        await dj.notice_from("rolbot", mark, f"Parada {PARRY}", target="dj")  # an NPC's sheet: to its writer alone
+        mark, copied, watched = ana.say(CHANNEL, "!tiro Pelear contra Orco"), len(bob.lines), len(dj.lines)
+        await ana.notice_from("rolbot", mark, "contra Orco", target=CHANNEL)
+        await bob.notice_from("rolbot", copied, f"vs {PARRY}", target="bob")  # a GM's copy, while +o
+        for gm, start in ((bob, copied), (dj, watched)):  # the copy's last line (the unskilled -2), to each GM
+            await gm.notice_from("rolbot", start, "Aplicado por el bot", target=gm.nick)
 
         async with aiohttp.ClientSession() as http:
             async with http.get(url[1]) as response:

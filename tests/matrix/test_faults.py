@@ -19,7 +19,7 @@ from bot.core.store import Store
 from bot.core.table import Table as CoreTable
 from bot.games import GAMES
 from tests.matrix.conftest import Chat, RunningBot, Table, free_port, redaction_of, reply_counts, reply_to
-from tests.matrix.test_matrix_protocol import open_table
+from tests.matrix.test_matrix_protocol import open_table, tracker_post
 from tests.matrix.test_matrix_restart import BotProcess
 
 KILLS = 32
@@ -70,11 +70,15 @@ def redactions(chat: Chat, room: str, bot_id: str) -> Counter:
 
 
 def outcome(chat: Chat, room: str, bot_id: str, ids: list[str], script, start_ts: int) -> dict:
-    """What the clients saw, by script line: replies (dice values masked in rolls) and redactions."""
+    """What the clients saw, by script line: replies (dice values masked in rolls, a link to the room's
+    n-th combat tracker as ``<tracker n>``: a link to any other message stays as it is) and redactions."""
     got, red = replies(chat, room, bot_id), redactions(chat, room, bot_id)
+    trackers = [ev["event_id"] for ev in chat.room_events(room) if tracker_post(bot_id)(ev)]
     lines = []
     for event_id, (_, text) in zip(ids, script):
         bodies = got.get(event_id, [])
+        for n, tracker in enumerate(trackers):
+            bodies = [b.replace(f"https://matrix.to/#/{room}/{tracker}", f"<tracker {n}>") for b in bodies]
         if text.startswith("!tiro"):
             bodies = [re.sub(r"\d+", "#", re.sub(r"\[[^\]]*\]", "[dados]", b)) for b in bodies]
         lines.append({"text": text, "replies": sorted(bodies), "redactions": red.get(event_id, 0)})

@@ -13,7 +13,7 @@ from nio import ErrorResponse
 from bot.core.store import Store
 from bot.matrix.rooms import STATE_FETCHES
 from bot.matrix.store import MatrixStore
-from tests.matrix.conftest import Chat, membership, redaction_of, reply_to
+from tests.matrix.conftest import Chat, membership, reacted_to, redaction_of, reply_to
 from tests.matrix.test_matrix_e2e import encrypted_reply, open_e2e_table
 from tests.matrix.test_matrix_protocol import open_table
 
@@ -80,7 +80,7 @@ async def test_power_and_gms_changed_while_down_are_honoured(cast, run_bot, coun
         await ana.say(room, f"charla mientras el bot no está {i}")
     counting_proxy.reset()
     async with run_bot(config):
-        await gm.wait_for(room, reply_to(master, bot_id), what="!master sent while the bot was down")
+        await gm.wait_for(room, reacted_to(master, bot_id), what="the ✅ to !master sent while the bot was down")
         await gm.say(room, "-----")
         by_mod = await bruno.say(room, "hablo como moderador")
         by_master = await carla.say(room, "hablo como máster")

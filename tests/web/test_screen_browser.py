@@ -23,7 +23,7 @@ from selenium.webdriver.support.ui import Select
 
 from bot.config import parse_config
 from bot.runner import run_transports
-from tests.matrix.conftest import Chat, e2e_cast, membership, reply_to, synapse  # noqa: F401 (fixtures)
+from tests.matrix.conftest import Chat, e2e_cast, membership, reacted_to, replaces, reply_to, synapse  # noqa: F401 (fixtures)
 from tests.web.test_browser import CHROMEDRIVER, CHROMIUM, chromium, console_errors, in_browser, order, text_of, wait_until
 
 SCREENSHOT_ENV = "ROLBOT_SCREEN_SCREENSHOT"
@@ -76,6 +76,25 @@ class Live:
                                         what=f"the answer to {text}")
         return str(answer["content"]["body"])
 
+    async def acked(self, chat: Chat, text: str) -> str:
+        """``text`` said and answered with the bot's ✅ (a bookkeeping command); its event id."""
+        event_id = await chat.say(self.room, text)
+        await self.gm.wait_for(self.room, reacted_to(event_id, self.bot_id), what=f"the ✅ to {text}")
+        return event_id
+
+    async def privately(self, chat: Chat, text: str, contains: str) -> str:
+        """``text`` said, answered with the bot's ✅ in the room and the message in ``chat``'s direct room
+        with it that holds ``contains`` (a GM's ``!ficha`` of an NPC: its numbers only there)."""
+        await self.acked(chat, text)
+        await chat.wait_until(lambda: bool(chat.invites - {self.room}), what="an invite to the direct room")
+        dm = next(iter(chat.invites - {self.room}))
+        if dm not in chat.client.rooms:
+            await chat.join(dm)
+        answer = await chat.wait_for(dm, lambda ev: ev.get("sender") == self.bot_id and ev.get("type") == "m.room.message"
+                                     and contains in (ev.get("content") or {}).get("body", ""),
+                                     what=f"the private answer to {text}")
+        return str(answer["content"]["body"])
+
     async def posted(self, known: set[str], what: str, contains: str = "") -> str:
         """The bot's next room message after ``known`` that answers no chat line (the screen's) and holds
         ``contains`` (an earlier step's later messages may still be arriving)."""
@@ -85,10 +104,6 @@ class Live:
                     and ev.get("event_id") not in known and "m.relates_to" not in content
                     and contains in content.get("body", ""))
         return str((await self.gm.wait_for(self.room, pred, what=what))["content"]["body"])
-
-
-SETUP = [("ana", "!pj Ana"), ("gm", "!pnj Orco x2"), ("gm", "!ficha Orco 1 dureza 5"), ("gm", "!combate"),
-         ("gm", "!iniciativa")]
 
 
 @pytest.fixture
@@ -109,8 +124,11 @@ async def live(e2e_cast: Any) -> AsyncIterator[Live]:  # noqa: F811
         await ana.join(room)
         await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
         table = Live(gm, ana, room, bot_id, base)
-        for who, text in SETUP:
-            await table.answered(ana if who == "ana" else gm, text)
+        await table.acked(ana, "!pj Ana")
+        await table.answered(gm, "!pnj Orco x2")
+        await table.privately(gm, "!ficha Orco 1 dureza 5", "Dureza 5")  # an NPC's sheet: no message in the room
+        await table.answered(gm, "!combate")
+        await table.answered(gm, "!iniciativa")
         yield table
     finally:
         stop.set()
@@ -186,15 +204,18 @@ async def test_the_gm_runs_the_fight_from_the_screen(live: Live, tmp_path: Path)
         known = live.known()
         await in_browser(submit, driver, "dano", "Orco 1", "6")
         await live.posted(known, "the damage", "Orco 1")
-        status_text = await live.said(live.gm, "!estado")
-        assert re.search(r"Orco 1 \[[^\]]*aturdido", status_text), status_text
+        link = re.search(r"https://matrix\.to/#/[^/\s]+/(\S+)", await live.said(live.gm, "!estado"))
+        assert link is not None  # !estado points to the tracker, which follows the screen's damage
+        await live.gm.wait_for(live.room, lambda ev: replaces(link[1], live.bot_id)(ev) and re.search(
+            r"Orco 1 \[[^\]]*aturdido", ev["content"]["m.new_content"]["body"]) is not None, what="Orco 1 Shaken on the tracker")
         table_url = re.search(r"(http://\S+/mesa/[A-Za-z0-9_-]+)", await live.said(live.gm, "!mesa"))
         assert table_url is not None
         code, players_page = await asyncio.to_thread(get, table_url[1])
         assert code == 200 and re.search(r'data-nombre="Orco 1">.*?aturdido', players_page, re.S)
 
         await live.said(live.gm, "!tiro d20 oculta")
-        await in_browser(wait_until, driver, lambda d: "d20" in text_of(d, "ocultas"))
+        # The list shows the room's copy: during an NPC's turn the roll is the NPC's, without its expression.
+        await in_browser(wait_until, driver, lambda d: text_of(d, "ocultas").startswith("(oculta) "))
         known = live.known()
         await in_browser(submit, driver, "revelar", None, None, "la última")
         await live.posted(known, "the reveal", "revelada")
@@ -213,19 +234,20 @@ async def test_the_gm_runs_the_fight_from_the_screen(live: Live, tmp_path: Path)
         await in_browser(driver.quit)
 
 
-NO_JS: list[tuple[str, str | None, str | None, str, str]] = [
-    # (control, name, text, the command it stands for, what the room's message about it holds)
-    ("siguiente", None, None, "!siguiente", "▶️ "),
-    ("dano", "Orco 1", "9", "!daño Orco 1 9", "Orco 1"),
-    ("deshacer", None, None, "!deshacer", "Deshecho: !daño"),
-    ("curar", "Ana", None, "!sanar Ana", "Ana"),
-    ("ficha", "Orco 1", "heridas 1", "!ficha Orco 1 heridas 1", "Orco 1"),
-    ("permite", "Ana", None, "!permite Ana", "Ana"),
-    ("entra", "Lobo", None, "!entra Lobo", "Lobo"),
-    ("sale", "Lobo", None, "!sale Lobo", "Lobo"),
-    ("fin", None, None, "!combate fin", "Fin del combate"),
-    ("combate", None, None, "!combate", "¡Combate!"),
-    ("iniciativa", None, None, "!iniciativa", "Cartas de acción"),
+NO_JS: list[tuple[str, str | None, str | None, str, str, bool]] = [
+    # (control, name, text, the command it stands for, what the answer about it holds, in the room: else
+    # answered only to the GM, on the page)
+    ("siguiente", None, None, "!siguiente", "▶️ ", True),
+    ("dano", "Orco 1", "9", "!daño Orco 1 9", "Orco 1", True),
+    ("deshacer", None, None, "!deshacer", "Deshecho: !daño", True),
+    ("curar", "Ana", None, "!sanar Ana", "desangra", False),  # a refusal (which depends on the turn): to the GM only
+    ("ficha", "Orco 1", "heridas 1", "!ficha Orco 1 heridas 1", "Heridas 1", False),  # an NPC's sheet
+    ("permite", "Ana", None, "!permite Ana", "Ana", True),
+    ("entra", "Lobo", None, "!entra Lobo", "Lobo", True),
+    ("sale", "Lobo", None, "!sale Lobo", "Lobo", True),
+    ("fin", None, None, "!combate fin", "Fin del combate", True),
+    ("combate", None, None, "!combate", "¡Combate!", True),
+    ("iniciativa", None, None, "!iniciativa", "Cartas de acción", True),
 ]
 
 
@@ -235,13 +257,18 @@ async def test_without_javascript_every_control_still_works(live: Live) -> None:
     try:
         await in_browser(driver.get, url)
         assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-vivo") is None  # no script ran
-        for accion, nombre, texto, command, says in NO_JS:
+        for accion, nombre, texto, command, says, in_room in NO_JS:
             known = live.known()
             page = driver.find_element(By.TAG_NAME, "html")
             await in_browser(submit, driver, accion, nombre, texto)
             await in_browser(wait_until, driver, lambda d, p=page: not _attached(p))  # the POST's 303 loaded the page
             assert answered(driver, command), (command, driver.title, text_of(driver, "respuesta"))
-            await live.posted(known, f"the room's message for {command}", says)
+            if in_room:
+                await live.posted(known, f"the room's message for {command}", says)
+            else:
+                assert says in text_of(driver, "respuesta"), (command, text_of(driver, "respuesta"))
+        said = [str((ev.get("content") or {}).get("body", "")) for ev in live.gm.room_events(live.room)]
+        assert not [s for s in said for _, _, _, _, says, in_room in NO_JS if not in_room and says in s]
         assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-vivo") is None
         assert console_errors(driver) == []
     finally:
