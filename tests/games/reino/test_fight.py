@@ -124,7 +124,8 @@ EXPECTED = [
     # Surprise round: Orco unaware, so the aware roll 1d20 + Iniciativa: Ana 12+2 = 14, Jefe 12+1 = 13,
     # Bruno 9+1 = 10 (Orco rolls when the surprise round ends).
     (13, "Ana 14 ([12]+2), Jefe 13 ([12]+1), Bruno 10 ([9]+1)"),
-    (13, "▶️ Asalto sorpresa: turno de Ana"),
+    (13, "⚡ Asalto sorpresa: la sorpresa pilla a Orco"),
+    (13, "▶️ Ana (@ana:local)"),
     (14, "[5] + 4 = 9 → falla"),  # 5 + 4 = 9 < Defensa 16
     (16, "[17] + 5 = 22 → impacta"),  # 17 + 5 = 22 >= 15; critical needs 15 + 0 + 10 = 25
     (17, "Daño 1d10: [9] = 9"),  # no Fuerza on Jefe's sheet: 9

@@ -295,7 +295,7 @@ def test_surprise_round_only_the_aware_act_then_everyone_rolls() -> None:
     init = t.texts(line + 3)
     assert "Asalto sorpresa: la sorpresa pilla a Orco, que no actúa" in init[0] and "Ana 12 ([10]+2), Bruno 5 ([4]+1)" in init[0]
     assert init[1] == "🎭 PNJ nuevos del máster: Orco. Siguen siendo de sus jugadores: Ana (@ana:local), Bruno (@bob:local)."
-    assert "una sola acción" in init[2] and init[3] == "▶️ Asalto sorpresa: turno de Ana (@ana:local)."
+    assert "una sola acción" in init[2] and init[3] == "▶️ Ana (@ana:local)"
     assert "ya no te quedan acciones de ese tipo" in t.text(line + 6)
     assert t.redacted(line + 7)
     assert "Solo el máster" in t.text(line + 9)
