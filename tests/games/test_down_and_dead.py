@@ -87,7 +87,7 @@ def test_reino_the_dying_get_no_turn_and_save_each_round_but_roll_nothing_else()
     assert first.startswith("🩸 Ana Moribundo, Fortaleza: [") and first.endswith("+ 2 = 15 vs CD 10 → sigue"), first
     assert second.startswith("🩸 Ana: [") and second.endswith("vs CD 11 → sigue") and "\n" not in second, second
     for line in (10, 11):
-        save, new_round, turn = t.texts(line)
+        _, new_round, turn = t.texts(line)
         assert "Orden: Ana → Orco." in new_round and turn.endswith("▶️ Orco. Ana no puede actuar.")
 
 

@@ -370,7 +370,7 @@ def test_a_restart_mid_combat_changes_nothing(tmp_path) -> None:
     assert "Ana: 1 Punto de Acción" in resumed.text(line + 4)
     # Issue 20: the dying Ana gets no turn, so Jefe's turn ends round 1.
     round_two = resumed.texts(line + 5)
-    assert "Ana" in round_two[0] and "Moribundo, Fortaleza: [" in round_two[0] and "+ 1 = " in round_two[0] and "vs CD 10" in round_two[0]
+    assert "Ana" in round_two[0] and round_two[0].startswith("🩸 Ana Moribundo, Fortaleza: [") and "vs CD 10" in round_two[0]
     assert "Bruno tiene el estado Aturdido" in " ".join(round_two)
     assert "tiene el estado Aturdido" in resumed.text(line + 6)
     assert "Ronda 2" in resumed.text(line + 7) and "malherido" in resumed.text(line + 7)
