@@ -52,3 +52,42 @@ def test_a_rolled_damage_says_the_effect_without_repeating_the_total() -> None:
     assert room, [t.texts(8), t.texts(9)]
     effect = room[-1].split("\n")[-1]
     assert effect.startswith("🩸 Orco") and "recibe" not in effect and len(effect) <= PHONE, effect
+
+
+TWO_HITS = """
+@gm:local: !pj Ana @ana:local
+@gm:local: !ficha Ana ataque 30 fue 2 Daño del arma 1d8
+@gm:local: !pnj Orco
+@gm:local: !ficha Orco pr 40 umbral 50 defensa 10 ataque 30 Daño del arma 1d6 secuaz no
+@gm:local: !combate
+@gm:local: !turnos Ana, Orco
+@ana:local: !ataque Orco
+@ana:local: !daño
+@ana:local: !siguiente
+@gm:local: !ataque Ana
+"""
+
+
+def test_the_pending_damage_and_the_critical_are_explained_once_a_fight() -> None:
+    t = play(TWO_HITS, table=make_table(system="reino", seed=10))
+    first, second = t.text(7), t.text(10)
+    assert "Daño pendiente: Ana lo tira con !daño" in first and "Orco ataca a Ana" in second, first
+    assert "!daño" not in second and len(second.split("\n")) == 2, second
+    critical = [m for n in range(7, 11) for m in t.texts(n) if "¡golpe crítico!" in m]
+    assert len(critical) == 2 and ["multiplica el daño" in m for m in critical] == [True, False], critical
+
+
+def test_an_action_point_that_buys_a_hit_says_it_in_three_phone_lines() -> None:
+    t = play("""
+@gm:local: !pj Ana @ana:local
+@gm:local: !ficha Ana ataque -20 pa 2 fue 2 Daño del arma 1d8
+@gm:local: !pnj Orco
+@gm:local: !ficha Orco pr 40 umbral 50 defensa 25
+@gm:local: !combate
+@gm:local: !turnos Ana, Orco
+@ana:local: !ataque Orco
+@ana:local: !pa éxito
+""", table=make_table(system="reino", seed=10))
+    bought = t.text(8)
+    assert bought.startswith("✨ Ana gasta un Punto de Acción: impacta a Orco por lo justo"), bought
+    assert "daño con !daño" in bought and len(bought) <= 3 * PHONE, bought

@@ -231,7 +231,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "PR 30 → 16" in t.gm_text(line + 13) and "superada" in t.text(line + 13)
     # Ana (Incapacitado, -5) misses Orco, then buys the hit with her Action Point; Orco falls.
     assert "Ana ataca a Orco (herido: -5)" in t.text(line + 15) and "falla" in t.text(line + 15)
-    assert "impacta por lo justo (total 12" in t.gm_text(line + 16) and "total" not in t.text(line + 16)
+    assert "impacta a Orco por lo justo (total 12" in t.gm_text(line + 16) and "total" not in t.text(line + 16)
     assert "🩸 Orco recibe 5 de daño y cae Moribundo." in t.text(line + 17)
     # Round 2 (issue 20: the dying Orco gets no turn, so Ana's !siguiente ends the round): Orco's dying
     # save fails; Ana is stunned this round (no dodge, -2: Defense 11).
