@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.console import ROOM_ID
 from tests.transcript import make_table, play
 
-DEAD_NOTICE = "💀 {} ha muerto y sale del orden de turnos."
+DEAD_NOTICE = "💀 {} muere y sale del orden."
 
 
 def _order(table) -> list[str]:

@@ -163,7 +163,7 @@ EXPECTED = [
     (52, "crítico ×2: ([4] + 1) × 2 = 10"),  # no Crítico on Bruno's sheet: x2; (4 + 1) x 2
     (52, "PR 4 → -6, cae Moribundo."),  # 10 >= 5: no save
     (53, "🩸 Orco Moribundo, Fortaleza: 1 vs CD 10 → muere (1 natural)"),
-    (53, "💀 Orco ha muerto y sale del orden de turnos."),
+    (53, "💀 Orco muere y sale del orden."),
     (53, "🔔 Ronda 4. Orden: Ana → Jefe → Bruno."),
     (54, "[1] + 2 = 3 → falla (1 natural)"),
     (56, "[3] + 5 = 8 → falla"),
@@ -194,7 +194,7 @@ EXPECTED = [
     (89, "PR 3 → -6, cae Inconsciente y Moribundo."),  # 3 - 9 = -6
     # Bruno, down, has no turn: round 10 starts, and his dying save: 3 + Fortaleza 2 = 5 < CD 10.
     (90, "🩸 Bruno: [3] + 2 = 5 vs CD 10 → muere"),
-    (90, "💀 Bruno ha muerto y sale del orden de turnos."),
+    (90, "💀 Bruno muere y sale del orden."),
     (91, "Fin del combate tras 10 rondas."),  # the surprise round is not one of the ten
 ]
 

@@ -237,7 +237,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     # save fails; Ana is stunned this round (no dodge, -2: Defense 11).
     new_round = t.texts(line + 18)
     assert "Orco" in new_round[0] and "vs CD 10" in new_round[0] and "muere" in new_round[0]
-    assert new_round[1] == "💀 Orco ha muerto y sale del orden de turnos."
+    assert new_round[1] == "💀 Orco muere y sale del orden."
     assert "Ronda 2. Orden: Jefe → Bruno → Ana." in new_round[2]
     assert "sin esquiva y -2" in t.text(line + 19) and "vs Defensa 11" in t.gm_text(line + 19)
     assert "PR 11 → 2" in t.text(line + 20) and "fallada" in t.text(line + 20)
