@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.console import ROOM_ID
 from tests.transcript import make_table, play
 
-DEAD_NOTICE = "💀 {} ha muerto y sale del orden de turnos."
+DEAD_NOTICE = "💀 {} muere y sale del orden."
 
 
 def _order(table) -> list[str]:
@@ -82,9 +82,12 @@ def test_reino_the_dying_get_no_turn_and_save_each_round_but_roll_nothing_else()
     assert "moribundo" in fall.lower() and turn == "▶️ Orco. Ana no puede actuar."
     assert "⏳ Es el turno de Orco" in t.text(8) and t.redacted(8)
     assert t.texts(9) == [] and t.redacted(9)
-    for line, dc in ((10, 10), (11, 11)):
-        save, new_round, turn = t.texts(line)
-        assert f"Moribundo: Fortaleza d20+2 vs CD {dc}" in save and "sigue Moribundo" in save
+    # issue 30: one line a save; "Moribundo, Fortaleza" is said the first time in the fight only
+    first, second = t.texts(10)[0], t.texts(11)[0]
+    assert first.startswith("🩸 Ana Moribundo, Fortaleza: [") and first.endswith("+ 2 = 15 vs CD 10 → sigue"), first
+    assert second.startswith("🩸 Ana: [") and second.endswith("vs CD 11 → sigue") and "\n" not in second, second
+    for line in (10, 11):
+        _, new_round, turn = t.texts(line)
         assert "Orden: Ana → Orco." in new_round and turn.endswith("▶️ Orco. Ana no puede actuar.")
 
 
@@ -92,7 +95,7 @@ def test_reino_a_failed_dying_save_kills_and_leaves_the_order() -> None:
     table = make_table(system="reino", seed=1)
     t = play(REINO_DYING, table=table)
     save, notice, new_round, turn = t.texts(10)
-    assert "Moribundo: Fortaleza" in save and "muere" in save
+    assert save.startswith("🩸 Ana Moribundo, Fortaleza: ") and save.endswith("→ muere")
     assert notice == DEAD_NOTICE.format("Ana") and "Orden: Orco." in new_round and "▶️ Orco" in turn
     assert _order(table) == ["Orco"]
 

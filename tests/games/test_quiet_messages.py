@@ -72,7 +72,7 @@ def test_common_results_fit_three_phone_lines_and_explanations_come_once(
             if phone_lines(send["text"]) > limit(send, hit_lines)}
     # A critical hit's damage, a fall and a death are not the common result.
     long = {line: text for line, text in long.items()
-            if not any(word in text for word in ("crítico", "ha muerto", "Moribundo"))}
+            if not any(word in text for word in ("crítico", "muere y sale del orden", "Moribundo"))}
     assert not long, long
     room = [text for n in range(1, len(lines) + 1) for text in room_texts(t, n)]
     repeated = {e: n for e in explanations if (n := sum(text.count(e) for text in room)) > 1}

@@ -158,7 +158,7 @@ def test_reino_the_dying_get_no_turn_and_save_each_round_in_one_line() -> None:
     assert _turn_lines(t.texts(6)) == ["▶️ Bran (@bob:local). Ana no puede actuar."]
     for line, dc in ((8, 10), (10, 11)):
         texts = t.texts(line)
-        saves = [m for m in texts if "Moribundo: Fortaleza" in m]
+        saves = [m for m in texts if m.startswith("🩸 Ana") and " vs CD " in m]
         assert len(saves) == 1 and f"CD {dc}" in saves[0] and "\n" not in saves[0], texts
         assert _turn_lines(texts) == ["▶️ Bran (@bob:local). Ana no puede actuar."]  # after the round's line
 
@@ -187,7 +187,7 @@ def test_reino_when_nobody_can_act_the_gm_hears_it_and_each_next_is_a_round_of_s
 """, table=table)
     assert any(m.startswith("⏸️ Ronda 1: nadie puede actuar") for m in t.texts(5)), t.texts(5)
     texts = t.texts(6)
-    assert any("Moribundo: Fortaleza" in m for m in texts) and any(m.startswith("⏸️ Ronda 2") for m in texts), texts
+    assert any(m.startswith("🩸 ") and " vs CD " in m for m in texts) and any(m.startswith("⏸️ Ronda 2") for m in texts), texts
 
 
 def test_sombra_the_unconscious_and_the_helpless_get_no_turn() -> None:

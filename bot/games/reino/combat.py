@@ -184,7 +184,7 @@ def _dying_save(ctx: Context, combat: Combat, character: Character) -> None:
     result = roll_dying_save(ctx.rng, rc.fortitude, rc.dying_saves)
     after = apply_dying_save(rc, result, combat.round)
     save(character, combat, after)
-    ctx.announce("reino/table_dying", name=character.name, roll=ReinoDyingSave(result))
+    ctx.announce("reino/table_dying", name=character.name, roll=ReinoDyingSave(result), first=explainer(ctx))
 
 
 def _wake_up(ctx: Context, combat: Combat, character: Character) -> None:

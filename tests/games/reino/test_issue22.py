@@ -176,7 +176,7 @@ def test_a_hit_leaves_its_damage_pending_from_the_sheets_weapon() -> None:
     line = CAST_LINES + 1
     assert "impacta" in t.text(line + 4) and "!daño" in t.text(line + 4)
     blow = "\n".join(t.texts(line + 5))
-    assert "1d8" in blow and "= 7" in blow and "Orco recibe 7 de daño" in blow, blow
+    assert "1d8" in blow and "= 7" in blow and "🩸 Orco cae Moribundo." in blow, blow
     assert sheet(table, "Orco")["pr"] == 3 and "moribundo" in sheet(table, "Orco")["estados"]
     assert "no tiene ningún golpe pendiente" in t.text(line + 6)
     assert table.rng.exhausted()  # type: ignore[attr-defined]
@@ -307,7 +307,7 @@ def test_the_gms_enemies_are_minions_unless_the_gm_says_otherwise() -> None:
 @gm:local: !daño Jefe 6
 """, table=table)
     line = CAST_LINES + 3
-    assert "el secuaz cae Moribundo" in t.text(line) and "Fortaleza" not in t.text(line)
+    assert "🩸 Orco recibe 5 de daño y cae Moribundo." in t.text(line) and "Fortaleza" not in t.text(line)
     assert "moribundo" in sheet(table, "Orco")["estados"]
     assert "Herida grave" in t.gm_text(line + 1) and "Fortaleza" in t.gm_text(line + 1)
 

@@ -121,7 +121,7 @@ def test_damage_halved_by_an_action_point_and_minion_threshold() -> None:
 """, table=table)
     assert "mitad por un Punto de Acción" in t.text(7) and "PR 15 → 12" in t.text(7)
     assert sheet(table, "Bruno")["pa"] == 1 and sheet(table, "Bruno")["pr"] == 12
-    assert "el secuaz cae Moribundo" in t.text(8) and "Fortaleza" not in t.text(8)
+    assert "🩸 Orco recibe 5 de daño y cae Moribundo." in t.text(8) and "Fortaleza" not in t.text(8)
     assert sheet(table, "Orco")["estados"] == "moribundo"
     assert "PR 3 → 2" in t.gm_text(9) and "PR" not in t.text(9)  # issue 19: the NPC's PR is the GM's
 
@@ -231,13 +231,13 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "PR 30 → 16" in t.gm_text(line + 13) and "superada" in t.text(line + 13)
     # Ana (Incapacitado, -5) misses Orco, then buys the hit with her Action Point; Orco falls.
     assert "Ana ataca a Orco (herido: -5)" in t.text(line + 15) and "falla" in t.text(line + 15)
-    assert "impacta por lo justo (total 12" in t.gm_text(line + 16) and "total" not in t.text(line + 16)
-    assert "el secuaz cae Moribundo" in t.text(line + 17)
+    assert "impacta a Orco por lo justo (total 12" in t.gm_text(line + 16) and "total" not in t.text(line + 16)
+    assert "🩸 Orco recibe 5 de daño y cae Moribundo." in t.text(line + 17)
     # Round 2 (issue 20: the dying Orco gets no turn, so Ana's !siguiente ends the round): Orco's dying
     # save fails; Ana is stunned this round (no dodge, -2: Defense 11).
     new_round = t.texts(line + 18)
     assert "Orco" in new_round[0] and "vs CD 10" in new_round[0] and "muere" in new_round[0]
-    assert new_round[1] == "💀 Orco ha muerto y sale del orden de turnos."
+    assert new_round[1] == "💀 Orco muere y sale del orden."
     assert "Ronda 2. Orden: Jefe → Bruno → Ana." in new_round[2]
     assert "sin esquiva y -2" in t.text(line + 19) and "vs Defensa 11" in t.gm_text(line + 19)
     assert "PR 11 → 2" in t.text(line + 20) and "fallada" in t.text(line + 20)
@@ -248,8 +248,8 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     # Round 3: the dying Ana gets no turn; her first dying save (DC 10) passes without stabilising; the
     # dead Orco makes none. Her attack and her !siguiente are out of turn.
     round_three = t.texts(line + 25)
-    assert len([m for m in round_three if "Moribundo: Fortaleza" in m]) == 1
-    assert "Ana" in round_three[0] and "vs CD 10 (0 previas)" in round_three[0] and "sigue Moribundo" in round_three[0]
+    assert len([m for m in round_three if m.startswith("🩸 ") and " vs CD " in m]) == 1
+    assert round_three[0].startswith("🩸 Ana: [") and round_three[0].endswith("vs CD 10 → sigue")
     assert any(m.startswith("🔔 Ronda 3.") for m in round_three)   # issue 30: the round and its first turn, one message
     assert round_three[-1] == "▶️ Jefe. Ana no puede actuar."
     assert t.redacted(line + 26) and "⏳ Es el turno de Jefe" in t.text(line + 26)
@@ -258,7 +258,7 @@ def test_full_combat_from_initiative_to_the_end() -> None:
     assert "Ronda 3" in status and "Ana [PR 2/20, moribundo, PA 0]" in status and "Orco" not in status
     # Bruno stabilises her: Incapacitado and unconscious, still no turn; round 4 has no dying save.
     assert "estabilizado" in t.text(line + 30)
-    assert not any("Moribundo: Fortaleza" in m for m in t.texts(line + 31))
+    assert not any(" vs CD " in m for m in t.texts(line + 31))
     assert any(m.startswith("🔔 Ronda 4.") for m in t.texts(line + 31))
     assert "Ana: Defensa 11" in t.text(line + 32) and "incapacitado, aturdido, inconsciente" in t.text(line + 32)
     assert "4" in t.text(line + 33)
@@ -370,7 +370,7 @@ def test_a_restart_mid_combat_changes_nothing(tmp_path) -> None:
     assert "Ana: 1 Punto de Acción" in resumed.text(line + 4)
     # Issue 20: the dying Ana gets no turn, so Jefe's turn ends round 1.
     round_two = resumed.texts(line + 5)
-    assert "Ana" in round_two[0] and "Moribundo: Fortaleza d20+1 vs CD 10" in round_two[0]
+    assert "Ana" in round_two[0] and round_two[0].startswith("🩸 Ana Moribundo, Fortaleza: [") and "vs CD 10" in round_two[0]
     assert "Bruno tiene el estado Aturdido" in " ".join(round_two)
     assert "tiene el estado Aturdido" in resumed.text(line + 6)
     assert "Ronda 2" in resumed.text(line + 7) and "malherido" in resumed.text(line + 7)

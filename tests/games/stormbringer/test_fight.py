@@ -143,7 +143,7 @@ def test_a_whole_seeded_fight() -> None:
     # An arrow at a victim with no shield: no parry, no dodge.
     assert "Trasgo no puede parar ni esquivar: !daño Trasgo" in room(47)                # 61 <= 75
     assert "Daño [8] = 8 → pierde 8 PV" in room(48) and "PV 3 → -5" in gm(48)      # 1d8 = 8; 3 - 8
-    assert "Trasgo ha muerto" in room(48)
+    assert "Trasgo muere y sale del orden" in room(48)
     assert "Orco · 🛡️ Parada 55%: [93] → fallo" in gm(51)
     assert "Moonglum · ⚔️ Ataque 70 -20 (ataques previos) = 50%: [71] → fallo" in room(52)
     assert "Daño [1] = 1 − armadura [6] (absorbe 1) → pierde 0 PV" in room(53)      # 1 - min(6, 1)
@@ -167,7 +167,7 @@ def test_a_whole_seeded_fight() -> None:
     assert "Elric · ⚔️ Ataque 85%: [04] → ¡crítico!" in room(84)                  # 04 <= 8
     # The oldest blow first: Rackhir's critical arrow, 1d8 = 8, doubled, no armour: 16; 6 - 16 = -10.
     assert "Daño [8] = 8 ×2 (crítico, sin armadura) = 16 → pierde 16 PV" in room(86)
-    assert "PV 6 → -10" in gm(86) and "Orco ha muerto" in room(86)
+    assert "PV 6 → -10" in gm(86) and "Orco muere y sale del orden" in room(86)
     assert "Rackhir [PV 12, ataques 1]" in room(87) and "Moonglum [PV 2]" in room(87)
     assert "Fin del combate tras 4 rondas" in room(88)
     characters = table.room(ROOM).to_dict()["characters"]

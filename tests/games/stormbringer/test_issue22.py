@@ -444,6 +444,6 @@ def test_the_last_declarer_falling_on_their_turn_hands_the_round_to_its_attacks(
     answer = t.texts(FIRST + 5)
     assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.")
                for a in answer), answer
-    assert any("Elric ha muerto" in a for a in answer)
+    assert any("Elric muere y sale del orden" in a for a in answer)
     assert answer[-1].startswith("▶️ Moonglum")
     assert room(table)["combat"]["round"] == 1
