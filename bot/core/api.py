@@ -29,7 +29,7 @@ from bot.core.rolls import answer as answer_roll
 from bot.core.rolls import require_up as require_roller_up
 from bot.core.sheets import Flag, YesNo, find_field, shown_name
 from bot.core.state import MAX_NAME, Character, Combat, RoomState, name_key
-from bot.core.targets import target_named
+from bot.core.targets import target_named, target_past
 from systems.refusal import Refusal
 
 __all__ = [
@@ -84,5 +84,6 @@ __all__ = [
     "shown_name",
     "stamp",
     "target_named",
+    "target_past",
     "vocab",
 ]

@@ -69,3 +69,16 @@ def target_named(room: RoomState, words: list[str],
     if not words or words[0][0] in _NUMBER_START or (reads is not None and reads(words)):
         return None, words
     raise unknown_name(room, words)
+
+
+def target_past(room: RoomState, attacker: Character, target: Character,
+                words: list[str]) -> tuple[Character, list[str]]:
+    """The target of ``attacker``'s blow when ``target_named`` read ``target`` and ``words``: the attacker's own
+    name comes first when the GM names who acts (``!ataque Orco Kira`` on Orco's turn), so the target is the
+    name after it; with no other name after it the blow would hit the attacker itself: refused."""
+    if name_key(target.name) != name_key(attacker.name):
+        return target, words
+    following, rest = target_named(room, words, lambda _words: True)
+    if following is None or name_key(following.name) == name_key(attacker.name):
+        raise Refusal("self_target", name=attacker.name)
+    return following, rest

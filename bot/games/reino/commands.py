@@ -26,6 +26,7 @@ from bot.core.api import (
     explainer,
     name_key,
     require_up,
+    target_past,
 )
 from bot.games.reino.combat import (
     actor_of,
@@ -153,6 +154,9 @@ def _names(ctx: Context, text: str) -> list[str]:
 @COMMANDS.takes("ataque", "attack", spec=(ATTACK,), in_character=True, changes=True)
 def attack_command(ctx: Context, got: Parsed) -> None:
     target, words = ctx.named_character(got.text(ATTACK.shown))
+    acting = ctx.acting_character()
+    if acting is not None:
+        target, words = target_past(ctx.room, acting, target, words)
     given = _number(words[0]) if words else None
     if given is None and words and _SIGNED_START.match(words[0]):
         raise ctx.usage("ataque")
@@ -163,7 +167,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     rc_attacker, rc_target = load(ctx, attacker), load(ctx, target)
     spent = check_action(combat, attacker, rc_attacker, Action.STANDARD)
     drop_lost_blow(ctx, attacker)
-    bonus = given if given is not None else int(attacker.sheet.get("ataque", 0))
+    bonus = int(attacker.sheet.get("ataque", 0)) + (given or 0)
     round_number = round_of(combat)
     caught = surprised(combat, target)
     defense = rc_target.defense_now(round_number, surprised=caught)

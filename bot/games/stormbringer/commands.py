@@ -20,6 +20,7 @@ from bot.core.api import (
     name_key,
     require_up,
     target_named,
+    target_past,
 )
 from bot.games.stormbringer import sheet as sh
 from bot.games.stormbringer import state as st
@@ -95,6 +96,8 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.running_combat()
     target, words = target_named(ctx.room, got.text(ATTACK.shown).split(), _attack_reads)
     attacker = attacking(ctx, combat, words)
+    if target is not None:
+        target, words = target_past(ctx.room, attacker, target, words)
     riposte_only = ctx.on_grant and ctx.room.grant_only.get(ctx.sender) == name_key("ataque")
     if riposte_only:
         target = riposte_target(ctx, combat, attacker, target)
