@@ -28,7 +28,9 @@ from bot.core.api import (
     vocab,
 )
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
-from bot.games.savage.sheet import ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from bot.games.savage.sheet import (
+    ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, parry_of, savage_of, sheet_die, store,
+)
 from systems.dice import MAX_TEXT, DiceError
 from systems.refusal import Refusal
 from systems.savage import SYSTEM
@@ -40,7 +42,6 @@ from systems.savage.table import TableState, Toughness, with_table
 UNTRAINED = "d4"
 RANGED_WORDS = ("distancia", "disparo", "proyectil", "ranged")
 DEFAULT_RANGED_TN = 4
-DEFAULT_PARRY = 2
 MAX_ACTIONS = 3
 ACTIONS_KEY = "_acciones"
 """Sheet key of the actions of the character's combat turn: ``{"stamp", "declared", "used"}`` (out of
@@ -202,7 +203,7 @@ def _judged_against(ctx: Context, key: str | None, verb: str, target: Character)
     if verb in _ROF_VERBS or key in RANGED_SKILLS:
         return ["vs", str(DEFAULT_RANGED_TN)]
     if key is None or key == "pelear":
-        return ["vs", str(target.sheet.get("parada", DEFAULT_PARRY))]
+        return ["vs", str(parry_of(target))]
     raise Refusal("savage/table_error", code="no_tn_against", skill=shown_name(ctx.game, key), name=target.name)
 
 

@@ -1,0 +1,28 @@
+"""Savage Worlds, issue 31 ("By the book, third pass"): each test quotes the house rule it implements."""
+
+from __future__ import annotations
+
+from tests.games.savage.test_sheets import roll
+from tests.transcript import play
+
+CAST = """
+@gm:local: !pj Kira @bob:local
+@gm:local: !ficha Kira Pelear d6, Disparar d8, Dureza 6
+@gm:local: !pnj Orco
+"""
+FIRST = 4
+"""The first line after CAST."""
+
+
+def test_parry_without_a_parada_field_is_two_plus_half_the_fighting_die() -> None:
+    """000: «El Valor Objetivo que se necesita para golpear con éxito a un oponente es igual a su valor de
+    Parada (2 más la mitad del dado de Pelear, 2 a secas en el caso de que no tenga dicha habilidad).»"""
+    t = play(CAST + "@gm:local: !ficha Orco Pelear d8, Dureza 5, Comodín no\n"
+             "@bob:local: !tiro Pelear contra Orco\n"
+             "@gm:local: !ficha Orco Pelear d12+1\n@bob:local: !tiro Pelear contra Orco\n"
+             "@gm:local: !pnj Trasgo\n@gm:local: !ficha Trasgo Dureza 4\n@bob:local: !tiro Pelear contra Trasgo\n"
+             "@gm:local: !ficha Orco Parada 9\n@bob:local: !tiro Pelear contra Orco", system="savage")
+    assert roll(t, FIRST + 1)["roll"]["tn"] == 6, "2 + half of d8"
+    assert roll(t, FIRST + 3)["roll"]["tn"] == 8, "2 + half of d12, the +1 rounds down to nothing"
+    assert roll(t, FIRST + 6)["roll"]["tn"] == 2, "no Pelear: 2 a secas"
+    assert roll(t, FIRST + 8)["roll"]["tn"] == 9, "a Parada on the sheet is the sheet's"
