@@ -160,7 +160,7 @@ ALIASES = {
     "agi": "agilidad", "ast": "astucia", "esp": "espiritu", "fue": "fuerza", "vig": "vigor",
     "pelea": "pelear", "disparo": "disparar", "disparos": "disparar", "atletismo_lanzar": "atletismo",
     "lanzar": "atletismo", "arrojar": "atletismo", "conocimientos": "conocimientos_generales",
-    "conocimiento_general": "conocimientos_generales", "saber": "academicas", "sanacion": "sanar",
+    "conocimiento_general": "conocimientos_generales", "saber": "academicas", "sanacion": "sanar", "medicina": "sanar",
     "curar": "sanar", "montar": "cabalgar", "robar": "latrocinio", "hackear": "informatica", "hacker": "informatica",
     "tacticas": "batalla", "nervios": "nervios_de_acero", "dano": "arma_dano", "danio": "arma_dano",
     "tipo": "arma_tipo", "pa": "paso", "balas": "municion",

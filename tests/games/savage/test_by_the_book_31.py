@@ -26,3 +26,15 @@ def test_parry_without_a_parada_field_is_two_plus_half_the_fighting_die() -> Non
     assert roll(t, FIRST + 3)["roll"]["tn"] == 8, "2 + half of d12, the +1 rounds down to nothing"
     assert roll(t, FIRST + 6)["roll"]["tn"] == 2, "no Pelear: 2 a secas"
     assert roll(t, FIRST + 8)["roll"]["tn"] == 9, "a Parada on the sheet is the sheet's"
+
+
+def test_medicina_is_the_groups_name_for_healing_on_the_sheet_and_in_rolls() -> None:
+    """001: «la tirada de Medicina será un -6 porque es una Habilidad sin entrenamiento»: the group calls
+    Healing (Sanar) Medicina; both names are the same sheet field and roll, and ``!sanar`` still heals."""
+    t = play(CAST + "@gm:local: !ficha Kira Medicina d8\n@bob:local: !tiro Medicina\n@bob:local: !tiro Sanar\n"
+             "@bob:local: !tiro medicina vs 6", system="savage")
+    for line in (FIRST + 1, FIRST + 2, FIRST + 3):
+        shown = roll(t, line)
+        assert shown["roll"]["expr"] == "1d8" and "Sanar d8" in shown["text"], shown["text"]
+        assert "−2" not in shown["text"] and "sin entrenar" not in shown["text"], "trained, not d4 −2"
+    assert roll(t, FIRST + 3)["roll"]["tn"] == 6
