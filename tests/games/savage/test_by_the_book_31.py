@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from bot.console import ROOM_ID
 from tests.games.savage.test_sheets import roll
-from tests.transcript import play
+from tests.transcript import assert_refused, make_table, play
 
 CAST = """
 @gm:local: !pj Kira @bob:local
@@ -38,3 +39,36 @@ def test_medicina_is_the_groups_name_for_healing_on_the_sheet_and_in_rolls() -> 
         assert shown["roll"]["expr"] == "1d8" and "Sanar d8" in shown["text"], shown["text"]
         assert "−2" not in shown["text"] and "sin entrenar" not in shown["text"], "trained, not d4 −2"
     assert roll(t, FIRST + 3)["roll"]["tn"] == 6
+
+
+BURST_CAST = """
+@gm:local: !pj Kira @bob:local
+@gm:local: !ficha Kira Disparar d8, Dureza 6, Arma Subfusil, Tipo de arma distancia, Daño 2d6, Munición 30
+@gm:local: !pnj Orco x3 Pelear d8, Parada 6, Dureza 5
+"""
+
+
+def _burst(t, number: int) -> dict:  # type: ignore[no-untyped-def]
+    return next(r for r in t.full_rolls(number) if r.get("kind") == "rof")
+
+
+def test_rate_of_fire_in_ataque_is_the_burst_of_tiro_rof() -> None:
+    """000: «con una acción disparas en "fuego automático" muchas balas y tiras tantos dados como cadencia,
+    además del salvaje», «cuando se dispara con esa cadencia tienen un -2 a impactar» and «Dependiendo de
+    la cadencia de fuego del arma, se gasta un número determinado de balas»; ``!ataque Orco 1 rof 3`` (``cdf 3``,
+    ``cadencia 3``) is the same burst as ``!tiro rof 3 Disparar objetivos Orco 1``."""
+    same = "@bob:local: !tiro rof 3 Disparar objetivos Orco 1"
+    for seed in (3, 5):
+        base = play(BURST_CAST + same, system="savage", seed=seed)
+        expected = _burst(base, 4)
+        for said in ("rof 3", "cdf 3", "cadencia 3"):
+            table = make_table(system="savage", seed=seed)
+            t = play(BURST_CAST + f"@bob:local: !ataque Orco 1 {said}", table)
+            got = _burst(t, 4)
+            assert {k: got[k] for k in ("expr", "dice", "wild", "shots", "targets", "hits", "modifiers", "tn", "ammo")} == \
+                {k: expected[k] for k in ("expr", "dice", "wild", "shots", "targets", "hits", "modifiers", "tn", "ammo")}, said
+            assert {"reason": "retroceso", "value": -2} in got["modifiers"] and got["rof"] == 3 and len(got["shots"]) == 3 and got["wild"]
+            assert table.room(ROOM_ID).characters["kira"].sheet["municion"] == 20, "RoF 3: 10 bullets"
+            assert t.texts(4) == base.texts(4)
+    melee = BURST_CAST + "@gm:local: !ficha Kira Tipo de arma cuerpo\n"
+    assert_refused(melee, "@bob:local: !ataque Orco 1 rof 3", "cadencia", system="savage")
