@@ -30,7 +30,15 @@ from bot.core.api import (
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
 from bot.games.savage.grammar import ROF_WORDS
 from bot.games.savage.sheet import (
-    ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, parry_of, savage_of, sheet_die, store,
+    ATTRIBUTES,
+    SKILLS,
+    group_of,
+    nerves_of,
+    normal_die,
+    parry_of,
+    savage_of,
+    sheet_die,
+    store,
 )
 from systems.dice import MAX_TEXT, DiceError
 from systems.refusal import Refusal

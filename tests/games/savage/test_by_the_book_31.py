@@ -48,6 +48,10 @@ BURST_CAST = """
 """
 
 
+SAME = ("expr", "dice", "wild", "shots", "targets", "hits", "modifiers", "tn", "ammo")
+"""What a burst's roll must have as ``!tiro rof`` gives it."""
+
+
 def _burst(t, number: int) -> dict:  # type: ignore[no-untyped-def]
     return next(r for r in t.full_rolls(number) if r.get("kind") == "rof")
 
@@ -65,8 +69,7 @@ def test_rate_of_fire_in_ataque_is_the_burst_of_tiro_rof() -> None:
             table = make_table(system="savage", seed=seed)
             t = play(BURST_CAST + f"@bob:local: !ataque Orco 1 {said}", table)
             got = _burst(t, 4)
-            assert {k: got[k] for k in ("expr", "dice", "wild", "shots", "targets", "hits", "modifiers", "tn", "ammo")} == \
-                {k: expected[k] for k in ("expr", "dice", "wild", "shots", "targets", "hits", "modifiers", "tn", "ammo")}, said
+            assert {k: got[k] for k in SAME} == {k: expected[k] for k in SAME}, said
             assert {"reason": "retroceso", "value": -2} in got["modifiers"] and got["rof"] == 3 and len(got["shots"]) == 3 and got["wild"]
             assert table.room(ROOM_ID).characters["kira"].sheet["municion"] == 20, "RoF 3: 10 bullets"
             assert t.texts(4) == base.texts(4)
