@@ -22,7 +22,8 @@ GAME = Game(
     sheet_roles=frozenset({"grupo", "comodin"}), sheet_derived=frozenset({"parada", "dureza", "armadura", "paso"}),
     screen_attack=ScreenAttack(by_name=True, options=(
         frozenset(f"apuntado {spot}" for spot in ("cabeza", "vitales", "cara", "extremidad", "mano")),
-        frozenset({"distancia media", "distancia larga"}), frozenset({"multi 2", "multi 3"}))),
+        frozenset({"distancia media", "distancia larga"}), frozenset({"multi 2", "multi 3"}),
+        frozenset({"rof 2", "rof 3"}))),
     npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
     turn_group=group_of, new_character=new_character, session_start=session_start,
 )

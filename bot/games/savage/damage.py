@@ -31,6 +31,7 @@ from bot.games.savage.flow import (
     soak_state,
     trait_roll,
 )
+from bot.games.savage.grammar import rate_of_fire
 from bot.games.savage.rolls import recover, regive_support, take_hit, toughness_of, weapon_damage, weapon_is_ranged
 from bot.games.savage.sheet import group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, combat_snapshot, restore_combat
@@ -199,6 +200,10 @@ def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto
     if not savage_of(target).can_act:
         raise refuse("target_down", name=target.name)
     require_soak_answered(ctx, target)
+    rof, rest = rate_of_fire(rest)
+    if rof is not None:
+        _burst(ctx, attacker, target, rof, rest, auto)
+        return
     skill = "disparar" if weapon_is_ranged(attacker) else "pelear"
     made = resolve(ctx, attacker, f"{skill} contra {target.name} {rest}", auto)
     answer_roll(ctx, attacker, made, kind="savage/attack", target=target)
@@ -212,6 +217,18 @@ def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto
             "combat": combat_snapshot(ctx.room.combat)}
     ctx.room.rerolls[name_key(attacker.name)]["attack"] = done
     _attack_damage(ctx, attacker, target, done, made.outcome.as_json())
+
+
+def _burst(ctx: Context, attacker: Character, target: Character, rof: int, rest: str, auto: bool) -> None:
+    """``!ataque Orco rof 3``: the burst ``!tiro rof 3 Disparar ... objetivos Orco`` is, by the same path
+    (its recoil, bullets and hits' damage: ``burst.with_damage``)."""
+    if not weapon_is_ranged(attacker):
+        raise refuse("rof_not_ranged", name=attacker.name)
+    made = resolve(ctx, attacker, " ".join(f"rof {rof} disparar {rest} objetivos {target.name}".split()), auto)
+    answer_roll(ctx, attacker, made)
+    if made.follow is not None:
+        made.follow()
+    consume_grant(ctx)
 
 
 def _attack_damage(ctx: Context, attacker: Character, target: Character, done: dict[str, Any],

@@ -7,6 +7,8 @@ from bot.core.api import MAX_NAME, Character, Context
 from systems.savage.syntax import fold
 
 AGAINST = " contra "
+ROF_WORDS = ("rof", "cdf", "cadencia")
+"""The words of a rate of fire (``rof 3``), in ``!tiro`` and ``!ataque``."""
 
 
 def actor_and_rest(ctx: Context, text: str) -> tuple[Character, str]:
@@ -19,6 +21,16 @@ def named(ctx: Context, text: str) -> tuple[Character | None, str]:
     """A known character at the start of ``text`` (or None) and the rest."""
     character, words = ctx.split_name(text)
     return character, " ".join(words)
+
+
+def rate_of_fire(text: str) -> tuple[int | None, str]:
+    """``... rof 3 ...`` (``cdf 3``, ``cadencia 3``) anywhere in an attack's words: the rate, and the words
+    without it; (None, text) without one."""
+    words = text.split()
+    for i, word in enumerate(words[:-1]):
+        if fold(word) in ROF_WORDS and words[i + 1].isdigit() and len(words[i + 1]) <= 2:
+            return int(words[i + 1]), " ".join([*words[:i], *words[i + 2:]])
+    return None, text
 
 
 def two_names(ctx: Context, text: str, first_default: Character | None) -> tuple[Character | None,

@@ -28,7 +28,18 @@ from bot.core.api import (
     vocab,
 )
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled
-from bot.games.savage.sheet import ATTRIBUTES, SKILLS, group_of, nerves_of, normal_die, savage_of, sheet_die, store
+from bot.games.savage.grammar import ROF_WORDS
+from bot.games.savage.sheet import (
+    ATTRIBUTES,
+    SKILLS,
+    group_of,
+    nerves_of,
+    normal_die,
+    parry_of,
+    savage_of,
+    sheet_die,
+    store,
+)
 from systems.dice import MAX_TEXT, DiceError
 from systems.refusal import Refusal
 from systems.savage import SYSTEM
@@ -40,7 +51,6 @@ from systems.savage.table import TableState, Toughness, with_table
 UNTRAINED = "d4"
 RANGED_WORDS = ("distancia", "disparo", "proyectil", "ranged")
 DEFAULT_RANGED_TN = 4
-DEFAULT_PARRY = 2
 MAX_ACTIONS = 3
 ACTIONS_KEY = "_acciones"
 """Sheet key of the actions of the character's combat turn: ``{"stamp", "declared", "used"}`` (out of
@@ -50,7 +60,6 @@ ACTION_KINDS = frozenset({"trait", "rof", "support"})
 SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
 _ACTIONS = re.compile(r"^acciones?$")
-_ROF_VERBS = ("rof", "cdf", "cadencia")
 ATTACK_SKILLS = frozenset({"pelear", "disparar", "atletismo"})
 RANGED_SKILLS = frozenset({"disparar", "atletismo"})
 _SUPPORT_VERBS = ("apoyar", "apoyo", "support")
@@ -87,7 +96,7 @@ class SavageSheetRules:
             if damage is None:
                 raise Refusal("savage/table_error", code="no_weapon", name=actor.name)
             words = [words[0], damage, *words[1:]]
-        prefix = words[:2] if len(words) > 2 and fold(words[0]) in _ROF_VERBS and words[1].isdigit() else []
+        prefix = words[:2] if len(words) > 2 and fold(words[0]) in ROF_WORDS and words[1].isdigit() else []
         prefix = words[:1] if len(words) > 1 and fold(words[0]) in _SUPPORT_VERBS else prefix
         words = words[len(prefix):]
         key, used = _leading_trait(ctx, words)
@@ -184,7 +193,7 @@ def _against(ctx: Context, key: str | None, words: list[str]) -> tuple[list[str]
     if not words:
         return words, None
     verb = fold(words[0])
-    if not (normal_die(words[0]) or verb in _ROF_VERBS or verb in _DAMAGE_VERBS):
+    if not (normal_die(words[0]) or verb in ROF_WORDS or verb in _DAMAGE_VERBS):
         return words, None
     for i, word in enumerate(words):
         if fold(word) in vocab.AGAINST and i + 1 < len(words):
@@ -199,10 +208,10 @@ def _judged_against(ctx: Context, key: str | None, verb: str, target: Character)
         if "dureza" not in target.sheet:
             raise Refusal("savage/table_error", code="no_toughness", name=target.name)
         return toughness_words(target)
-    if verb in _ROF_VERBS or key in RANGED_SKILLS:
+    if verb in ROF_WORDS or key in RANGED_SKILLS:
         return ["vs", str(DEFAULT_RANGED_TN)]
     if key is None or key == "pelear":
-        return ["vs", str(target.sheet.get("parada", DEFAULT_PARRY))]
+        return ["vs", str(parry_of(target))]
     raise Refusal("savage/table_error", code="no_tn_against", skill=shown_name(ctx.game, key), name=target.name)
 
 

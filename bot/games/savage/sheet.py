@@ -67,13 +67,26 @@ def savage_of(character: Character) -> SavageCharacter:
     return SavageCharacter(
         character.name,
         wild_card=is_wild_card(character),
-        parry=int(sheet.get("parada", base.parry)),
+        parry=parry_of(character),
         toughness=int(sheet.get("dureza", base.toughness)),
         bennies=max(0, int(sheet.get("bennies", 0))),
         wounds=min(max(0, int(sheet.get("heridas", 0))), 3),
         fatigue=min(max(0, int(sheet.get("fatiga", 0))), 2),
         **{attr: bool(sheet.get(key, 0)) for key, attr in _FLAGS.items()},
     )
+
+
+def parry_of(character: Character) -> int:
+    """Parada from the sheet; without it, 2 plus half the Pelear die, 2 without Pelear (000: «2 más la mitad
+    del dado de Pelear, 2 a secas en el caso de que no tenga dicha habilidad»); a die's bonus counts half,
+    rounded down."""
+    if "parada" in character.sheet:
+        return int(character.sheet["parada"])
+    die = sheet_die(character, "pelear")
+    if die is None:
+        return SavageCharacter(character.name).parry
+    sides, _, bonus = die[1:].partition("+")
+    return 2 + int(sides.partition("-")[0]) // 2 + int(bonus or 0) // 2
 
 
 def is_wild_card(character: Character) -> bool:
@@ -147,7 +160,7 @@ ALIASES = {
     "agi": "agilidad", "ast": "astucia", "esp": "espiritu", "fue": "fuerza", "vig": "vigor",
     "pelea": "pelear", "disparo": "disparar", "disparos": "disparar", "atletismo_lanzar": "atletismo",
     "lanzar": "atletismo", "arrojar": "atletismo", "conocimientos": "conocimientos_generales",
-    "conocimiento_general": "conocimientos_generales", "saber": "academicas", "sanacion": "sanar",
+    "conocimiento_general": "conocimientos_generales", "saber": "academicas", "sanacion": "sanar", "medicina": "sanar",
     "curar": "sanar", "montar": "cabalgar", "robar": "latrocinio", "hackear": "informatica", "hacker": "informatica",
     "tacticas": "batalla", "nervios": "nervios_de_acero", "dano": "arma_dano", "danio": "arma_dano",
     "tipo": "arma_tipo", "pa": "paso", "balas": "municion",
