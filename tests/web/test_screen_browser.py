@@ -190,7 +190,15 @@ async def test_the_gm_runs_the_fight_from_the_screen(live: Live, tmp_path: Path)
         first = current(driver)
         assert len(first) == 1 and "Dureza 5" in text_of(driver, "orden")  # the NPC's numbers: the GMs' page
 
-        by_chat = await live.answered(live.gm, "!siguiente", "▶️ ")  # the chat command, then the same from the page
+        # The chat command, then the same from the page. A turn passing to an NPC alone is a ✅ on the chat's
+        # line (issue 30); a click has no line to react to, so the screen says it.
+        known = live.known()
+        typed = await live.gm.say(live.room, "!siguiente")
+        chat_answer = await live.gm.wait_for(live.room, lambda ev: ev.get("event_id") not in known and (
+            reacted_to(typed, live.bot_id)(ev) or (ev.get("sender") == live.bot_id and ev.get("type") == "m.room.message"
+                                                   and "▶️ " in (ev.get("content") or {}).get("body", ""))),
+            what="the answer to !siguiente")
+        by_chat = None if chat_answer.get("type") == "m.reaction" else str(chat_answer["content"]["body"])
         await in_browser(wait_until, driver, lambda d: current(d) != first)  # followed live
         known = live.known()
         await in_browser(submit, driver, "deshacer")
@@ -198,7 +206,8 @@ async def test_the_gm_runs_the_fight_from_the_screen(live: Live, tmp_path: Path)
         await in_browser(wait_until, driver, lambda d: current(d) == first)
         known = live.known()
         await in_browser(submit, driver, "siguiente")
-        assert await live.posted(known, "the screen's !siguiente", "▶️ ") == by_chat
+        by_screen = await live.posted(known, "the screen's !siguiente", "▶️ ")
+        assert by_screen == by_chat or (by_chat is None and "(" not in by_screen), (by_screen, by_chat)
         await in_browser(wait_until, driver, lambda d: answered(d, "!siguiente") and current(d) != first)
 
         known = live.known()
