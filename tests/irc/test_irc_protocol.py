@@ -185,8 +185,12 @@ async def test_ctcp_replies_wait_in_the_bucket_and_come_once_a_minute_per_sender
             await roller.notice_from("rolbot", mark, "después")
             expected = ["\x01VERSION rolbot", "\x01PING 12345\x01", "\x01TIME "]
             for i, (client, start) in enumerate(zip(clients, marks, strict=True)):
-                replies = [m.text for m in client.lines[start:]
-                           if m.command == "NOTICE" and m.nick == "rolbot" and m.formatted.startswith("\x01")]
+                def ctcp_replies(client: Player = client, start: int = start) -> list[str]:
+                    return [m.text for m in client.lines[start:]
+                            if m.command == "NOTICE" and m.nick == "rolbot" and m.formatted.startswith("\x01")]
+                # Each client reads its own connection: its reply may be read after the roller's line.
+                await wait_until(lambda: bool(ctcp_replies()), f"{client.nick}'s CTCP reply", timeout=20)
+                replies = ctcp_replies()
                 assert len(replies) == 1 and replies[0].startswith(expected[i % 3]), f"{client.nick}: {replies}"
     finally:
         for client in clients:
