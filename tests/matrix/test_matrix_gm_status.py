@@ -5,8 +5,10 @@ copies of an NPC's numbers no longer go to them. ``rolbot run``'s composition ro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
+from collections.abc import AsyncIterator
 
 import aiohttp
 
@@ -34,7 +36,10 @@ async def _dm_message(chat: Chat, bot_id: str, contains: str) -> str:
     return found["content"]["body"]
 
 
-async def test_a_lowered_power_level_ends_the_screen_and_the_copies_without_a_word(e2e_cast) -> None:
+@contextlib.asynccontextmanager
+async def _table_with_a_screen(e2e_cast) -> AsyncIterator[tuple[str, str, str]]:
+    """``rolbot run`` with the web screen; a room where bea (power level 50) is a co-GM who opened
+    ``!pantalla``: yields the room, the web base and bea's screen link."""
     gm, ana, bea = e2e_cast.gm, *e2e_cast.players[:2]
     bot_id = e2e_cast.bot_user.user_id
     base = f"http://127.0.0.1:{e2e_cast.web_port}"
@@ -55,7 +60,16 @@ async def test_a_lowered_power_level_ends_the_screen_and_the_copies_without_a_wo
         await bea.say(room, "!pantalla")
         link = re.search(r"(http://\S+/master/[A-Za-z0-9_-]{32})", await _dm_message(bea, bot_id, "/master/"))
         assert link is not None
-        url = link[1]
+        yield room, base, link[1]
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(running, 60) == 0
+
+
+async def test_a_lowered_power_level_ends_the_screen_and_the_copies_without_a_word(e2e_cast) -> None:
+    gm, ana, bea = e2e_cast.gm, *e2e_cast.players[:2]
+    bot_id = e2e_cast.bot_user.user_id
+    async with _table_with_a_screen(e2e_cast) as (room, base, url):
         claim = await ana.say(room, "!pj McAvoy")
         await ana.wait_for(room, reacted_to(claim, bot_id), what="McAvoy claimed")
         await gm.say(room, "!pnj Orco")
@@ -90,9 +104,6 @@ async def test_a_lowered_power_level_ends_the_screen_and_the_copies_without_a_wo
         said = [ev.get("content", {}).get("body", "") for ev in bea.room_events(_dm(bea))[before:]
                 if ev.get("sender") == bot_id]
         assert not [body for body in said if PARRY in body], said
-    finally:
-        stop.set()
-        assert await asyncio.wait_for(running, 60) == 0
 
 
 async def test_no_copies_reach_the_dms_of_a_gm_whose_screen_stream_is_open(e2e_cast) -> None:
@@ -101,45 +112,24 @@ async def test_no_copies_reach_the_dms_of_a_gm_whose_screen_stream_is_open(e2e_c
     screen open still gets them there."""
     gm, ana, bea = e2e_cast.gm, *e2e_cast.players[:2]
     bot_id = e2e_cast.bot_user.user_id
-    base = f"http://127.0.0.1:{e2e_cast.web_port}"
-    data = e2e_cast.config_dict(system="savage")
-    data["web"]["public_url"] = base
-    config = parse_config(data, env={})
-    stop = asyncio.Event()
-    running = asyncio.ensure_future(run_transports(config, stop))
-    try:
-        while await asyncio.to_thread(status, f"{base}/healthz") != 200:
-            assert not running.done(), running.result()
-            await asyncio.sleep(0.1)
-        room = await gm.create_room(invite=[bot_id, ana.user_id, bea.user_id],
-                                    power_users={bot_id: 50, bea.user_id: 50}, encrypted=True)
-        await gm.wait_for(room, membership(bot_id, "join"), what="bot join")
-        for chat in (ana, bea):
-            await chat.join(room)
-        await bea.say(room, "!pantalla")
-        link = re.search(r"(http://\S+/master/[A-Za-z0-9_-]{32})", await _dm_message(bea, bot_id, "/master/"))
-        assert link is not None
-        async with aiohttp.ClientSession() as http:
-            async with http.get(link[1]) as response:
-                assert response.status == 200
-                events = re.search(r'data-eventos="([^"]+)"', await response.text())
-            assert events is not None
-            async with http.get(f"{base}/master/{events[1].replace('&amp;', '&')}") as stream:
-                await stream.content.readuntil(b"\n\n")  # the stream is open: the screen is seen
-                claim = await ana.say(room, "!pj McAvoy")
-                await ana.wait_for(room, reacted_to(claim, bot_id), what="McAvoy claimed")
-                await gm.say(room, "!pnj Orco")
-                await gm.say(room, f"!ficha Orco parada {PARRY} dureza 9")
-                before = len(bea.room_events(_dm(bea)))
-                roll = await ana.say(room, "!tiro Pelear contra Orco")
-                await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="the roll's answer")
-                assert f"vs {PARRY}" in await _dm_message(gm, bot_id, f"vs {PARRY}")  # no screen: the copy
-                end = time.monotonic() + 3
-                while time.monotonic() < end:
-                    await bea.sync_once(500)
-                said = [ev.get("content", {}).get("body", "") for ev in bea.room_events(_dm(bea))[before:]
-                        if ev.get("sender") == bot_id]
-                assert not [body for body in said if PARRY in body], said
-    finally:
-        stop.set()
-        assert await asyncio.wait_for(running, 60) == 0
+    async with _table_with_a_screen(e2e_cast) as (room, base, url), aiohttp.ClientSession() as http:
+        async with http.get(url) as response:
+            assert response.status == 200
+            events = re.search(r'data-eventos="([^"]+)"', await response.text())
+        assert events is not None
+        async with http.get(f"{base}/master/{events[1].replace('&amp;', '&')}") as stream:
+            await stream.content.readuntil(b"\n\n")  # the stream is open: the screen is seen
+            claim = await ana.say(room, "!pj McAvoy")
+            await ana.wait_for(room, reacted_to(claim, bot_id), what="McAvoy claimed")
+            await gm.say(room, "!pnj Orco")
+            await gm.say(room, f"!ficha Orco parada {PARRY} dureza 9")
+            before = len(bea.room_events(_dm(bea)))
+            roll = await ana.say(room, "!tiro Pelear contra Orco")
+            await ana.wait_for(room, encrypted_reply(ana, room, roll, bot_id), what="the roll's answer")
+            assert f"vs {PARRY}" in await _dm_message(gm, bot_id, f"vs {PARRY}")  # no screen: the copy
+            end = time.monotonic() + 3
+            while time.monotonic() < end:
+                await bea.sync_once(500)
+            said = [ev.get("content", {}).get("body", "") for ev in bea.room_events(_dm(bea))[before:]
+                    if ev.get("sender") == bot_id]
+            assert not [body for body in said if PARRY in body], said
