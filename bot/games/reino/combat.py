@@ -24,28 +24,30 @@ from bot.core.api import (
     Pending,
     Refusal,
     Vitality,
+    consume_grant,
     explainer,
     first_time,
     last_roll,
     name_key,
     place_late,
+    stamp,
 )
-from bot.games.reino.rolls import remember
-from bot.games.reino.sheet import DEFAULT_CRITICAL, SKILLS, normalise_sheet, sheet_bonus, sheet_grip
+from bot.games.reino.damage import hurt, open_halving
+from bot.games.reino.sheet import DEFAULT_CRITICAL, SKILLS, sheet_bonus, sheet_grip
 from bot.games.reino.state import (
     PendingBlow,
     ReinoState,
+    close_halving,
     combatants,
     fighter_data,
     labels,
     load,
     read_replay,
-    replay_text,
     save,
     wound_penalty,
 )
 from systems.dice import parse
-from systems.reino.outcomes import ReinoCheck, ReinoDamage, ReinoDyingSave, ReinoWoundSave
+from systems.reino.outcomes import ReinoCheck, ReinoDyingSave
 from systems.reino.resolver import weapon_damage
 from systems.reino.rules import (
     CheckResult,
@@ -53,7 +55,6 @@ from systems.reino.rules import (
     Condition,
     Grip,
     ReinoCharacter,
-    apply_damage,
     apply_dying_save,
     apply_recovery,
     clear_condition,
@@ -64,7 +65,6 @@ from systems.reino.rules import (
     recovery_test,
     roll_d20,
     roll_dying_save,
-    roll_test,
     spend_action_point,
     stabilize,
     start_combat,
@@ -132,10 +132,22 @@ class ReinoCombat(CombatRules):
 
     def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
         """Each landed blow whose damage ``!daño`` still rolls: its attacker (as the room spells the
-        name), its victim and its critical multiplier."""
-        found = ((ctx.room.find_character(key), blow) for key, blow in ReinoState.of(combat).pending_seen().items())
+        name), its victim and its critical multiplier; one of an earlier turn is owed, rolled by a player
+        after the GM's ``!permite`` (by the GM on its own character's turn)."""
+        now = stamp(ctx)
+        found = ((ctx.room.find_character(key), blows) for key, blows in ReinoState.of(combat).pending_seen().items())
         return [Pending("damage", c.name, "daño", target=blow["target"], amount=blow["multiplier"])
-                for c, blow in found if c is not None]
+                if blow.get("stamp") == now else
+                Pending("damage_owed", c.name, "daño" if _gms(ctx, c) else f"permite {c.name}",
+                        target=blow["target"], amount=blow["multiplier"])
+                for c, blows in found if c is not None for blow in reversed(blows)]
+
+    def holds_turn(self, ctx: Context, combat: Combat) -> bool:
+        """The victim of the hit just shown may still halve it with an Action Point (``!pa mitad``): a turn
+        whose members fell waits for ``!siguiente``."""
+        hit = open_halving(ctx)
+        victim = ctx.room.find_character(hit["target"]) if hit is not None else None
+        return victim is not None and load(ctx, victim).action_points > 0
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         state = ReinoState.of(combat)
@@ -226,31 +238,39 @@ def pending_blows(ctx: Context) -> dict[str, PendingBlow]:
 
 def leave_blow(ctx: Context, attacker: Character, target: Character, multiplier: int) -> None:
     """003: «Cuando un ataque tiene éxito, se le causará al oponente una cantidad de daño»: the hit waits
-    for ``!daño``, with its critical multiplier (1 on a plain hit)."""
-    pending_blows(ctx)[name_key(attacker.name)] = {"target": target.name, "multiplier": multiplier}
+    for ``!daño``, with its critical multiplier (1 on a plain hit) and the turn it landed in."""
+    pending_blows(ctx).setdefault(name_key(attacker.name), []).append(
+        {"target": target.name, "multiplier": multiplier, "stamp": stamp(ctx)})
 
 
-def drop_lost_blow(ctx: Context, attacker: Character) -> None:
-    """A blow still waiting for its damage refuses the attacker's next attack; one whose target died (or
-    is no longer in the room) is dropped."""
-    blow = pending_blows(ctx).get(name_key(attacker.name))
-    if blow is None:
-        return
-    victim = ctx.room.find_character(blow["target"])
-    if victim is not None and not load(ctx, victim).dead:
-        raise Refusal("reino/table_blow_pending", name=attacker.name, target=victim.name)
-    del pending_blows(ctx)[name_key(attacker.name)]
+def drop_lost_blows(ctx: Context, attacker: Character) -> None:
+    """The attacker's blows whose target died (or is no longer in the room) are dropped; the others stay
+    owed, and never keep it from attacking again."""
+    blows = pending_blows(ctx)
+    kept = [b for b in blows.get(name_key(attacker.name), [])
+            if (victim := ctx.room.find_character(b["target"])) is not None and not load(ctx, victim).dead]
+    if kept:
+        blows[name_key(attacker.name)] = kept
+    else:
+        blows.pop(name_key(attacker.name), None)
 
 
 def roll_blow(ctx: Context, halve: bool) -> None:
     """003: «se le causará al oponente una cantidad de daño que vendrá determinado en las estadísticas del
     arma ... tienes que sumar el modificador de Fuerza»; a critical multiplies it. RD is not subtracted:
-    003 names it only in the critical threshold."""
+    003 names it only in the critical threshold. The newest blow first; one owed from an earlier turn only
+    when the GM allows it (``!permite``, or the GM rolling for its own character)."""
     attacker = actor_of(ctx)
-    blow = pending_blows(ctx).pop(name_key(attacker.name), None)
+    blows = pending_blows(ctx).get(name_key(attacker.name), [])
+    blow = blows[-1] if blows else None
     target = ctx.room.find_character(blow["target"]) if blow else None
     if blow is None or target is None:
         raise Refusal("reino/table_no_blow", name=attacker.name)
+    if blow.get("stamp") != stamp(ctx) and not _late_allowed(ctx):
+        raise Refusal("reino/table_blow_owed", name=attacker.name, target=target.name)
+    blows.pop()
+    if not blows:
+        del pending_blows(ctx)[name_key(attacker.name)]
     if halve:
         ctx.may_manage(target)
     dice = attacker.sheet.get("arma_dano")
@@ -261,26 +281,22 @@ def roll_blow(ctx: Context, halve: bool) -> None:
     damage = weapon_damage(parse(dice), strength if isinstance(strength, int) else 0, grip,
                            int(blow["multiplier"]), ctx.rng)
     hurt(ctx, target, damage.total, halve, damage, attacker.name)
+    consume_grant(ctx)
 
 
-def hurt(ctx: Context, target: Character, points: int, halve: bool, blow: ReinoDamage | None = None,
-          attacker: str | None = None) -> None:
-    """``points`` of one attack's damage on ``target``: its PR, a minion's fall, a serious wound's save."""
-    missing = [f for f in ("pr", "umbral") if f not in normalise_sheet(target.sheet)]
-    if missing:
-        raise Refusal("reino/table_missing_stats", name=target.name, fields=missing)
-    combat = ctx.room.combat
-    after, report = apply_damage(load(ctx, target), points, round_of(combat), halve)
-    wound = None
-    if report.fortitude_dc is not None and not after.dying:
-        wound = ReinoWoundSave(roll_test(ctx.rng, after.fortitude, report.fortitude_dc), report.damage)
-        remember(ctx, target, wound.as_json(), replay_text("herida", wound.test.modifier, wound.test.dc), None)
-    save(target, combat, after)
-    if blow is not None:
-        ctx.reply("reino/table_blow", attacker=attacker, name=target.name, roll=blow)
-    ctx.reply("reino/table_damage", name=target.name, report=report, wound=wound, rc=after, rolled=blow is not None,
-              labels=labels(ctx, target, combat, points=False), first=explainer(ctx),
-              room_labels=labels(ctx, target, combat, gms_sheet=True))
+def _late_allowed(ctx: Context) -> bool:
+    """Owed damage is rolled when the GM allows: the GM, or a player on (or holding) a ``!permite``."""
+    if ctx.is_gm() or ctx.on_grant:
+        return True
+    if ctx.sender in ctx.room.granted and ctx.sender not in ctx.room.grant_only:
+        ctx.on_grant = True  # the grant is spent on it (``consume_grant``), even on the player's own turn
+        return True
+    return False
+
+
+def _gms(ctx: Context, character: Character) -> bool:
+    """A character the GM plays (no player to ``!permite``)."""
+    return character.owner is None or ctx.is_gm(character.owner)
 
 
 _FAILED = frozenset({"failure", "miss"})
@@ -301,6 +317,7 @@ def buy_success(ctx: Context, who: Character) -> None:
     if last.get("outcome") not in _FAILED:
         raise Refusal("dice_error", code="reino.already_success", params={"name": who.name})
     combat = ctx.room.combat
+    close_halving(ctx)
     after, bought = succeed_with_action_point(
         load(ctx, who), CheckResult(int(last["total"]) - rescue.modifier, rescue.modifier, rescue.dc))
     save(who, combat, after)

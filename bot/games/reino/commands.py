@@ -32,21 +32,22 @@ from bot.games.reino.combat import (
     actor_of,
     buy_success,
     critical_multiplier,
-    drop_lost_blow,
+    drop_lost_blows,
     helper_bonus,
-    hurt,
     leave_blow,
     pending_blows,
     roll_blow,
     round_of,
     stabilize_by_point,
 )
+from bot.games.reino.damage import halve_hit, hurt
 from bot.games.reino.rolls import remember
 from bot.games.reino.sheet import DEAD, UNCONSCIOUS
 from bot.games.reino.state import (
     ReinoState,
     budget,
     check_action,
+    close_halving,
     commit_action,
     fighter_data,
     in_round,
@@ -71,7 +72,6 @@ from systems.reino.rules import (
     roll_attack,
     roll_d20,
     roll_test,
-    spend_action_point,
     stabilize,
 )
 
@@ -83,8 +83,10 @@ _SIGNED_START = re.compile(r"^[+-]?\d")
 _AP_WORDS = frozenset({"pa", "ap"})
 AP = Key(("pa", "ap"))
 SPEND = Key(("gastar", "gasta", "spend"))
-SUCCESS = Key(("éxito", "exito", "success"))
-"""Shown «éxito»; read folded (``exito``), as every keyword is."""
+USE = Key(("exito", "success", "mitad", "half"), label="éxito|mitad")
+"""An Action Point's use: «éxito» (a failed roll made a bare success) or «mitad» (the damage just shown
+halved); read folded (``exito``), as every keyword is."""
+_SUCCESS_WORDS = frozenset({"exito", "success"})
 NOBODY = Key(("nadie", "ninguno", "none", "nobody"))
 NAME = Opt(Arg("NOMBRE"))
 ATTACK = Rest("OBJETIVO [±bono] [comentario]")
@@ -166,7 +168,8 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     combat = ctx.room.combat
     rc_attacker, rc_target = load(ctx, attacker), load(ctx, target)
     spent = check_action(combat, attacker, rc_attacker, Action.STANDARD)
-    drop_lost_blow(ctx, attacker)
+    drop_lost_blows(ctx, attacker)
+    close_halving(ctx)
     bonus = int(attacker.sheet.get("ataque", 0)) + (given or 0)
     round_number = round_of(combat)
     caught = surprised(combat, target)
@@ -202,9 +205,10 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     if points is None or points < 0:
         raise ctx.usage("dano")
     actor = ctx.acting_character()
-    blow = pending_blows(ctx).get(name_key(actor.name)) if actor is not None else None
-    if actor is not None and blow is not None and blow["target"] == target.name:
-        del pending_blows(ctx)[name_key(actor.name)]  # the GM gives that blow's damage by hand
+    blows = pending_blows(ctx).get(name_key(actor.name), []) if actor is not None else []
+    given = next((b for b in reversed(blows) if b["target"] == target.name), None)
+    if given is not None:
+        blows.remove(given)  # the GM gives that blow's damage by hand: never applied twice
     hurt(ctx, target, points, halve)
 
 
@@ -214,6 +218,7 @@ def wound_command(ctx: Context, got: Parsed) -> None:
     condition = _CONDITION_WORDS.get(name_key(words[0])) if len(words) == 1 else None
     if condition is None:
         raise ctx.usage("herida")
+    close_halving(ctx)  # the GM settled the hit
     combat = ctx.room.combat
     before = load(ctx, target)
     after = apply_condition(before, condition, round_of(combat))
@@ -232,6 +237,7 @@ def heal_command(ctx: Context, got: Parsed) -> None:
     condition, flag = _CONDITION_WORDS.get(word), _FLAG_WORDS.get(word)
     if condition is None and flag is None:
         raise ctx.usage("sana")
+    close_halving(ctx)  # the GM settled the hit
     combat = ctx.room.combat
     rc = load(ctx, target)
     if condition is not None:
@@ -246,22 +252,21 @@ def heal_command(ctx: Context, got: Parsed) -> None:
               labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
-@COMMANDS.takes("pa", "ap", spec=Either((NAME,), (SPEND, NAME), (SUCCESS, NAME)))
+@COMMANDS.takes("pa", "ap", spec=Either((NAME,), (SPEND, USE, NAME), (SPEND, NAME), (USE, NAME)))
 def action_points_command(ctx: Context, got: Parsed) -> None:
-    who = _one_character(ctx, got.text("NOMBRE").split(), "pa")
-    if got.has(SUCCESS):
+    """003's uses of an Action Point: ``éxito`` (the last failed roll), ``mitad`` (the damage just shown;
+    ``!estabilizar NOMBRE pa`` is the third); ``gastar`` alone lists them and spends nothing."""
+    named = got.text("NOMBRE").split()
+    use = got.text(USE.shown)
+    if use and use not in _SUCCESS_WORDS:
+        halve_hit(ctx, _one_character(ctx, named, "pa") if named else None)
+        return
+    who = _one_character(ctx, named, "pa")
+    if use:
         ctx.may_manage(who)
         buy_success(ctx, who)
         return
-    spending = got.has(SPEND)
-    if spending:
-        ctx.may_manage(who)
-    combat = ctx.room.combat
-    rc = load(ctx, who)
-    if spending:
-        rc = spend_action_point(rc)
-        save(who, combat, rc)
-    ctx.reply("reino/table_ap", name=who.name, points=rc.action_points, spent=spending)
+    ctx.reply("reino/table_ap", name=who.name, points=load(ctx, who).action_points, uses=got.has(SPEND))
 
 
 @COMMANDS.takes("repetir", "reroll", spec=(), lenient=True)
@@ -306,6 +311,7 @@ def stabilize_command(ctx: Context, got: Parsed) -> None:
     bonus = 0 if by_point or not words else _number(words[0])
     if bonus is None or len(words) > 1:
         raise ctx.usage("estabilizar")
+    close_halving(ctx)
     combat = ctx.room.combat
     round_number = round_of(combat)
     stable = stabilize(load(ctx, target), round_number)
@@ -344,6 +350,7 @@ def wake_command(ctx: Context, got: Parsed) -> None:
     bonus = _number(words[0]) if len(words) == 1 else 0 if not words else None
     if bonus is None:
         raise ctx.usage("despertar")
+    close_halving(ctx)
     combat = ctx.room.combat
     rc = load(ctx, target)
     if not rc.unconscious or rc.dying or rc.dead:

@@ -29,7 +29,16 @@ from bot.core.api import (
     vocab,
 )
 from bot.games.reino.sheet import ATTRIBUTES, FALLBACK, SAVES, SKILLS, sheet_bonus
-from bot.games.reino.state import check_action, commit_action, in_round, load, replay_text, surprised, wound_penalty
+from bot.games.reino.state import (
+    check_action,
+    close_halving,
+    commit_action,
+    in_round,
+    load,
+    replay_text,
+    surprised,
+    wound_penalty,
+)
 from systems.base import Outcome
 from systems.reino.outcomes import ReinoAttack, ReinoCheck, ReinoWoundSave
 from systems.reino.resolver import ReinoSystem
@@ -42,6 +51,7 @@ _CHECK_WORDS = ("prueba", "ataque")
 
 class ReinoSheetRules:
     def roll(self, ctx: Context, request: RollRequest) -> SheetRoll | None:
+        close_halving(ctx)  # any roll closes the last hit's halving (``!pa mitad``)
         actor, text, auto = request.actor, request.text, request.auto
         words = text.split()
         key, used = _leading(ctx, words)

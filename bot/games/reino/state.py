@@ -9,8 +9,10 @@ Where each piece lives (all JSON-able, so a restart keeps it):
   Malherido/Incapacitado, ``stunned_since`` of a table Aturdido, ``dying_saves``, ``unconscious_since``:
   the round it fell unconscious, for the wake-up roll every 10 rounds), ``taken`` (per name key: the
   actions spent this round), ``unaware`` (name keys surprised), ``surprise_round``, ``sequence`` (the
-  rules' ``CombatSequence``) and ``pending`` (per attacker's name key: the landed blow whose damage
-  ``!daño`` rolls, its ``target`` and ``multiplier``). The explanations already read this fight are the
+  rules' ``CombatSequence``), ``pending`` (per attacker's name key: the landed blows whose damage
+  ``!daño`` rolls, oldest first, each with its ``target``, ``multiplier`` and the turn it landed in,
+  ``stamp``: one of an earlier turn is owed) and ``halvable`` (the last hit's damage its victim may still
+  halve with ``!pa mitad``, see ``HalvableHit``). The explanations already read this fight are the
   core's (``first_time``, ``explainer``).
 - ``room.rerolls`` (the core's record of each character's last roll): what ``!pa éxito`` turns into a
   bare success, its ``text`` in the form ``replay_text`` writes.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from bot.core.api import (
     Character,
@@ -56,10 +58,28 @@ class Fighter(TypedDict, total=False):
 
 
 class PendingBlow(TypedDict):
-    """A landed blow whose damage ``!daño`` rolls (``combat.data["pending"]``, by the attacker's name key)."""
+    """A landed blow whose damage ``!daño`` rolls (``combat.data["pending"]``, listed by the attacker's name
+    key)."""
 
     target: str
     multiplier: int
+    stamp: NotRequired[list[int | str] | None]
+    """The turn it landed in (``stamp``): a blow of an earlier turn is owed, rolled when the GM allows."""
+
+
+class HalvableHit(TypedDict):
+    """The last hit's damage, which its victim may still halve with an Action Point (``combat.data
+    ["halvable"]``): until another roll, a wound state applied or the turn's end."""
+
+    target: str
+    points: int
+    stamp: list[int | str] | None
+    natural: int | None
+    """The d20 of its wound save, read again against the halved damage's DC."""
+    before: dict[str, Any]
+    """The victim's ``pr``, ``pa`` and ``estados`` before the hit (None: not on the sheet)."""
+    fighter: dict[str, Any]
+    """What the fight kept of the victim before the hit."""
 
 
 @dataclass
@@ -126,13 +146,38 @@ class ReinoState:
         """No actions taken yet."""
         self._data["taken"] = {}
 
-    def pending_seen(self) -> dict[str, PendingBlow]:
+    def pending_seen(self) -> dict[str, list[PendingBlow]]:
         """``pending`` only read: nothing is added (a look at the fight changes no state)."""
-        return dict(self._data.get("pending", {}))
+        return {key: _listed(kept) for key, kept in self._data.get("pending", {}).items()}
 
-    def pending(self) -> dict[str, PendingBlow]:
-        """The landed blows waiting for ``!daño``, kept (added when missing)."""
-        return self._data.setdefault("pending", {})
+    def pending(self) -> dict[str, list[PendingBlow]]:
+        """The landed blows waiting for ``!daño``, by attacker, oldest first, kept (added when missing)."""
+        blows = self._data.setdefault("pending", {})
+        for key, kept in blows.items():
+            blows[key] = _listed(kept)
+        return blows
+
+    @property
+    def halvable(self) -> HalvableHit | None:
+        return self._data.get("halvable")
+
+    @halvable.setter
+    def halvable(self, hit: HalvableHit | None) -> None:
+        if hit is None:
+            self._data.pop("halvable", None)
+        else:
+            self._data["halvable"] = hit
+
+
+def _listed(kept: list[PendingBlow] | PendingBlow) -> list[PendingBlow]:
+    """A stored attacker's blows as a list (one blow alone was stored before blows could be owed)."""
+    return kept if isinstance(kept, list) else [kept]
+
+
+def close_halving(ctx: Context) -> None:
+    """Another roll, or a wound state applied: the last hit's damage can no longer be halved."""
+    if ctx.room.combat is not None:
+        ReinoState.of(ctx.room.combat).halvable = None
 
 
 def fighter_data(combat: Combat | None, character: Character) -> Fighter:
