@@ -81,7 +81,8 @@ SCRIPTS = {
 @gm:local: !daño Bruno 5
 @gm:local: !siguiente
 @gm:local: !herida Ana aturdido
-@gm:local: !pa gastar Ana
+@gm:local: !daño Ana 4
+@gm:local: !pa mitad
 @gm:local: !siguiente
 @gm:local: !sana Ana aturdido
 @gm:local: !entra Rurik

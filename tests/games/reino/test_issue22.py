@@ -205,10 +205,12 @@ def test_a_critical_multiplies_the_weapon_and_a_miss_leaves_nothing_to_apply() -
     assert "no tiene ningún golpe pendiente" in t.text(line + 8)
 
 
-def test_a_pending_blow_must_be_rolled_before_the_next_attack() -> None:
-    """A landed blow waits for its damage: the attacker's next attack is refused until it is rolled (or
-    the GM gives it by hand with ``!daño NOMBRE N``)."""
-    table = d20s(15, 2, 10)
+def test_an_owed_blow_never_blocks_the_next_attack_and_is_given_once() -> None:
+    """A landed blow waits for its damage; issue 31 item 17b changed what issue 22 did here (the next attack
+    was refused until it was rolled): «it never blocks the attacker's next attack and is never applied
+    twice». Round 2: Ana's d20 3 + 4 = 7 < Defensa 12 misses; the GM gives the owed blow by hand (``!daño
+    Orco 3``: PR 10 -> 7, 3 < Umbral 5), which settles it: Ana's ``!daño`` finds nothing."""
+    table = d20s(15, 2, 10, 3)
     t = play(CAST + WEAPON + """
 @gm:local: !combate
 @gm:local: !iniciativa Ana, Bruno
@@ -220,7 +222,8 @@ def test_a_pending_blow_must_be_rolled_before_the_next_attack() -> None:
 @ana:local: !daño
 """, table=table)
     line = CAST_LINES + 1
-    assert "golpe pendiente" in t.text(line + 6) and "Orco" in t.text(line + 6)
+    assert "[3] = 7 → falla" in t.text(line + 6)  # the room reads the total, not the NPC's Defensa
+    assert sheet(table, "Orco")["pr"] == 7
     assert "no tiene ningún golpe pendiente" in t.text(line + 8)
 
 

@@ -93,7 +93,10 @@ def test_surprise_refuses_overlong_names() -> None:
     assert t.text(2).startswith("ℹ️ Uso: !sorpresa")
 
 
-def test_spending_action_points_and_refusing_when_none_left() -> None:
+def test_action_points_shown_and_spending_without_a_use_lists_the_uses() -> None:
+    """Issue 31 item 17b changed ``!pa gastar``: it spent a point on nothing; now, with no use named, it lists
+    003's uses and spends nothing. Anyone may look at a player character's points."""
+    table = make_table(system="reino")
     t = play(CAST + """
 @ana:local: !pa
 @ana:local: !pa gastar
@@ -101,13 +104,12 @@ def test_spending_action_points_and_refusing_when_none_left() -> None:
 @bob:local: !pa gastar Ana
 @bob:local: !pa Ana
 @gm:local: !pa gastar Bruno
-""", system="reino")
+""", table=table)
     assert "Ana: 1 Punto de Acción" in t.text(5)
-    assert "le quedan 0" in t.text(6)
-    assert "Ana no tiene Puntos de Acción" in t.text(7)
-    assert "Solo el máster o el jugador de Ana" in t.text(8)
-    assert "Ana: 0 Puntos de Acción" in t.text(9)
-    assert "le queda 1" in t.text(10)
+    for line in (6, 7, 8, 10):
+        assert "!pa éxito" in t.text(line) and "No se ha gastado ninguno" in t.text(line), t.text(line)
+    assert "Ana: 1 Punto de Acción" in t.text(9)
+    assert (sheet(table, "Ana")["pa"], sheet(table, "Bruno")["pa"]) == (1, 2)
 
 
 def test_damage_halved_by_an_action_point_and_minion_threshold() -> None:
