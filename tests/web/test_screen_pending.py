@@ -12,6 +12,7 @@ from bot.core.events import Send
 from bot.metrics import Metrics
 from bot.web import make_app
 from bot.web.screen_page import ScreenPages
+from tests.games.reino.test_issue31_pa import OWED as REINO_OWED
 from tests.games.sombra.test_table import CAST as SOMBRA_CAST
 from tests.games.stormbringer.test_table import FIGHT_SEED
 from tests.games.test_pending import (
@@ -23,7 +24,7 @@ from tests.games.test_pending import (
     STORMBRINGER,
     STORMBRINGER_MASTER,
 )
-from tests.scripted import faces
+from tests.scripted import FaceRng, faces
 from tests.web.test_screen import GM, Rig, page
 
 
@@ -147,3 +148,16 @@ def test_the_room_never_reads_the_screens_items() -> None:
     said = [a.message for line in SAVAGE.splitlines() if line
             for a in rig.handle(*line.split(": ", 1)) if isinstance(a, Send)]
     assert said and not any("puede absorber" in m.body or "puede absorber" in m.html for m in said)
+
+
+async def test_reino_a_blow_not_rolled_before_the_turn_ended_shows_as_owed(aiohttp_client: Any) -> None:
+    """Issue 31 item 17b: a hit's damage not rolled before ``!siguiente`` stays owed, and the screen lists it
+    with how to let its attacker roll it (``!permite``), until it is rolled."""
+    rig = Rig(system="reino")
+    rig.table.rng = FaceRng([(10, 20), (5, 8)])  # type: ignore[assignment]
+    rig.play(REINO_OWED)
+    client, path = await screen(rig, aiohttp_client)
+    assert open_items((await page(client, path))[0]) == ["⏳ Golpe de Ana a Jefe: daño debido, !permite Ana y !daño."]
+    rig.say(GM, "!permite Ana")
+    rig.say("@ana:local", "!daño")
+    assert open_items((await page(client, path))[0]) == []
