@@ -252,7 +252,7 @@ def heal_command(ctx: Context, got: Parsed) -> None:
               labels=labels(ctx, target, combat), room_labels=labels(ctx, target, combat, gms_sheet=True))
 
 
-@COMMANDS.takes("pa", "ap", spec=Either((NAME,), (SPEND, USE, NAME), (SPEND, NAME), (USE, NAME)))
+@COMMANDS.takes("pa", "ap", spec=Either((NAME,), (SPEND, Opt(USE), NAME), (USE, NAME)))
 def action_points_command(ctx: Context, got: Parsed) -> None:
     """003's uses of an Action Point: ``éxito`` (the last failed roll), ``mitad`` (the damage just shown;
     ``!estabilizar NOMBRE pa`` is the third); ``gastar`` alone lists them and spends nothing."""
