@@ -231,7 +231,7 @@ def critical_multiplier(attacker: Character) -> int:
     return int(value) if isinstance(value, int) else DEFAULT_CRITICAL
 
 
-def pending_blows(ctx: Context) -> dict[str, PendingBlow]:
+def pending_blows(ctx: Context) -> dict[str, list[PendingBlow]]:
     combat = ctx.room.combat
     return ReinoState.of(combat).pending() if combat is not None else {}
 

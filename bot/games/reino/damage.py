@@ -69,9 +69,7 @@ def halve_hit(ctx: Context, named: Character | None) -> None:
             victim.sheet.pop(key, None)
         else:
             victim.sheet[key] = value
-    kept = fighter_data(combat, victim)
-    kept.clear()
-    kept.update(hit["fighter"])  # type: ignore[typeddict-item]
+    ReinoState.of(combat).set_fighter(victim, hit["fighter"])
     after, report = apply_damage(load(ctx, victim), hit["points"], combat.round, True)
     wound = _wound_save(ctx, victim, after, report, True, hit["natural"])
     save(victim, combat, after)

@@ -101,6 +101,10 @@ class ReinoState:
         """The fight's data of ``character``, kept (added when missing)."""
         return self._data.setdefault("fighters", {}).setdefault(name_key(character.name), {})
 
+    def set_fighter(self, character: Character, kept: dict[str, Any]) -> None:
+        """What the fight keeps of ``character``, put back as it was (``kept``)."""
+        self._data.setdefault("fighters", {})[name_key(character.name)] = dict(kept)
+
     def fighters(self) -> list[Fighter]:
         return list(self._data.get("fighters", {}).values())
 
