@@ -133,14 +133,14 @@ class ReinoCombat(CombatRules):
     def pending(self, ctx: Context, combat: Combat) -> list[Pending]:
         """Each landed blow whose damage ``!daño`` still rolls: its attacker (as the room spells the
         name), its victim and its critical multiplier; one of an earlier turn is owed, rolled by a player
-        after the GM's ``!permite`` (by the GM on its own character's turn)."""
+        after the GM's ``!permite`` (by the GM on its own character's turn). A dead attacker owes nothing."""
         now = stamp(ctx)
         found = ((ctx.room.find_character(key), blows) for key, blows in ReinoState.of(combat).pending_seen().items())
         return [Pending("damage", c.name, "daño", target=blow["target"], amount=blow["multiplier"])
                 if blow.get("stamp") == now else
                 Pending("damage_owed", c.name, "daño" if _gms(ctx, c) else f"permite {c.name}",
                         target=blow["target"], amount=blow["multiplier"])
-                for c, blows in found if c is not None for blow in reversed(blows)]
+                for c, blows in found if c is not None and not load(ctx, c).dead for blow in reversed(blows)]
 
     def holds_turn(self, ctx: Context, combat: Combat) -> bool:
         """The victim of the hit just shown may still halve it with an Action Point (``!pa mitad``): a turn

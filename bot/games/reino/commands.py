@@ -324,6 +324,7 @@ def stabilize_command(ctx: Context, got: Parsed) -> None:
         spent = check_action(combat, helper, load(ctx, helper), Action.STANDARD)
     if by_point:
         stabilize_by_point(ctx, target, helper or target, stable)
+        consume_grant(ctx)  # on the GM's !permite too (a dying character's own Action Point)
     else:
         named = helper_bonus(ctx, helper, "medicina")
         check = ReinoCheck(roll_test(ctx.rng, bonus + sum(v for _, v in named), DEFAULT_DC), "estabilizar",

@@ -187,3 +187,15 @@ def test_item_17b_spending_a_point_without_a_use_lists_the_uses() -> None:
         answer = said(t, line)
         assert "!pa éxito" in answer and "!pa mitad" in answer and "!estabilizar NOMBRE pa" in answer, answer
     assert (sheet(table, "Ana")["pa"], sheet(table, "Bruno")["pa"]) == (2, 2)
+
+
+def test_item_17_a_victim_who_fell_on_its_own_turn_may_still_halve() -> None:
+    """Issue 31 item 17: the turn of a character who falls passes by itself, which would close the halving
+    before its player could answer; while it is open the turn waits. On Ana's turn the GM gives her 22 (a
+    trap): PR 20 -> -2, she falls; ``!pa mitad``: 11, PR 20 -> 9, she stands; 11 >= Umbral 8: Fortaleza d20
+    5 + 1 = 6 vs CD 21 fails."""
+    table = table_with((5, 20))
+    t = play(CAST + "@gm:local: !siguiente\n@gm:local: !daño Ana 22\n@ana:local: !pa mitad\n", table=table)
+    assert "▶️" not in said(t, FIRST + 1), said(t, FIRST + 1)
+    assert "PR 20 → 9" in said(t, FIRST + 2) and sheet(table, "Ana")["pr"] == 9
+    assert table.room(ROOM).combat.current == "Ana"  # type: ignore[union-attr]
