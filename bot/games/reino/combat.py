@@ -150,7 +150,9 @@ class ReinoCombat(CombatRules):
         return victim is not None and load(ctx, victim).action_points > 0
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
+        """Its initiative roll and the damage it still owed are forgotten."""
         state = ReinoState.of(combat)
+        state.pending().pop(name_key(name), None)
         made = state.sequence
         if made is not None:
             state.sequence = leave_combat(made, name)

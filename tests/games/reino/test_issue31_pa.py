@@ -199,3 +199,9 @@ def test_item_17_a_victim_who_fell_on_its_own_turn_may_still_halve() -> None:
     assert "▶️" not in said(t, FIRST + 1), said(t, FIRST + 1)
     assert "PR 20 → 9" in said(t, FIRST + 2) and sheet(table, "Ana")["pr"] == 9
     assert table.room(ROOM).combat.current == "Ana"  # type: ignore[union-attr]
+
+
+def test_item_17b_one_who_leaves_the_fight_owes_nothing() -> None:
+    """Issue 31 item 17b: the screen lists owed damage of those still fighting; ``!sale`` of the attacker
+    drops it (nobody is left to roll it)."""
+    assert pending(OWED + "@gm:local: !sale Ana\n", table_with((10, 20))) == []
