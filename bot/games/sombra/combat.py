@@ -25,6 +25,7 @@ from bot.games.sombra.sheet import (
     ENGINE,
     JAMMED,
     MAX_SKILL,
+    THRESHOLD,
     dodge_value,
     fighting_skill,
     require_fields,
@@ -183,7 +184,7 @@ class SombraCombat(CombatRules):
         state = SombraState.of(combat)
         held = [Pending("held", name, "forcejeo", target=mark["by"])
                 for name, mark in state.marked().items() if mark["kind"] == HELD]
-        dying = [Pending("threshold", name, "curar", amount=left) for name, left in state.thresholds.items()]
+        dying = [Pending("threshold", name, "curar", amount=left) for name, left in thresholds(ctx, combat).items()]
         return held + dying
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
@@ -194,10 +195,11 @@ class SombraCombat(CombatRules):
         state.end_threshold(name)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
-        """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
+        """The rules give people no hit points: the GM marks the dying (``!ficha NOMBRE umbral sí``) and the
+        dead (``!ficha NOMBRE muerto 1``)."""
         if sheet_int(character, DEAD):
             return "dead"
-        return "up" if wound_effect(character).can_act else "down"
+        return "up" if wound_effect(character).can_act and not sheet_int(character, THRESHOLD) else "down"
 
 
 def _tied(state: SombraState, slots: list[InitiativeSlot]) -> list[str]:
@@ -205,20 +207,39 @@ def _tied(state: SombraState, slots: list[InitiativeSlot]) -> list[str]:
     return [s.combatant.name for s in slots if s.tied and s.combatant.name not in state.settled]
 
 
+def _dying(ctx: Context, combat: Combat) -> list[Character]:
+    """The combatants the GM marked dying (``umbral``) and not dead yet, in the order."""
+    found = (ctx.room.find_character(name) for name in combat.order)
+    return [c for c in found if c is not None and sheet_int(c, THRESHOLD) and not sheet_int(c, DEAD)]
+
+
+def threshold_rounds(character: Character) -> int:
+    """The death threshold's length: VIT rounds (004: «Umbral Mortal (vit)»); 5, the default, without VIT."""
+    vit = sheet_int(character, "vit")
+    return Attributes().vit if vit is None else vit
+
+
+def thresholds(ctx: Context, combat: Combat) -> dict[str, int]:
+    """The rounds left to each dying combatant: counted since the first new round after the GM's mark."""
+    counted = SombraState.of(combat).thresholds
+    return {c.name: counted.get(c.name, threshold_rounds(c)) for c in _dying(ctx, combat)}
+
+
 def _count_thresholds(ctx: Context, combat: Combat) -> None:
-    """Each new round, one round of the death threshold (VIT) of who is down from a serious wound;
-    at 0 they die. Whoever can act again (healed) stops counting."""
-    counts = SombraState.of(combat).thresholds
-    for name in list(counts):
-        character = ctx.room.find_character(name)
-        if character is None or wound_effect(character).can_act or sheet_int(character, DEAD):
-            del counts[name]
-            continue
-        counts[name] -= 1
-        if counts[name] <= 0:
-            del counts[name]
+    """Each new round, one round of the death threshold (VIT) of who the GM marked dying; at 0 they die.
+    No wound starts it: 004 gives it to who reached 0 hit points, and gives people none."""
+    state = SombraState.of(combat)
+    before = dict(state.thresholds)
+    counts = state.counted_thresholds()
+    counts.clear()
+    for character in _dying(ctx, combat):
+        left = before.get(character.name, threshold_rounds(character)) - 1
+        if left > 0:
+            counts[character.name] = left
+        else:
+            del character.sheet[THRESHOLD]
             character.sheet[DEAD] = 1
-        ctx.announce("sombra/table_threshold", name=name, left=counts.get(name, 0))
+        ctx.announce("sombra/table_threshold", name=character.name, left=max(left, 0))
 
 
 def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
@@ -227,10 +248,10 @@ def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list
     stun = fight.stunned(actor.name) if fight else 0
     if stun:
         labels.append({"kind": "stunned", "turns": stun})
-    thresholds = fight.thresholds if fight else {}
-    if actor.name in thresholds:
+    if sheet_int(actor, THRESHOLD) and not sheet_int(actor, DEAD):
         # The rounds left are VIT counted down: an NPC's stay the GMs' (the round's notice tells them).
-        labels.append({"kind": "threshold", "rounds": thresholds[actor.name], "secret": ctx.sheet_is_gms(actor)})
+        rounds = fight.thresholds.get(actor.name, threshold_rounds(actor)) if fight else threshold_rounds(actor)
+        labels.append({"kind": "threshold", "rounds": rounds, "secret": ctx.sheet_is_gms(actor)})
     held = fight.manoeuvre(actor.name) if fight else None
     if held:
         labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})

@@ -41,6 +41,7 @@ from bot.games.sombra.sheet import (
     JAMMED,
     KNIFE,
     MAX_SKILL,
+    THRESHOLD,
     WOUNDS,
     ZONE_ARMOUR,
     dodge_value,
@@ -71,7 +72,6 @@ from systems.sombra.rules import (
     capsizes,
 )
 from systems.sombra.syntax import LOCATION_WORDS, MELEE_TYPES, plain
-from systems.sombra.wounds import combined_effect
 
 COMMANDS = CommandGroup()
 ATTACK = Rest("OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 3, cobertura...]")
@@ -291,8 +291,9 @@ def heal_command(ctx: Context, got: Parsed) -> None:
         for key in (ZONE_ARMOUR, FLOTATION_LOST):
             character.sheet.pop(key, None)
     character.sheet[WOUNDS] = wounds
+    character.sheet.pop(THRESHOLD, None)
     combat = ctx.room.combat
-    if combat is not None and combined_effect(wounds).can_act:
+    if combat is not None:
         SombraState.of(combat).end_threshold(character.name)
     if combat is not None and "cabeza" not in wounds:
         SombraState.of(combat).end_stun(character.name)

@@ -18,31 +18,33 @@ from systems.sombra.syntax import MELEE_TYPES, TABLE_WORDS, plain, read_weapon
 from systems.sombra.wounds import WoundEffect, combined_effect
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
-ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo")
-SKILLS = ("disparo", "pelea", "arrojar", "esquivar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta",
-          "sigilo", "conducir", "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
+ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "bayoneta")
+SKILLS = ("disparo", "pelea", "arrojar", "esquivar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "bayoneta",
+          "alerta", "sigilo", "conducir", "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
           "idiomas", "mando")
-"""Every skill of the sheet (0-30), in the order ``!ficha`` lists them."""
+"""Every skill of the sheet (0-30), in the order ``!ficha`` lists them. 004's names are these or their aliases:
+«armas blancas» is ``cuchillo`` (the key sheets were stored with), «lucha desarmado» ``pelea``, «bayoneta» its own."""
 MAX_SKILL = 30
 NAMES = {
     "fue": "FUE", "res": "RES", "vit": "VIT", "agi": "AGI", "coo": "COO", "vel": "VEL", "con": "CON", "int": "INT",
     "per": "PER", "inv": "INV", "log": "LOG", "mem": "MEM", "apa": "APA", "car": "CAR", "vol": "VOL",
     "disparo": "Disparo", "pelea": "Pelea", "arrojar": "Arrojar", "pistola": "Pistola", "fusil": "Fusil",
-    "ametralladora": "Ametralladora", "lanzar": "Lanzar", "cuchillo": "Cuchillo", "esquivar": "Esquivar",
+    "ametralladora": "Ametralladora", "lanzar": "Lanzar", "cuchillo": "Armas blancas", "bayoneta": "Bayoneta", "esquivar": "Esquivar",
     "alerta": "Alerta", "sigilo": "Sigilo", "conducir": "Conducir", "pilotar": "Pilotar", "nadar": "Nadar",
     "trepar": "Trepar", "primeros_auxilios": "Primeros auxilios", "orientacion": "Orientación",
     "explosivos": "Explosivos", "radio": "Radio", "idiomas": "Idiomas", "mando": "Mando", "arma": "Arma",
     "tipo": "Tipo", "blindaje": "Blindaje", "flotabilidad": "Flotabilidad", "muerto": "Muerto",
-    "motor": "Motor", "encasquillada": "Encasquillada", "volcado": "Volcado",
+    "motor": "Motor", "encasquillada": "Encasquillada", "volcado": "Volcado", "umbral": "Umbral mortal",
 }
 ALIASES = {
-    "bayoneta": "cuchillo", "lucha": "pelea", "desarmado": "pelea",
+    "lucha": "pelea", "desarmado": "pelea", "lucha_desarmado": "pelea", "lucha_desarmada": "pelea",
+    "pilotar_barcas": "pilotar", "pilotar_buques": "pilotar",
     "fuerza": "fue", "resistencia": "res", "vitalidad": "vit", "agilidad": "agi", "coordinacion": "coo",
     "velocidad": "vel", "concentracion": "con", "intuicion": "int", "percepcion": "per", "inventiva": "inv",
     "logica": "log", "memoria": "mem", "apariencia": "apa", "carisma": "car", "voluntad": "vol",
     "disparar": "disparo", "subfusil": "fusil", "granada": "lanzar", "esquiva": "esquivar", "curar": "primeros_auxilios",
 }
-DEAD, JAMMED, CAPSIZED, ENGINE = "muerto", "encasquillada", "volcado", "motor"
+DEAD, JAMMED, CAPSIZED, ENGINE, THRESHOLD = "muerto", "encasquillada", "volcado", "motor", "umbral"
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
@@ -92,7 +94,7 @@ SHEET_FIELDS: dict[str, type] = {
                      "vol"), int),
     **dict.fromkeys(SKILLS, SkillValue),
     "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": Flag,
-    "motor": int, "encasquillada": int, "volcado": int,
+    "motor": int, "encasquillada": int, "volcado": int, "umbral": Flag,
 }
 
 

@@ -139,11 +139,13 @@ class SombraState:
 
     @property
     def thresholds(self) -> dict[str, int]:
-        """The death threshold's rounds left (VIT counted down) of who is down from a serious wound."""
+        """The death threshold's rounds left (VIT counted down) of who the GM marked dying (``umbral``),
+        from the first new round after the mark."""
         return self._data.get(THRESHOLD, {})
 
-    def start_threshold(self, name: str, rounds: int) -> None:
-        self._data.setdefault(THRESHOLD, {}).setdefault(name, rounds)
+    def counted_thresholds(self) -> dict[str, int]:
+        """The thresholds' rounds left, kept (the key is added when missing)."""
+        return self._data.setdefault(THRESHOLD, {})
 
     def end_threshold(self, name: str) -> None:
         self.thresholds.pop(name, None)
