@@ -26,10 +26,13 @@ from bot.games.sombra.sheet import (
     JAMMED,
     MAX_SKILL,
     THRESHOLD,
+    bayonet_skill,
+    bayonet_weapon,
     dodge_value,
     fighting_skill,
     require_fields,
     sheet_int,
+    skill_word,
     table_of,
     weapon_for,
     wound_effect,
@@ -322,7 +325,7 @@ def fire_shots(ctx: Context, attacker: Character, target: Character, table: str,
         jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
         if jams:
             attacker.sheet[JAMMED] = 1
-        ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
+        ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill_word(skill), value=value,
                   aim=aim, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
                   bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
                   melee=False, jams=jams, maneuver=None, first=explainer(ctx))
@@ -367,14 +370,11 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
     state = round_state(ctx.room.combat)
     stance = state["defence"].get(target.name) if state else None
     value = sheet_int(attacker, skill) or 0
-    extra = dodge_difficulty(target) + state_penalty(ctx, attacker)
-    if fixed:
-        extra += (("bayoneta_calada", FIXED_BAYONET),)
-    if bayonet:
-        extra += ((("carga", CHARGE),) if stance != "recepcion" else ()) if maneuver == "carga" \
-            else (("bayoneta_parado", BAYONET_STANDING),)
-    attack, aim, stunned = roll_check(ctx, attacker, value, " ".join(options), arms=fixed, extra=extra)
-    ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
+    extra = dodge_difficulty(target) + state_penalty(ctx, attacker) + \
+        _bayonet_modifiers(bayonet, fixed, maneuver, stance)
+    attack, aim, stunned = roll_check(ctx, attacker, value, " ".join(options), arms=bayonet, extra=extra)
+    ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill_word(skill),
+              value=value,
               aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
               covering=False, melee=True, jams=False, maneuver=maneuver, first=explainer(ctx))
     effect = wound_effect(target)
@@ -387,14 +387,17 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
             defence, defender_aim, defender_stunned = roll_check(ctx, target, defender_value, arms=None,
                                                              extra=state_penalty(ctx, target))
         else:
-            defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or fighting_skill(target)
+            receiving = stance == "recepcion"
+            defender_skill, defender_fixed = bayonet_skill(target) if receiving else \
+                ("pelea" if stance == "parada" else fighting_skill(target), False)
             require_fields(target, (defender_skill,))
             defender_value = sheet_int(target, defender_skill) or 0
             parry = stance == "parada"
             clauses = Clauses([Modifier("parada", PARRY)]) if parry else None
-            against = () if parry else dodge_difficulty(attacker)
+            against = (() if parry else dodge_difficulty(attacker)) + _bayonet_modifiers(False, defender_fixed)
             defence, defender_aim, defender_stunned = roll_check(
-                ctx, target, defender_value, arms=False, clauses=clauses, extra=against + state_penalty(ctx, target))
+                ctx, target, defender_value, arms=receiving, clauses=clauses,
+                extra=against + state_penalty(ctx, target))
     winner = winner_of(attack, defence)
     struck, damage, reports, doubled = None, None, [], False
     if winner == 0 and maneuver in (None, "carga"):
@@ -402,18 +405,30 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
     elif winner == 1 and stance in (None, "recepcion") and defence is not None:
         doubled = stance == "recepcion" and maneuver == "carga"
         struck = attacker
-        damage = melee_damage(target, weapon_for(target, defender_skill or "pelea"), defence, doubled)
+        blade = bayonet_weapon(target) if stance == "recepcion" else weapon_for(target, defender_skill or "pelea")
+        damage = melee_damage(target, blade, defence, doubled)
     if struck is not None and damage is not None:
         reports = apply_damage(ctx, struck, "persona", damage)
     outcome = maneuver_outcome(ctx, attacker, target, maneuver, winner == 0)
     winner_name = {0: attacker.name, 1: target.name}.get(winner)
     ctx.reply("sombra/table_defence", roll=defence, roller=target.name, attacker=attacker.name, defender=target.name,
-              stance=stance, skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
+              stance=stance, skill=skill_word(defender_skill) if defender_skill else None, value=defender_value,
+              aim=defender_aim, stunned=defender_stunned,
               winner=winner_name, struck=struck.name if struck else None, damage=damage, reports=reports,
               after=after_blow(ctx, struck, reports) if struck else [], doubled=doubled, maneuver=maneuver,
               outcome=outcome, first=explainer(ctx))
     if winner == 0 and maneuver in ("derribar", "carga"):
         knockdown(ctx, attacker, target, attack)
+
+
+def _bayonet_modifiers(bayonet: bool, fixed: bool, maneuver: str | None = None,
+                       stance: str | None = None) -> tuple[tuple[str, int], ...]:
+    """A bayonet's modifiers: fixed on another skill's weapon +1 (004: «con un penalizador de -1»); a charge
+    -2 («+2 a la tirada», an advantage) unless received; standing still with the bayonet's own skill +5."""
+    extra: tuple[tuple[str, int], ...] = (("bayoneta_calada", FIXED_BAYONET),) if fixed else ()
+    if maneuver == "carga":
+        return extra + ((("carga", CHARGE),) if stance != "recepcion" else ())
+    return extra + ((("bayoneta_parado", BAYONET_STANDING),) if bayonet and not fixed else ())
 
 
 def maneuver_outcome(ctx: Context, attacker: Character, target: Character, maneuver: str | None,

@@ -39,11 +39,12 @@ from bot.games.sombra.sheet import (
     DEAD,
     FLOTATION_LOST,
     JAMMED,
-    KNIFE,
     MAX_SKILL,
     THRESHOLD,
     WOUNDS,
     ZONE_ARMOUR,
+    bayonet_skill,
+    bayonet_weapon,
     dodge_value,
     fire_skill,
     require_fields,
@@ -67,6 +68,7 @@ from bot.games.sombra.state import (
 from systems.sombra.damage import AREAS
 from systems.sombra.resolver import damage_request, damage_roll
 from systems.sombra.rules import (
+    BAYONET_FALLBACK,
     MELEE_SKILLS,
     OPPORTUNITY_INITIATIVE,
     capsizes,
@@ -112,9 +114,17 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     if not effect.can_act:
         raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect, two_handed=False)
     skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
-    bayonet = skill == "cuchillo" and plain(rest[0]) == "bayoneta"
-    if skill is None:
-        skill = "pelea" if weapon_type(sheet_weapon(attacker)) in MELEE_TYPES else fire_skill(attacker, target.name)
+    options = rest[used:]
+    if skill is None or (skill == "disparo" and sheet_int(attacker, skill) is None):
+        # 004 names each firearm's skill, no generic one: «disparo» is the sheet's firearm (``fusil 13``).
+        armed = skill is None and weapon_type(sheet_weapon(attacker)) in MELEE_TYPES
+        skill = "pelea" if armed else fire_skill(attacker, target.name)
+    bayonet, fixed = skill == "bayoneta", False
+    if bayonet:
+        skill, fixed = bayonet_skill(attacker)
+    elif skill in BAYONET_FALLBACK and any(plain(w) == "bayoneta" for w in options):
+        options = [w for w in options if plain(w) != "bayoneta"]
+        bayonet, fixed = True, True
     held = state_of(ctx, attacker)
     if held in (DOWN, HELD):
         raise Refusal("sombra/table_held", name=attacker.name, state=held)
@@ -122,14 +132,9 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     state = round_state(ctx.room.combat)
     if state is not None and state["defence"].get(attacker.name):
         raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
-    weapon = weapon_for(attacker, skill)
-    options = rest[used:]
-    fixed = skill == "fusil" and any(plain(w) == "bayoneta" for w in options)
-    if fixed:
-        options = [w for w in options if plain(w) != "bayoneta"]
-        weapon = weapon if weapon_type(weapon) in MELEE_TYPES else KNIFE
-    if (skill in MELEE_SKILLS or fixed) and table == "persona":
-        melee(ctx, attacker, target, skill, weapon, options, bayonet or fixed, fixed)
+    weapon = bayonet_weapon(attacker) if bayonet else weapon_for(attacker, skill)
+    if (skill in MELEE_SKILLS or bayonet) and table == "persona":
+        melee(ctx, attacker, target, skill, weapon, options, bayonet, fixed)
     else:
         fire_shots(ctx, attacker, target, table, skill, weapon, options)
     if state is not None and attacker.name not in state["attacked"]:
@@ -160,8 +165,10 @@ def defence_command(ctx: Context, got: Parsed) -> None:
             raise Refusal("sombra/table_defence_late", name=character.name)
         if stance == "esquiva":
             dodge_value(character)
+        elif stance == "recepcion":
+            bayonet_skill(character)
         else:
-            require_fields(character, ("cuchillo",) if stance == "recepcion" else ("pelea",))
+            require_fields(character, ("pelea",))
         state["defence"][character.name] = stance
     ctx.reply("sombra/table_defence_declared", name=character.name, stance=stance)
 

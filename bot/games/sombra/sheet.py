@@ -13,7 +13,7 @@ from bot.core.api import (
 )
 from systems.dice import DiceError
 from systems.refusal import Refusal
-from systems.sombra.rules import MELEE_SKILLS
+from systems.sombra.rules import BAYONET_FALLBACK, MELEE_SKILLS
 from systems.sombra.syntax import MELEE_TYPES, TABLE_WORDS, plain, read_weapon
 from systems.sombra.wounds import WoundEffect, combined_effect
 
@@ -29,7 +29,8 @@ NAMES = {
     "fue": "FUE", "res": "RES", "vit": "VIT", "agi": "AGI", "coo": "COO", "vel": "VEL", "con": "CON", "int": "INT",
     "per": "PER", "inv": "INV", "log": "LOG", "mem": "MEM", "apa": "APA", "car": "CAR", "vol": "VOL",
     "disparo": "Disparo", "pelea": "Pelea", "arrojar": "Arrojar", "pistola": "Pistola", "fusil": "Fusil",
-    "ametralladora": "Ametralladora", "lanzar": "Lanzar", "cuchillo": "Armas blancas", "bayoneta": "Bayoneta", "esquivar": "Esquivar",
+    "ametralladora": "Ametralladora", "lanzar": "Lanzar", "cuchillo": "Armas blancas", "bayoneta": "Bayoneta",
+    "esquivar": "Esquivar",
     "alerta": "Alerta", "sigilo": "Sigilo", "conducir": "Conducir", "pilotar": "Pilotar", "nadar": "Nadar",
     "trepar": "Trepar", "primeros_auxilios": "Primeros auxilios", "orientacion": "Orientación",
     "explosivos": "Explosivos", "radio": "Radio", "idiomas": "Idiomas", "mando": "Mando", "arma": "Arma",
@@ -157,7 +158,7 @@ def sheet_weapon(character: Character) -> str:
 
 
 def weapon_for(character: Character, skill: str) -> str:
-    """The sheet's weapon, but bare hands for Pelea and a knife (type I) for Cuchillo when it is a gun."""
+    """The sheet's weapon, but bare hands for Pelea and a knife (type I) for a blade's skill when it is a gun."""
     weapon = sheet_weapon(character)
     if skill in MELEE_SKILLS and weapon_type(weapon) not in MELEE_TYPES:
         return UNARMED if skill == "pelea" else KNIFE
@@ -181,3 +182,26 @@ def fighting_skill(character: Character) -> str:
     return "cuchillo" if armed else "pelea"
 
 
+
+
+def skill_word(key: str) -> str:
+    """A skill as the messages name it: its sheet name in lower case (``cuchillo`` is «armas blancas»)."""
+    return NAMES.get(key, key).lower()
+
+
+def bayonet_skill(character: Character) -> tuple[str, bool]:
+    """The skill a bayonet attack (or a charge received) rolls, and whether it is fixed on another skill's
+    weapon: the bayonet's own (004: «tirar por la habilidad de bayoneta»), else armas blancas, else fusil
+    (one point harder); a refusal naming ``bayoneta`` when the sheet has none of them."""
+    if sheet_int(character, "bayoneta") is not None:
+        return "bayoneta", False
+    for skill in BAYONET_FALLBACK:
+        if sheet_int(character, skill) is not None:
+            return skill, True
+    raise Refusal("sombra/table_missing", name=character.name, fields=["bayoneta"])
+
+
+def bayonet_weapon(character: Character) -> str:
+    """A bayonet's damage: the sheet's weapon when it is a blade or a blow, else a knife's (type I)."""
+    weapon = sheet_weapon(character)
+    return weapon if weapon_type(weapon) in MELEE_TYPES else KNIFE
