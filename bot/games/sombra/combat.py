@@ -43,6 +43,7 @@ from bot.games.sombra.state import (
     DOWN,
     HELD,
     UNBALANCED,
+    Aim,
     SombraState,
     round_state,
     set_state,
@@ -57,6 +58,7 @@ from systems.sombra.rules import (
     OPPORTUNITY_INITIATIVE,
     PARRY,
     SECOND_SHOT,
+    TOOK_AIM,
     TWO_HANDED_SKILLS,
     Attributes,
     Combatant,
@@ -69,7 +71,7 @@ from systems.sombra.rules import (
     shot_penalty,
     unarmed_difficulty,
 )
-from systems.sombra.syntax import Clauses, parse_fire, plain, read_weapon
+from systems.sombra.syntax import AIM_MODIFIERS, LOCATION_WORDS, Clauses, parse_fire, plain, read_weapon
 
 
 def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
@@ -142,6 +144,12 @@ class SombraCombat(CombatRules):
                 held["fresh"] = False
             else:
                 state.end_manoeuvre(str(previous))
+        aim = state.aim(previous) if previous is not None else None
+        if aim is not None:  # the turn spent aiming ends; the next one, shot or not, uses the aim up
+            if aim["fresh"]:
+                aim["fresh"] = False
+            else:
+                state.end_aim(str(previous))
         state.last_turn = actor.name
         if actor.name in stun or wound_effect(actor).fallen:
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
@@ -196,6 +204,7 @@ class SombraCombat(CombatRules):
         state.end_stun(name)
         state.end_manoeuvre(name)
         state.end_threshold(name)
+        state.end_aim(name)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no hit points: the GM marks the dying (``!ficha NOMBRE umbral sí``) and the
@@ -255,6 +264,9 @@ def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list
         # The rounds left are VIT counted down: an NPC's stay the GMs' (the round's notice tells them).
         rounds = fight.thresholds.get(actor.name, threshold_rounds(actor)) if fight else threshold_rounds(actor)
         labels.append({"kind": "threshold", "rounds": rounds, "secret": ctx.sheet_is_gms(actor)})
+    aim = fight.aim(actor.name) if fight else None
+    if aim is not None:
+        labels.append({"kind": "aiming", "location": LOCATION_WORDS[aim["location"]][1] if aim["location"] else None})
     held = fight.manoeuvre(actor.name) if fight else None
     if held:
         labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
@@ -292,9 +304,25 @@ def attacker_of(ctx: Context) -> Character | None:
     return ctx.character
 
 
+def taken_aim(ctx: Context, attacker: Character, options: list[str]) -> tuple[list[str], Aim | None]:
+    """The aim an attack in a running combat uses, and its words without ``apuntando``: refused in the turn
+    spent aiming; ``apuntando`` refused with a hint without a turn spent aiming (004: «un turno»), and left
+    out with one (the aim counts by itself). Out of combat, with no turns to spend, the words stay as written."""
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        return options, None
+    aim = SombraState.of(combat).aim(attacker.name)
+    if aim is not None and aim["fresh"]:
+        raise Refusal("sombra/table_aiming", name=attacker.name)
+    if aim is None and any(plain(w) == "apuntando" for w in options):
+        raise Refusal("sombra/table_aim_first", name=attacker.name)
+    return [w for w in options if plain(w) != "apuntando"], aim
+
+
 def fire_shots(ctx: Context, attacker: Character, target: Character, table: str, skill: str, weapon: str,
-          options: list[str]) -> None:
-    """Shots and bursts within the turn's rate of fire (in combat), one message per bullet."""
+          options: list[str], aim: Aim | None = None) -> None:
+    """Shots and bursts within the turn's rate of fire (in combat), one message per bullet; after a turn spent
+    aiming the first bullet gets the -5 and, aimed at a location, the ``apuntado`` there (+2)."""
     fire = parse_fire(options)
     if fire.bullets is not None and skill not in BURST_SKILLS:
         raise Refusal("sombra/table_no_burst", name=attacker.name, skill=skill)
@@ -317,16 +345,21 @@ def fire_shots(ctx: Context, attacker: Character, target: Character, table: str,
     damage = read_weapon(weapon, sheet_int(attacker, "fue"))
     for bullet in range(1, (fire.bullets or 1) + 1):
         burst = fire.bullet_modifier(bullet) if fire.bullets else None
-        modifiers = [m for m in (Modifier("segundo", SECOND_SHOT) if second else None, burst) if m is not None]
+        aimed = aim if bullet == 1 and skill in FIREARM_SKILLS else None
+        took = Modifier("apuntando", TOOK_AIM) if aimed is not None else None
+        modifiers = [m for m in (Modifier("segundo", SECOND_SHOT) if second else None, burst, took) if m is not None]
         clauses = Clauses(modifiers, table=table, damage=damage)
-        result, aim, stunned = roll_check(ctx, attacker, value, " ".join(fire.rest), arms=skill in TWO_HANDED_SKILLS,
-                                          clauses=clauses, extra=state_penalty(ctx, attacker))
+        words = list(fire.rest)
+        if aimed is not None and aimed["location"] and not any(plain(w) in AIM_MODIFIERS for w in words):
+            words = ["apuntado", aimed["location"], *words]
+        result, at, stunned = roll_check(ctx, attacker, value, " ".join(words), arms=skill in TWO_HANDED_SKILLS,
+                                         clauses=clauses, extra=state_penalty(ctx, attacker))
         reports = apply_damage(ctx, target, table, result.damage) if result.damage else []
         jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
         if jams:
             attacker.sheet[JAMMED] = 1
         ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill_word(skill), value=value,
-                  aim=aim, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
+                  aim=at, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
                   bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
                   melee=False, jams=jams, maneuver=None, first=explainer(ctx))
         if jams:

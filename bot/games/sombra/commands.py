@@ -29,6 +29,7 @@ from bot.games.sombra.combat import (
     fire_shots,
     melee,
     status_labels,
+    taken_aim,
     winner_of,
 )
 from bot.games.sombra.damage import apply_damage, fixed_damage
@@ -65,6 +66,7 @@ from bot.games.sombra.state import (
     round_state,
     state_of,
 )
+from systems.dice import DiceError
 from systems.sombra.damage import AREAS
 from systems.sombra.resolver import damage_request, damage_roll
 from systems.sombra.rules import (
@@ -79,6 +81,7 @@ COMMANDS = CommandGroup()
 ATTACK = Rest("OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 3, cobertura...]")
 DEFENCE = Rest("[NOMBRE] esquiva|parada|recepcion|ninguna")
 TURN = Rest("BARCO [PILOTO] [dificil...]")
+AIM_AT = Rest("[LOC]")
 END = Key(("fin",))
 DAMAGE = Rest("NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC")
 HEAL = Rest("NOMBRE [localización]")
@@ -133,12 +136,40 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     if state is not None and state["defence"].get(attacker.name):
         raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
     weapon = bayonet_weapon(attacker) if bayonet else weapon_for(attacker, skill)
+    options, aim = taken_aim(ctx, attacker, options)
     if (skill in MELEE_SKILLS or bayonet) and table == "persona":
         melee(ctx, attacker, target, skill, weapon, options, bayonet, fixed)
     else:
-        fire_shots(ctx, attacker, target, table, skill, weapon, options)
+        fire_shots(ctx, attacker, target, table, skill, weapon, options, aim)
+    if aim is not None:
+        SombraState.of(ctx.running_combat()).end_aim(attacker.name)
     if state is not None and attacker.name not in state["attacked"]:
         state["attacked"].append(attacker.name)
+    consume_grant(ctx)
+
+
+@COMMANDS.takes("apuntar", "aim", spec=(Opt(AIM_AT, brackets=False),), in_character=True, changes=True)
+def aim_command(ctx: Context, got: Parsed) -> None:
+    """004, Fusil: «Se pueden obtener beneficios por apuntar (un turno y aumentar un -5 el modificador)»: the turn
+    goes in aiming, no shot; the next turn's first shot gets the -5 (and, at a location, its ``apuntado``)."""
+    shooter = attacker_of(ctx)
+    if shooter is None:
+        raise Refusal("sombra/table_no_attacker")
+    state = round_state(ctx.running_combat())
+    assert state is not None
+    words = got.text(AIM_AT.shown).split()
+    location = plain(" ".join(words)) if words else None
+    if location is not None and location not in LOCATION_WORDS:
+        raise DiceError("sombra.unknown_location", text=" ".join(words)[:20])
+    effect = wound_effect(shooter)
+    if not effect.can_act:
+        raise Refusal("sombra/table_cannot_act", name=shooter.name, effect=effect, two_handed=False)
+    if state["defence"].get(shooter.name):
+        raise Refusal("sombra/table_defending", name=shooter.name, stance=state["defence"][shooter.name])
+    if shooter.name in state["attacked"] or shooter.name in state["fire"]:
+        raise Refusal("sombra/table_aim_late", name=shooter.name)
+    SombraState.of(ctx.running_combat()).take_aim(shooter.name, location)
+    ctx.reply("sombra/table_aim", name=shooter.name, location=LOCATION_WORDS[location][1] if location else None)
     consume_grant(ctx)
 
 

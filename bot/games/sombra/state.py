@@ -1,7 +1,7 @@
 """Sistema Sombra's data in ``combat.data``: what belongs to one fight, read and written through ``SombraState``.
 
 Initiative ties, stun counters, whose turn started last, the round's shots and declared defences,
-manoeuvre states, death thresholds, who watches for opportunity fire. (What outlasts a fight lives in
+manoeuvre states, death thresholds, who watches for opportunity fire, who spent a turn aiming. (What outlasts a fight lives in
 the sheet: ``sheet.py``.)
 """
 
@@ -28,6 +28,8 @@ BY_INITIATIVE = "by_initiative"
 """In ``combat.data``: the order came from VEL/AGI (``!iniciativa``), not from the GM's ``!turnos``."""
 TIES, STUN, LAST_TURN = "ties", "stun", "last_turn"
 """In ``combat.data``: who is tied in the order; the stun turns left, by name; whose turn started last."""
+AIM = "aim"
+"""In ``combat.data``: who spent a turn aiming (``Aim``), by name."""
 SETTLED = "ties_settled"
 """In ``combat.data``: who the GM placed among those it tied with (``!orden``): no longer tied."""
 
@@ -41,6 +43,15 @@ class Manoeuvre(TypedDict):
     by: str | None
     escapes: int
     """Struggles won in a row by the held one."""
+
+
+class Aim(TypedDict):
+    """A turn spent aiming (004: «apuntar (un turno y aumentar un -5 el modificador)»)."""
+
+    location: str | None
+    """The location aimed at, as its words (``cabeza``, ``brazo derecho``): the shot's ``apuntado``."""
+    fresh: bool
+    """Taken in the turn under way, which is spent; the -5 is for the next turn's first shot."""
 
 
 class Shots(TypedDict):
@@ -149,6 +160,16 @@ class SombraState:
 
     def end_threshold(self, name: str) -> None:
         self.thresholds.pop(name, None)
+
+    def aim(self, name: str) -> Aim | None:
+        """The aim ``name`` took, if any."""
+        return self._data.get(AIM, {}).get(name)
+
+    def take_aim(self, name: str, location: str | None) -> None:
+        self._data.setdefault(AIM, {})[name] = {"location": location, "fresh": True}
+
+    def end_aim(self, name: str) -> None:
+        self._data.get(AIM, {}).pop(name, None)
 
     def manoeuvre(self, name: str) -> Manoeuvre | None:
         return self._data.get(STATES, {}).get(name)
