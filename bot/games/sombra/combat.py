@@ -388,7 +388,7 @@ def melee_damage(character: Character, weapon: str, result: SombraCheck, doubled
 def melee(ctx: Context, attacker: Character, target: Character, skill: str, weapon: str,
            options: list[str], bayonet: bool, fixed: bool = False) -> None:
     """Both roll; the better result strikes. A declared dodge rolls Esquivar and a parry the fighting
-    skill at -4: they only avoid the blow. A defender who cannot act does not roll. A manoeuvre
+    skill at -4: they only avoid the blow. A defender who cannot act (or is dying) does not roll. A manoeuvre
     (derribar, placar, apresar) replaces the blow; a bayonet charge strikes and knocks down."""
     words = [plain(w) for w in options]
     chosen = [m for m in MANEUVERS if m in words]
@@ -413,7 +413,7 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
     effect = wound_effect(target)
     defence: SombraCheck | None = None
     defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
-    if effect.can_act and state_of(ctx, target) is None and \
+    if effect.can_act and not sheet_int(target, THRESHOLD) and state_of(ctx, target) is None and \
             (stance == "esquiva" or effect.arm_penalty(False) is not None):
         if stance == "esquiva":
             defender_value = dodge_value(target)

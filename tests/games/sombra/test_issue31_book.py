@@ -79,6 +79,15 @@ def test_item_18_a_player_may_not_start_a_threshold_and_the_gm_may_stop_it() -> 
     assert not sheet(table, "Hans").get("umbral") and not sheet(table, "McAvoy").get("umbral")
 
 
+def test_item_18_a_dying_character_does_not_fight_back() -> None:
+    """Issue 31 item 18: one the GM marked dying cannot act (the threshold is what they hold out «tras llegar a
+    los 0 puntos de vida»): a blow against them is no fight, only the attacker rolls (three dice)."""
+    table = sombra_table((2, 3, 4))
+    t = play(CAST + "@gm:local: !ficha Hans umbral sí pelea 10\n@gm:local: !ficha McAvoy pelea 12\n"
+             "@ana:local: !ataque Hans pelea\n", table)
+    assert "Gana McAvoy" in " ".join(t.texts(TURN + 2)) and "Hans pelea" not in " ".join(t.texts(TURN + 2))
+
+
 def test_item_18_the_rule_card_says_the_gm_starts_the_threshold() -> None:
     """Issue 31 item 18: the healing card no longer says a serious wound starts the count."""
     cards = tomllib.loads(Path("systems/sombra/cards.toml").read_text(encoding="utf-8"))["card"]
