@@ -44,6 +44,7 @@ from bot.games.sombra.state import (
     HELD,
     UNBALANCED,
     Aim,
+    Aims,
     SombraState,
     round_state,
     set_state,
@@ -144,12 +145,12 @@ class SombraCombat(CombatRules):
                 held["fresh"] = False
             else:
                 state.end_manoeuvre(str(previous))
-        aim = state.aim(previous) if previous is not None else None
+        aim = Aims(combat).of(previous) if previous is not None else None
         if aim is not None:  # the turn spent aiming ends; the next one, shot or not, uses the aim up
             if aim["fresh"]:
                 aim["fresh"] = False
             else:
-                state.end_aim(str(previous))
+                Aims(combat).end(str(previous))
         state.last_turn = actor.name
         if actor.name in stun or wound_effect(actor).fallen:
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
@@ -204,7 +205,7 @@ class SombraCombat(CombatRules):
         state.end_stun(name)
         state.end_manoeuvre(name)
         state.end_threshold(name)
-        state.end_aim(name)
+        Aims(combat).end(name)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
         """The rules give people no hit points: the GM marks the dying (``!ficha NOMBRE umbral sí``) and the
@@ -264,7 +265,7 @@ def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list
         # The rounds left are VIT counted down: an NPC's stay the GMs' (the round's notice tells them).
         rounds = fight.thresholds.get(actor.name, threshold_rounds(actor)) if fight else threshold_rounds(actor)
         labels.append({"kind": "threshold", "rounds": rounds, "secret": ctx.sheet_is_gms(actor)})
-    aim = fight.aim(actor.name) if fight else None
+    aim = Aims(combat).of(actor.name) if combat else None
     if aim is not None:
         labels.append({"kind": "aiming", "location": LOCATION_WORDS[aim["location"]][1] if aim["location"] else None})
     held = fight.manoeuvre(actor.name) if fight else None
@@ -311,7 +312,7 @@ def taken_aim(ctx: Context, attacker: Character, options: list[str]) -> tuple[li
     combat = ctx.room.combat
     if combat is None or not combat.started:
         return options, None
-    aim = SombraState.of(combat).aim(attacker.name)
+    aim = Aims(combat).of(attacker.name)
     if aim is not None and aim["fresh"]:
         raise Refusal("sombra/table_aiming", name=attacker.name)
     if aim is None and any(plain(w) == "apuntando" for w in options):

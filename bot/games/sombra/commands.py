@@ -61,6 +61,7 @@ from bot.games.sombra.sheet import (
 from bot.games.sombra.state import (
     DOWN,
     HELD,
+    Aims,
     SombraState,
     manoeuvres,
     round_state,
@@ -142,7 +143,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     else:
         fire_shots(ctx, attacker, target, table, skill, weapon, options, aim)
     if aim is not None:
-        SombraState.of(ctx.running_combat()).end_aim(attacker.name)
+        Aims(ctx.running_combat()).end(attacker.name)
     if state is not None and attacker.name not in state["attacked"]:
         state["attacked"].append(attacker.name)
     consume_grant(ctx)
@@ -168,7 +169,7 @@ def aim_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("sombra/table_defending", name=shooter.name, stance=state["defence"][shooter.name])
     if shooter.name in state["attacked"] or shooter.name in state["fire"]:
         raise Refusal("sombra/table_aim_late", name=shooter.name)
-    SombraState.of(ctx.running_combat()).take_aim(shooter.name, location)
+    Aims(ctx.running_combat()).take(shooter.name, location)
     ctx.reply("sombra/table_aim", name=shooter.name, location=LOCATION_WORDS[location][1] if location else None)
     consume_grant(ctx)
 

@@ -161,16 +161,6 @@ class SombraState:
     def end_threshold(self, name: str) -> None:
         self.thresholds.pop(name, None)
 
-    def aim(self, name: str) -> Aim | None:
-        """The aim ``name`` took, if any."""
-        return self._data.get(AIM, {}).get(name)
-
-    def take_aim(self, name: str, location: str | None) -> None:
-        self._data.setdefault(AIM, {})[name] = {"location": location, "fresh": True}
-
-    def end_aim(self, name: str) -> None:
-        self._data.get(AIM, {}).pop(name, None)
-
     def manoeuvre(self, name: str) -> Manoeuvre | None:
         return self._data.get(STATES, {}).get(name)
 
@@ -194,6 +184,23 @@ class SombraState:
             seen = {"round": self.combat.round, "fire": {}, "defence": {}, "attacked": []}
             self._data[THIS_ROUND] = seen
         return seen
+
+
+@dataclass
+class Aims:
+    """Who spent a turn aiming, in ``combat.data`` (``Aim`` by name): a view like ``SombraState``'s."""
+
+    combat: Combat
+
+    def of(self, name: str) -> Aim | None:
+        """The aim ``name`` took, if any."""
+        return self.combat.data.get(AIM, {}).get(name)
+
+    def take(self, name: str, location: str | None) -> None:
+        self.combat.data.setdefault(AIM, {})[name] = {"location": location, "fresh": True}
+
+    def end(self, name: str) -> None:
+        self.combat.data.get(AIM, {}).pop(name, None)
 
 
 def round_state(combat: Combat | None) -> RoundSeen | None:
