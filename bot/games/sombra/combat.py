@@ -408,8 +408,7 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
         _bayonet_modifiers(bayonet, fixed, maneuver, stance)
     attack, aim, stunned = roll_check(ctx, attacker, value, " ".join(options), arms=bayonet, extra=extra)
     ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill_word(skill),
-              value=value,
-              aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
+              value=value, aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
               covering=False, melee=True, jams=False, maneuver=maneuver, first=explainer(ctx))
     effect = wound_effect(target)
     defence: SombraCheck | None = None
