@@ -40,8 +40,11 @@ OPPORTUNITY_INITIATIVE = 5
 # bursts, which are melee (an opposed fight), which need both arms.
 FIREARM_SKILLS = frozenset({"disparo", "pistola", "fusil", "ametralladora"})
 BURST_SKILLS = frozenset({"disparo", "fusil", "ametralladora"})
-MELEE_SKILLS = frozenset({"pelea", "cuchillo"})
-TWO_HANDED_SKILLS = frozenset({"disparo", "fusil", "ametralladora"})
+MELEE_SKILLS = frozenset({"pelea", "cuchillo", "bayoneta"})
+TWO_HANDED_SKILLS = frozenset({"disparo", "fusil", "ametralladora", "bayoneta"})
+BAYONET_FALLBACK = ("cuchillo", "fusil")
+"""Without the bayonet's own skill, a bayonet fixed on a rifle is used with «armas blancas» (``cuchillo``) or
+«fusil», one point harder (004: «se tira la habilidad con un penalizador de -1»)."""
 PISTOL_SHOTS, RIFLE_SHOTS = 1, 2
 MAX_BURST = 10
 

@@ -191,6 +191,8 @@ GOOD_FIELDS: list[tuple[str, dict[str, str], str]] = [
     ("savage", {"accion": "ficha", "nombre": "Orco 1", "texto": "heridas 1"}, "!ficha Orco 1 heridas 1"),
     ("sombra", {"accion": "dano", "nombre": "Orco 1", "texto": "5 brazo derecho"}, "!daño Orco 1 5 brazo derecho"),
     ("sombra", {"accion": "curar", "nombre": "Orco 1", "texto": "Cabeza"}, "!curar Orco 1 Cabeza"),
+    # issue 31 item 18: the state control starts a death threshold, as `!ficha NOMBRE umbral sí`
+    ("sombra", {"accion": "ficha", "nombre": "Orco 1", "texto": "umbral sí"}, "!ficha Orco 1 umbral sí"),
 ]
 
 

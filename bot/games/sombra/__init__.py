@@ -19,7 +19,7 @@ GAME = Game(
     "sombra", SYSTEM, SombraCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "sombra", cards=files("systems") / "sombra" / "cards.toml",
     sheet_rules=SombraSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
-    sheet_state=frozenset({"muerto", "encasquillada", "volcado"}), sheet_roles=frozenset({"tipo"}),
+    sheet_state=frozenset({"muerto", "encasquillada", "volcado", "umbral"}), sheet_roles=frozenset({"tipo"}),
     sheet_derived=frozenset({"blindaje", "flotabilidad", "motor"}), locations=frozenset(LOCATION_WORDS),
     screen_attack=ScreenAttack(weapon=True, options=(
         frozenset(f"apuntado {spot}" for spot in ("cabeza", "torso", "abdomen", "brazo", "pierna")),

@@ -25,10 +25,14 @@ from bot.games.sombra.sheet import (
     ENGINE,
     JAMMED,
     MAX_SKILL,
+    THRESHOLD,
+    bayonet_skill,
+    bayonet_weapon,
     dodge_value,
     fighting_skill,
     require_fields,
     sheet_int,
+    skill_word,
     table_of,
     weapon_for,
     wound_effect,
@@ -39,6 +43,8 @@ from bot.games.sombra.state import (
     DOWN,
     HELD,
     UNBALANCED,
+    Aim,
+    Aims,
     SombraState,
     round_state,
     set_state,
@@ -53,6 +59,7 @@ from systems.sombra.rules import (
     OPPORTUNITY_INITIATIVE,
     PARRY,
     SECOND_SHOT,
+    TOOK_AIM,
     TWO_HANDED_SKILLS,
     Attributes,
     Combatant,
@@ -65,7 +72,7 @@ from systems.sombra.rules import (
     shot_penalty,
     unarmed_difficulty,
 )
-from systems.sombra.syntax import Clauses, parse_fire, plain, read_weapon
+from systems.sombra.syntax import AIM_MODIFIERS, LOCATION_WORDS, Clauses, parse_fire, plain, read_weapon
 
 
 def _combatant(ctx: Context, name: str) -> tuple[Combatant, bool]:
@@ -138,6 +145,12 @@ class SombraCombat(CombatRules):
                 held["fresh"] = False
             else:
                 state.end_manoeuvre(str(previous))
+        aim = Aims(combat).of(previous) if previous is not None else None
+        if aim is not None:  # the turn spent aiming ends; the next one, shot or not, uses the aim up
+            if aim["fresh"]:
+                aim["fresh"] = False
+            else:
+                Aims(combat).end(str(previous))
         state.last_turn = actor.name
         if actor.name in stun or wound_effect(actor).fallen:
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
@@ -183,7 +196,7 @@ class SombraCombat(CombatRules):
         state = SombraState.of(combat)
         held = [Pending("held", name, "forcejeo", target=mark["by"])
                 for name, mark in state.marked().items() if mark["kind"] == HELD]
-        dying = [Pending("threshold", name, "curar", amount=left) for name, left in state.thresholds.items()]
+        dying = [Pending("threshold", name, "curar", amount=left) for name, left in thresholds(ctx, combat).items()]
         return held + dying
 
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
@@ -192,12 +205,14 @@ class SombraCombat(CombatRules):
         state.end_stun(name)
         state.end_manoeuvre(name)
         state.end_threshold(name)
+        Aims(combat).end(name)
 
     def vitality(self, ctx: Context, character: Character) -> Vitality:
-        """The rules give people no death threshold: the GM marks the dead (``!ficha NOMBRE muerto 1``)."""
+        """The rules give people no hit points: the GM marks the dying (``!ficha NOMBRE umbral sí``) and the
+        dead (``!ficha NOMBRE muerto 1``)."""
         if sheet_int(character, DEAD):
             return "dead"
-        return "up" if wound_effect(character).can_act else "down"
+        return "up" if wound_effect(character).can_act and not sheet_int(character, THRESHOLD) else "down"
 
 
 def _tied(state: SombraState, slots: list[InitiativeSlot]) -> list[str]:
@@ -205,20 +220,39 @@ def _tied(state: SombraState, slots: list[InitiativeSlot]) -> list[str]:
     return [s.combatant.name for s in slots if s.tied and s.combatant.name not in state.settled]
 
 
+def _dying(ctx: Context, combat: Combat) -> list[Character]:
+    """The combatants the GM marked dying (``umbral``) and not dead yet, in the order."""
+    found = (ctx.room.find_character(name) for name in combat.order)
+    return [c for c in found if c is not None and sheet_int(c, THRESHOLD) and not sheet_int(c, DEAD)]
+
+
+def threshold_rounds(character: Character) -> int:
+    """The death threshold's length: VIT rounds (004: «Umbral Mortal (vit)»); 5, the default, without VIT."""
+    vit = sheet_int(character, "vit")
+    return Attributes().vit if vit is None else vit
+
+
+def thresholds(ctx: Context, combat: Combat) -> dict[str, int]:
+    """The rounds left to each dying combatant: counted since the first new round after the GM's mark."""
+    counted = SombraState.of(combat).thresholds
+    return {c.name: counted.get(c.name, threshold_rounds(c)) for c in _dying(ctx, combat)}
+
+
 def _count_thresholds(ctx: Context, combat: Combat) -> None:
-    """Each new round, one round of the death threshold (VIT) of who is down from a serious wound;
-    at 0 they die. Whoever can act again (healed) stops counting."""
-    counts = SombraState.of(combat).thresholds
-    for name in list(counts):
-        character = ctx.room.find_character(name)
-        if character is None or wound_effect(character).can_act or sheet_int(character, DEAD):
-            del counts[name]
-            continue
-        counts[name] -= 1
-        if counts[name] <= 0:
-            del counts[name]
+    """Each new round, one round of the death threshold (VIT) of who the GM marked dying; at 0 they die.
+    No wound starts it: 004 gives it to who reached 0 hit points, and gives people none."""
+    state = SombraState.of(combat)
+    before = dict(state.thresholds)
+    counts = state.counted_thresholds()
+    counts.clear()
+    for character in _dying(ctx, combat):
+        left = before.get(character.name, threshold_rounds(character)) - 1
+        if left > 0:
+            counts[character.name] = left
+        else:
+            del character.sheet[THRESHOLD]
             character.sheet[DEAD] = 1
-        ctx.announce("sombra/table_threshold", name=name, left=counts.get(name, 0))
+        ctx.announce("sombra/table_threshold", name=character.name, left=max(left, 0))
 
 
 def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list[dict[str, Any]]:
@@ -227,10 +261,13 @@ def status_labels(ctx: Context, combat: Combat | None, actor: Character) -> list
     stun = fight.stunned(actor.name) if fight else 0
     if stun:
         labels.append({"kind": "stunned", "turns": stun})
-    thresholds = fight.thresholds if fight else {}
-    if actor.name in thresholds:
+    if sheet_int(actor, THRESHOLD) and not sheet_int(actor, DEAD):
         # The rounds left are VIT counted down: an NPC's stay the GMs' (the round's notice tells them).
-        labels.append({"kind": "threshold", "rounds": thresholds[actor.name], "secret": ctx.sheet_is_gms(actor)})
+        rounds = fight.thresholds.get(actor.name, threshold_rounds(actor)) if fight else threshold_rounds(actor)
+        labels.append({"kind": "threshold", "rounds": rounds, "secret": ctx.sheet_is_gms(actor)})
+    aim = Aims(combat).of(actor.name) if combat else None
+    if aim is not None:
+        labels.append({"kind": "aiming", "location": LOCATION_WORDS[aim["location"]][1] if aim["location"] else None})
     held = fight.manoeuvre(actor.name) if fight else None
     if held:
         labels.append({"kind": "state", "state": held["kind"], "by": held.get("by")})
@@ -268,9 +305,25 @@ def attacker_of(ctx: Context) -> Character | None:
     return ctx.character
 
 
+def taken_aim(ctx: Context, attacker: Character, options: list[str]) -> tuple[list[str], Aim | None]:
+    """The aim an attack in a running combat uses, and its words without ``apuntando``: refused in the turn
+    spent aiming; ``apuntando`` refused with a hint without a turn spent aiming (004: «un turno»), and left
+    out with one (the aim counts by itself). Out of combat, with no turns to spend, the words stay as written."""
+    combat = ctx.room.combat
+    if combat is None or not combat.started:
+        return options, None
+    aim = Aims(combat).of(attacker.name)
+    if aim is not None and aim["fresh"]:
+        raise Refusal("sombra/table_aiming", name=attacker.name)
+    if aim is None and any(plain(w) == "apuntando" for w in options):
+        raise Refusal("sombra/table_aim_first", name=attacker.name)
+    return [w for w in options if plain(w) != "apuntando"], aim
+
+
 def fire_shots(ctx: Context, attacker: Character, target: Character, table: str, skill: str, weapon: str,
-          options: list[str]) -> None:
-    """Shots and bursts within the turn's rate of fire (in combat), one message per bullet."""
+          options: list[str], aim: Aim | None = None) -> None:
+    """Shots and bursts within the turn's rate of fire (in combat), one message per bullet; after a turn spent
+    aiming the first bullet gets the -5 and, aimed at a location, the ``apuntado`` there (+2)."""
     fire = parse_fire(options)
     if fire.bullets is not None and skill not in BURST_SKILLS:
         raise Refusal("sombra/table_no_burst", name=attacker.name, skill=skill)
@@ -293,16 +346,21 @@ def fire_shots(ctx: Context, attacker: Character, target: Character, table: str,
     damage = read_weapon(weapon, sheet_int(attacker, "fue"))
     for bullet in range(1, (fire.bullets or 1) + 1):
         burst = fire.bullet_modifier(bullet) if fire.bullets else None
-        modifiers = [m for m in (Modifier("segundo", SECOND_SHOT) if second else None, burst) if m is not None]
+        aimed = aim if bullet == 1 and skill in FIREARM_SKILLS else None
+        took = Modifier("apuntando", TOOK_AIM) if aimed is not None else None
+        modifiers = [m for m in (Modifier("segundo", SECOND_SHOT) if second else None, burst, took) if m is not None]
         clauses = Clauses(modifiers, table=table, damage=damage)
-        result, aim, stunned = roll_check(ctx, attacker, value, " ".join(fire.rest), arms=skill in TWO_HANDED_SKILLS,
-                                          clauses=clauses, extra=state_penalty(ctx, attacker))
+        words = list(fire.rest)
+        if aimed is not None and aimed["location"] and not any(plain(w) in AIM_MODIFIERS for w in words):
+            words = ["apuntado", aimed["location"], *words]
+        result, at, stunned = roll_check(ctx, attacker, value, " ".join(words), arms=skill in TWO_HANDED_SKILLS,
+                                         clauses=clauses, extra=state_penalty(ctx, attacker))
         reports = apply_damage(ctx, target, table, result.damage) if result.damage else []
         jams = skill in FIREARM_SKILLS and result.outcome == "fumble"
         if jams:
             attacker.sheet[JAMMED] = 1
-        ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
-                  aim=aim, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
+        ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill_word(skill), value=value,
+                  aim=at, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
                   bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
                   melee=False, jams=jams, maneuver=None, first=explainer(ctx))
         if jams:
@@ -331,7 +389,7 @@ def melee_damage(character: Character, weapon: str, result: SombraCheck, doubled
 def melee(ctx: Context, attacker: Character, target: Character, skill: str, weapon: str,
            options: list[str], bayonet: bool, fixed: bool = False) -> None:
     """Both roll; the better result strikes. A declared dodge rolls Esquivar and a parry the fighting
-    skill at -4: they only avoid the blow. A defender who cannot act does not roll. A manoeuvre
+    skill at -4: they only avoid the blow. A defender who cannot act (or is dying) does not roll. A manoeuvre
     (derribar, placar, apresar) replaces the blow; a bayonet charge strikes and knocks down."""
     words = [plain(w) for w in options]
     chosen = [m for m in MANEUVERS if m in words]
@@ -346,34 +404,33 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
     state = round_state(ctx.room.combat)
     stance = state["defence"].get(target.name) if state else None
     value = sheet_int(attacker, skill) or 0
-    extra = dodge_difficulty(target) + state_penalty(ctx, attacker)
-    if fixed:
-        extra += (("bayoneta_calada", FIXED_BAYONET),)
-    if bayonet:
-        extra += ((("carga", CHARGE),) if stance != "recepcion" else ()) if maneuver == "carga" \
-            else (("bayoneta_parado", BAYONET_STANDING),)
-    attack, aim, stunned = roll_check(ctx, attacker, value, " ".join(options), arms=fixed, extra=extra)
-    ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill, value=value,
-              aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
+    extra = dodge_difficulty(target) + state_penalty(ctx, attacker) + \
+        _bayonet_modifiers(bayonet, fixed, maneuver, stance)
+    attack, aim, stunned = roll_check(ctx, attacker, value, " ".join(options), arms=bayonet, extra=extra)
+    ctx.reply("sombra/table_attack", attacker=attacker.name, target=target.name, skill=skill_word(skill),
+              value=value, aim=aim, stunned=stunned, roll=attack, reports=[], after=[], bullet=None, bullets=None,
               covering=False, melee=True, jams=False, maneuver=maneuver, first=explainer(ctx))
     effect = wound_effect(target)
     defence: SombraCheck | None = None
     defender_skill, defender_value, defender_aim, defender_stunned = None, 0, 0, False
-    if effect.can_act and state_of(ctx, target) is None and \
+    if effect.can_act and not sheet_int(target, THRESHOLD) and state_of(ctx, target) is None and \
             (stance == "esquiva" or effect.arm_penalty(False) is not None):
         if stance == "esquiva":
             defender_value = dodge_value(target)
             defence, defender_aim, defender_stunned = roll_check(ctx, target, defender_value, arms=None,
                                                              extra=state_penalty(ctx, target))
         else:
-            defender_skill = {"parada": "pelea", "recepcion": "cuchillo"}.get(stance or "") or fighting_skill(target)
+            receiving = stance == "recepcion"
+            defender_skill, defender_fixed = bayonet_skill(target) if receiving else \
+                ("pelea" if stance == "parada" else fighting_skill(target), False)
             require_fields(target, (defender_skill,))
             defender_value = sheet_int(target, defender_skill) or 0
             parry = stance == "parada"
             clauses = Clauses([Modifier("parada", PARRY)]) if parry else None
-            against = () if parry else dodge_difficulty(attacker)
+            against = (() if parry else dodge_difficulty(attacker)) + _bayonet_modifiers(False, defender_fixed)
             defence, defender_aim, defender_stunned = roll_check(
-                ctx, target, defender_value, arms=False, clauses=clauses, extra=against + state_penalty(ctx, target))
+                ctx, target, defender_value, arms=receiving, clauses=clauses,
+                extra=against + state_penalty(ctx, target))
     winner = winner_of(attack, defence)
     struck, damage, reports, doubled = None, None, [], False
     if winner == 0 and maneuver in (None, "carga"):
@@ -381,18 +438,30 @@ def melee(ctx: Context, attacker: Character, target: Character, skill: str, weap
     elif winner == 1 and stance in (None, "recepcion") and defence is not None:
         doubled = stance == "recepcion" and maneuver == "carga"
         struck = attacker
-        damage = melee_damage(target, weapon_for(target, defender_skill or "pelea"), defence, doubled)
+        blade = bayonet_weapon(target) if stance == "recepcion" else weapon_for(target, defender_skill or "pelea")
+        damage = melee_damage(target, blade, defence, doubled)
     if struck is not None and damage is not None:
         reports = apply_damage(ctx, struck, "persona", damage)
     outcome = maneuver_outcome(ctx, attacker, target, maneuver, winner == 0)
     winner_name = {0: attacker.name, 1: target.name}.get(winner)
     ctx.reply("sombra/table_defence", roll=defence, roller=target.name, attacker=attacker.name, defender=target.name,
-              stance=stance, skill=defender_skill, value=defender_value, aim=defender_aim, stunned=defender_stunned,
+              stance=stance, skill=skill_word(defender_skill) if defender_skill else None, value=defender_value,
+              aim=defender_aim, stunned=defender_stunned,
               winner=winner_name, struck=struck.name if struck else None, damage=damage, reports=reports,
               after=after_blow(ctx, struck, reports) if struck else [], doubled=doubled, maneuver=maneuver,
               outcome=outcome, first=explainer(ctx))
     if winner == 0 and maneuver in ("derribar", "carga"):
         knockdown(ctx, attacker, target, attack)
+
+
+def _bayonet_modifiers(bayonet: bool, fixed: bool, maneuver: str | None = None,
+                       stance: str | None = None) -> tuple[tuple[str, int], ...]:
+    """A bayonet's modifiers: fixed on another skill's weapon +1 (004: «con un penalizador de -1»); a charge
+    -2 («+2 a la tirada», an advantage) unless received; standing still with the bayonet's own skill +5."""
+    extra: tuple[tuple[str, int], ...] = (("bayoneta_calada", FIXED_BAYONET),) if fixed else ()
+    if maneuver == "carga":
+        return extra + ((("carga", CHARGE),) if stance != "recepcion" else ())
+    return extra + ((("bayoneta_parado", BAYONET_STANDING),) if bayonet and not fixed else ())
 
 
 def maneuver_outcome(ctx: Context, attacker: Character, target: Character, maneuver: str | None,

@@ -29,6 +29,7 @@ from bot.games.sombra.combat import (
     fire_shots,
     melee,
     status_labels,
+    taken_aim,
     winner_of,
 )
 from bot.games.sombra.damage import apply_damage, fixed_damage
@@ -39,10 +40,12 @@ from bot.games.sombra.sheet import (
     DEAD,
     FLOTATION_LOST,
     JAMMED,
-    KNIFE,
     MAX_SKILL,
+    THRESHOLD,
     WOUNDS,
     ZONE_ARMOUR,
+    bayonet_skill,
+    bayonet_weapon,
     dodge_value,
     fire_skill,
     require_fields,
@@ -58,25 +61,28 @@ from bot.games.sombra.sheet import (
 from bot.games.sombra.state import (
     DOWN,
     HELD,
+    Aims,
     SombraState,
     manoeuvres,
     round_state,
     state_of,
 )
+from systems.dice import DiceError
 from systems.sombra.damage import AREAS
 from systems.sombra.resolver import damage_request, damage_roll
 from systems.sombra.rules import (
+    BAYONET_FALLBACK,
     MELEE_SKILLS,
     OPPORTUNITY_INITIATIVE,
     capsizes,
 )
 from systems.sombra.syntax import LOCATION_WORDS, MELEE_TYPES, plain
-from systems.sombra.wounds import combined_effect
 
 COMMANDS = CommandGroup()
 ATTACK = Rest("OBJETIVO [habilidad] [dificil, prisa, apuntado cabeza, rafaga 3, cobertura...]")
 DEFENCE = Rest("[NOMBRE] esquiva|parada|recepcion|ninguna")
 TURN = Rest("BARCO [PILOTO] [dificil...]")
+AIM_AT = Rest("[LOC]")
 END = Key(("fin",))
 DAMAGE = Rest("NOMBRE TIPO[+N] [apuntado LOC] | NOMBRE PUNTOS LOC")
 HEAL = Rest("NOMBRE [localización]")
@@ -112,9 +118,17 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     if not effect.can_act:
         raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect, two_handed=False)
     skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
-    bayonet = skill == "cuchillo" and plain(rest[0]) == "bayoneta"
-    if skill is None:
-        skill = "pelea" if weapon_type(sheet_weapon(attacker)) in MELEE_TYPES else fire_skill(attacker, target.name)
+    options = rest[used:]
+    if skill is None or (skill == "disparo" and sheet_int(attacker, skill) is None):
+        # 004 names each firearm's skill, no generic one: «disparo» is the sheet's firearm (``fusil 13``).
+        armed = skill is None and weapon_type(sheet_weapon(attacker)) in MELEE_TYPES
+        skill = "pelea" if armed else fire_skill(attacker, target.name)
+    bayonet, fixed = skill == "bayoneta", False
+    if bayonet:
+        skill, fixed = bayonet_skill(attacker)
+    elif skill in BAYONET_FALLBACK and any(plain(w) == "bayoneta" for w in options):
+        options = [w for w in options if plain(w) != "bayoneta"]
+        bayonet, fixed = True, True
     held = state_of(ctx, attacker)
     if held in (DOWN, HELD):
         raise Refusal("sombra/table_held", name=attacker.name, state=held)
@@ -122,18 +136,41 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     state = round_state(ctx.room.combat)
     if state is not None and state["defence"].get(attacker.name):
         raise Refusal("sombra/table_defending", name=attacker.name, stance=state["defence"][attacker.name])
-    weapon = weapon_for(attacker, skill)
-    options = rest[used:]
-    fixed = skill == "fusil" and any(plain(w) == "bayoneta" for w in options)
-    if fixed:
-        options = [w for w in options if plain(w) != "bayoneta"]
-        weapon = weapon if weapon_type(weapon) in MELEE_TYPES else KNIFE
-    if (skill in MELEE_SKILLS or fixed) and table == "persona":
-        melee(ctx, attacker, target, skill, weapon, options, bayonet or fixed, fixed)
+    weapon = bayonet_weapon(attacker) if bayonet else weapon_for(attacker, skill)
+    options, aim = taken_aim(ctx, attacker, options)
+    if (skill in MELEE_SKILLS or bayonet) and table == "persona":
+        melee(ctx, attacker, target, skill, weapon, options, bayonet, fixed)
     else:
-        fire_shots(ctx, attacker, target, table, skill, weapon, options)
+        fire_shots(ctx, attacker, target, table, skill, weapon, options, aim)
+    if aim is not None:
+        Aims(ctx.running_combat()).end(attacker.name)
     if state is not None and attacker.name not in state["attacked"]:
         state["attacked"].append(attacker.name)
+    consume_grant(ctx)
+
+
+@COMMANDS.takes("apuntar", "aim", spec=(Opt(AIM_AT, brackets=False),), in_character=True, changes=True)
+def aim_command(ctx: Context, got: Parsed) -> None:
+    """004, Fusil: «Se pueden obtener beneficios por apuntar (un turno y aumentar un -5 el modificador)»: the turn
+    goes in aiming, no shot; the next turn's first shot gets the -5 (and, at a location, its ``apuntado``)."""
+    shooter = attacker_of(ctx)
+    if shooter is None:
+        raise Refusal("sombra/table_no_attacker")
+    state = round_state(ctx.running_combat())
+    assert state is not None
+    words = got.text(AIM_AT.shown).split()
+    location = plain(" ".join(words)) if words else None
+    if location is not None and location not in LOCATION_WORDS:
+        raise DiceError("sombra.unknown_location", text=" ".join(words)[:20])
+    effect = wound_effect(shooter)
+    if not effect.can_act:
+        raise Refusal("sombra/table_cannot_act", name=shooter.name, effect=effect, two_handed=False)
+    if state["defence"].get(shooter.name):
+        raise Refusal("sombra/table_defending", name=shooter.name, stance=state["defence"][shooter.name])
+    if shooter.name in state["attacked"] or shooter.name in state["fire"]:
+        raise Refusal("sombra/table_aim_late", name=shooter.name)
+    Aims(ctx.running_combat()).take(shooter.name, location)
+    ctx.reply("sombra/table_aim", name=shooter.name, location=LOCATION_WORDS[location][1] if location else None)
     consume_grant(ctx)
 
 
@@ -160,8 +197,10 @@ def defence_command(ctx: Context, got: Parsed) -> None:
             raise Refusal("sombra/table_defence_late", name=character.name)
         if stance == "esquiva":
             dodge_value(character)
+        elif stance == "recepcion":
+            bayonet_skill(character)
         else:
-            require_fields(character, ("cuchillo",) if stance == "recepcion" else ("pelea",))
+            require_fields(character, ("pelea",))
         state["defence"][character.name] = stance
     ctx.reply("sombra/table_defence_declared", name=character.name, stance=stance)
 
@@ -291,8 +330,9 @@ def heal_command(ctx: Context, got: Parsed) -> None:
         for key in (ZONE_ARMOUR, FLOTATION_LOST):
             character.sheet.pop(key, None)
     character.sheet[WOUNDS] = wounds
+    character.sheet.pop(THRESHOLD, None)
     combat = ctx.room.combat
-    if combat is not None and combined_effect(wounds).can_act:
+    if combat is not None:
         SombraState.of(combat).end_threshold(character.name)
     if combat is not None and "cabeza" not in wounds:
         SombraState.of(combat).end_stun(character.name)

@@ -24,7 +24,7 @@ from systems.sombra.damage import (
     location_key,
 )
 from systems.sombra.syntax import LOCATION_WORDS, TORPEDO_WORDS, plain
-from systems.sombra.wounds import STUN_TURNS, apply_wound, combined_effect, pain_resistance
+from systems.sombra.wounds import STUN_TURNS, apply_wound, pain_resistance
 
 
 def apply_damage(ctx: Context, target: Character, table: str, damage: DamageResult) -> list[dict[str, Any]]:
@@ -40,9 +40,6 @@ def _wound(ctx: Context, target: Character, hit: LocationHit, damage: DamageResu
     if result.worsened:
         target.sheet[WOUNDS] = wounds
     combat = ctx.room.combat
-    vit = sheet_int(target, "vit")
-    if combat is not None and vit is not None and not combined_effect(wounds).can_act:
-        SombraState.of(combat).start_threshold(target.name, vit)
     if result.stuns and combat is not None:
         # Counted down as each of the victim's turns ends: hurt in its own turn, that one does not count.
         state = SombraState.of(combat)

@@ -13,36 +13,39 @@ from bot.core.api import (
 )
 from systems.dice import DiceError
 from systems.refusal import Refusal
-from systems.sombra.rules import MELEE_SKILLS
+from systems.sombra.rules import BAYONET_FALLBACK, MELEE_SKILLS
 from systems.sombra.syntax import MELEE_TYPES, TABLE_WORDS, plain, read_weapon
 from systems.sombra.wounds import WoundEffect, combined_effect
 
 ATTRIBUTES = ("fue", "res", "vit", "agi", "coo", "vel", "con", "int", "per", "inv", "log", "mem", "apa", "car", "vol")
-ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo")
-SKILLS = ("disparo", "pelea", "arrojar", "esquivar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "alerta",
-          "sigilo", "conducir", "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
+ATTACK_SKILLS = ("disparo", "pelea", "arrojar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "bayoneta")
+SKILLS = ("disparo", "pelea", "arrojar", "esquivar", "pistola", "fusil", "ametralladora", "lanzar", "cuchillo", "bayoneta",
+          "alerta", "sigilo", "conducir", "pilotar", "nadar", "trepar", "primeros_auxilios", "orientacion", "explosivos", "radio",
           "idiomas", "mando")
-"""Every skill of the sheet (0-30), in the order ``!ficha`` lists them."""
+"""Every skill of the sheet (0-30), in the order ``!ficha`` lists them. 004's names are these or their aliases:
+«armas blancas» is ``cuchillo`` (the key sheets were stored with), «lucha desarmado» ``pelea``, «bayoneta» its own."""
 MAX_SKILL = 30
 NAMES = {
     "fue": "FUE", "res": "RES", "vit": "VIT", "agi": "AGI", "coo": "COO", "vel": "VEL", "con": "CON", "int": "INT",
     "per": "PER", "inv": "INV", "log": "LOG", "mem": "MEM", "apa": "APA", "car": "CAR", "vol": "VOL",
     "disparo": "Disparo", "pelea": "Pelea", "arrojar": "Arrojar", "pistola": "Pistola", "fusil": "Fusil",
-    "ametralladora": "Ametralladora", "lanzar": "Lanzar", "cuchillo": "Cuchillo", "esquivar": "Esquivar",
+    "ametralladora": "Ametralladora", "lanzar": "Lanzar", "cuchillo": "Armas blancas", "bayoneta": "Bayoneta",
+    "esquivar": "Esquivar",
     "alerta": "Alerta", "sigilo": "Sigilo", "conducir": "Conducir", "pilotar": "Pilotar", "nadar": "Nadar",
     "trepar": "Trepar", "primeros_auxilios": "Primeros auxilios", "orientacion": "Orientación",
     "explosivos": "Explosivos", "radio": "Radio", "idiomas": "Idiomas", "mando": "Mando", "arma": "Arma",
     "tipo": "Tipo", "blindaje": "Blindaje", "flotabilidad": "Flotabilidad", "muerto": "Muerto",
-    "motor": "Motor", "encasquillada": "Encasquillada", "volcado": "Volcado",
+    "motor": "Motor", "encasquillada": "Encasquillada", "volcado": "Volcado", "umbral": "Umbral mortal",
 }
 ALIASES = {
-    "bayoneta": "cuchillo", "lucha": "pelea", "desarmado": "pelea",
+    "lucha": "pelea", "desarmado": "pelea", "lucha_desarmado": "pelea", "lucha_desarmada": "pelea",
+    "pilotar_barcas": "pilotar", "pilotar_buques": "pilotar",
     "fuerza": "fue", "resistencia": "res", "vitalidad": "vit", "agilidad": "agi", "coordinacion": "coo",
     "velocidad": "vel", "concentracion": "con", "intuicion": "int", "percepcion": "per", "inventiva": "inv",
     "logica": "log", "memoria": "mem", "apariencia": "apa", "carisma": "car", "voluntad": "vol",
     "disparar": "disparo", "subfusil": "fusil", "granada": "lanzar", "esquiva": "esquivar", "curar": "primeros_auxilios",
 }
-DEAD, JAMMED, CAPSIZED, ENGINE = "muerto", "encasquillada", "volcado", "motor"
+DEAD, JAMMED, CAPSIZED, ENGINE, THRESHOLD = "muerto", "encasquillada", "volcado", "motor", "umbral"
 WOUNDS, ZONE_ARMOUR, FLOTATION_LOST = "heridas", "blindaje_zonas", "flotabilidad_perdida"
 REQUIRED: dict[str, tuple[str, ...]] = {"persona": ("res",), "vehiculo": ("blindaje",),
                                         "barco": ("blindaje", "flotabilidad")}
@@ -92,7 +95,7 @@ SHEET_FIELDS: dict[str, type] = {
                      "vol"), int),
     **dict.fromkeys(SKILLS, SkillValue),
     "arma": WeaponDamage, "tipo": TableKind, "blindaje": int, "flotabilidad": int, "muerto": Flag,
-    "motor": int, "encasquillada": int, "volcado": int,
+    "motor": int, "encasquillada": int, "volcado": int, "umbral": Flag,
 }
 
 
@@ -155,7 +158,7 @@ def sheet_weapon(character: Character) -> str:
 
 
 def weapon_for(character: Character, skill: str) -> str:
-    """The sheet's weapon, but bare hands for Pelea and a knife (type I) for Cuchillo when it is a gun."""
+    """The sheet's weapon, but bare hands for Pelea and a knife (type I) for a blade's skill when it is a gun."""
     weapon = sheet_weapon(character)
     if skill in MELEE_SKILLS and weapon_type(weapon) not in MELEE_TYPES:
         return UNARMED if skill == "pelea" else KNIFE
@@ -179,3 +182,26 @@ def fighting_skill(character: Character) -> str:
     return "cuchillo" if armed else "pelea"
 
 
+
+
+def skill_word(key: str) -> str:
+    """A skill as the messages name it: its sheet name in lower case (``cuchillo`` is «armas blancas»)."""
+    return NAMES.get(key, key).lower()
+
+
+def bayonet_skill(character: Character) -> tuple[str, bool]:
+    """The skill a bayonet attack (or a charge received) rolls, and whether it is fixed on another skill's
+    weapon: the bayonet's own (004: «tirar por la habilidad de bayoneta»), else armas blancas, else fusil
+    (one point harder); a refusal naming ``bayoneta`` when the sheet has none of them."""
+    if sheet_int(character, "bayoneta") is not None:
+        return "bayoneta", False
+    for skill in BAYONET_FALLBACK:
+        if sheet_int(character, skill) is not None:
+            return skill, True
+    raise Refusal("sombra/table_missing", name=character.name, fields=["bayoneta"])
+
+
+def bayonet_weapon(character: Character) -> str:
+    """A bayonet's damage: the sheet's weapon when it is a blade or a blow, else a knife's (type I)."""
+    weapon = sheet_weapon(character)
+    return weapon if weapon_type(weapon) in MELEE_TYPES else KNIFE

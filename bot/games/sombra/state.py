@@ -1,7 +1,7 @@
 """Sistema Sombra's data in ``combat.data``: what belongs to one fight, read and written through ``SombraState``.
 
 Initiative ties, stun counters, whose turn started last, the round's shots and declared defences,
-manoeuvre states, death thresholds, who watches for opportunity fire. (What outlasts a fight lives in
+manoeuvre states, death thresholds, who watches for opportunity fire, who spent a turn aiming. (What outlasts a fight lives in
 the sheet: ``sheet.py``.)
 """
 
@@ -28,6 +28,8 @@ BY_INITIATIVE = "by_initiative"
 """In ``combat.data``: the order came from VEL/AGI (``!iniciativa``), not from the GM's ``!turnos``."""
 TIES, STUN, LAST_TURN = "ties", "stun", "last_turn"
 """In ``combat.data``: who is tied in the order; the stun turns left, by name; whose turn started last."""
+AIM = "aim"
+"""In ``combat.data``: who spent a turn aiming (``Aim``), by name."""
 SETTLED = "ties_settled"
 """In ``combat.data``: who the GM placed among those it tied with (``!orden``): no longer tied."""
 
@@ -41,6 +43,15 @@ class Manoeuvre(TypedDict):
     by: str | None
     escapes: int
     """Struggles won in a row by the held one."""
+
+
+class Aim(TypedDict):
+    """A turn spent aiming (004: «apuntar (un turno y aumentar un -5 el modificador)»)."""
+
+    location: str | None
+    """The location aimed at, as its words (``cabeza``, ``brazo derecho``): the shot's ``apuntado``."""
+    fresh: bool
+    """Taken in the turn under way, which is spent; the -5 is for the next turn's first shot."""
 
 
 class Shots(TypedDict):
@@ -139,11 +150,13 @@ class SombraState:
 
     @property
     def thresholds(self) -> dict[str, int]:
-        """The death threshold's rounds left (VIT counted down) of who is down from a serious wound."""
+        """The death threshold's rounds left (VIT counted down) of who the GM marked dying (``umbral``),
+        from the first new round after the mark."""
         return self._data.get(THRESHOLD, {})
 
-    def start_threshold(self, name: str, rounds: int) -> None:
-        self._data.setdefault(THRESHOLD, {}).setdefault(name, rounds)
+    def counted_thresholds(self) -> dict[str, int]:
+        """The thresholds' rounds left, kept (the key is added when missing)."""
+        return self._data.setdefault(THRESHOLD, {})
 
     def end_threshold(self, name: str) -> None:
         self.thresholds.pop(name, None)
@@ -171,6 +184,23 @@ class SombraState:
             seen = {"round": self.combat.round, "fire": {}, "defence": {}, "attacked": []}
             self._data[THIS_ROUND] = seen
         return seen
+
+
+@dataclass
+class Aims:
+    """Who spent a turn aiming, in ``combat.data`` (``Aim`` by name): a view like ``SombraState``'s."""
+
+    combat: Combat
+
+    def of(self, name: str) -> Aim | None:
+        """The aim ``name`` took, if any."""
+        return self.combat.data.get(AIM, {}).get(name)
+
+    def take(self, name: str, location: str | None) -> None:
+        self.combat.data.setdefault(AIM, {})[name] = {"location": location, "fresh": True}
+
+    def end(self, name: str) -> None:
+        self.combat.data.get(AIM, {}).pop(name, None)
 
 
 def round_state(combat: Combat | None) -> RoundSeen | None:

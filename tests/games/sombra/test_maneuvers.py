@@ -93,10 +93,11 @@ def test_struggling_is_refused_to_who_is_not_held() -> None:
 
 
 def test_a_bayonet_standing_still_is_at_plus_5() -> None:
-    """«para usar una bayoneta estando parado, deberéis tirar por la habilidad de bayoneta con un +5»."""
+    """«para usar una bayoneta estando parado, deberéis tirar por la habilidad de bayoneta con un +5»: the
+    bayonet's own skill (issue 31 item 20: no longer the knife's)."""
     table = sombra_table((2, 3, 4, 9, 8, 7))
-    t = play(FIGHT + "@ana:local: !ataque Hans bayoneta\n", table)
-    assert "+5 bayoneta sin carga" in t.texts(TURN)[0]
+    t = play(FIGHT + "@gm:local: !ficha McAvoy bayoneta 14\n@ana:local: !ataque Hans bayoneta\n", table)
+    assert ", bayoneta 14" in t.texts(TURN + 1)[0] and "+5 bayoneta sin carga" in t.texts(TURN + 1)[0]
 
 
 def test_a_bayonet_charge_gets_its_advantage_and_knocks_down_when_it_wins() -> None:
@@ -118,7 +119,9 @@ def test_receiving_a_charge_cancels_its_advantage_and_a_win_doubles_the_damage()
     assert "recepción de carga" in t.text(TURN)
     attack, fight = t.texts(TURN + 1)
     assert "(carga de bayoneta)" in attack and "-2 carga" not in attack
-    # Hans 2+3+3 = 8 vs 12 by 4 beats McAvoy 13 vs 14 by 1: type I, high die 3, FUE 5 adds 0, doubled: 6.
+    # Neither has a bayonet skill: both use armas blancas with the bayonet fixed, +1 (issue 31 item 20).
+    # Hans 2+3+3 = 8 +1 = 9 vs 12 by 3 beats McAvoy 4+4+5 = 13 +1 = 14 vs 14 by 0: type I, high die 3, FUE 5
+    # adds 0, doubled: 6.
     assert "Gana Hans: golpea a McAvoy" in fight and "Daño I: pecho (3) 6" in fight and "(doble: carga recibida)" in fight
 
 
@@ -133,11 +136,12 @@ def test_an_unbalanced_characters_sheet_rolls_carry_the_plus_5_too() -> None:
 
 def test_a_bayonet_fixed_on_a_rifle_uses_the_rifle_skill_at_plus_1() -> None:
     """«Para usar una bayoneta acoplada a un fusil, se tira la habilidad [fusil] con un penalizador de -1»:
-    read as one point harder (+1 to a roll-under roll); a melee fight, standing still +5, a type I blade."""
+    read as one point harder (+1 to a roll-under roll); a melee fight, a type I blade. The +5 of standing still
+    is the bayonet skill's alone (issue 31 item 20: it was added here too)."""
     table = sombra_table((2, 3, 4, 9, 8, 7))
     t = play(FIGHT + "@gm:local: !ficha McAvoy fusil 18\n@ana:local: !ataque Hans fusil bayoneta\n", table)
     attack, fight = t.texts(TURN + 1)
-    assert ", fusil 18" in attack and "[2, 3, 4] +1 bayoneta calada +5 bayoneta sin carga → éxito medio" in attack
+    assert ", fusil 18" in attack and "[2, 3, 4] +1 bayoneta calada → éxito medio" in attack
     # McAvoy wins: type I, high die 4 plus FUE 6 - 5 = 1: 5 at the chest (middle die 3).
     assert "Gana McAvoy" in fight and "🩸 Pecho: herida leve" in fight
 
@@ -148,7 +152,7 @@ def test_a_bayonet_fixed_on_a_rifle_uses_the_rifle_skill_at_plus_1() -> None:
     ("@ana:local: !desencasquillar", "no está encasquillada"),
     ("@ana:local: !oportunidad McAvoy siempre", "Uso: !oportunidad"),
     ("@bob:local: !oportunidad McAvoy", "McAvoy"),
-    ("@ana:local: !defensa McAvoy recepcion", "Falta en la ficha de McAvoy: cuchillo"),
+    ("@ana:local: !defensa McAvoy recepcion", "Falta en la ficha de McAvoy: bayoneta"),
 ])
 def test_bad_manoeuvres_get_a_clear_answer_and_change_nothing(line: str, answer: str) -> None:
     setup = FIGHT.replace(" cuchillo 14", "") if "recepcion" in line else FIGHT

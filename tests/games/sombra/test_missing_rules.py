@@ -110,8 +110,9 @@ def test_opportunity_fire_adds_5_to_the_watchers_initiative() -> None:
 
 def test_the_death_threshold_counts_vit_rounds_for_who_is_down_then_they_die() -> None:
     """«Umbral Mortal (vit): numero de puntos de vida/tiempo que un PJ puede aguantar tras llegar a los 0
-    puntos de vida»: the rules have no hit points; read as VIT rounds for someone a serious wound took
-    out (unconscious or helpless), counted at each new round, then dead unless healed first."""
+    puntos de vida»: the rules have no hit points; read as VIT rounds for someone the GM marks dying
+    (issue 31 item 18: no wound starts it by itself, `!ficha NOMBRE umbral sí` does), counted at each new
+    round, then dead unless healed first. (Changed by issue 31: a serious wound used to start it.)"""
     table = sombra_table()
     script = CAST + """
 @gm:local: !ficha McAvoy vit 2
@@ -120,14 +121,16 @@ def test_the_death_threshold_counts_vit_rounds_for_who_is_down_then_they_die() -
 @gm:local: !iniciativa McAvoy Bruno Hans
 @gm:local: !daño McAvoy 11 abdomen
 @gm:local: !daño Bruno 13 abdomen
+@gm:local: !ficha McAvoy umbral sí
+@gm:local: !ficha Bruno umbral sí
 @gm:local: !curar Bruno
 @gm:local: !estado
 """ + "@gm:local: !siguiente\n" * 6
     t = play(script, table)
-    # Who goes down in their own turn passes it on (issue 20): the blow is the first message.
-    assert "umbral mortal: 2 asaltos" in t.texts(11)[0] and "umbral mortal" in t.texts(12)[0]
-    assert "umbral mortal: 2 asaltos" in t.text(14) and "Bruno [umbral" not in t.text(14)
-    answers = {n: " ".join(t.texts(n)) for n in range(15, 21)}
+    # A serious abdomen wound leaves them down, no threshold (issue 31 item 18).
+    assert "umbral" not in " ".join(t.texts(11) + t.texts(12))
+    assert "umbral mortal: 2 asaltos" in t.text(16) and "Bruno [umbral" not in t.text(16)
+    answers = {n: " ".join(t.texts(n)) for n in range(17, 23)}
     second = next(n for n, text in answers.items() if "Ronda 2" in text)
     third = next(n for n, text in answers.items() if "Ronda 3" in text)
     assert "Umbral mortal de McAvoy: queda 1 asalto" in answers[second]

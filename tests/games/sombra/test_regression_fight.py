@@ -87,10 +87,11 @@ def test_a_whole_seeded_fight_checked_by_hand() -> None:
     assert "· Kurt" in t.text(20) and "desequilibrado" not in t.text(20)  # it lasted to the end of his turn
 
     # Round 2: McAvoy (+3 chest) shoots Hans: 2+6+6 = 14 +3 = 17 <= 17: II+2 = 6+2+2 = 10 at the abdomen
-    # (middle die 6) > 2x4: serious, Hans is down; his death threshold (VIT 2) starts, its count the GM's.
+    # (middle die 6) > 2x4: serious, Hans is down (issue 31 item 18: no death threshold, that is the GM's
+    # call; it used to start here).
     down = t.text(21)
     # Issue 30: the room reads the dice, the wound's place and grade and what it causes (the sums: !detalle).
-    assert "[2, 6, 6] +3 → éxito medio\n🩸 Abdomen: herida grave; umbral mortal; en el suelo, sin poder actuar." in down
+    assert "[2, 6, 6] +3 → éxito medio\n🩸 Abdomen: herida grave; en el suelo, sin poder actuar." in down
     # The second shot: 2+1+2 = 5 +3 +5 = 13 <= 17, a low success (2+1 < 5): II+2 = 2+1+2 = 5 at the chest > 4.
     assert "[2, 1, 2] +3 +5 2.º disparo → éxito bajo" in t.text(22)
     assert "pecho (2): 5 contra RES 4 → herida leve" in t.gm_text(22)
