@@ -45,7 +45,7 @@ from systems.refusal import Refusal
 from systems.savage import SYSTEM
 from systems.savage.rules import ammo_for_rof
 from systems.savage.state import recover_at_turn_start
-from systems.savage.syntax import fold, parse_savage
+from systems.savage.syntax import DECLARED_ACTIONS, actions_said, fold, parse_savage
 from systems.savage.table import TableState, Toughness, with_table
 
 UNTRAINED = "d4"
@@ -59,7 +59,6 @@ ACTION_KINDS = frozenset({"trait", "rof", "support"})
 """Rolls that are an action of the turn (a soak, the recovery roll, Vigor and damage are not)."""
 SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
-_ACTIONS = re.compile(r"^acciones?$")
 ATTACK_SKILLS = frozenset({"pelear", "disparar", "atletismo"})
 RANGED_SKILLS = frozenset({"disparar", "atletismo"})
 _SUPPORT_VERBS = ("apoyar", "apoyo", "support")
@@ -119,6 +118,7 @@ class SavageSheetRules:
         words, declaring = _declared_actions(words)
         text = " ".join(words)
         if actor is None or (key is None and not auto):
+            text = " ".join([text, *([f"multi {declaring}"] if declaring and declaring > 1 else [])])
             return None if key is None else SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
         request = parse_savage(text)
         if request is None and key is None:
@@ -329,14 +329,18 @@ def take_hit(ctx: Context, actor: Character | None, target: Character | None) ->
 
 
 def _declared_actions(words: list[str]) -> tuple[list[str], int | None]:
-    """``acciones N`` (1 to 3) taken out of the roll's words, and N (None when not given)."""
-    for i, word in enumerate(words[:-1]):
-        if _ACTIONS.match(fold(word)) and words[i + 1].isdigit():
-            count = int(words[i + 1]) if len(words[i + 1]) <= 2 else MAX_ACTIONS + 1
-            if not 1 <= count <= MAX_ACTIONS:
-                raise Refusal("savage/table_error", code="bad_actions", limit=MAX_ACTIONS)
-            return [*words[:i], *words[i + 2:]], count
-    return words, None
+    """``acciones N`` (``N acciones``, ``dos acciones``; 1 to 3) taken out of the roll's words, and N (None
+    when not given). ``acciones N`` first: in ``vs 4 acciones 2``, the 4 is the TN's."""
+    pairs = [(i, DECLARED_ACTIONS.fullmatch(f"{fold(w)} {fold(words[i + 1])}")) for i, w in enumerate(words[:-1])]
+    said = sorted(((m[1] is None, i, m) for i, m in pairs if m is not None), key=lambda found: found[:2])
+    if not said:
+        return words, None
+    _, i, match = said[0]
+    digits = actions_said(match)
+    count = int(digits) if len(digits) <= 2 else MAX_ACTIONS + 1
+    if not 1 <= count <= MAX_ACTIONS:
+        raise Refusal("savage/table_error", code="bad_actions", limit=MAX_ACTIONS)
+    return [*words[:i], *words[i + 2:]], count
 
 
 def count_action(ctx: Context, actor: Character, declaring: int | None) -> int:
