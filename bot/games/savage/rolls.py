@@ -66,6 +66,8 @@ SUPPORT_KEY = "_apoyos"
 """Sheet key of the supports waiting for the character's roll: ``[{"trait", "bonus", "started"}]``."""
 GIVEN_KEY = "_apoyo_dado"
 """Sheet key of the helper's last support: ``{"stamp", "ally", "trait", "bonus"}``."""
+REACTION_KEY = "_reaccion"
+"""Sheet key of the reaction shot a ``!guardia fuego`` gave the character: ``{"stamp", "shot"}``."""
 HIT_KEY = "_impacto"
 """Sheet key of the character's last attack that hit this turn: ``{"stamp", "target", "raise"}``."""
 
@@ -132,6 +134,8 @@ class SavageSheetRules:
             if savage_of(actor).shaken:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name,
                               bennies=savage_of(actor).bennies)
+        if kind == "rof" or (kind == "trait" and key == "disparar"):
+            reaction_shot(ctx, actor, request.rof if request is not None else 1)
         declared = count_action(ctx, actor, declaring) if kind in ACTION_KINDS else declaring or 1
         if request is not None and (kind == "rof" or (kind == "trait" and key == "disparar")):
             spend_ammo(actor, ammo_for_rof(request.rof))
@@ -281,6 +285,22 @@ def end_supports(character: Character, acting: bool) -> None:
         character.sheet[SUPPORT_KEY] = kept
     else:
         character.sheet.pop(SUPPORT_KEY, None)
+
+
+def owe_reaction_shot(ctx: Context, shooter: Character) -> None:
+    """A ``!guardia fuego``: the watcher's one reaction shot, made now by the GM."""
+    shooter.sheet[REACTION_KEY] = {"stamp": stamp(ctx), "shot": False}
+
+
+def reaction_shot(ctx: Context, actor: Character, rof: int) -> None:
+    """A shot of the reaction a guard fired this turn: one, of a single bullet (000: «Y sólo puede ser un
+    único disparo, sin ráfaga»)."""
+    kept = actor.sheet.get(REACTION_KEY)
+    if not isinstance(kept, dict) or kept.get("stamp") != stamp(ctx):
+        return
+    if kept.get("shot") or rof > 1:
+        raise Refusal("savage/table_error", code="reaction_shot", name=actor.name, burst=rof > 1)
+    actor.sheet[REACTION_KEY] = {**kept, "shot": True}
 
 
 def spend_ammo(actor: Character, bullets: int) -> None:
