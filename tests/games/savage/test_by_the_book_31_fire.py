@@ -85,6 +85,18 @@ def test_issue_31_item_2_the_shooters_one_damage_applies_every_hit_in_the_declar
     assert "⛔" in t.text(line), "the burst's damage is rolled once"
 
 
+def test_issue_31_item_2_a_bursts_damage_with_a_typed_raise_is_refused_and_stays_owed() -> None:
+    """issue 31 item 2; 000: «Cuando un ataque impacta con uno o más aumentos, añade al daño total causado por
+    ese ataque +1d6»: each hit of the burst brings its own raise die, so a typed «aumento» is refused."""
+    fight = Fight(SUBFUSIL)
+    _three_hits(fight, "Orco 1, Orco 2")
+    t, line = fight.next("@bob:local: !daño 2d6 aumento")
+    assert "sin «aumento»" in t.text(line) and not damage_rolls(t, line)
+    fight.dice(*[(1, 6)] * 6)
+    t, line = fight.next("@bob:local: !daño 2d6")
+    assert len(damage_rolls(t, line)) == 3
+
+
 def test_issue_31_item_2_a_wild_cards_soak_pauses_the_burst_until_answered() -> None:
     """issue 31 item 2; 000: «Resuelve cada tirada de daño por separado, apuntando sus efectos por completo,
     antes de pasar a la siguiente (incluyendo las tiradas de absorción gastando benis)»."""
@@ -111,7 +123,8 @@ def test_issue_31_item_2_the_gm_need_not_type_the_hits_of_an_npcs_burst() -> Non
     assert t.full_rolls(line)[0]["hits"] == 2
     rng = fight.dice((1, 6), (1, 6), (2, 6), (1, 6))
     t, line = fight.next("@gm:local: !daño 2d6")
-    assert [r["total"] for r in damage_rolls(t, line)] == [2, 3] and rng.exhausted()
+    assert [r["dice"] for r in damage_rolls(t, line)] == [[1, 1], [2, 1]] and rng.exhausted()
+    assert t.texts(line) == ["💥 Kira: sin efecto ([1, 1] vs 5).", "💥 Kira: sin efecto ([2, 1] vs 5)."], "both at Kira"
 
 
 # Item 3: a benny never buys new damage.
