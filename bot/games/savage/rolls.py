@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from bot.core.api import (
     Character,
@@ -43,7 +44,7 @@ from bot.games.savage.sheet import (
 from systems.dice import MAX_TEXT, DiceError
 from systems.refusal import Refusal
 from systems.savage import SYSTEM
-from systems.savage.rules import ammo_for_rof
+from systems.savage.rules import SUCCESSES, ammo_for_rof
 from systems.savage.state import recover_at_turn_start
 from systems.savage.syntax import DECLARED_ACTIONS, actions_said, fold, parse_savage
 from systems.savage.table import TableState, Toughness, with_table
@@ -333,6 +334,19 @@ def note_hit(ctx: Context, actor: Character, target: Character | None, roll: dic
                                 "raise": roll.get("outcome") == "raise"}
     else:
         actor.sheet.pop(HIT_KEY, None)
+
+
+def renote_hit(ctx: Context, actor: Character, previous: dict[str, Any], result: dict[str, Any]) -> None:
+    """A benny's better attack roll (``!tiro Pelear contra Orco``, ``!repetir``): a miss turned hit is a hit
+    whose damage ``!daño`` may roll; a hit whose damage is not rolled yet takes the new raise. A hit whose
+    damage was rolled keeps it (000: «ni se puede gastar benis para influir en el resultado»)."""
+    key, _ = _leading_trait(ctx, str(previous.get("label", "")).split())
+    if key not in ATTACK_SKILLS or result.get("kind") != "trait" or result.get("outcome") not in SUCCESSES:
+        return
+    kept = actor.sheet.get(HIT_KEY)
+    owed = isinstance(kept, dict) and kept.get("stamp") == stamp(ctx)
+    if owed or previous.get("outcome") not in SUCCESSES:
+        note_hit(ctx, actor, ctx.room.find_character(str(previous.get("target") or "")), result)
 
 
 def take_hit(ctx: Context, actor: Character | None, target: Character | None) -> bool | None:
