@@ -1,6 +1,7 @@
 """A burst's damage (``!tiro rof N Disparar objetivos A, B``): each hit rolls the weapon's damage (the
-sheet's ``Daño``, at once; without one, the dice of the shooter's one ``!daño``) against its target, in order (000: «los impactos de la cadencia irán en orden a los enemigos que hayas declarado
-y, en cuanto uno muera o caiga, seguirán con el siguiente»). A hit that opens a Wild Card's soak stops
+sheet's ``Daño``, at once; without one, the dice of the shooter's one ``!daño``) against its target, in
+order (000: «los impactos de la cadencia irán en orden a los enemigos que hayas declarado y, en cuanto
+uno muera o caiga, seguirán con el siguiente»). A hit that opens a Wild Card's soak stops
 the burst there; the rest follows once that soak is answered (000: «Resuelve cada tirada de daño por
 separado ... antes de pasar a la siguiente (incluyendo las tiradas de absorción gastando benis)»)."""
 
