@@ -27,7 +27,7 @@ def with_damage(ctx: Context, actor: Character, made: SheetRoll) -> SheetRoll:
     if made.json.get("kind") != "rof" or not made.json.get("targets"):
         return made
     actor.sheet.pop(OWED_KEY, None)
-    hits = [[shot["target"], bool(shot["raises"])] for shot in made.json["shots"] if shot["hit"]]
+    hits = _hits(made.json)
     if made.json.get("outcome") == "critical_failure" or not hits:
         return made
     burst = {"attacker": actor.name, "hits": hits, "order": list(made.json["targets"])}
@@ -38,6 +38,33 @@ def with_damage(ctx: Context, actor: Character, made: SheetRoll) -> SheetRoll:
     made.follow = partial(fire, ctx, {**burst, "damage": damage})
     made.changes_state = True
     return made
+
+
+def _hits(burst: dict[str, Any]) -> list[list[Any]]:
+    """A burst's hits as ``fire`` takes them: [target given to its die or None, with a raise]."""
+    return [[shot["target"], bool(shot["raises"])] for shot in burst["shots"] if shot["hit"]]
+
+
+def rerolled(ctx: Context, actor: Character, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """A burst at named targets that a benny bettered: the hits whose damage is rolled keep it (000: «ni se
+    puede gastar benis para influir en el resultado»), the new ones roll theirs; a damage still owed to the
+    shooter's ``!daño`` is the new result's."""
+    if after.get("kind") != "rof" or not after.get("targets") or after["total"] <= before["total"]:
+        return
+    hits = _hits(after)
+    owed = actor.sheet.get(OWED_KEY)
+    if isinstance(owed, dict) and owed.get("stamp") == stamp(ctx):
+        actor.sheet[OWED_KEY] = {**owed, "hits": hits}
+        return
+    new = hits[int(before["total"]):]
+    burst = {"attacker": actor.name, "hits": new, "order": list(after["targets"])}
+    damage = weapon_damage(actor)
+    if damage is None:
+        actor.sheet[OWED_KEY] = {"stamp": stamp(ctx), **burst}
+        return
+    combat = ctx.room.combat
+    waiting = SavageCombat.of(combat).burst if combat is not None else None
+    fire(ctx, {**burst, "damage": damage, "hits": [*(waiting or {}).get("hits", []), *new]})
 
 
 def fire_owed(ctx: Context, said: str) -> bool:

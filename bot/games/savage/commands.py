@@ -29,7 +29,7 @@ from bot.core.api import (
     vocab,
 )
 from bot.games.savage.bennies import pool, with_pool
-from bot.games.savage.burst import fire_owed, resume
+from bot.games.savage.burst import fire_owed, rerolled, resume
 from bot.games.savage.combat import (
     act_now,
     end_task,
@@ -370,4 +370,6 @@ def attack_command(ctx: Context, got: Parsed) -> None:
 def reroll_command(ctx: Context, got: Parsed) -> None:
     """A benny rerolls the actor's last trait roll of this turn (``damage.reroll``)."""
     actor, _ = ctx.own_or_named(got.text("NOMBRE"))
-    reroll(ctx, actor)
+    done = reroll(ctx, actor)
+    if done is not None:
+        rerolled(ctx, actor, *done)

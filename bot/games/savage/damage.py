@@ -287,14 +287,14 @@ def _take_back(ctx: Context, done: dict[str, Any]) -> Character | None:
     return target
 
 
-def reroll(ctx: Context, actor: Character) -> None:
+def reroll(ctx: Context, actor: Character) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A benny rerolls the actor's last trait roll of this turn; the better result counts. After a
-    soak, it is the soak's reroll (a second benny)."""
+    soak, it is the soak's reroll (a second benny). The roll before and the new one (None for a soak)."""
     ctx.may_manage(actor)
     last = last_roll(ctx, actor)
     if last.get("kind") == "soak":
         soak(ctx, actor, "", "repetir")
-        return
+        return None
     secret = bool(last.get("secret"))
     if last.get("kind") not in REROLLABLE:
         raise refuse("not_a_trait").privately(secret)
@@ -328,4 +328,5 @@ def reroll(ctx: Context, actor: Character) -> None:
         kept["attack"] = done
     elif better:
         renote_hit(ctx, actor, previous, outcome.as_json())
+    return previous, outcome.as_json()
 

@@ -187,6 +187,25 @@ def test_issue_31_item_3_a_shot_of_tiro_turned_hit_by_a_benny_may_roll_its_damag
     assert damage["total"] == 8 and fight.sheet("Orco 1").get("aturdido")
 
 
+@pytest.mark.parametrize("weapon", ["", "Daño 2d6"])
+def test_issue_31_item_3_a_burst_rerolled_rolls_only_its_new_hits(weapon: str) -> None:
+    """issue 31 items 2 and 3; 000: the damage roll is no trait roll, «ni se puede gastar benis para influir
+    en el resultado»: a burst of one hit rerolled to three rolls the damage of the two new hits only (with
+    ``Daño`` on the sheet at once; without, the shooter's ``!daño`` rolls the three it now owes)."""
+    fight = Fight(SUBFUSIL + (f"@gm:local: !ficha Kira {weapon}\n" if weapon else ""))
+    fight.dice((7, 8), (2, 8), (2, 8), (1, 6), *([(1, 6), (1, 6)] if weapon else []))  # 5, 0, 0: one hit
+    t, line = fight.next("@bob:local: !tiro rof 3 Disparar objetivos Orco 1, Orco 2")
+    assert t.full_rolls(line)[0]["hits"] == 1 and len(damage_rolls(t, line)) == (1 if weapon else 0)
+    fight.dice((7, 8), (7, 8), (7, 8), (1, 6), *([(1, 6)] * 4 if weapon else []))  # three hits
+    t, line = fight.next("@bob:local: !repetir")
+    assert t.full_rolls(line)[0]["hits"] == 3 and len(damage_rolls(t, line)) == (2 if weapon else 0)
+    if not weapon:
+        fight.dice(*[(1, 6)] * 6)
+        t, line = fight.next("@bob:local: !daño 2d6")
+        assert len(damage_rolls(t, line)) == 3
+    assert fight.table.rng.exhausted()  # type: ignore[attr-defined]
+
+
 # Item 4: modifiers in words.
 
 @pytest.mark.parametrize(("said", "reason", "value"), [
