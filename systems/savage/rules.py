@@ -27,6 +27,8 @@ SUCCESSES = (SUCCESS, RAISE)
 COVER = {"ligera": -1, "media": -2, "pesada": -4, "casi total": -6, "total": -6}
 LIGHT = {"penumbra": -1, "tenue": -1, "oscuridad": -2, "oscuridad total": -4, "a ciegas": -4}
 RANGE = {"corta": 0, "media": -2, "larga": -4}
+PRONE = COVER["media"]
+"""000: cobertura media's −2 «se aplica también cuando se ataca a oponentes cuerpo a tierra»."""
 RECOIL = -2
 MOVING_FIRE = -2
 UNSKILLED = -2
@@ -124,6 +126,7 @@ class TraitModifiers:
     cover: str = ""
     light: str = ""
     range: str = ""
+    prone: bool = False
     recoil: bool = False
     moving: bool = False
     called_shot: CalledShot | None = None
@@ -139,6 +142,7 @@ class TraitModifiers:
             ("cobertura", COVER.get(self.cover, 0)),
             ("luz", LIGHT.get(self.light, 0)),
             ("distancia", RANGE.get(self.range, 0)),
+            ("cuerpo_a_tierra", PRONE if self.prone else 0),
             ("retroceso", RECOIL if self.recoil else 0),
             ("movimiento", MOVING_FIRE if self.moving else 0),
             ("apuntado", self.called_shot.penalty if self.called_shot else 0),

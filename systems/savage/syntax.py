@@ -47,13 +47,23 @@ _ROF_VALUE = re.compile(r"(\d+)\s*")
 _STRENGTH_LABEL = re.compile(r"\bfue(?:rza)?\s+(?=\d*d\d)", re.IGNORECASE)
 
 _NUM = r"([+-]?\d+)"
+_SPOTS = r"(?:cabeza|cara|casco|vitales|mano|brazo|pierna|extremidad)"
+"""The called shots said as «a la cabeza», «al brazo», «a los vitales»."""
+NUMBER_WORDS = {"una": "1", "dos": "2", "tres": "3"}
+DECLARED_ACTIONS = re.compile(r"acciones?\s+(\d+)|(\d+|una|dos|tres)\s+acci(?:on|ones)")
+"""The actions of a turn said in words (``acciones 2``, ``2 acciones``, ``dos acciones``), folded."""
+
+
+def actions_said(match: re.Match[str]) -> str:
+    """The digits of a ``DECLARED_ACTIONS`` match (``dos`` -> ``2``)."""
+    return match[1] or NUMBER_WORDS.get(match[2], match[2])
 KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern))
     for name, pattern in (
         ("tn", rf"(?:vs|vo|contra|dif)\s*{_NUM}\b"),
         ("tn_missing", r"(?:vs|vo|dif)\b"),
         ("extra", r"extra\b"),
-        ("multi", r"(?:multiacciones|multiaccion|multi|ma)\s*(\d+)\b"),
+        ("multi", r"(?:(?:multiacciones|multiaccion|multi|ma)\s*(\d+)|" + DECLARED_ACTIONS.pattern + r")\b"),
         ("unskilled", r"(?:sin entrenar|sin entrenamiento|hse)\b"),
         ("wounds", r"heridas?\s*(\d+)\b"),
         ("fatigue", r"fatiga(?:\s*(\d+))?\b"),
@@ -61,12 +71,13 @@ KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("support", rf"apoyos?\s*{_NUM}\b"),
         ("strength", r"fuerza\b"),
         ("cover", r"cobertura\s+(casi total|ligera|media|pesada|total|\w+)\b"),
-        ("light", r"(?:luz\s+(tenue|penumbra|\w+)|(penumbra|oscuridad total|oscuridad|a ciegas))\b"),
-        ("range", r"distancia\s+(corta|media|larga|\w+)\b"),
+        ("light", r"(?:luz\s+(tenue|penumbra|\w+)|(penumbra|oscuridad total|oscuridad|a ciegas|a oscuras))\b"),
+        ("range", r"(?:a\s+)?(?:distancia\s+(corta|media|larga|\w+)|(corta|media|larga)\s+distancia)\b"),
+        ("prone", r"cuerpo\s+a\s+tierra\b"),
         ("recoil", r"retroceso\b"),
         ("bipod", r"bipode\b"),
         ("moving", r"(?:movimiento|en movimiento|pen\.?\s?mov)\b"),
-        ("called", rf"apuntado\s+(\w+)(?:\s*{_NUM}\b)?"),
+        ("called", rf"(?:apuntado(?:\s*:\s*|\s+)|(?:a\s+la|al|a\s+los|a\s+las)\s+(?={_SPOTS}\b))(\w+)(?:\s*{_NUM}\b)?"),
         ("raise", r"(?:aumento|con aumento)\b"),
         ("shaken", r"aturdido\b"),
         ("armor", r"armadura\s*(\d+)\b"),
@@ -75,9 +86,22 @@ KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("modifier", r"([+-])\s*(\d+)\b"),
     )
 )
+UNPRICED: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (hint, re.compile(pattern))
+    for hint, pattern in (
+        ("moving", r"(?:moviendose|moviendome|moviendo|corriendo|me muevo|se mueve)\b"),
+        ("prone", r"(?:tumbad[oa]s?|tendid[oa]s?|agachad[oa]s?|en el suelo|pecho a tierra)\b"),
+        ("light", r"(?:luz|oscur[oa]s?|de noche|sin luz)\b"),
+        ("range", r"(?:distancia|lejos|a lo lejos)\b"),
+        ("cover", r"(?:cobertura|cubiert[oa]s?|parapetad[oa]s?)\b"),
+        ("called", r"(?:apuntado|apuntando|apunto)\b"),
+    )
+)
+"""Words that look like a modifier the rules do not price as said (``moviendo``, or a keyword's head
+without its value): refused with a hint to the words that are, never taken as a comment."""
 TRAIT_KEYS = frozenset(
     {"tn", "extra", "multi", "unskilled", "wounds", "fatigue", "joker", "support", "strength",
-     "cover", "light", "range", "recoil", "moving", "called", "modifier"}
+     "cover", "light", "range", "prone", "recoil", "moving", "called", "modifier"}
 )
 ALLOWED = {
     "trait": TRAIT_KEYS,
@@ -258,6 +282,9 @@ def _take_word(rest: str, folded: str, pos: int, kind: str, found: dict, comment
     end = pos
     while end < len(rest) and not rest[end].isspace():
         end += 1
+    for hint, pattern in UNPRICED:
+        if (m := pattern.match(folded, pos)) is not None:
+            raise DiceError("savage.unpriced_word", word=rest[pos:m.end()][:20], hint=hint)
     comment.append(rest[pos:end])
     return end
 
@@ -315,7 +342,8 @@ def _with_late_modifiers(expr: DiceExpr, late: list[tuple[str, str]]) -> DiceExp
 def _modifiers(found: dict, kind: str, rof: int) -> TraitModifiers:
     mods = TraitModifiers()
     if multi := _last(found, "multi"):
-        mods.actions = bounded(multi[0], 1, 3, "savage.bad_multi_action")
+        mods.actions = bounded(multi[0] or multi[1] or NUMBER_WORDS.get(multi[2], multi[2]), 1, 3,
+                               "savage.bad_multi_action")
     if wounds := _last(found, "wounds"):
         mods.wounds = bounded(wounds[0], 0, 3, "savage.bad_wounds")
     if fatigue := _last(found, "fatigue"):
@@ -330,8 +358,12 @@ def _modifiers(found: dict, kind: str, rof: int) -> TraitModifiers:
     mods.cover = _choice(_last(found, "cover"), covers, "savage.unknown_cover")
     light = _last(found, "light")
     lights = ("tenue", "penumbra", "oscuridad", "oscuridad total", "a ciegas")
-    mods.light = _choice((light[0] or light[1],) if light else None, lights, "savage.unknown_light")
-    mods.range = _choice(_last(found, "range"), ("corta", "media", "larga"), "savage.unknown_range")
+    said_light = (light[0] or light[1]).replace("a oscuras", "oscuridad") if light else ""
+    mods.light = _choice((said_light,) if light else None, lights, "savage.unknown_light")
+    distance = _last(found, "range")
+    mods.range = _choice((distance[0] or distance[1],) if distance else None, ("corta", "media", "larga"),
+                         "savage.unknown_range")
+    mods.prone = "prone" in found
     mods.recoil = "recoil" in found or (kind == "rof" and rof > 1 and "bipod" not in found)
     mods.moving = "moving" in found
     if called := _last(found, "called"):

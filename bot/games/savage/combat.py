@@ -43,7 +43,7 @@ from bot.games.savage.flow import (
     trait_roll,
     vigor_of,
 )
-from bot.games.savage.rolls import end_supports
+from bot.games.savage.rolls import end_supports, owe_reaction_shot
 from bot.games.savage.sheet import edges_of, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
 from systems.savage.deck import ActionDeck, interrupt, surprise
@@ -270,6 +270,9 @@ def fire_overwatch(ctx: Context, combat: Combat) -> None:
     state.overwatch = watch.watchers
     for name in shooters:
         state.stop_holding(name)
+        shooter = ctx.room.find_character(name)
+        if shooter is not None:
+            owe_reaction_shot(ctx, shooter)
     state.save(combat)
     ctx.reply("savage/table_overwatch", name=None, shooters=shooters)
 

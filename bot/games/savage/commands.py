@@ -29,7 +29,7 @@ from bot.core.api import (
     vocab,
 )
 from bot.games.savage.bennies import pool, with_pool
-from bot.games.savage.burst import resume
+from bot.games.savage.burst import fire_owed, rerolled, resume
 from bot.games.savage.combat import (
     act_now,
     end_task,
@@ -134,9 +134,12 @@ def _give_bennies(ctx: Context, character: Character, count: int) -> None:
 @COMMANDS.takes("daño", "damage", spec=Either((Arg("NOMBRE"), TOTAL), (DAMAGE_DICE,)), in_character=True, changes=True)
 def damage_command(ctx: Context, got: Parsed) -> None:
     """The GM applies any damage; a player only the damage of their own hit this turn (000: «Tras una
-    tirada exitosa ... el atacante debe determinar el daño ocasionado»), with its raise die."""
+    tirada exitosa ... el atacante debe determinar el daño ocasionado»), with its raise die; the damage of a
+    burst this turn is every hit's (``burst.fire_owed``)."""
     total = got.text(TOTAL.shown)
     said = f"{got.text('NOMBRE')} {total}" if total else got.text(DAMAGE_DICE.shown)
+    if not total and fire_owed(ctx, said):
+        return
     target, dice = named(ctx, got.text("NOMBRE") if total else said)
     if target is None:
         raise ctx.unknown_character(said)
@@ -367,4 +370,6 @@ def attack_command(ctx: Context, got: Parsed) -> None:
 def reroll_command(ctx: Context, got: Parsed) -> None:
     """A benny rerolls the actor's last trait roll of this turn (``damage.reroll``)."""
     actor, _ = ctx.own_or_named(got.text("NOMBRE"))
-    reroll(ctx, actor)
+    done = reroll(ctx, actor)
+    if done is not None:
+        rerolled(ctx, actor, *done)

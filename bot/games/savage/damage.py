@@ -32,13 +32,21 @@ from bot.games.savage.flow import (
     trait_roll,
 )
 from bot.games.savage.grammar import rate_of_fire
-from bot.games.savage.rolls import recover, regive_support, take_hit, toughness_of, weapon_damage, weapon_is_ranged
+from bot.games.savage.rolls import (
+    recover,
+    regive_support,
+    renote_hit,
+    take_hit,
+    toughness_of,
+    weapon_damage,
+    weapon_is_ranged,
+)
 from bot.games.savage.sheet import group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, combat_snapshot, restore_combat
-from systems.dice import DiceError
+from systems.dice import DiceError, Rng
 from systems.savage import SYSTEM
 from systems.savage.resolver import SavageDamageRoll
-from systems.savage.rules import DamageEffect, SoakResult, best_soak, damage_effect
+from systems.savage.rules import RAISE, SUCCESSES, DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import SavageCharacter, apply_damage, soak_damage, spend_benny
 from systems.savage.syntax import SavageRequest, parse_damage
 from systems.savage.table import against
@@ -62,15 +70,30 @@ def require_soak_answered(ctx: Context, target: Character) -> None:
         state.save(combat)
 
 
-def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character | None, raised: bool = False) -> None:
+class Replayed:
+    """The table's RNG giving first the draws of an earlier roll, then new ones; it keeps all it gave. An
+    attack's damage rolled again with the raise die a benny won is the same dice plus that die (000: the
+    damage roll is no trait roll, «ni se puede gastar benis para influir en el resultado»)."""
+
+    def __init__(self, rng: Rng, earlier: list[float]) -> None:
+        self.rng, self.earlier, self.draws = rng, list(earlier), list[float]()
+
+    def random(self) -> float:
+        value = self.earlier.pop(0) if self.earlier else self.rng.random()
+        self.draws.append(value)
+        return value
+
+
+def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character | None, raised: bool = False,
+                rng: Rng | None = None) -> None:
     """Roll ``dice`` (what the player typed: ``2d6+1 aumento``; ``raised``: with the raise die) as damage
-    against the target's Toughness and apply it."""
+    against the target's Toughness and apply it (``rng``: the dice's, the table's by default)."""
     require_soak_answered(ctx, target)
     savage = savage_of(target)
     joker = attacker is not None and has_joker(ctx, attacker)
     request = damage_request(dice)
     judged = against(replace(request, with_raise=request.with_raise or raised), toughness_of(target), joker)
-    roll = SYSTEM.roll(judged, ctx.rng)
+    roll = SYSTEM.roll(judged, rng or ctx.rng)
     if not isinstance(roll, SavageDamageRoll) or roll.effect is None:
         raise TypeError(f"a damage roll against a toughness was expected from {dice!r}")
     consume_grant(ctx)
@@ -233,10 +256,22 @@ def _burst(ctx: Context, attacker: Character, target: Character, rof: int, rest:
 
 def _attack_damage(ctx: Context, attacker: Character, target: Character, done: dict[str, Any],
                    result: dict[str, Any]) -> None:
-    """The damage of an attack's result: the weapon's, with the raise die on a raise."""
+    """The damage of an attack's result: the weapon's, with the raise die on a raise. Its dice are kept in
+    ``done`` (``draws``): rolled again (a benny's new raise), they come out the same."""
     outcome = result.get("outcome")
-    if outcome in ("success", "raise") and "dureza" in target.sheet:
-        roll_damage(ctx, target, str(done["damage"]), attacker, raised=outcome == "raise")
+    if outcome in SUCCESSES and "dureza" in target.sheet:
+        dice = Replayed(ctx.rng, [float(x) for x in done.get("draws", [])])
+        roll_damage(ctx, target, str(done["damage"]), attacker, raised=outcome == "raise", rng=dice)
+        done["draws"] = dice.draws
+
+
+def _damage_changes(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether a benny's better attack roll changes its damage (000: «ni se puede gastar benis para influir
+    en el resultado» of the damage): a miss turned hit rolls it; a hit turned raise adds the raise die; a hit
+    that stays a hit with the same raise keeps the damage rolled."""
+    if after.get("outcome") not in SUCCESSES:
+        return False
+    return before.get("outcome") not in SUCCESSES or (after["outcome"] == RAISE and before["outcome"] != RAISE)
 
 
 def _take_back(ctx: Context, done: dict[str, Any]) -> Character | None:
@@ -252,14 +287,14 @@ def _take_back(ctx: Context, done: dict[str, Any]) -> Character | None:
     return target
 
 
-def reroll(ctx: Context, actor: Character) -> None:
+def reroll(ctx: Context, actor: Character) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A benny rerolls the actor's last trait roll of this turn; the better result counts. After a
-    soak, it is the soak's reroll (a second benny)."""
+    soak, it is the soak's reroll (a second benny). The roll before and the new one (None for a soak)."""
     ctx.may_manage(actor)
     last = last_roll(ctx, actor)
     if last.get("kind") == "soak":
         soak(ctx, actor, "", "repetir")
-        return
+        return None
     secret = bool(last.get("secret"))
     if last.get("kind") not in REROLLABLE:
         raise refuse("not_a_trait").privately(secret)
@@ -287,8 +322,11 @@ def reroll(ctx: Context, actor: Character) -> None:
     consume_grant(ctx)
     done = previous.get("attack")
     if isinstance(done, dict):
-        kept["attack"] = done
-        target = _take_back(ctx, done) if better else None
+        target = _take_back(ctx, done) if better and _damage_changes(previous, outcome.as_json()) else None
         if target is not None:
             _attack_damage(ctx, actor, target, done, outcome.as_json())
+        kept["attack"] = done
+    elif better:
+        renote_hit(ctx, actor, previous, outcome.as_json())
+    return previous, outcome.as_json()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from bot.core.api import (
     Character,
@@ -43,9 +44,9 @@ from bot.games.savage.sheet import (
 from systems.dice import MAX_TEXT, DiceError
 from systems.refusal import Refusal
 from systems.savage import SYSTEM
-from systems.savage.rules import ammo_for_rof
+from systems.savage.rules import SUCCESSES, ammo_for_rof
 from systems.savage.state import recover_at_turn_start
-from systems.savage.syntax import fold, parse_savage
+from systems.savage.syntax import DECLARED_ACTIONS, actions_said, fold, parse_savage
 from systems.savage.table import TableState, Toughness, with_table
 
 UNTRAINED = "d4"
@@ -59,7 +60,6 @@ ACTION_KINDS = frozenset({"trait", "rof", "support"})
 """Rolls that are an action of the turn (a soak, the recovery roll, Vigor and damage are not)."""
 SHAKEN_ALLOWS = frozenset({"soak", "recovery", "incapacitation", "bleeding"})
 """What a Shaken character may still roll: what the state itself requires."""
-_ACTIONS = re.compile(r"^acciones?$")
 ATTACK_SKILLS = frozenset({"pelear", "disparar", "atletismo"})
 RANGED_SKILLS = frozenset({"disparar", "atletismo"})
 _SUPPORT_VERBS = ("apoyar", "apoyo", "support")
@@ -67,6 +67,8 @@ SUPPORT_KEY = "_apoyos"
 """Sheet key of the supports waiting for the character's roll: ``[{"trait", "bonus", "started"}]``."""
 GIVEN_KEY = "_apoyo_dado"
 """Sheet key of the helper's last support: ``{"stamp", "ally", "trait", "bonus"}``."""
+REACTION_KEY = "_reaccion"
+"""Sheet key of the reaction shot a ``!guardia fuego`` gave the character: ``{"stamp", "shot"}``."""
 HIT_KEY = "_impacto"
 """Sheet key of the character's last attack that hit this turn: ``{"stamp", "target", "raise"}``."""
 
@@ -119,6 +121,7 @@ class SavageSheetRules:
         words, declaring = _declared_actions(words)
         text = " ".join(words)
         if actor is None or (key is None and not auto):
+            text = " ".join([text, *([f"multi {declaring}"] if declaring and declaring > 1 else [])])
             return None if key is None else SheetRoll(ctx.system.roll(text, ctx.rng), label=label, replay=text)
         request = parse_savage(text)
         if request is None and key is None:
@@ -132,6 +135,8 @@ class SavageSheetRules:
             if savage_of(actor).shaken:
                 raise Refusal("savage/table_error", code="shaken_cannot_act", name=actor.name,
                               bennies=savage_of(actor).bennies)
+        if kind == "rof" or (kind == "trait" and key == "disparar"):
+            reaction_shot(ctx, actor, request.rof if request is not None else 1)
         declared = count_action(ctx, actor, declaring) if kind in ACTION_KINDS else declaring or 1
         if request is not None and (kind == "rof" or (kind == "trait" and key == "disparar")):
             spend_ammo(actor, ammo_for_rof(request.rof))
@@ -283,6 +288,22 @@ def end_supports(character: Character, acting: bool) -> None:
         character.sheet.pop(SUPPORT_KEY, None)
 
 
+def owe_reaction_shot(ctx: Context, shooter: Character) -> None:
+    """A ``!guardia fuego``: the watcher's one reaction shot, made now by the GM."""
+    shooter.sheet[REACTION_KEY] = {"stamp": stamp(ctx), "shot": False}
+
+
+def reaction_shot(ctx: Context, actor: Character, rof: int) -> None:
+    """A shot of the reaction a guard fired this turn: one, of a single bullet (000: «Y sólo puede ser un
+    único disparo, sin ráfaga»)."""
+    kept = actor.sheet.get(REACTION_KEY)
+    if not isinstance(kept, dict) or kept.get("stamp") != stamp(ctx):
+        return
+    if kept.get("shot") or rof > 1:
+        raise Refusal("savage/table_error", code="reaction_shot", name=actor.name, burst=rof > 1)
+    actor.sheet[REACTION_KEY] = {**kept, "shot": True}
+
+
 def spend_ammo(actor: Character, bullets: int) -> None:
     """A shot spends the weapon's ammunition when the sheet counts it (000: «Dependiendo de la cadencia de
     fuego del arma, se gasta un número determinado de balas»)."""
@@ -315,6 +336,19 @@ def note_hit(ctx: Context, actor: Character, target: Character | None, roll: dic
         actor.sheet.pop(HIT_KEY, None)
 
 
+def renote_hit(ctx: Context, actor: Character, previous: dict[str, Any], result: dict[str, Any]) -> None:
+    """A benny's better attack roll (``!tiro Pelear contra Orco``, ``!repetir``): a miss turned hit is a hit
+    whose damage ``!daño`` may roll; a hit whose damage is not rolled yet takes the new raise. A hit whose
+    damage was rolled keeps it (000: «ni se puede gastar benis para influir en el resultado»)."""
+    key, _ = _leading_trait(ctx, str(previous.get("label", "")).split())
+    if key not in ATTACK_SKILLS or result.get("kind") != "trait" or result.get("outcome") not in SUCCESSES:
+        return
+    kept = actor.sheet.get(HIT_KEY)
+    owed = isinstance(kept, dict) and kept.get("stamp") == stamp(ctx)
+    if owed or previous.get("outcome") not in SUCCESSES:
+        note_hit(ctx, actor, ctx.room.find_character(str(previous.get("target") or "")), result)
+
+
 def take_hit(ctx: Context, actor: Character | None, target: Character | None) -> bool | None:
     """The actor's hit this turn on ``target`` (a hit that named nobody serves any target, and an area
     attack: ``target`` None), spent by its damage: whether it was a raise, or None when there is none."""
@@ -329,14 +363,18 @@ def take_hit(ctx: Context, actor: Character | None, target: Character | None) ->
 
 
 def _declared_actions(words: list[str]) -> tuple[list[str], int | None]:
-    """``acciones N`` (1 to 3) taken out of the roll's words, and N (None when not given)."""
-    for i, word in enumerate(words[:-1]):
-        if _ACTIONS.match(fold(word)) and words[i + 1].isdigit():
-            count = int(words[i + 1]) if len(words[i + 1]) <= 2 else MAX_ACTIONS + 1
-            if not 1 <= count <= MAX_ACTIONS:
-                raise Refusal("savage/table_error", code="bad_actions", limit=MAX_ACTIONS)
-            return [*words[:i], *words[i + 2:]], count
-    return words, None
+    """``acciones N`` (``N acciones``, ``dos acciones``; 1 to 3) taken out of the roll's words, and N (None
+    when not given). ``acciones N`` first: in ``vs 4 acciones 2``, the 4 is the TN's."""
+    pairs = [(i, DECLARED_ACTIONS.fullmatch(f"{fold(w)} {fold(words[i + 1])}")) for i, w in enumerate(words[:-1])]
+    said = sorted(((m[1] is None, i, m) for i, m in pairs if m is not None), key=lambda found: found[:2])
+    if not said:
+        return words, None
+    _, i, match = said[0]
+    digits = actions_said(match)
+    count = int(digits) if len(digits) <= 2 else MAX_ACTIONS + 1
+    if not 1 <= count <= MAX_ACTIONS:
+        raise Refusal("savage/table_error", code="bad_actions", limit=MAX_ACTIONS)
+    return [*words[:i], *words[i + 2:]], count
 
 
 def count_action(ctx: Context, actor: Character, declaring: int | None) -> int:

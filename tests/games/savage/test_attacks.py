@@ -138,7 +138,9 @@ def _orc_state(table) -> tuple[bool, bool]:  # type: ignore[no-untyped-def]
 def test_rerolling_an_attack_takes_its_damage_back_and_rolls_the_new_results() -> None:
     """000: «Tras una tirada exitosa cuerpo a cuerpo o a distancia, el atacante debe determinar el daño
     ocasionado» and «Cuando un ataque impacta con uno o más aumentos, añade al daño total ... +1d6»: the
-    damage is the rerolled attack's, not the first result's."""
+    damage is the rerolled attack's, not the first result's. Changed by issue 31 item 3 (000: the damage
+    roll, «ni se puede gastar benis para influir en el resultado»): a hit that stays a hit with the same
+    raise keeps its damage, and a new raise adds only its d6 to the dice already rolled."""
     seen = set()
     for seed in range(1, 400):
         table = make_table(system="savage", seed=seed)
@@ -146,11 +148,20 @@ def test_rerolling_an_attack_takes_its_damage_back_and_rolls_the_new_results() -
         first, second = roll(t, FIRST)["roll"], roll(t, FIRST + 1)["roll"]
         if second["total"] <= first["total"] or not _hits(second):
             continue
+        if _hits(first) and first["outcome"] == second["outcome"]:
+            rolled = _damage(t, FIRST)["roll"]
+            assert not [r for r in t.full_rolls(FIRST + 1) if r["kind"] == "damage"], "the damage is kept"
+            assert _orc_state(table) == (bool(rolled["wounds"]), bool(rolled["shaken"]))
+            seen.add("kept")
+            continue
         damage = _damage(t, FIRST + 1)["roll"]
         assert damage["toughness"] == 7 and ("+1d6!" in damage["expr"]) == (second["outcome"] == "raise")
         assert _orc_state(table) == (bool(damage["wounds"]), bool(damage["shaken"])), "only the new damage"
-        seen.add(_hits(first))
-        if seen == {True, False}:
+        if _hits(first):
+            before = _damage(t, FIRST)["roll"]["dice"]
+            assert damage["dice"][:len(before)] == before, "the same dice, and the raise d6"
+        seen.add("raise" if _hits(first) else "miss")
+        if seen == {"kept", "raise", "miss"}:
             return
     raise AssertionError(f"cases seen: {seen}")
 
