@@ -251,12 +251,15 @@ def break_weapons(ctx: Context, blow: dict, defender: Character, weapon: Weapon,
 
 
 def sheet_damage(ctx: Context, blow: dict) -> DamageRequest:
-    """The attacker's sheet damage (``daño`` and ``bf``) for a landed blow; without one, refused."""
+    """The attacker's sheet damage for a landed blow: its weapon's (``daño``, or ``daño2`` for a blow of
+    the second weapon when the sheet has it) and ``bf``; without one, refused."""
     attacker = ctx.room.find_character(blow["attacker"]) if blow else None
-    if attacker is None or "dano" not in attacker.sheet:
+    field = "arma2_dano" if attacker is not None and blow.get("field") == "arma2" and "arma2_dano" in attacker.sheet \
+        else "dano"
+    if attacker is None or field not in attacker.sheet:
         return weapon_damage("", None)
     bonus = attacker.sheet.get("bf")
-    return weapon_damage(str(attacker.sheet["dano"]), str(bonus) if bonus else None)
+    return weapon_damage(str(attacker.sheet[field]), str(bonus) if bonus else None)
 
 
 def sheet_armour(target: Character) -> DiceExpr:

@@ -35,6 +35,7 @@ from bot.games.stormbringer.actions import (
     fitness,
     missed,
     refuse,
+    shield_skill,
 )
 from bot.games.stormbringer.combat import (
     ambushers,
@@ -108,6 +109,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     req = skill_request("attack", " ".join(words), base)
     req.riposte = req.riposte or riposte_only
     weapon = attack_weapon(attacker, skill, req.second_weapon, req.ambidextrous, req.riposte)
+    skill = shield_skill(attacker, weapon, skill, req)
     check_weapon(combat, attacker, weapon)
     check_slot(count, attacker, weapon)
     req.second_weapon = weapon.slot == "second"
