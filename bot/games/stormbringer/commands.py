@@ -168,12 +168,13 @@ def parry_command(ctx: Context, got: Parsed) -> None:
     req.missile = req.missile or ("arrow" if arrow else "missile" if blow["missile"] else "")
     req.modifiers[:0] = fitness(defender, weapon, req.base)
     result = resolve_parry(req, ctx.rng)
-    count.record_parry(result.effect.stops_blow, sh.master(defender), free=shield)
+    # «los dos objetos que chocan se destruirán»: a critical parried by a critical leaves no weapon to riposte with
+    riposte = result.effect.stops_blow and sh.master(defender) and not result.effect.both_weapons_destroyed
+    count.record_parry(result.effect.stops_blow, riposte, free=shield)
     count.shield_used = count.shield_used or shield
     st.save_counter(combat, defender.name, count)
     settle_blow(blow, defender, result.effect.stops_blow)
     broken = break_weapons(ctx, blow, defender, weapon, result.effect, result.roll.succeeded)
-    riposte = result.effect.stops_blow and sh.master(defender)
     if riposte:
         st.StormbringerState.of(combat).exchanges.riposte = {"by": defender.name, "against": blow["attacker"]}
         if defender.owner:
