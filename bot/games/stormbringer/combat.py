@@ -239,15 +239,24 @@ def break_weapons(ctx: Context, blow: dict, defender: Character, weapon: Weapon,
     success waits for its damage to decide whether the parrying weapon holds."""
     attacker = ctx.room.find_character(blow["attacker"])
     broken = []
-    if attacker is not None and (effect.attacker_weapon_breaks or effect.both_weapons_destroyed):
-        attacker.sheet[f"{blow['field']}_rota"] = "sí"
+    if attacker is not None and (effect.attacker_weapon_breaks or effect.both_weapons_destroyed) \
+            and break_weapon(attacker, blow["field"]):
         broken.append(attacker.name)
     if effect.both_weapons_destroyed:
-        defender.sheet[f"{weapon.field}_rota"] = "sí"
-        broken.append(defender.name)
+        if break_weapon(defender, weapon.field):
+            broken.append(defender.name)
     elif blow["critical"] and parried:
         blow["parried_with"] = weapon.field
     return broken
+
+
+def break_weapon(character: Character, field: str) -> bool:
+    """The weapon in ``field`` breaks (``arma_rota`` on the sheet); False when it was broken already (a
+    blow of it still open): it is not broken, nor told, twice."""
+    if sh.yes(character, f"{field}_rota"):
+        return False
+    character.sheet[f"{field}_rota"] = "sí"
+    return True
 
 
 def sheet_damage(ctx: Context, blow: dict) -> DamageRequest:
@@ -289,8 +298,7 @@ def parrying_weapon_breaks(target: Character, blow: dict, rolled: int) -> bool:
         return False
     if weapon_survives_critical(rolled, sh.sheet_int(target, f"{field}_pv", WEAPON_HIT_POINTS)):
         return False
-    target.sheet[f"{field}_rota"] = "sí"
-    return True
+    return break_weapon(target, field)
 
 
 def record_wounds(combat: Combat, target: Character, major: bool | None, stunned: bool) -> None:
