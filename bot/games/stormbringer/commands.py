@@ -72,6 +72,7 @@ from systems.stormbringer.rules import roll_die
 from systems.stormbringer.syntax import experience
 
 COMMANDS = CommandGroup()
+MAX_PERCENT_DIGITS = 3
 ATTACK_WORDS = ("ataque", *WEAPON_SKILLS)
 PARRY_WORDS = ("parada", "escudo")
 SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
@@ -83,7 +84,7 @@ WEAPON = Rest("[NOMBRE] ARMA (al declarar: cambia de arma con -5 a la DES este a
 DAMAGE = Rest("NOMBRE [DADOS|PUNTOS [bf X] [armadura A] [grave N] [crítico]]")
 AMBUSH = Rest("EMBOSCADOR[, EMBOSCADOR…]|% contra VÍCTIMA[, VÍCTIMA…]")
 HELPLESS = Rest("ATACANTE contra VÍCTIMA")
-BEHIND = Arg("VÍCTIMA (golpe por la espalda en plena pelea)")
+BEHIND = Rest("VÍCTIMA [POD%] (golpe por la espalda en plena pelea)")
 DISARM = Rest("[VÍCTIMA] (tras un crítico que no paran: desarmar en vez de dañar)")
 EXPERIENCE = Rest("NOMBRE [habilidad…]")
 """Each read by the game's own grammar: a leading character's name (the longest known), then the
@@ -342,8 +343,11 @@ def behind_command(ctx: Context, got: Parsed) -> None:
     """«siempre tendrá derecho a una tirada de salvación bajo su POD. Si se falla la tirada, el porcentaje
     del atacante al asestar el golpe será multiplicado por dos»: the next attack at the victim."""
     combat = ctx.running_combat()
-    victim = ctx.character_named(got.text(BEHIND.shown))
-    check = sheet_check(ctx, victim, "pod")
+    victim, words = ctx.named_character(got.text(BEHIND.shown))
+    typed = words[0].rstrip("%") if len(words) == 1 else ""
+    if words and not (typed.isdigit() and len(typed) <= MAX_PERCENT_DIGITS):
+        raise ctx.usage("espalda")
+    check = sheet_check(ctx, victim, "pod", int(typed) if typed else None)
     if not check.roll.succeeded:
         st.StormbringerState.of(combat).marks.catch_unaware(name_key(victim.name))
     ctx.reply("stormbringer/table_pod", save="behind", roll=check, attacker=None, victim=victim.name)
