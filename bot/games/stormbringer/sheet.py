@@ -123,7 +123,7 @@ SHEET_FIELDS: dict[str, type] = {
     "arma2_dano": str, "bf": str,
     "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ambidiestro": YesNo,
     "arma_fue": int, "arma_des": int, "arma2_fue": int, "arma2_des": int, "arma_pv": int, "arma2_pv": int,
-    "arma_rota": YesNo, "arma2_rota": YesNo,
+    "arma_rota": YesNo, "arma2_rota": YesNo, "aturdido": YesNo,
     **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
                      "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",
                      "navegar", "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas",
@@ -170,7 +170,7 @@ NAMES = {
     "maza": "Maza", "arco": "Arco", "honda": "Honda", "ballesta": "Ballesta", "escudo": "Escudo",
     "ambidiestro": "Ambidiestro", "arma_fue": "FUE del arma", "arma_des": "DES del arma", "arma2_fue": "FUE del arma2",
     "arma2_des": "DES del arma2", "arma_pv": "PV del arma", "arma2_pv": "PV del arma2", "arma_rota": "Arma rota",
-    "arma2_rota": "Arma2 rota",
+    "arma2_rota": "Arma2 rota", "aturdido": "Aturdido",
 }
 
 
