@@ -149,7 +149,7 @@ def test_item_14_the_gm_lifts_the_stun_and_it_is_announced() -> None:
     t, table = sb(STUN + "@gm:local: !ficha Orco aturdido no\n@gm:local: !estado\n")
     n = lines(STUN)
     lifted = "\n".join(t.texts(n + 1))
-    assert "Orco ya no está aturdido" in lifted, lifted
+    assert "Se acaba el aturdimiento de Orco (1 asalto)" in lifted, lifted
     data = state(table)["combat"]["data"]
     assert "stunned" not in data["wounds"].get("orco", [])
     assert "aturdido" not in state(table)["characters"]["orco"]["sheet"]
