@@ -195,7 +195,7 @@ SALE = """
 def test_item_14b_sale_of_the_declarer_passes_to_the_next_declarer() -> None:
     """Issue 31 item 14b: `!sale` of the one declaring passes the turn to the next declarer (the round does
     not end): Orco (12) leaves on its turn, Moonglum (15) declares."""
-    t, table = sb(SALE + "@gm:local: !sale Orco\n")
+    _, table = sb(SALE + "@gm:local: !sale Orco\n")
     combat = state(table)["combat"]
     assert combat["round"] == 1 and combat["order"][combat["turn"]] == "Moonglum"
     assert combat["data"]["stage"] == "intent"
@@ -290,7 +290,7 @@ def test_item_14b_a_broken_weapon_is_not_broken_again() -> None:
 @ana:local: !parada 999
 """
     for seed in range(1, 200):
-        t, table = sb(script, seed)
+        t, _ = sb(script, seed)
         texts = ["\n".join(t.texts(n)) for n in range(9, 16)]
         if ("→ éxito" in texts[0] and "→ éxito" in texts[2] and "→ éxito" in texts[3]
                 and "→ éxito" in texts[4] and "¡crítico!" in texts[5] and "¡crítico!" in texts[6]):

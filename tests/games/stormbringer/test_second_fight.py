@@ -26,7 +26,7 @@ FIGHT = """
 @gm:local: !ficha Elric des 17 pv 14 armadura 2 grave 7 daño 1d8+1 bf 1d6 ataque 95 parada 95 esquiva 40
 @gm:local: !ficha Moonglum des 15 pv 11 armadura 1 grave 6 daño 1d6 ataque 70 parada 50 esquiva 50
 @gm:local: !ficha Rackhir des 15 pv 12 daño 1d8 ataque 75 parada 40 esquiva 30
-@gm:local: !ficha Orco des 18 pv 30 armadura 2 grave 8 daño 1d8 bf 1d4 ataque 60 parada 55 esquiva 30 arma2 escudo escudo 70 daño2 1d4
+@gm:local: !ficha Orco des 18 pv 30 armadura 2 grave 8 daño 1d8 bf 1d4 ataque 60 esquiva 30 arma2 escudo escudo 70 daño2 1d4
 @gm:local: !ficha Trasgo des 10 pv 6 daño 1d6 ataque 40 parada 30 esquiva 30
 @gm:local: !combate
 @gm:local: !iniciativa
