@@ -115,6 +115,13 @@ class CombatRules(Protocol):
         A game with nothing to wait for inherits this answer: it never waits."""
         return False
 
+    def sheet_edited(self, ctx: Context, character: Character, values: dict[str, Any]) -> None:
+        """``!ficha`` (or the GM's screen's state control, which sends it) has just set ``values`` on
+        ``character``'s sheet: the game keeps its fight in step (a stun lifted, a late DES placed) and may
+        announce it, or refuse the edit (a ``Refusal``: then nothing changes). A game with nothing to
+        follow inherits this answer: nothing."""
+        return None
+
     def turn_ending(self, ctx: Context, combat: Combat) -> bool:
         """``!siguiente`` is about to end the turn: True keeps it (the game told the room why, such as a
         soak still open, once); False lets it end, after the game closed what it waited for."""

@@ -106,6 +106,8 @@ class Combatant:
     weapon: str = "melee"
     side: str = "players"
     changing_weapon: bool = False
+    tie_rank: int = 0
+    """Among those of one side who tie on DES, lower goes first (the GM's ``!orden``); equal keeps the order."""
 
     @property
     def acting_dex(self) -> int:
@@ -119,7 +121,7 @@ class Combatant:
     def from_dict(cls, data: dict) -> Combatant:
         return cls(
             str(data["name"]), int(data["dex"]), str(data.get("weapon", "melee")),
-            str(data.get("side", "players")), bool(data.get("changing_weapon", False)),
+            str(data.get("side", "players")), bool(data.get("changing_weapon", False)), int(data.get("tie_rank", 0)),
         )
 
 
@@ -139,6 +141,16 @@ class RoundPhases:
         return cls(list(data["intent"]), list(data["missile"]), list(data["melee"]))
 
 
+def tied(combatants: list[Combatant], declaring: bool) -> list[list[str]]:
+    """Who ties in the declarations (DEX and side) or in the attacks (DEX after a change of weapon, side and
+    phase) with no order the rules give: each group of two or more, in the order given."""
+    groups: dict[tuple[int, str, str], list[str]] = {}
+    for c in combatants:
+        key = (c.dex, c.side, "") if declaring else (c.acting_dex, c.side, c.weapon)
+        groups.setdefault(key, []).append(c.name)
+    return [names for names in groups.values() if len(names) > 1]
+
+
 def side_first(first_round_side: str, round_number: int) -> str:
     """The GM picks who goes first in round 1 (GM or players); later rounds alternate."""
     other = SIDES[1 - SIDES.index(first_round_side)]
@@ -150,15 +162,16 @@ def round_phases(
 ) -> RoundPhases:
     """Intent from the lowest DEX up; missile attacks, then melee attacks, from the highest DEX down.
 
-    Equal DEX: the side whose turn it is to go first this round goes first.
+    Equal DEX: the side whose turn it is to go first this round goes first, in the declarations as in the
+    attacks; within one side, the GM's ``tie_rank``, else the order given.
     """
     lead = side_first(first_round_side, round_number)
 
-    def tie(c: Combatant) -> int:
-        return 0 if c.side == lead else 1
+    def tie(c: Combatant) -> tuple[int, int]:
+        return 0 if c.side == lead else 1, c.tie_rank
 
-    intent = sorted(combatants, key=lambda c: (c.dex, tie(c)))
-    attackers = sorted(combatants, key=lambda c: (-c.acting_dex, tie(c)))
+    intent = sorted(combatants, key=lambda c: (c.dex, *tie(c)))
+    attackers = sorted(combatants, key=lambda c: (-c.acting_dex, *tie(c)))
     return RoundPhases(
         [c.name for c in intent],
         [c.name for c in attackers if c.weapon == "missile"],

@@ -123,6 +123,8 @@ def sheet_command(ctx: Context, got: Parsed) -> None:
             edit, kept = sheets.players_part(ctx.game, character, edit)
             changes = sheets.derived_changes(ctx.game, character, edit.values)
         character.sheet.update(edit.values)
+        if edit.values:
+            ctx.game.combat.sheet_edited(ctx, character, edit.values)
         if edit.macros:
             macros = {**rolls.macros_of(character), **edit.macros}
             if len(macros) > rolls.MAX_MACROS:

@@ -18,7 +18,7 @@ GAME = Game(
     "stormbringer", SYSTEM, StormbringerCombat(), SHEET_FIELDS, COMMANDS,
     templates=files("templates") / "stormbringer", cards=files("systems") / "stormbringer" / "cards.toml",
     sheet_rules=StormbringerSheetRules(), sheet_names=NAMES, sheet_aliases=ALIASES,
-    sheet_starting=frozenset({"pv"}), sheet_state=frozenset({"pv", "arma_rota", "arma2_rota"}),
+    sheet_starting=frozenset({"pv"}), sheet_state=frozenset({"pv", "arma_rota", "arma2_rota", "aturdido"}),
     sheet_derived=frozenset({"grave", "armadura", "bf"}),
     screen_attack=ScreenAttack(weapon=True, options=(frozenset({"+10", "+20", "-10", "-20"}),)),
 )

@@ -17,6 +17,7 @@ from bot.games.stormbringer import state as st
 from systems.refusal import Refusal
 from systems.stormbringer.combat import RoundCounter
 from systems.stormbringer.rules import Modifier, unfit_modifier
+from systems.stormbringer.syntax import SkillRequest
 
 
 def refuse(code: str, **params: Any) -> Refusal:
@@ -62,6 +63,15 @@ def attack_weapon(attacker: Character, skill: str | None, second: bool, ambidext
     kind = sh.SKILL_KINDS.get(skill or "", sh.weapon_kind(attacker, field) if skill in (None, "ataque") else "melee")
     slot = "riposte" if riposte else "second" if field == "arma2" else "main"
     return Weapon(field, kind, slot)
+
+
+def shield_skill(attacker: Character, weapon: Weapon, skill: str | None, req: SkillRequest) -> str | None:
+    """«Con cada arma tenemos un % de ataque»: a shield attacks with the sheet's Escudo, not the Ataque of
+    the weapon in hand (``req.base`` set to it); the skill the blow marks for experience."""
+    if weapon.shield and skill == "ataque" and isinstance(attacker.sheet.get("escudo"), int):
+        req.base = attacker.sheet["escudo"]
+        return "escudo"
+    return skill
 
 
 def check_weapon(combat: Combat | None, character: Character, weapon: Weapon) -> None:

@@ -11,6 +11,7 @@ attack and parry counters are emptied.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bot.core.api import (
     Character,
@@ -40,6 +41,8 @@ from systems.stormbringer.rules import DefenceEffect
 from systems.stormbringer.syntax import DamageRequest, Scanner, weapon_damage
 
 MAX_VICTIMS = 20
+STUN_ROUNDS = 25
+"""«no podrá combatir durante por lo menos cinco minutos»: 25 rounds of 12 seconds."""
 _AGAINST = re.compile(r" (?:contra|vs\.?) ", re.IGNORECASE)
 """Split on whitespace-normalised text: single spaces keep it linear in the text's length."""
 RIPOSTE_WORDS = ("respuesta", "replica")
@@ -156,14 +159,48 @@ class StormbringerCombat(CombatRules):
             begin_actions(ctx, combat)   # the last declarer left: the attacks start, not a new round
             combat.turn = 0
 
+    def ties(self, ctx: Context, combat: Combat) -> list[list[str]]:
+        """Two of one side with the same DES, still to declare or attack: the rules order only the sides
+        (alternating each round), so the GM orders them (``!orden``), once for the fight."""
+        return st.ties(ctx, combat)
+
+    def settle_tie(self, ctx: Context, combat: Combat, name: str) -> None:
+        st.settle_tie(ctx, combat, name)
+
+    def sheet_edited(self, ctx: Context, character: Character, values: dict[str, Any]) -> None:
+        """``aturdido no`` (or ``sí``): the GM lifts (or sets) a stun, said to the room; a DES set on one
+        still to act moves it to its DES slot (of the declarations, or of the attacks)."""
+        combat = ctx.room.combat
+        if "aturdido" in values:
+            set_stun(ctx, combat, character, character.sheet.pop("aturdido") == "sí")
+        if "des" in values and combat is not None and combat.started and not st.ordered_by_hand(combat):
+            st.reslot(ctx, combat, character.name)
+
     def _limit_labels(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         """Labels for what the actor may not do now (stunned, surprised)."""
         if st.stunned(combat, actor.name):
-            return [condition_label(ctx, "stunned")]
+            return [condition_label(ctx, "stunned", since=st.stun_since(combat, actor.name),
+                                    lasted=st.stun_rounds(combat, actor.name), rounds=STUN_ROUNDS)]
         limits = st.limits(combat, actor.name)
         if limits == st.NORMAL:
             return []
         return [condition_label(ctx, "surprised", limits=limits, left=st.surprise_left(combat, actor.name))]
+
+
+def set_stun(ctx: Context, combat: Combat | None, character: Character, stunned: bool) -> None:
+    """The GM's ``!ficha NOMBRE aturdido no|sí`` in a fight: the stun lifted (with how long it lasted) or
+    set, announced; refused outside a fight or when nothing would change."""
+    if combat is None or not combat.started:
+        raise refuse("stun_no_fight", name=character.name)
+    if st.stunned(combat, character.name) == stunned:
+        raise refuse("stun_unchanged", name=character.name, stunned=stunned)
+    if stunned:
+        st.stun(combat, character.name)
+        ctx.announce("stormbringer/table_stun", name=character.name, stunned=True, lasted=0)
+        declarer_fell(ctx, combat, character)
+        return
+    lasted = st.lift_stun(combat, character.name)
+    ctx.announce("stormbringer/table_stun", name=character.name, stunned=False, lasted=lasted)
 
 
 def attacking(ctx: Context, combat: Combat, words: list[str]) -> Character:
@@ -239,24 +276,36 @@ def break_weapons(ctx: Context, blow: dict, defender: Character, weapon: Weapon,
     success waits for its damage to decide whether the parrying weapon holds."""
     attacker = ctx.room.find_character(blow["attacker"])
     broken = []
-    if attacker is not None and (effect.attacker_weapon_breaks or effect.both_weapons_destroyed):
-        attacker.sheet[f"{blow['field']}_rota"] = "sí"
+    if attacker is not None and (effect.attacker_weapon_breaks or effect.both_weapons_destroyed) \
+            and break_weapon(attacker, blow["field"]):
         broken.append(attacker.name)
     if effect.both_weapons_destroyed:
-        defender.sheet[f"{weapon.field}_rota"] = "sí"
-        broken.append(defender.name)
+        if break_weapon(defender, weapon.field):
+            broken.append(defender.name)
     elif blow["critical"] and parried:
         blow["parried_with"] = weapon.field
     return broken
 
 
+def break_weapon(character: Character, field: str) -> bool:
+    """The weapon in ``field`` breaks (``arma_rota`` on the sheet); False when it was broken already (a
+    blow of it still open): it is not broken, nor told, twice."""
+    if sh.yes(character, f"{field}_rota"):
+        return False
+    character.sheet[f"{field}_rota"] = "sí"
+    return True
+
+
 def sheet_damage(ctx: Context, blow: dict) -> DamageRequest:
-    """The attacker's sheet damage (``daño`` and ``bf``) for a landed blow; without one, refused."""
+    """The attacker's sheet damage for a landed blow: its weapon's (``daño``, or ``daño2`` for a blow of
+    the second weapon when the sheet has it) and ``bf``; without one, refused."""
     attacker = ctx.room.find_character(blow["attacker"]) if blow else None
-    if attacker is None or "dano" not in attacker.sheet:
+    field = "arma2_dano" if attacker is not None and blow.get("field") == "arma2" and "arma2_dano" in attacker.sheet \
+        else "dano"
+    if attacker is None or field not in attacker.sheet:
         return weapon_damage("", None)
     bonus = attacker.sheet.get("bf")
-    return weapon_damage(str(attacker.sheet["dano"]), str(bonus) if bonus else None)
+    return weapon_damage(str(attacker.sheet[field]), str(bonus) if bonus else None)
 
 
 def sheet_armour(target: Character) -> DiceExpr:
@@ -286,15 +335,14 @@ def parrying_weapon_breaks(target: Character, blow: dict, rolled: int) -> bool:
         return False
     if weapon_survives_critical(rolled, sh.sheet_int(target, f"{field}_pv", WEAPON_HIT_POINTS)):
         return False
-    target.sheet[f"{field}_rota"] = "sí"
-    return True
+    return break_weapon(target, field)
 
 
 def record_wounds(combat: Combat, target: Character, major: bool | None, stunned: bool) -> None:
     if major:
         st.add_wound(combat, target.name, "major")
     if stunned:
-        st.add_wound(combat, target.name, "stunned")
+        st.stun(combat, target.name)
 
 
 def mark_experience(ctx: Context, blow: dict) -> None:

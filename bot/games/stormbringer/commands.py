@@ -35,6 +35,7 @@ from bot.games.stormbringer.actions import (
     fitness,
     missed,
     refuse,
+    shield_skill,
 )
 from bot.games.stormbringer.combat import (
     ambushers,
@@ -71,6 +72,7 @@ from systems.stormbringer.rules import roll_die
 from systems.stormbringer.syntax import experience
 
 COMMANDS = CommandGroup()
+MAX_PERCENT_DIGITS = 3
 ATTACK_WORDS = ("ataque", *WEAPON_SKILLS)
 PARRY_WORDS = ("parada", "escudo")
 SIDES = {"jugadores": "players", "pj": "players", "pjs": "players", "players": "players",
@@ -82,7 +84,7 @@ WEAPON = Rest("[NOMBRE] ARMA (al declarar: cambia de arma con -5 a la DES este a
 DAMAGE = Rest("NOMBRE [DADOS|PUNTOS [bf X] [armadura A] [grave N] [crítico]]")
 AMBUSH = Rest("EMBOSCADOR[, EMBOSCADOR…]|% contra VÍCTIMA[, VÍCTIMA…]")
 HELPLESS = Rest("ATACANTE contra VÍCTIMA")
-BEHIND = Arg("VÍCTIMA (golpe por la espalda en plena pelea)")
+BEHIND = Rest("VÍCTIMA [POD%] (golpe por la espalda en plena pelea)")
 DISARM = Rest("[VÍCTIMA] (tras un crítico que no paran: desarmar en vez de dañar)")
 EXPERIENCE = Rest("NOMBRE [habilidad…]")
 """Each read by the game's own grammar: a leading character's name (the longest known), then the
@@ -108,6 +110,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     req = skill_request("attack", " ".join(words), base)
     req.riposte = req.riposte or riposte_only
     weapon = attack_weapon(attacker, skill, req.second_weapon, req.ambidextrous, req.riposte)
+    skill = shield_skill(attacker, weapon, skill, req)
     check_weapon(combat, attacker, weapon)
     check_slot(count, attacker, weapon)
     req.second_weapon = weapon.slot == "second"
@@ -166,12 +169,13 @@ def parry_command(ctx: Context, got: Parsed) -> None:
     req.missile = req.missile or ("arrow" if arrow else "missile" if blow["missile"] else "")
     req.modifiers[:0] = fitness(defender, weapon, req.base)
     result = resolve_parry(req, ctx.rng)
-    count.record_parry(result.effect.stops_blow, sh.master(defender), free=shield)
+    # «los dos objetos que chocan se destruirán»: a critical parried by a critical leaves no weapon to riposte with
+    riposte = result.effect.stops_blow and sh.master(defender) and not result.effect.both_weapons_destroyed
+    count.record_parry(result.effect.stops_blow, riposte, free=shield)
     count.shield_used = count.shield_used or shield
     st.save_counter(combat, defender.name, count)
     settle_blow(blow, defender, result.effect.stops_blow)
     broken = break_weapons(ctx, blow, defender, weapon, result.effect, result.roll.succeeded)
-    riposte = result.effect.stops_blow and sh.master(defender)
     if riposte:
         st.StormbringerState.of(combat).exchanges.riposte = {"by": defender.name, "against": blow["attacker"]}
         if defender.owner:
@@ -339,8 +343,11 @@ def behind_command(ctx: Context, got: Parsed) -> None:
     """«siempre tendrá derecho a una tirada de salvación bajo su POD. Si se falla la tirada, el porcentaje
     del atacante al asestar el golpe será multiplicado por dos»: the next attack at the victim."""
     combat = ctx.running_combat()
-    victim = ctx.character_named(got.text(BEHIND.shown))
-    check = sheet_check(ctx, victim, "pod")
+    victim, words = ctx.named_character(got.text(BEHIND.shown))
+    typed = words[0].rstrip("%") if len(words) == 1 else ""
+    if words and not (typed.isdigit() and len(typed) <= MAX_PERCENT_DIGITS):
+        raise ctx.usage("espalda")
+    check = sheet_check(ctx, victim, "pod", int(typed) if typed else None)
     if not check.roll.succeeded:
         st.StormbringerState.of(combat).marks.catch_unaware(name_key(victim.name))
     ctx.reply("stormbringer/table_pod", save="behind", roll=check, attacker=None, victim=victim.name)

@@ -147,8 +147,9 @@ def ambush_check(ctx: Context, typed: str, base: int | None) -> AmbushRoll:
     return AmbushRoll(check.target, check.roll)
 
 
-def sheet_check(ctx: Context, character: Character, field: str) -> SkillCheck:
-    """1D100 under the sheet's ``field`` (Ver, POD) as a percentage."""
-    if not isinstance(character.sheet.get(field), int):
+def sheet_check(ctx: Context, character: Character, field: str, given: int | None = None) -> SkillCheck:
+    """1D100 under the sheet's ``field`` (Ver, POD) as a percentage, or under ``given`` (the percentage the
+    GM typed, as the refusal of a missing field suggests)."""
+    if given is None and not isinstance(character.sheet.get(field), int):
         raise refuse("no_skill", name=character.name, skill=field)
-    return resolve_check(skill_request("check", "", character.sheet[field]), ctx.rng)
+    return resolve_check(skill_request("check", "", character.sheet[field] if given is None else given), ctx.rng)

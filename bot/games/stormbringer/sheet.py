@@ -119,10 +119,11 @@ def set_marks(character: Character, skills: list[str]) -> None:
 
 SHEET_FIELDS: dict[str, type] = {
     "fue": int, "con": int, "tam": int, "int": int, "pod": int, "des": int, "car": int, "pv": int, "grave": int,
-    "armadura": str, "arma": str, "arma_tipo": WeaponKind, "arma2": str, "arma2_tipo": WeaponKind, "dano": str, "bf": str,
+    "armadura": str, "arma": str, "arma_tipo": WeaponKind, "arma2": str, "arma2_tipo": WeaponKind, "dano": str,
+    "arma2_dano": str, "bf": str,
     "ataque": int, "parada": int, "esquiva": int, "emboscada": int, "ambidiestro": YesNo,
     "arma_fue": int, "arma_des": int, "arma2_fue": int, "arma2_des": int, "arma_pv": int, "arma2_pv": int,
-    "arma_rota": YesNo, "arma2_rota": YesNo,
+    "arma_rota": YesNo, "arma2_rota": YesNo, "aturdido": YesNo,
     **dict.fromkeys(("ver", "escuchar", "otear", "buscar", "rastrear", "trepar", "saltar", "nadar", "esconderse",
                      "moverse_en_silencio", "equilibrio", "persuadir", "oratoria", "primeros_auxilios", "montar",
                      "navegar", "lanzar", "memorizar", "evaluar", "idioma_comun", "conocimiento_de_plantas",
@@ -157,7 +158,7 @@ PARRY_SKILLS = frozenset({"parada", "escudo"})
 NAMES = {
     "fue": "FUE", "con": "CON", "tam": "TAM", "int": "INT", "pod": "POD", "des": "DES", "car": "CAR",
     "pv": "PV", "grave": "Grave", "armadura": "Armadura", "arma": "Arma", "arma_tipo": "Tipo de arma", "arma2": "Arma2",
-    "arma2_tipo": "Tipo de arma2", "dano": "Daño",
+    "arma2_tipo": "Tipo de arma2", "dano": "Daño", "arma2_dano": "Daño del arma2",
     "bf": "BF", "ataque": "Ataque", "parada": "Parada", "esquiva": "Esquiva", "emboscada": "Emboscada",
     "ver": "Ver", "escuchar": "Escuchar", "otear": "Otear", "buscar": "Buscar", "rastrear": "Rastrear",
     "trepar": "Trepar", "saltar": "Saltar", "nadar": "Nadar", "esconderse": "Esconderse",
@@ -169,7 +170,7 @@ NAMES = {
     "maza": "Maza", "arco": "Arco", "honda": "Honda", "ballesta": "Ballesta", "escudo": "Escudo",
     "ambidiestro": "Ambidiestro", "arma_fue": "FUE del arma", "arma_des": "DES del arma", "arma2_fue": "FUE del arma2",
     "arma2_des": "DES del arma2", "arma_pv": "PV del arma", "arma2_pv": "PV del arma2", "arma_rota": "Arma rota",
-    "arma2_rota": "Arma2 rota",
+    "arma2_rota": "Arma2 rota", "aturdido": "Aturdido",
 }
 
 
@@ -177,7 +178,8 @@ ALIASES = {
     "fuerza": "fue", "constitucion": "con", "tamano": "tam", "inteligencia": "int", "poder": "pod",
     "destreza": "des", "carisma": "car", "puntos_de_vida": "pv", "herida_grave": "grave", "sigilo": "moverse_en_silencio",
     "esconder": "esconderse", "escuchar_ruidos": "escuchar", "primeros_auxilios": "primeros_auxilios",
-    "curar": "primeros_auxilios", "danio": "dano",
+    "curar": "primeros_auxilios", "danio": "dano", "arma_dano": "dano", "arma_danio": "dano",
+    "dano2": "arma2_dano", "danio2": "arma2_dano", "arma2_danio": "arma2_dano",
     "tipo": "arma_tipo", "tipo_arma": "arma_tipo", "tipo_arma2": "arma2_tipo", "tipo2": "arma2_tipo",
     "ambidextro": "ambidiestro", "fue_del_arma": "arma_fue", "des_del_arma": "arma_des", "fue_del_arma2": "arma2_fue",
     "des_del_arma2": "arma2_des", "pv_del_arma": "arma_pv", "pv_del_arma2": "arma2_pv",

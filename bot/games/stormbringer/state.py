@@ -12,6 +12,8 @@ Layout of ``combat.data``:
   damage (``!daño`` takes it off; a later roll never loses it).
 - ``surprise``: name key -> ``SurpriseState`` plus ``from``, the combat round it started.
 - ``wounds``: name key -> condition codes ("major", "stunned") for the rest of the combat.
+- ``stuns``: name key -> the combat round a stun began (the GM lifts it: ``!ficha NOMBRE aturdido no``).
+- ``tie_rank``: name keys in the order the GM put those who tied on DES (``!orden``), for the rest of the combat.
 """
 
 from __future__ import annotations
@@ -25,9 +27,19 @@ from bot.core.api import (
     Context,
     can_act,
     name_key,
+    place_late,
 )
 from bot.games.stormbringer.sheet import phase_kind, sheet_int
-from systems.stormbringer.combat import NORMAL, ActionLimits, Combatant, RoundCounter, RoundPhases, SurpriseState, round_phases
+from systems.stormbringer.combat import (
+    NORMAL,
+    ActionLimits,
+    Combatant,
+    RoundCounter,
+    RoundPhases,
+    SurpriseState,
+    round_phases,
+    tied,
+)
 
 
 class Riposte(TypedDict):
@@ -51,7 +63,7 @@ class _Part:
     @property
     def _kept(self) -> dict[str, Any]:
         """The dict with its per-name tables added when missing."""
-        for key in ("counters", "surprise", "wounds"):
+        for key in ("counters", "surprise", "wounds", "stuns"):
             self.combat.data.setdefault(key, {})
         return self.combat.data
 
@@ -217,18 +229,34 @@ class StormbringerState(_Part):
     def wounds(self) -> dict[str, list[str]]:
         return self._kept["wounds"]
 
+    def stuns(self) -> dict[str, int]:
+        return self._kept["stuns"]
+
+    @property
+    def tie_rank(self) -> list[str]:
+        """Name keys in the order the GM broke DES ties (``!orden``)."""
+        return list(self._raw.get("tie_rank", []))
+
+    @tie_rank.setter
+    def tie_rank(self, keys: list[str]) -> None:
+        self._raw["tie_rank"] = keys
+
 
 def side(ctx: Context, character: Character) -> str:
     return "players" if character.owner and not ctx.is_gm(character.owner) else "gm"
 
 
 def combatants(ctx: Context, combat: Combat) -> list[Combatant]:
+    state = StormbringerState.of(combat)
+    rank = state.tie_rank
     out = []
     for name in combat.order:
         character = ctx.room.find_character(name)
         if character is not None:
+            key = name_key(name)
             out.append(Combatant(character.name, sheet_int(character, "des"), phase_kind(character),
-                                 side(ctx, character), name_key(name) in StormbringerState.of(combat).marks.changing))
+                                 side(ctx, character), key in state.marks.changing,
+                                 rank.index(key) if key in rank else len(rank)))
     return out
 
 
@@ -244,8 +272,44 @@ def round_order(ctx: Context, combat: Combat, names: list[str], round_number: in
     fighters = combatants(ctx, replace(combat, order=names))
     phases = round_phases(fighters, round_number, StormbringerState.of(combat).plan.first)
     acting = set(phases.missile) | set(phases.melee)
-    rest = [c.name for c in sorted(fighters, key=lambda c: -c.dex) if c.name not in acting]
+    rest = [c.name for c in sorted(fighters, key=lambda c: (-c.dex, c.tie_rank)) if c.name not in acting]
     return phases, [*phases.missile, *phases.melee, *rest]
+
+
+def reslot(ctx: Context, combat: Combat, name: str) -> None:
+    """``name``'s DES changed (``!ficha``): still to declare or to attack, it moves to the slot its DES
+    gives in this stage, as ``!entra`` places one (nobody else moves); once its turn has come, nothing."""
+    keys = [name_key(n) for n in combat.order]
+    if name_key(name) not in keys or keys.index(name_key(name)) <= combat.turn:
+        return
+    intent = declaring(combat)
+    shown = combat.order.pop(keys.index(name_key(name)))
+    phases, ideal = round_order(ctx, combat, [*combat.order, shown], max(combat.round, 1))
+    place_late(combat, shown, phases.intent if intent else ideal)
+    StormbringerState.of(combat).plan.worked_out(phases, combat.order)
+
+
+def ties(ctx: Context, combat: Combat) -> list[list[str]]:
+    """The DES ties among those still to declare or to attack in this stage that the GM has not ordered."""
+    if ordered_by_hand(combat):
+        return []
+    ranked = StormbringerState.of(combat).tie_rank
+    ahead = combat.order[max(combat.turn, 0):]
+    fighters = [c for c in combatants(ctx, combat) if c.name in ahead]
+    return [names for names in tied(fighters, declaring(combat))
+            if not all(name_key(n) in ranked for n in names)]
+
+
+def settle_tie(ctx: Context, combat: Combat, name: str) -> None:
+    """The GM moved ``name`` among those it tied with (``!orden``): their order now is the one kept for the
+    rest of the fight, in the declarations and the attacks alike, and the order stays worked out."""
+    state = StormbringerState.of(combat)
+    group = next((names for names in tied(combatants(ctx, combat), state.plan.stage == "intent") if name in names),
+                 [name])
+    keys = [name_key(n) for n in group]
+    state.tie_rank = [k for k in state.tie_rank if k not in keys] + keys
+    phases, _ = round_order(ctx, combat, combat.order, max(combat.round, 1))
+    state.plan.worked_out(phases, combat.order)
 
 
 def begin_intent(combat: Combat, phases: RoundPhases) -> None:
@@ -363,3 +427,28 @@ def disarmed(combat: Combat, name: str) -> bool:
 
 def stunned(combat: Combat, name: str) -> bool:
     return "stunned" in wounds(combat, name)
+
+
+def stun(combat: Combat, name: str) -> None:
+    """Stunned by a critical (or by the GM) from this round on."""
+    add_wound(combat, name, "stunned")
+    StormbringerState.of(combat).stuns().setdefault(name_key(name), max(combat.round, 1))
+
+
+def lift_stun(combat: Combat, name: str) -> int:
+    """The GM ends the stun: the rounds it lasted (the one it began in counts)."""
+    state = StormbringerState.of(combat)
+    lasted = stun_rounds(combat, name)
+    state.wounds()[name_key(name)] = [c for c in wounds(combat, name) if c != "stunned"]
+    state.stuns().pop(name_key(name), None)
+    return lasted
+
+
+def stun_since(combat: Combat, name: str) -> int:
+    """The round the stun began (1 for one kept by an older version, which did not note it)."""
+    return int(StormbringerState.of(combat).stuns().get(name_key(name), 1))
+
+
+def stun_rounds(combat: Combat, name: str) -> int:
+    """Rounds the stun has lasted, the current one included."""
+    return max(combat.round, 1) - stun_since(combat, name) + 1

@@ -374,7 +374,8 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
                                 "▶️ Moonglum (@bob:local). Orco no puede actuar."]
     assert t.texts(13)[-1] == "▶️ Moonglum (@bob:local)"
     assert "Orco tiene el estado aturdido por un crítico" in t.text(15)
-    assert "Orco [herida grave, aturdido: no combate]" in t.text(16) and "Elric [PV 14]" in t.text(16)
+    assert "Orco [herida grave, aturdido desde el asalto 1 (2 de 25 asaltos): no combate]" in t.text(16)
+    assert "Elric [PV 14]" in t.text(16)
     assert room(table)["combat"]["data"]["wounds"]["orco"] == ["major", "stunned"]
 
 
