@@ -245,6 +245,8 @@ def hold(ctx: Context, overwatch: bool) -> None:
     actor = _current_actor(ctx, combat)
     if actor is None:
         return
+    if savage_of(actor).shaken:  # 000: «Un personaje en espera que quede aturdido ... deja de estar en espera»
+        raise refuse("shaken_hold", name=actor.name, bennies=savage_of(actor).bennies)
     state = SavageCombat.of(combat)
     state.holding = [*state.holding, actor.name] if not state.is_holding(actor.name) else state.holding
     if overwatch:
@@ -282,6 +284,8 @@ def held_by(ctx: Context, combat: Combat, holder: Character) -> SavageCombat:
     state = SavageCombat.of(combat)
     if not state.is_holding(holder.name):
         raise refuse("not_holding", name=holder.name)
+    if savage_of(holder).shaken:  # Shaken and on hold never together (000: «deja de estar en espera»)
+        raise refuse("shaken_holder", name=holder.name)
     return state
 
 
