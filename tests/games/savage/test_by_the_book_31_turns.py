@@ -121,3 +121,83 @@ def test_issue31_item7_a_shaken_holder_cannot_interrupt() -> None:
         assert_refused(setup, f"@bob:local: {command}", "Kira tiene el estado aturdido: no puede", system="savage")
     t = play(setup + "\n@bob:local: !interrumpir Orco", system="savage")
     assert t.messages(FIRST + 3)[0]["private_to"] == "@bob:local" and "🎲" not in t.text(FIRST + 3)
+
+
+# Item 10: the turn's bookkeeping.
+
+WOLVES = CAST + "@gm:local: !pnj Lobo x3 grupo lobos Pelear d6, Parada 5, Dureza 4\n"
+"""Three Extras sharing a card; seed 39 deals them the joker 🃏1 (Orco Q♦, Kira Q♣, Ana 9♠)."""
+W = FIRST + 1
+"""The first line after WOLVES."""
+
+
+def test_issue31_item10_the_joker_of_a_group_of_extras_is_announced_once() -> None:
+    """Issue 31 item 10 (the house rules are silent on the messages; 000: «Cada grupo distinto de Extras
+    ... comparte una carta de acción»): the group's one card is shown once, its joker said once, in the
+    deal; the wolves' turn that follows does not say it again."""
+    t = play(WOLVES + "@gm:local: !iniciativa", system="savage", seed=39)
+    said = "\n".join(t.texts(W))
+    deal = t.texts(W)[0]
+    assert deal.startswith("🃏 Cartas de acción: Lobo 1/Lobo 2/Lobo 3 🃏1 ¡comodín! (+2 a rasgo y daño, actúa")
+    assert "Orco Q♦, Kira Q♣, Ana 9♠. Quedan 50 cartas." in deal  # 54 cards - 4 dealt: one for the wolves
+    assert said.count("comodín") == 1 and said.count("🃏1") == 1, said
+    assert t.texts(W)[-1] == "▶️ Lobo 1, Lobo 2 y Lobo 3 (un solo turno para el grupo)"
+
+
+def test_issue31_item10_the_round_line_names_everyone_who_cannot_act() -> None:
+    """Issue 31 item 10, 000: incapacitated characters «No pueden realizar acciones y no reciben cartas de
+    acción en combate», and «Los Extras que queden incapacitados son inmediatamente retirados del juego»:
+    the deal that opens each round names who gets no card because they cannot act."""
+    table = make_table(system="savage", seed=39)
+    t = play(WOLVES + "@gm:local: !ficha Kira Heridas 3, Incapacitado 1\n@gm:local: !iniciativa\n"
+             "@gm:local: !daño Lobo 2 9\n" + "@gm:local: !siguiente\n" * 3, table)
+    first = t.texts(W + 1)[0]
+    assert "Kira" not in first.split(".")[0] and first.endswith("No puede actuar: Kira (incapacitado).")
+    round_2 = t.texts(W + 5)
+    assert round_2[0].endswith("No pueden actuar: Kira (incapacitado); Lobo 2 (fuera de combate).")
+    assert round_2[1].startswith("🔔 Ronda 2.")
+
+
+def test_issue31_item10_a_second_hit_on_the_incapacitated_is_no_shaken_and_no_soak() -> None:
+    """Issue 31 item 10 (the house rules are silent on a hit on one already incapacitated; 000: «Los
+    personajes Comodín son incapacitados cuando sufren más de tres heridas ... un Comodín jamás tendrá más
+    de tres heridas»): the second ``!daño`` says Kira stays incapacitated, not «aturdido», offers no soak
+    and changes nothing (no second Vigor roll either)."""
+    table = make_table(system="savage")
+    play(CAST + "@gm:local: !turnos Orco, Kira, Ana\n@gm:local: !daño Kira 30", table)
+    scripted(table, (4, 6), (2, 6))  # declined: Vigor d6 4 - 3 wounds = 1, wild 2 - 3: 1 or less, she would die...
+    table.rng = FaceRng([(6, 6), (3, 6), (2, 6)])  # type: ignore[assignment]  # ...so 6!+3 = 9 - 3 = 6: a success
+    t = then(table, FIRST + 2, "@bob:local: !absorber no")
+    assert "Incapacitación (Vigor)" in "\n".join(t.texts(FIRST + 3)) and table.rng.exhausted()
+    before = dict(sheet(table, "Kira"))
+    assert before["incapacitado"] == 1 and before["heridas"] == 3 and before["bennies"] == 2
+    scripted(table)
+    t = then(table, FIRST + 3, "@gm:local: !daño Kira 20\n@gm:local: !estado")
+    assert t.text(FIRST + 4) == "💥 Kira: sigue incapacitado (20 vs 6)."
+    assert "absorción pendiente" not in t.text(FIRST + 5) and sheet(table, "Kira") == before
+    assert table.room(ROOM_ID).combat.data["hits"] == {} and table.rng.exhausted()
+
+
+def test_issue31_item10_action_counts_start_at_zero_in_every_new_fight() -> None:
+    """Issue 31 item 10, 001: «Los personajes pueden realizar hasta un máximo de tres acciones durante su
+    turno»: the count is the turn's; a new fight's first turn (round 1 again, Kira first again) starts at
+    zero, not «ya hizo 1 acción»."""
+    t = play(CAST + "@gm:local: !turnos Kira, Orco\n@bob:local: !tiro Pelear\n@gm:local: !combate fin\n"
+             "@gm:local: !combate\n@gm:local: !turnos Kira, Orco\n@bob:local: !tiro Pelear\n@bob:local: !tiro Pelear",
+             system="savage")
+    assert "Pelear d6" in t.text(FIRST + 1) and "Pelear d6" in t.text(FIRST + 5)
+    assert "ya hizo 1 acción" in t.text(FIRST + 6), "the second roll of the same turn is still refused"
+
+
+def test_issue31_item10_dano_del_arma_is_the_weapons_damage() -> None:
+    """Issue 31 item 10 (the house rules are silent on sheet names; 000: «Las armas cuerpo a cuerpo causan
+    una cantidad de daño igual a Fuerza del atacante más un segundo dado de daño»): ``Daño del arma Fue+d8``
+    is the weapon's damage, with or without a separator, and ``!ataque`` rolls it."""
+    for said in ("Daño del arma Fue+d8", "Arma Hacha, Daño del arma: Fue+d8", "Daño del arma=Fue+d8"):
+        table = make_table(system="savage")
+        play(CAST + f"@gm:local: !ficha Kira Fuerza d8, Tipo de arma cuerpo, {said}", table)
+        kira = sheet(table, "Kira")
+        assert str(kira["arma_dano"]).lower() == "fue+d8" and kira.get("arma") in (None, "Hacha"), (said, kira)
+    scripted(table, (6, 6), (1, 6), (1, 6), (5, 8), (3, 8))  # Pelear d6 6!+1 = 7 vs Parry 5; Fue d8 5 + d8 3
+    t = then(table, FIRST + 1, "@gm:local: !turnos Kira, Orco\n@bob:local: !ataque Orco")
+    assert "Orco: " in t.texts(FIRST + 3)[1] and table.rng.exhausted()
