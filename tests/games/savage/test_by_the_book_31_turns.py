@@ -173,7 +173,7 @@ def test_issue31_item10_a_second_hit_on_the_incapacitated_is_no_shaken_and_no_so
     assert before["incapacitado"] == 1 and before["heridas"] == 3 and before["bennies"] == 2
     scripted(table)
     t = then(table, FIRST + 3, "@gm:local: !daño Kira 20\n@gm:local: !estado")
-    assert t.text(FIRST + 4) == "💥 Kira: sigue incapacitado (20 vs 6)."
+    assert t.text(FIRST + 4) == "💥 Kira: sigue con la incapacitación (20 vs 6)."
     assert "absorción pendiente" not in t.text(FIRST + 5) and sheet(table, "Kira") == before
     assert table.room(ROOM_ID).combat.data["hits"] == {} and table.rng.exhausted()
 

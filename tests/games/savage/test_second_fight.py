@@ -221,7 +221,7 @@ def test_the_second_whole_fight_by_the_book() -> None:
     assert (vigor["kind"], dice(vigor), vigor["outcome"]) == ("incapacitation", ([7, 2], 4, 4), "success")
     before = dict(sheet(table, "Rurik"))
     # Item 10: a second hit on him (12 vs 7) is no «aturdido» and no soak: he stays incapacitated.
-    assert text(t, 48) == "💥 Rurik: sigue incapacitado (12 vs 7)." and rolls(t, 48) == []
+    assert text(t, 48) == "💥 Rurik: sigue con la incapacitación (12 vs 7)." and rolls(t, 48) == []
     assert "· Rurik [🂠 8♣, aturdido, 3 heridas, Paso 3, incapacitado]" in text(t, 49)  # Paso 6 - 3
     assert "absorción pendiente" not in text(t, 49)
     # Round 4: 46 - 3 cards = 43; Rurik (incapacitated) and Lobo 1 (out) get none, and the deal says so.
