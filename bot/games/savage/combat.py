@@ -30,6 +30,7 @@ from bot.core.api import (
 from bot.games.savage.bennies import bennies_or_pool
 from bot.games.savage.burst import resume
 from bot.games.savage.flow import (
+    cannot_act,
     close_rerolls,
     close_soak,
     deal,
@@ -75,6 +76,9 @@ class SavageCombatRules(CombatRules):
             _tick_task(ctx, state)  # turns set by hand: the task's rounds are still the bot's to keep
             state.started = []  # and each turn of the new round starts again (the Spirit roll, supports)
             state.save(combat)
+            down = cannot_act([c for c in map(ctx.room.find_character, combat.order) if c is not None])
+            if down["incapacitated"] or down["out"]:  # said with the round, as the deal says it
+                ctx.announce("savage/table_down", down=down)
             return
         for character in roster(ctx, state):
             _bleed(ctx, character)

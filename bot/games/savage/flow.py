@@ -162,13 +162,20 @@ def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None
     joker = next((row for row in rows if row["card"] is not None and row["card"].joker), None)
     if joker is not None:
         joker["explain"] = first_time(ctx, "joker")
-    down: dict[str, list[str]] = {"incapacitated": [], "out": []}  # who gets no card: cannot act (000)
-    for character in everyone:
+    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile),
+                 down=cannot_act(everyone), lost=[c.name for c in everyone if name_key(c.name) in lost])
+
+
+def cannot_act(characters: list[Character]) -> dict[str, list[str]]:
+    """Who of ``characters`` cannot act this round (000: the incapacitated «No pueden realizar acciones y no
+    reciben cartas de acción»; an Extra out of the fight is «retirado del juego»), by why; not the dead,
+    who have left the fight."""
+    down: dict[str, list[str]] = {"incapacitated": [], "out": []}
+    for character in characters:
         savage = savage_of(character)
         if not (savage.can_act or savage.dead):
             down["incapacitated" if savage.wild_card else "out"].append(character.name)
-    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile), down=down,
-                 lost=[c.name for c in everyone if name_key(c.name) in lost])
+    return down
 
 
 def _deal_rows(state: SavageCombat, acting: list[Character]) -> list[dict[str, Any]]:

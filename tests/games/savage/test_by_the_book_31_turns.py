@@ -156,6 +156,10 @@ def test_issue31_item10_the_round_line_names_everyone_who_cannot_act() -> None:
     round_2 = t.texts(W + 5)
     assert round_2[0].endswith("No pueden actuar: Kira (incapacitado); Lobo 2 (fuera de combate).")
     assert round_2[1].startswith("🔔 Ronda 2.")
+    # Turns set by hand (no cards): the round's line comes with the same words.
+    t = play(CAST + "@gm:local: !ficha Kira Heridas 3, Incapacitado 1\n@gm:local: !turnos Orco, Kira, Ana\n"
+             "@gm:local: !siguiente\n@gm:local: !siguiente", system="savage")
+    assert t.texts(FIRST + 3)[:2] == ["No puede actuar: Kira (incapacitado).", "🔔 Ronda 2. Orden: Orco → Kira → Ana."]
 
 
 def test_issue31_item10_a_second_hit_on_the_incapacitated_is_no_shaken_and_no_soak() -> None:
