@@ -115,8 +115,9 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     store(target, after)
     if combat is None or state is None:
         return
-    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll
+    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll; no guard fire either
         state.stop_holding(target.name)
+        state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(target.name)]
         state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
         move_in_order(combat, target.name, after_current=True)
     if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):

@@ -112,6 +112,18 @@ def test_issue31_item7_a_holder_who_becomes_shaken_loses_the_hold_and_acts_right
     assert table.room(ROOM_ID).combat.order == ["Orco", "Kira", "Ana"] and table.rng.exhausted()
 
 
+def test_issue31_item7_a_watcher_who_becomes_shaken_is_no_longer_on_guard() -> None:
+    """Issue 31 item 7, 000: «Un personaje en espera que quede aturdido por cualquier causa ... deja de estar
+    en espera»; the guard (XCOM: «Ponerte en Espera para Disparar») is a hold too: Kira, Shaken on guard,
+    is no longer on guard, and the GM's ``!guardia fuego`` finds nobody to shoot."""
+    table = make_table(system="savage")
+    t = play(CAST + "@gm:local: !turnos Kira, Orco, Ana\n@bob:local: !guardia\n@gm:local: !daño Kira 7\n"
+             "@gm:local: !estado\n@gm:local: !guardia fuego", table)
+    assert "Sale de la espera" in t.text(FIRST + 2)  # 7 vs Toughness 6: Shaken
+    assert "de guardia" not in t.text(FIRST + 3) and t.text(FIRST + 4) == "👁️ Nadie está de guardia."
+    assert table.room(ROOM_ID).combat.data["overwatch"] == []
+
+
 def test_issue31_item7_a_shaken_holder_cannot_interrupt() -> None:
     """Issue 31 item 7: a holder the GM leaves Shaken (``!ficha Kira aturdido 1``, «por cualquier causa»)
     is no longer on hold (000: «deja de estar en espera»): she cannot interrupt Orco, nor act from the hold;
