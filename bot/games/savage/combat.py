@@ -30,6 +30,7 @@ from bot.core.api import (
 from bot.games.savage.bennies import bennies_or_pool
 from bot.games.savage.burst import resume
 from bot.games.savage.flow import (
+    cannot_act,
     close_rerolls,
     close_soak,
     deal,
@@ -43,7 +44,7 @@ from bot.games.savage.flow import (
     trait_roll,
     vigor_of,
 )
-from bot.games.savage.rolls import end_supports, owe_reaction_shot
+from bot.games.savage.rolls import ACTIONS_KEY, end_supports, owe_reaction_shot
 from bot.games.savage.sheet import edges_of, group_of, nerves_of, normal_die, savage_of, sheet_die, store
 from bot.games.savage.state import SavageCombat, turn_key
 from systems.savage.deck import ActionDeck, interrupt, surprise
@@ -75,6 +76,9 @@ class SavageCombatRules(CombatRules):
             _tick_task(ctx, state)  # turns set by hand: the task's rounds are still the bot's to keep
             state.started = []  # and each turn of the new round starts again (the Spirit roll, supports)
             state.save(combat)
+            down = cannot_act([c for c in map(ctx.room.find_character, combat.order) if c is not None])
+            if down["incapacitated"] or down["out"]:  # said with the round, as the deal says it
+                ctx.announce("savage/table_down", down=down)
             return
         for character in roster(ctx, state):
             _bleed(ctx, character)
@@ -91,29 +95,23 @@ class SavageCombatRules(CombatRules):
         state.save(combat)
         if name_key(actor.name) in map(name_key, state.started):
             return
-        group = group_of(actor)
-        mates = [c for c in roster(ctx, state) if group_of(c) == group and savage_of(c).can_act]
-        joker_told = any(name_key(c.name) in map(name_key, state.started) for c in mates)
         state.started.append(actor.name)
         state.stop_holding(actor.name)
         state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(actor.name)]
         state.save(combat)
-        joker = has_joker(ctx, actor) and not joker_told
+        actor.sheet.pop(ACTIONS_KEY, None)  # a new turn's actions start at zero, in a new fight too
         savage = savage_of(actor)
-        if not (joker or savage.shaken):
+        if not savage.shaken:  # only Shaken has a roll to make here: the deal said the joker, once
             return
         die = sheet_die(actor, "espiritu")
         roll = None
-        if savage.shaken and die:
+        if die:
             roll = trait_roll(ctx, "espiritu", die, savage, has_joker(ctx, actor), nerves=nerves_of(actor))
         if roll is not None:
             store(actor, recover_at_turn_start(savage, roll.outcome))
             mark_recovery(ctx, actor)
-        explain_joker = joker and first_time(ctx, "joker")
-        explain = savage.shaken and (roll is None or not roll.recovered) and first_time(ctx, "shaken")
-        ctx.announce("savage/table_turn", name=actor.name, joker=joker, shaken=savage.shaken, roll=roll,
-                     joker_names=[c.name for c in mates] or [actor.name], bennies=savage.bennies,
-                     explain_joker=explain_joker, explain=explain)
+        explain = (roll is None or not roll.recovered) and first_time(ctx, "shaken")
+        ctx.announce("savage/table_turn", name=actor.name, roll=roll, bennies=savage.bennies, explain=explain)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         state = SavageCombat.of(combat)
@@ -245,6 +243,8 @@ def hold(ctx: Context, overwatch: bool) -> None:
     actor = _current_actor(ctx, combat)
     if actor is None:
         return
+    if savage_of(actor).shaken:  # 000: «Un personaje en espera que quede aturdido ... deja de estar en espera»
+        raise refuse("shaken_hold", name=actor.name, bennies=savage_of(actor).bennies)
     state = SavageCombat.of(combat)
     state.holding = [*state.holding, actor.name] if not state.is_holding(actor.name) else state.holding
     if overwatch:
@@ -285,6 +285,8 @@ def held_by(ctx: Context, combat: Combat, holder: Character) -> SavageCombat:
     state = SavageCombat.of(combat)
     if not state.is_holding(holder.name):
         raise refuse("not_holding", name=holder.name)
+    if savage_of(holder).shaken:  # Shaken and on hold never together (000: «deja de estar en espera»)
+        raise refuse("shaken_holder", name=holder.name)
     return state
 
 

@@ -122,11 +122,13 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     whose damage it is (a GM-owned sheet's shows its dice only, bot/core/privacy.py); the Toughness it
     is judged against shows unless the target's sheet is the GMs'. A Wild Card it incapacitates rolls
     Vigor when that chance has passed, at once when there is none."""
-    after = apply_damage(before, effect)
+    down = before.wild_card and before.incapacitated and not before.dead  # already down: it stays so, no soak
+    after = before if down else apply_damage(before, effect)
     combat = ctx.room.combat
     state = SavageCombat.of(combat) if combat else None
     hold_broken = bool(state and after.shaken and state.is_holding(target.name))
-    can_soak = state is not None and after.wild_card and effect.wounds > 0 and bennies_or_pool(ctx, target) > 0
+    can_soak = (state is not None and not down and after.wild_card and effect.wounds > 0
+                and bennies_or_pool(ctx, target) > 0)
     incapacitated = after.incapacitated and not before.incapacitated and after.wild_card
     ctx.reply("savage/table_damage", name=target.name, judged=target.name, roller=roller, roll=roll, effect=effect,
               before=before, after=after, hold_broken=hold_broken, can_soak=can_soak,
@@ -136,8 +138,9 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     store(target, after)
     if combat is None or state is None:
         return
-    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll
+    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll; no guard fire either
         state.stop_holding(target.name)
+        state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(target.name)]
         state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
         move_in_order(combat, target.name, after_current=True)
     if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):

@@ -158,11 +158,34 @@ def deal(ctx: Context, combat: Combat, state: SavageCombat, first: bool) -> None
     if acting:
         combat.order = [c.name for c in acting]
     state.started = []
-    rows = [{"name": c.name, "card": state.card_of(c), "holding": state.is_holding(c.name)} for c in acting]
-    first_joker = next((c.name for c in acting if (card := state.card_of(c)) is not None and card.joker), None)
-    explain_joker = first_joker if first_joker and first_time(ctx, "joker") else None
-    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile), explain_joker=explain_joker,
-                 lost=[c.name for c in everyone if name_key(c.name) in lost])
+    rows = _deal_rows(state, acting)
+    joker = next((row for row in rows if row["card"] is not None and row["card"].joker), None)
+    if joker is not None:
+        joker["explain"] = first_time(ctx, "joker")
+    ctx.announce("savage/table_deal", rows=rows, reshuffled=reshuffled, left=len(state.deck.pile),
+                 down=cannot_act(everyone), lost=[c.name for c in everyone if name_key(c.name) in lost])
+
+
+def cannot_act(characters: list[Character]) -> dict[str, list[str]]:
+    """Who of ``characters`` cannot act this round (000: the incapacitated «No pueden realizar acciones y no
+    reciben cartas de acción»; an Extra out of the fight is «retirado del juego»), by why; not the dead,
+    who have left the fight."""
+    down: dict[str, list[str]] = {"incapacitated": [], "out": []}
+    for character in characters:
+        savage = savage_of(character)
+        if not (savage.can_act or savage.dead):
+            down["incapacitated" if savage.wild_card else "out"].append(character.name)
+    return down
+
+
+def _deal_rows(state: SavageCombat, acting: list[Character]) -> list[dict[str, Any]]:
+    """One row per card dealt: the group sharing it named together, so its card (a joker) is said once."""
+    rows: dict[str, dict[str, Any]] = {}
+    for character in acting:
+        row = rows.setdefault(group_of(character), {"names": [], "card": state.card_of(character), "holding": False})
+        row["names"].append(character.name)
+        row["holding"] = row["holding"] or state.is_holding(character.name)
+    return list(rows.values())
 
 
 def move_in_order(combat: Combat, name: str, after_current: bool) -> None:

@@ -162,6 +162,7 @@ ALIASES = {
     "lanzar": "atletismo", "arrojar": "atletismo", "conocimientos": "conocimientos_generales",
     "conocimiento_general": "conocimientos_generales", "saber": "academicas", "sanacion": "sanar", "medicina": "sanar",
     "curar": "sanar", "montar": "cabalgar", "robar": "latrocinio", "hackear": "informatica", "hacker": "informatica",
-    "tacticas": "batalla", "nervios": "nervios_de_acero", "dano": "arma_dano", "danio": "arma_dano",
+    "tacticas": "batalla", "nervios": "nervios_de_acero", "dano": "arma_dano", "danio": "arma_dano", "dano_del_arma": "arma_dano",
+    "dano_arma": "arma_dano",
     "tipo": "arma_tipo", "pa": "paso", "balas": "municion",
 }

@@ -122,7 +122,7 @@ def test_an_ally_a_player_controls_acts_on_that_players_card() -> None:
     assert set(state) == {"Kira", "McAvoy"}
     deal = t.texts(FIRST + 2)[0]
     card = state["Kira"]
-    assert f"Kira {card}" in deal and f"Perro {card}" in deal
+    assert f"Kira/Perro {card}" in deal  # one card, shown once for both (issue 31 item 10)
 
 
 # Items 2, 3 and 14: the soak at its moment, incapacitation after it, soak rerolls.
@@ -369,7 +369,8 @@ def test_a_joker_holder_interrupts_at_will_and_others_roll_athletics() -> None:
     momento de la ronda de combate que desee, incluso interrumpiendo las acciones de otro personaje.»"""
     table, t = _joker_for_kira()
     assert "Kira 🃏" in t.texts(FIRST + 2)[0] and "¡comodín! (+2 a rasgo y daño, actúa cuando quiera)" in t.texts(FIRST + 2)[0]
-    assert "🃏 Kira: comodín." in t.texts(FIRST + 2)  # the deal said what it means: once a fight
+    # The deal said it and what it means; the turn that follows does not repeat it (issue 31 item 10).
+    assert "🃏 Kira: comodín." not in t.texts(FIRST + 2) and "\n".join(t.texts(FIRST + 2)).count("comodín") == 1
     assert not any("añade «comodin»" in x for x in t.texts(FIRST + 2))
     scripted(table)
     t = then(table, FIRST + 2, "@bob:local: !esperar\n@gm:local: !estado")

@@ -319,8 +319,8 @@ def test_grupo_and_comodin_are_the_gms_to_give() -> None:
         assert_refused(setup, f"@bob:local: !ficha Kira {line}", "solo el máster", system="savage")
     t = play(setup + "\n@bob:local: !ficha Kira Pelear d8, Grupo lobos\n@gm:local: !combate\n@gm:local: !iniciativa",
              system="savage")
-    cards = dict(re.findall(r"(Kira|Lobo \d) (\S+)", t.texts(FIRST + 3)[0]))
-    assert cards["Lobo 1"] == cards["Lobo 2"] != cards["Kira"], "Kira keeps her own card"
+    cards = dict(re.findall(r"(Kira|Lobo 1/Lobo 2) (\S+)", t.texts(FIRST + 3)[0]))  # one card shown once a group
+    assert cards["Lobo 1/Lobo 2"] != cards["Kira"], "Kira keeps her own card"
     table = make_table(system="savage")
     play(setup + "\n@gm:local: !ficha Kira Grupo lobos, Comodín no", table)
     assert table.room(ROOM_ID).characters["kira"].sheet["grupo"] == "lobos"

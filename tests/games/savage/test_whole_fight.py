@@ -137,7 +137,7 @@ def test_a_whole_fight_by_the_book() -> None:
 
     # Round 1. The orcs' group card is the joker 🃏2: one card for the three Extras, +2 to trait and damage.
     deal = text(t, 16)
-    assert deal.startswith("🃏 Cartas de acción: Orco 1 🃏2 ¡comodín!") and "Orco 3 🃏2" in deal
+    assert deal.startswith("🃏 Cartas de acción: Orco 1/Orco 2/Orco 3 🃏2 ¡comodín!")  # said once (issue 31)
     assert "Brian A♣, McAvoy K♣, Kira 10♥, Capitán 8♦, Dharma 6♥. Quedan 48 cartas." in deal  # 54 - 6 cards
     attack, damage = rolls(t, 17)  # Orco 1 (an Extra: no wild die) against Kira's Parry 5
     assert (attack["wild"], attack["trait"], attack["total"], attack["tn"]) == (None, 5, 7, 5)  # 5 + 2 joker = 7
