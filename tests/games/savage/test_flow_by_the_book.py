@@ -222,7 +222,7 @@ def test_a_second_soak_is_the_reroll_and_a_full_soak_has_none() -> None:
              (8, 8), (4, 8), (1, 6))  # second benny: 12, two raises: 3 of 3, the better counts
     t = then(table, F - 1, "@gm:local: !daño Kira 17\n@bob:local: !absorber\n@bob:local: !absorber\n"
              "@bob:local: !absorber\n@bob:local: !absorber repetir")
-    assert "Absorbe 1 de 3" in t.text(F + 1) and "!absorber Kira repetir" in t.text(F + 1)
+    assert "Absorbe 1 de 3" in t.text(F + 1) and "(otro beni: !repetir)" in t.text(F + 1)
     assert "repite la absorción con otro beni" in t.text(F + 2) and "absorbe 3 de 3" in t.text(F + 2)
     assert "ya absorbió todas las heridas" in t.text(F + 3) and "ya absorbió todas las heridas" in t.text(F + 4)
     kira = sheet(table, "Kira")
