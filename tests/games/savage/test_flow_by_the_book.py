@@ -149,9 +149,9 @@ def test_a_soak_stays_open_until_its_player_answers() -> None:
 @bob:local: !absorber
 """, table)
     assert "!absorber [no]" in t.text(F) and "!absorber [no]" in t.text(F + 1)
-    assert t.text(F + 2).startswith("McAvoy · 🛡️ Absorción")
+    assert t.text(F + 2).startswith("McAvoy · 🛡️ Absorbe")
     assert "Aún puede absorber: Kira" in t.text(F + 3) and table.room(ROOM_ID).combat.current == "Orco"
-    assert t.text(F + 4).startswith("Kira · 🛡️ Absorción")
+    assert t.text(F + 4).startswith("Kira · 🛡️ Absorbe")
     assert (sheet(table, "McAvoy")["bennies"], sheet(table, "Kira")["bennies"]) == (1, 2)
 
 
