@@ -16,6 +16,8 @@ names the step and waits for a second one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core import moderation
 from bot.core.context import Context, FoundCommand
 from bot.core.records import UndoStep
@@ -77,8 +79,9 @@ def _answer(ctx: Context, kind: str, step: UndoStep, turn: tuple[object, ...]) -
     name privately (issue 30: bookkeeping as a reaction); a turn, round or combat that moves is said in
     the room. A control of the screen, no line in the room, is answered there."""
     combat = ctx.room.combat
-    context = {"command": step.label, "unchanged": not step.parts, "actor": combat.current if combat else None,
-               "round": combat.round if combat and combat.started else None}
+    context: dict[str, Any] = {"command": step.label, "unchanged": not step.parts,
+                               "actor": combat.current if combat else None,
+                               "round": combat.round if combat and combat.started else None}
     if _turn(ctx) == turn and ctx.event.in_room:
         moderation.react(ctx, "done_key")
         ctx.whisper(ctx.sender, kind, **context)
