@@ -92,10 +92,12 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
     """The turn starts for each of its members (the game's hook), said in one line; ``skipped`` are
     those just passed over because they cannot act; ``round_said``: the line just before named the round;
     ``first``: the round's first turn.
-    A turn that passes to GM-run combatants only, with nothing else to say (no new round, nobody passed
-    over, no other line of this event in the room), is a ✅ on the command (issue 30: the GM runs it, and
-    the tracker, ``!estado`` and the screen show whose turn it is); a player's turn is one line that
-    mentions them."""
+    A turn that passes to GM-run combatants only, with nothing else to say (no new round, no other line
+    of this event in the room), is a ✅ on the command (issue 30: the GM runs it, and the tracker,
+    ``!estado`` and the screen show whose turn it is); so is a turn of a stage whose order the round's
+    message named with its players (``turns_listed``: Stormbringer's declarations). Whoever it passed
+    over (down or dead: the room read it when they fell) does not make it a message of its own; the
+    GMs' view keeps them. Any other player's turn is one line that mentions them."""
     members = turn_members(ctx, combat)
     if not members:
         return
@@ -107,8 +109,9 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
     explain = len(members) > 1 and first_time(ctx, "group_turn")
     context: dict[str, Any] = {"round": combat.round, "actor": actor.name, "owner": actor.owner,
                                "members": [m.name for m in members], "skipped": skipped or [], "explain": explain}
-    gm_run = all(not member.owner or ctx.sheet_is_gms(member) for member in members)
-    if gm_run and not (first or skipped or round_said or explain or _room_heard(ctx)) and ctx.event.in_room:
+    listed = not first and ctx.game.combat.turns_listed(ctx, combat)
+    quiet = listed or all(not member.owner or ctx.sheet_is_gms(member) for member in members)
+    if quiet and not (first or round_said or explain or _room_heard(ctx)) and ctx.event.in_room:
         replies.note_said(ctx, "turn_start", **context)
         moderation.react(ctx, "done_key")
         return
@@ -168,8 +171,19 @@ def _begin_turn(ctx: Context, combat: Combat) -> None:
     combat.surprise = False
     ctx.game.combat.new_round(ctx, combat)
     drop_dead(ctx, combat)
-    ctx.announce("new_round", round=combat.round, order=list(combat.order))
+    owners = _listed_owners(ctx, combat)
+    ctx.announce("new_round", mentions=tuple(dict.fromkeys(owners.values())), round=combat.round,
+                 order=list(combat.order), owners=owners)
     _first_turn(ctx, combat, [n for n in skipped if position_of(combat, n) is not None], round_said=True)
+
+
+def _listed_owners(ctx: Context, combat: Combat) -> dict[str, str]:
+    """The players of the order's combatants, named in the round's message when its turns will pass as
+    ✅ (``turns_listed``): the one time the round mentions them; else none."""
+    if not ctx.game.combat.turns_listed(ctx, combat):
+        return {}
+    characters = (ctx.room.find_character(name) for name in combat.order)
+    return {c.name: c.owner for c in characters if c is not None and c.owner and not ctx.sheet_is_gms(c)}
 
 
 def _first_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None, round_said: bool = False) -> None:

@@ -122,6 +122,12 @@ class CombatRules(Protocol):
         follow inherits this answer: nothing."""
         return None
 
+    def turns_listed(self, ctx: Context, combat: Combat) -> bool:
+        """Whether the round's message named the order of the turns now going round, with their players
+        (Stormbringer's declarations of intent): each of those turns then passes as a ✅ on the command,
+        as a turn passing to the GM's combatants does. A game that lists no such stage: never."""
+        return False
+
     def turn_ending(self, ctx: Context, combat: Combat) -> bool:
         """``!siguiente`` is about to end the turn: True keeps it (the game told the room why, such as a
         soak still open, once); False lets it end, after the game closed what it waited for."""

@@ -16,6 +16,9 @@ names the step and waits for a second one.
 
 from __future__ import annotations
 
+from typing import Any
+
+from bot.core import moderation
 from bot.core.context import Context, FoundCommand
 from bot.core.records import UndoStep
 from bot.core.state import UNDOABLE, changes, play_of
@@ -43,18 +46,19 @@ def keep(ctx: Context, command: FoundCommand, args: str, before: Mark) -> None:
 
 
 def take_back(ctx: Context, step: UndoStep) -> None:
-    after = ctx.room.to_json()
+    after, turn = ctx.room.to_json(), _turn(ctx)
     ctx.room.undo_to(step.state, step.parts)
     ctx.work.undone.append(step.event_id)
     ctx.work.undo_marks.append((step.event_id, after))
-    _answer(ctx, "undone", step)
+    _answer(ctx, "undone", step, turn)
 
 
 def redo(ctx: Context, step: UndoStep, after: str) -> None:
     """Put back what undoing ``step`` took (the parts it changed, as they were when it was undone)."""
+    turn = _turn(ctx)
     ctx.room.undo_to(after, step.parts)
     ctx.work.undo_marks.append((step.event_id, None))
-    _answer(ctx, "redone", step)
+    _answer(ctx, "redone", step, turn)
 
 
 def refused(ctx: Context, command: FoundCommand, args: str) -> None:
@@ -63,10 +67,26 @@ def refused(ctx: Context, command: FoundCommand, args: str) -> None:
         ctx.work.refusal = label(ctx, command, args)
 
 
-def _answer(ctx: Context, kind: str, step: UndoStep) -> None:
+def _turn(ctx: Context) -> tuple[object, ...]:
+    """Where the play stands for the room: the combat, its round and whose turn it is."""
     combat = ctx.room.combat
-    ctx.reply(kind, command=step.label, unchanged=not step.parts,
-              round=combat.round if combat and combat.started else None, actor=combat.current if combat else None)
+    return (combat is not None, combat.started, combat.round, combat.current) if combat else (False,)
+
+
+def _answer(ctx: Context, kind: str, step: UndoStep, turn: tuple[object, ...]) -> None:
+    """The step undone or redone, named. When whose turn it is stays as it was (the room read the step's
+    answer when it happened, right above), the room gets a ✅ on the command and its typist the step's
+    name privately (issue 30: bookkeeping as a reaction); a turn, round or combat that moves is said in
+    the room. A control of the screen, no line in the room, is answered there."""
+    combat = ctx.room.combat
+    context: dict[str, Any] = {"command": step.label, "unchanged": not step.parts,
+                               "actor": combat.current if combat else None,
+                               "round": combat.round if combat and combat.started else None}
+    if _turn(ctx) == turn and ctx.event.in_room:
+        moderation.react(ctx, "done_key")
+        ctx.whisper(ctx.sender, kind, **context)
+        return
+    ctx.reply(kind, **context)
 
 
 def label(ctx: Context, command: FoundCommand, args: str) -> str:

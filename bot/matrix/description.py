@@ -31,6 +31,6 @@ def _actions() -> ActionRegistry[Any]:
 TRANSPORT = TransportDescription(
     SECTION, _build, _actions, files("templates") / "matrix", metrics=MatrixMetrics,
     loggers={"nio": logging.ERROR},  # nio's schema warnings on every error response are noise
-    templates={"no_power": "matrix/no_power", "turn_start": "matrix/turn_start"},
+    templates={"no_power": "matrix/no_power", "turn_start": "matrix/turn_start", "new_round": "matrix/new_round"},
     sets_up=True, edits_messages=True,
 )

@@ -51,16 +51,17 @@ def test_a_tiny_evening_is_counted_as_by_hand(tmp_path: Path) -> None:
     (r,) = evening.rounds
     # Lines between «# ronda 1» and «# fin»: 9, of which 7 start with «!».
     assert (r.number, r.human_lines, r.commands) == (1, 9, 7)
-    # Room messages: the roll, the secret roll's notice, !deshacer, !estado, and the last !siguiente's new
-    # round and new turn (one message). The secret roll itself goes only to the GM who rolled it: an answer
-    # to their own line, not a copy; !pj is a ✅, and so is the first !siguiente (the turn goes to an NPC).
-    assert r.room_messages == 5
-    assert r.private_per_gm == {"@gm:local": 0} and r.answers_per_gm == {"@gm:local": 1}
-    # Phone lines: 1 + 3 (the 83-character notice) + 2 (the undo) + 3 (the status) + 2 (round and turn).
-    assert r.phone_lines == 11
+    # Room messages: the roll, the secret roll's notice, !estado, and the last !siguiente's new round and new
+    # turn (one message). The secret roll itself goes only to the GM who rolled it: an answer to their own
+    # line, not a copy; !pj is a ✅, and so is the first !siguiente (the turn goes to an NPC), and !deshacer
+    # (issue 30: the turn stays, the GM reads the step's name privately, a second answer to their line).
+    assert r.room_messages == 4
+    assert r.private_per_gm == {"@gm:local": 0} and r.answers_per_gm == {"@gm:local": 2}
+    # Phone lines: 1 + 3 (the 83-character notice) + 3 (the status) + 2 (round and turn).
+    assert r.phone_lines == 9
     # The GM: one narration line, the secret roll on Orco's turn (an NPC action), four bookkeeping commands.
     assert (r.narration, r.npc_actions, r.bookkeeping) == (1, 1, 4)
-    assert round(r.messages_per_command, 2) == 0.71
+    assert round(r.messages_per_command, 2) == 0.57
     assert r.flags() == []
     (slip,) = evening.slips
     assert (slip.line, slip.text, slip.verdict) == (13, "!pj Bruno @bob:local", "OK")
@@ -76,7 +77,7 @@ def test_a_slip_not_undone_by_its_deshacer_is_a_diff(tmp_path: Path) -> None:
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--json", str(_write(tmp_path, TINY))]) == 0
     (evening,) = json.loads(capsys.readouterr().out)
-    assert evening["rounds"][0]["room_messages"] == 5
+    assert evening["rounds"][0]["room_messages"] == 4
     assert evening["slips"][0]["verdict"] == "OK"
 
 

@@ -43,16 +43,31 @@ def test_a_turn_passing_to_an_npc_with_nothing_else_to_say_is_a_reaction(system:
     assert t.texts(7)[-1] == "▶️ Elric (@ana:local)"  # the next round's first turn is said
 
 
-def test_an_npc_turn_after_someone_passed_over_is_said() -> None:
+def test_an_npc_turn_after_someone_passed_over_is_a_reaction() -> None:
+    """Issue 30 (at most 0.8 room messages per command): who is passed over (down or dead, which the room
+    read when it happened) makes no message of its own; a player's turn line still names them, and the
+    GMs' view (the screen, the acta) keeps them."""
     t = play("""
 @gm:local: !pj Elric @ana:local
 @gm:local: !combate
 @gm:local: !turnos Elric, Guardia, Orco
 @gm:local: !ficha Guardia fuera 1
 @ana:local: !siguiente
+@gm:local: !siguiente
 """, system="savage")
-    assert not t.acked(5)
-    assert t.texts(5) == ["▶️ Orco. Guardia no puede actuar."], t.texts(5)
+    assert t.acked(5) and not t.texts(5), t.for_line(5)
+    assert t.texts(6) == ["🔔 Ronda 2. Orden: Elric → Guardia → Orco.", "▶️ Elric (@ana:local)"], t.texts(6)
+
+
+def test_a_players_turn_line_names_who_was_passed_over() -> None:
+    t = play("""
+@gm:local: !pj Elric @ana:local
+@gm:local: !combate
+@gm:local: !turnos Orco, Guardia, Elric
+@gm:local: !ficha Guardia fuera 1
+@gm:local: !siguiente
+""", system="savage")
+    assert t.texts(5) == ["▶️ Elric (@ana:local). Guardia no puede actuar."], t.texts(5)
 
 
 def test_a_turn_passing_to_a_character_the_gm_plays_is_a_reaction_too() -> None:

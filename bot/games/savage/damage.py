@@ -13,6 +13,7 @@ from bot.core.api import (
     SheetRoll,
     answer_roll,
     consume_grant,
+    explainer,
     grant,
     last_roll,
     name_key,
@@ -206,7 +207,8 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     hit.update(soaked=True, best=best.soaked)
     spare = bennies_or_pool(ctx, target)
     ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
-              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and spare > 0)
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and spare > 0,
+              own=target.owner == ctx.sender and not ctx.is_gm(), first=explainer(ctx))
     if not spare or not best.remaining:  # no reroll left: the chance to soak is over
         incapacitation_due(ctx, hit)
     state.save(combat)

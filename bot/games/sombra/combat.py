@@ -152,7 +152,10 @@ class SombraCombat(CombatRules):
             else:
                 Aims(combat).end(str(previous))
         state.last_turn = actor.name
-        if actor.name in stun or wound_effect(actor).fallen:
+        player_run = bool(actor.owner) and not ctx.sheet_is_gms(actor)
+        if player_run and (actor.name in stun or wound_effect(actor).fallen):
+            # Issue 30: a reminder for whoever plays the actor; the room read the stun or the fall when it
+            # happened, and a GM-run actor's attack says it is stunned (the screen lists both).
             ctx.announce("sombra/table_turn", name=actor.name, stun=stun.get(actor.name, 0))
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:

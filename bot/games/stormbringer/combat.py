@@ -48,16 +48,20 @@ _AGAINST = re.compile(r" (?:contra|vs\.?) ", re.IGNORECASE)
 RIPOSTE_WORDS = ("respuesta", "replica")
 
 
-def announce_phases(ctx: Context, combat: Combat, round_number: int) -> None:
-    """The round's phases from the sheets; the turns start with the declarations of intent."""
+def announce_phases(ctx: Context, combat: Combat, round_number: int, name_players: bool = False) -> None:
+    """The round's phases from the sheets; the turns start with the declarations of intent.
+    ``name_players``: the message names each declarer's player (the fight's first round; later the
+    round's order line does), since the declarations then pass as ✅ (``turns_listed``)."""
     phases = st.order_round(ctx, combat, round_number)
     acting = set(phases.missile) | set(phases.melee)
     missing = [c.name for c in ctx.room.characters.values()
                if c.name in combat.order and "des" not in c.sheet]
     rest = [n for n in combat.order if n not in acting]
     st.begin_intent(combat, phases)
-    ctx.announce("stormbringer/table_phases", round=round_number, phases=phases, rest=rest, missing=missing,
-                 first=explainer(ctx))
+    owners = {c.name: c.owner for c in (ctx.room.find_character(n) for n in phases.intent)
+              if name_players and c is not None and c.owner and not ctx.sheet_is_gms(c)}
+    ctx.announce("stormbringer/table_phases", mentions=tuple(dict.fromkeys(owners.values())), round=round_number,
+                 phases=phases, rest=rest, missing=missing, owners=owners, first=explainer(ctx))
 
 
 def begin_actions(ctx: Context, combat: Combat) -> None:
@@ -78,7 +82,7 @@ def condition_label(ctx: Context, code: str, **params: object) -> str:
 class StormbringerCombat(CombatRules):
     def initiative(self, ctx: Context, combat: Combat) -> None:
         st.StormbringerState.of(combat).start()
-        announce_phases(ctx, combat, 1)
+        announce_phases(ctx, combat, 1, name_players=True)
 
     def new_round(self, ctx: Context, combat: Combat) -> None:
         state = st.StormbringerState.of(combat)
@@ -97,6 +101,10 @@ class StormbringerCombat(CombatRules):
             ctx.announce("stormbringer/table_turn", actor=actor.name, labels=labels)
         if st.declaring(combat) and first_time(ctx, "intent"):   # told once a fight: the phases say it
             ctx.announce("stormbringer/table_intent", actor=actor.name)
+
+    def turns_listed(self, ctx: Context, combat: Combat) -> bool:
+        """The declarations of intent: the round's message named their order and players (issue 30)."""
+        return st.declaring(combat)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         labels = []

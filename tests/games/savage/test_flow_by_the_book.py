@@ -149,9 +149,9 @@ def test_a_soak_stays_open_until_its_player_answers() -> None:
 @bob:local: !absorber
 """, table)
     assert "!absorber [no]" in t.text(F) and "!absorber [no]" in t.text(F + 1)
-    assert t.text(F + 2).startswith("McAvoy · 🛡️ Absorción")
+    assert t.text(F + 2).startswith("McAvoy · 🛡️ Absorbe")
     assert "Aún puede absorber: Kira" in t.text(F + 3) and table.room(ROOM_ID).combat.current == "Orco"
-    assert t.text(F + 4).startswith("Kira · 🛡️ Absorción")
+    assert t.text(F + 4).startswith("Kira · 🛡️ Absorbe")
     assert (sheet(table, "McAvoy")["bennies"], sheet(table, "Kira")["bennies"]) == (1, 2)
 
 
@@ -222,7 +222,7 @@ def test_a_second_soak_is_the_reroll_and_a_full_soak_has_none() -> None:
              (8, 8), (4, 8), (1, 6))  # second benny: 12, two raises: 3 of 3, the better counts
     t = then(table, F - 1, "@gm:local: !daño Kira 17\n@bob:local: !absorber\n@bob:local: !absorber\n"
              "@bob:local: !absorber\n@bob:local: !absorber repetir")
-    assert "Absorbe 1 de 3" in t.text(F + 1) and "!absorber Kira repetir" in t.text(F + 1)
+    assert "Absorbe 1 de 3" in t.text(F + 1) and "(otro beni: !repetir)" in t.text(F + 1)
     assert "repite la absorción con otro beni" in t.text(F + 2) and "absorbe 3 de 3" in t.text(F + 2)
     assert "ya absorbió todas las heridas" in t.text(F + 3) and "ya absorbió todas las heridas" in t.text(F + 4)
     kira = sheet(table, "Kira")

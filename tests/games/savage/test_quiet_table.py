@@ -142,7 +142,7 @@ def test_an_npc_wild_card_with_no_bennies_left_soaks_from_the_gms_pool() -> None
     play(CAST + "@gm:local: !sesion nueva", table)
     t = then(table, FIRST + 1, "@gm:local: !daño Voss 12\n@gm:local: !absorber Voss\n@gm:local: !beni master")
     assert "!absorber Voss" in t.gm_text(FIRST + 2)
-    assert "Absorción" in "\n".join(t.texts(FIRST + 3, gm_copies=True))
+    assert "🛡️ Absorbe 1 de 1" in "\n".join(t.texts(FIRST + 3, gm_copies=True))
     assert "El máster tiene 0 benis" in t.text(FIRST + 4) and sheet(table, "Voss")["bennies"] == 0
 
 

@@ -201,7 +201,7 @@ def test_reroll_after_a_soak_is_the_soak_reroll_with_a_second_benny() -> None:
 @bob:local: !repetir
 """, table)
     assert "herida" in t.text(FIRST + 2)
-    assert t.text(FIRST + 3).startswith("Kira · 🛡️ Absorción") and "!absorber Kira repetir" in t.text(FIRST + 3)
+    assert t.text(FIRST + 3).startswith("Kira · 🛡️ Absorbe") and "(otro beni: !repetir)" in t.text(FIRST + 3)
     assert table.room(ROOM_ID).characters["kira"].sheet["bennies"] == 0
     assert t.text(FIRST + 4).startswith("Kira · repite la absorción con otro beni")
     assert "Cuenta la mejor de las tiradas" in t.text(FIRST + 4)

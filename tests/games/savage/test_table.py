@@ -347,7 +347,7 @@ def test_a_second_benny_rerolls_a_soak_and_the_better_result_stands() -> None:
     assert "Kira no tiene una absorción que repetir" in t.text(5)
     assert "Kira no tiene una absorción que repetir" in t.text(7)
     assert "Absorbe 0 de 2" in t.text(8) and "Queda: 2 heridas, aturdido; 2 benis" in t.text(8)
-    assert "!absorber Kira repetir" in t.text(8)
+    assert "(otro beni: !repetir)" in t.text(8)   # issue 30: her own soak, the short reroll
     assert not t.for_line(9)
     assert "repite la absorción con otro beni" in t.text(10) and "Absorbe 1 de 2" in t.text(10)
     assert "Cuenta la mejor de las tiradas: absorbe 1 de 2" in t.text(10) and "Queda: 1 herida, aturdido; 1 beni" in t.text(10)

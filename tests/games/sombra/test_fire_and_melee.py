@@ -32,7 +32,7 @@ def test_attack_uses_the_named_weapon_skill_of_the_sheet(word: str, skill: str, 
     each is a skill of its own on the sheet, and `!ataque X fusil` rolls against it, not Disparo."""
     table = sombra_table((2, 3, 1))
     t = play(SETUP + f"@ana:local: !ataque Hans {word}\n", table)
-    assert f"McAvoy → Hans, {skill} {value}." in t.text(FIRST)
+    assert f"McAvoy → Hans, {skill} {value}: 🎲" in t.text(FIRST)
     # Hans is the GM's: the number the roll is judged against goes to the GMs only.
     # Issue 30: the room reads the dice and the outcome; the sums are on !detalle.
     assert f"3d10 vs {value}:" in t.gm_text(FIRST) and "3d10: [2, 3, 1] → éxito bajo" in t.text(FIRST)

@@ -22,7 +22,8 @@ def test_a_hit_between_players_is_three_phone_lines_without_the_arithmetic() -> 
     t = play(CAST + "@ana:local: !ataque Bruno\n@ana:local: !ataque Bruno\n", table)
     # Out of a fight every roll explains its dice (in one, the first only): the common case is without it.
     hit = t.text(FIRST + 1).replace(" (mayor 5 · loc. 3 · menor 2)", "")
-    assert hit.splitlines()[1:] == ["🎲 3d10 vs 16: [2, 3, 5] → éxito medio", "🩸 Pecho: herida leve; acciones +3."], hit
+    assert hit.splitlines() == ["⚔️ McAvoy → Bruno, disparo 16: 🎲 3d10 vs 16: [2, 3, 5] → éxito medio",
+                                "🩸 Pecho: herida leve; acciones +3."], hit   # the attack and its dice, one line
     assert _phone_lines(hit) <= 3 and "RES" not in hit and " = " not in hit
 
 

@@ -115,7 +115,9 @@ def test_a_whole_seeded_fight() -> None:
         return t.gm_text(n)
 
     # Round 1. DES: Elric 17, Moonglum 15, Rackhir 14 (bow), Orco 12, Trasgo 10.
-    assert "Intenciones, de menor a mayor DES: Trasgo, Orco, Rackhir, Moonglum, Elric." in room(12)
+    # Issue 30: the round's message names each declarer's player once; their turns then pass as ✅.
+    assert ("Intenciones, de menor a mayor DES: Trasgo, Orco, Rackhir (@carl:local), Moonglum (@bob:local), "
+            "Elric (@ana:local).") in room(12)
     assert "Proyectiles, de mayor a menor DES: Rackhir. Cuerpo a cuerpo: Elric, Moonglum, Orco, Trasgo." in room(12)
     assert "▶️ Trasgo" in room(12)                        # the lowest DES declares first
     assert not any(t.redacted(n) for n in (13, 15, 17, 19, 21))  # each declarer writes on their turn
@@ -153,7 +155,7 @@ def test_a_whole_seeded_fight() -> None:
     assert "Daño [3] + 2 + BF [6] = 11 − armadura [5] (absorbe 5) → pierde 6 PV" in room(60)
     assert "PV 13 → 7" in gm(60)
     # Round 3: the dead goblin is out; Elric is back at DES 17; the GM closes the declarations.
-    assert "Orden: Orco → Rackhir → Moonglum → Elric." in room(61)
+    assert "Orden: Orco → Rackhir (@carl:local) → Moonglum (@bob:local) → Elric (@ana:local)." in room(61)
     assert "Cuerpo a cuerpo: Elric, Moonglum, Orco." in room(61) and "en el orden anunciado" in room(64)
     assert "Daño [3] + 2 + BF [2] = 7 − armadura [6] (absorbe 6) → pierde 1 PV" in room(69)   # 7 -> 6
     assert "Orco falló una parada" in room(72)

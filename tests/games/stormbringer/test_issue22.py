@@ -49,11 +49,11 @@ def test_order_is_worked_out_every_round_after_a_death() -> None:
     round_2 = t.texts(FIRST + 6)
     assert round_2[0].startswith("📋 Asalto 2 (intenciones primero).")   # issue 30: short, round 1 explained the phases
     assert "Proyectiles: Elric, Moonglum. Cuerpo a cuerpo: Orco." in round_2[0]
-    assert "Orden: Orco → Moonglum → Elric" in round_2[1]
+    assert "Orden: Orco → Moonglum (@bob:local) → Elric (@ana:local)" in round_2[1]   # issue 30: the players, once
     assert t.texts(FIRST + 7)[0] == "⚔️ Asalto 2: acciones, en el orden anunciado."   # issue 30
     round_3 = t.texts(FIRST + 10)   # Orco died on line FIRST + 8: round 3 after Elric and Moonglum
     assert round_3[0].startswith("📋 Asalto 3 (intenciones primero).")
-    assert "Orden: Moonglum → Elric." in round_3[1]
+    assert "Orden: Moonglum (@bob:local) → Elric (@ana:local)." in round_3[1]
 
 
 def counters(table) -> dict:
@@ -256,9 +256,9 @@ def test_the_declarations_of_intent_are_a_phase_of_their_own() -> None:
 @gm:local: !arma Orco hacha
 @gm:local: !acciones
 """, table=table)
-    assert "Intenciones: declara Trasgo" in t.texts(FIRST)[-2] and "▶️ Trasgo" in t.texts(FIRST)[-1]
+    assert "Intenciones, en ese orden: cada uno declara" in t.texts(FIRST)[-2] and "▶️ Trasgo" in t.texts(FIRST)[-1]
     assert "Aún se declaran las intenciones (le toca a Trasgo)" in t.text(FIRST + 1)
-    assert "▶️ Moonglum" in t.texts(FIRST + 3)[-1]
+    assert t.acked(FIRST + 3) and not t.texts(FIRST + 3)   # issue 30: Moonglum's declaration turn, a ✅
     assert t.redacted(FIRST + 4)                       # Elric declares after Moonglum (higher DES)
     assert "Moonglum cambia de arma: espada" in t.text(FIRST + 5)
     assert not t.redacted(FIRST + 6) and not t.redacted(FIRST + 8)
@@ -400,7 +400,7 @@ def test_the_last_declarer_leaving_starts_the_attacks() -> None:
 @gm:local: !siguiente
 @gm:local: !sale Elric
 """, table=table)
-    assert "▶️ Elric" in t.texts(FIRST + 3)[-1]
+    assert t.acked(FIRST + 3) and not t.texts(FIRST + 3)   # issue 30: Elric's declaration turn, a ✅
     answer = t.texts(FIRST + 4)
     assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.") for a in answer)
     assert "▶️ Moonglum" in answer[-1]
@@ -422,7 +422,7 @@ def test_a_last_declarer_who_cannot_act_does_not_end_the_round() -> None:
 @gm:local: !siguiente
 """, seed=4)
     assert "📋 Asalto 2 (intenciones primero)." in t.texts(FIRST + 5)[0]
-    assert "▶️ Moonglum" in t.texts(FIRST + 7)[-1]
+    assert t.acked(FIRST + 7) and not t.texts(FIRST + 7)   # issue 30: Moonglum declares next, a ✅
     answer = t.texts(FIRST + 8)
     assert answer[0].startswith("⚔️ Asalto 2: acciones"), answer
     assert answer[-1].startswith("▶️ Moonglum")
@@ -440,7 +440,7 @@ def test_the_last_declarer_falling_on_their_turn_hands_the_round_to_its_attacks(
 @gm:local: !siguiente
 @gm:local: !daño Elric 20 crítico
 """, table=table)
-    assert "▶️ Elric" in t.texts(FIRST + 4)[-1]
+    assert t.acked(FIRST + 4) and not t.texts(FIRST + 4)   # issue 30: Elric's declaration turn, a ✅
     answer = t.texts(FIRST + 5)
     assert any(a.startswith("⚔️ Asalto 1: acciones. Proyectiles: Moonglum. Cuerpo a cuerpo: Orco, Trasgo.")
                for a in answer), answer

@@ -64,11 +64,11 @@ def test_full_combat() -> None:
     table = make_table(system="stormbringer", seed=FIGHT_SEED)
     t = play(SETUP + FIGHT_1 + FIGHT_2, table)
     phases = t.texts(8)[0]
-    assert "Intenciones, de menor a mayor DES: Orco, Moonglum, Elric." in phases
+    assert "Intenciones, de menor a mayor DES: Orco, Moonglum (@bob:local), Elric (@ana:local)." in phases
     assert "Proyectiles, de mayor a menor DES: Moonglum. Cuerpo a cuerpo: Elric, Orco." in phases
     # The declarations go first, lowest DES first (issue 22); then the missile user goes first although
     # Elric has the higher DEX.
-    assert "▶️ Orco" in t.texts(8)[-1] and "Intenciones: declara Orco" in t.texts(8)[-2]
+    assert "▶️ Orco" in t.texts(8)[-1] and "Intenciones, en ese orden: cada uno declara" in t.texts(8)[-2]
     assert "▶️ Moonglum" in t.texts(9)[-1]
     # Round 1: Moonglum's arrow hits; Orco's first parry is halved against a missile, and works.
     assert "Ataque 80%: [59] → éxito" in t.text(10)
@@ -99,8 +99,8 @@ def test_full_combat() -> None:
     # DES first); the GM closes them (!acciones); Orco parries with no penalty.
     first_lines = [m.split("\n")[0] for m in t.texts(25)][:2]
     assert first_lines == ["📋 Asalto 2 (intenciones primero). Proyectiles: Moonglum. Cuerpo a cuerpo: Elric, Orco.",
-                           "🔔 Ronda 2. Orden: Orco → Moonglum → Elric."]
-    assert "Intenciones: declara" not in " ".join(t.texts(25))   # issue 30: round 1 explained it
+                           "🔔 Ronda 2. Orden: Orco → Moonglum (@bob:local) → Elric (@ana:local)."]
+    assert "Intenciones, en ese orden" not in " ".join(t.texts(25))   # issue 30: round 1 explained it
     assert t.texts(26)[0] == "⚔️ Asalto 2: acciones, en el orden anunciado."   # issue 30: not repeated
     assert "▶️ Moonglum" in t.texts(26)[1]
     assert "Orco [herida grave]" in t.text(27) and "paradas" not in t.text(27)
@@ -268,7 +268,7 @@ def test_ties_follow_the_side_chosen_first_then_alternate() -> None:
     gm = sb(script.format(first="@gm:local: !primero máster"))
     assert "van primero los personajes del máster" in gm.text(6)
     assert "Cuerpo a cuerpo: Orco, Elric." in gm.texts(7)[0]
-    assert "Orden: Elric → Orco" in gm.texts(10)[1]
+    assert "Orden: Elric (@ana:local) → Orco" in gm.texts(10)[1]
     assert "Cuerpo a cuerpo: Elric, Orco." in gm.texts(10)[0]             # round 2's phases
     assert "en el orden anunciado" in gm.texts(11)[0]
 
@@ -290,7 +290,7 @@ def test_sheet_changes_reorder_the_next_round() -> None:
 """)
     new_round = t.texts(14)
     assert "Proyectiles: Elric, Moonglum. Cuerpo a cuerpo: —. Sin arma: Orco." in new_round[0]
-    assert "Orden: Moonglum → Elric → Orco" in new_round[1]   # the declarations, lowest DES first
+    assert "Orden: Moonglum (@bob:local) → Elric (@ana:local) → Orco" in new_round[1]   # the declarations, lowest DES first
     # Turns set by hand are kept at the next round.
     assert "Orden: Orco → Elric" in t.texts(19)[0]
 
@@ -370,7 +370,7 @@ def test_critical_damage_ignores_armour_and_stuns() -> None:
     # 002: stunned, "no podrá combatir durante por lo menos cinco minutos": Orco gets no turn (issue 20),
     # not even to declare (issue 22), and may not parry.
     # Issue 30: the round's order and its first turn are one message (the turn after the round's line).
-    assert t.texts(12)[-2:] == ["🔔 Ronda 2. Orden: Orco → Moonglum → Elric.",
+    assert t.texts(12)[-2:] == ["🔔 Ronda 2. Orden: Orco → Moonglum (@bob:local) → Elric (@ana:local).",
                                 "▶️ Moonglum (@bob:local). Orco no puede actuar."]
     assert t.texts(13)[-1] == "▶️ Moonglum (@bob:local)"
     assert "Orco tiene el estado aturdido por un crítico" in t.text(15)
