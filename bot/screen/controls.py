@@ -96,9 +96,10 @@ CONTROLS: dict[str, Control] = {
 EXTRA_FIELDS = {"ataque": frozenset({"atacante", *OPTION_FIELDS}), "orden": frozenset({"antes"}),
                 "pj": frozenset({"jugador"})}
 """The fields a control posts besides ``nombre`` and ``texto``."""
-SHOWN = frozenset({"detalle"})
+SHOWN = frozenset({"estado", "detalle"})
 """The core's commands (with their fixed words, folded) whose answer the screen shows all the time: the
-last rolls as the GMs see them stand for ``!detalle``. A game adds its own (``Game.screen_shows``)."""
+board holds everything ``!estado`` shows, and the last rolls as the GMs see them stand for ``!detalle``.
+A game adds its own (``Game.screen_shows``)."""
 
 
 def read_form(body: bytes) -> dict[str, str]:
