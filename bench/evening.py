@@ -26,7 +26,7 @@ phone lines per command, flagged (``!``) over 0.8 and 2.5, and private copies fl
 ``--pantalla`` adds a column: of the GM's bookkeeping lines, how many the GM would still type with the screen
 (``!pantalla``) open, those whose command has no screen control (``bot/screen/controls.py``'s ``CONTROLS`` and
 the room's game's ``screen_controls``, matched by the command and the control's fixed words: ``!absorber
-Sable no`` is the ``cerrar`` control, ``!absorber Sable`` none) and whose answer the screen does not show all the
+Sable no`` is Savage's ``cerrar`` control, ``!absorber Sable`` none) and whose answer the screen does not show all the
 time (``SHOWN``, the game's ``screen_shows``: ``!estado``, ``!detalle``, ``!beni master``); each is listed after the table.
 
 ``--por-orden`` adds, per evening, the command words by the room messages they caused in the combat rounds

@@ -61,7 +61,8 @@ class Pending:
     target: str | None = None
     amount: int | None = None
     closable: bool = False
-    """The GM may close it as declined (``!<command> WHO no``): the screen shows a button for that."""
+    """The GM may close it as declined (``!<command> WHO no``): the screen shows a button for that, the
+    game's ``cerrar`` control (``Game.screen_controls``)."""
 
 
 @dataclass

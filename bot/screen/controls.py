@@ -91,7 +91,6 @@ CONTROLS: dict[str, Control] = {
     "orden": Control("orden", name="character"),
     "rehacer": Control("rehacer"),
     "pj": Control("pj", name="new"),
-    "cerrar": Control("soak", name="character", after="no"),
 }
 EXTRA_FIELDS = {"ataque": frozenset({"atacante", *OPTION_FIELDS}), "orden": frozenset({"antes"}),
                 "pj": frozenset({"jugador"})}

@@ -131,7 +131,8 @@ class TableView:
             "exploration": room.exploration,
             "granted": granted,
             "pending": pending,
-            "closable": list(dict.fromkeys(item.who for item in open_items if item.closable)),
+            "closable": list(dict.fromkeys((item.who, item.command) for item in open_items
+                                           if item.closable and "cerrar" in ctx.game.screen_controls)),
             "notes": shown_notes,
             "game_controls": bool(ctx.game.screen_controls),
             "hidden": hidden,

@@ -26,6 +26,7 @@ GAME = Game(
         frozenset({"rof 2", "rof 3"}))),
     npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
     turn_group=group_of, new_character=new_character, session_start=session_start,
-    screen_controls={"beni": ScreenControl("beni", name="character", text="change")},
+    screen_controls={"beni": ScreenControl("beni", name="character", text="change"),
+                     "cerrar": ScreenControl("absorber", name="character", after="no")},
     screen_shows=frozenset({"beni master"}), screen_notes=screen_notes,
 )
