@@ -1,6 +1,6 @@
 """Loudness of a table, per combat round (issue 30 item 8): scripted evenings played through the console.
 
-    python bench/evening.py [--json] [--por-orden] [EVENING.txt ...]   (default: every bench/evenings/*.txt)
+    python bench/evening.py [--json] [--por-orden] [--pantalla] [EVENING.txt ...]   (default: every bench/evenings/*.txt)
 
 An evening is a ``rolbot console`` script (``SENDER: TEXT`` lines, docs/contracts.md#3.2). Its header names
 the console's options as ``#   rolbot console --system KEY --seed N --gm @gm:local < bench/evenings/NAME.txt``;
@@ -22,6 +22,12 @@ steps ``!deshacer ?`` lists, are counted apart as that GM's private answers), an
 NPC's turn, or naming an NPC first) and bookkeeping (every other command); then messages per command and
 phone lines per command, flagged (``!``) over 0.8 and 2.5, and private copies flagged over 4 per GM
 (docs/contracts.md#3.3).
+
+``--pantalla`` adds a column: of the GM's bookkeeping lines, how many the GM would still type with the screen
+(``!pantalla``) open, those whose command has no screen control (``bot/screen/controls.py``'s ``CONTROLS`` and
+the room's game's ``screen_controls``, matched by the command and the control's fixed words: ``!absorber
+Sable no`` is Savage's ``cerrar`` control, ``!absorber Sable`` none) and whose answer the screen does not show all the
+time (``SHOWN``, the game's ``screen_shows``: ``!estado``, ``!detalle``, ``!beni master``); each is listed after the table.
 
 ``--por-orden`` adds, per evening, the command words by the room messages they caused in the combat rounds
 (commands typed, room messages, phone lines), loudest first: where to look for answers that could be a
@@ -51,6 +57,7 @@ from bot.core.state import name_key
 from bot.core.store import Store
 from bot.core.table import Table
 from bot.games import GAMES
+from bot.screen.controls import CONTROLS, SHOWN
 
 EVENINGS = Path(__file__).resolve().parent / "evenings"
 PHONE_COLUMNS = 38
@@ -63,10 +70,13 @@ END = re.compile(r"^#\s*fin\b", re.IGNORECASE)
 SLIP = re.compile(r"^#\s*desliz\b", re.IGNORECASE)
 UNDONE = re.compile(r"^#\s*deshecho\b", re.IGNORECASE)
 LINE = re.compile(r"^(@[^\s:]+:\S+?):(?:\s(.*))?$")
-ACTING = frozenset({"ataque", "attack", "tiro", "roll", "area", "blast", "daño", "damage", "accion", "action"})
-"""Verbs that act for whoever's turn it is, or for the NPC they name first."""
-DEFENDING = frozenset({"parada", "parry", "esquiva", "dodge", "defensa", "defend", "absorber", "soak",
-                       "repetir", "reroll"})
+ACTING = frozenset(name_key(verb) for verb in ("ataque", "attack", "tiro", "roll", "area", "blast", "daño", "damage",
+                                               "accion", "action", "desarmar", "disarm"))
+"""Verbs that act for whoever's turn it is, or for the NPC they name first (Stormbringer's ``!desarmar`` is
+the attacker's choice of what its critical blow does: part of the attack), folded as ``gm_kind`` reads them
+(``daño`` is ``dano``)."""
+DEFENDING = frozenset(name_key(verb) for verb in ("parada", "parry", "esquiva", "dodge", "defensa", "defend",
+                                                  "absorber", "soak", "repetir", "reroll"))
 """Verbs that answer an attack: for an NPC unless they name a player's character first."""
 STATE_ASIDE = ("last_rolls", "gm_copies", "tracker", "tracker_age")
 """Room state keys the slip check leaves out: the roll history (``!detalle``'s last rolls) and what is only
@@ -85,6 +95,8 @@ class Round:
     narration: int = 0
     npc_actions: int = 0
     bookkeeping: int = 0
+    typed_with_screen: list[str] = field(default_factory=list)
+    """The GM's bookkeeping lines with no screen control (``--pantalla``)."""
 
     @property
     def messages_per_command(self) -> float:
@@ -200,6 +212,31 @@ def gm_kind(text: str, state: dict[str, Any]) -> str:
     return "bookkeeping"
 
 
+def on_screen(table: Table, text: str) -> bool:
+    """A command the GM's screen does for them: a control of the core's (``CONTROLS``) or of the room's game
+    (``screen_controls``) for the same command with its fixed words in the line (and a name, when the control
+    takes one), or an answer the screen shows
+    all the time (``SHOWN``, the game's ``screen_shows``: the command and exactly those words)."""
+    ctx = table.context_for(Event(ROOM_ID, "", "", ""), table.room(ROOM_ID))
+    verb, rest = _verb_and_rest(text)
+    found = ctx.find_command(verb)
+    if found is None:
+        return False
+    said = name_key(rest).split()
+
+    def same(command: str) -> bool:
+        other = ctx.find_command(command)
+        return other is not None and other.name == found.name
+
+    for control in (*CONTROLS.values(), *ctx.game.screen_controls.values()):
+        fixed = f"{control.words} {control.after}".split()
+        named = len(said) > len(fixed) or control.name in ("", "optional")
+        if same(control.command) and named and all(word in said for word in fixed):
+            return True
+    return any(same(command) and said == words
+               for command, *words in (phrase.split() for phrase in SHOWN | ctx.game.screen_shows))
+
+
 def comparable(state: dict[str, Any] | None) -> dict[str, Any]:
     """The room's state as the slip check compares it: roll history and the acta's clock aside."""
     data = json.loads(json.dumps(state or {}))
@@ -255,11 +292,14 @@ def play(path: Path) -> Evening:
         if slip_next:
             evening.slips.append(Slip(number, text))
             kept, slip_next = comparable(state), False
+        screen_does = is_command(text) and on_screen(table, text)
         actions = [action_json(a) for a in table.handle(Event(ROOM_ID, sender, text, f"${number}", ts=number),
                                                        owner="console")]
         table.actions_done([a["id"] for a in actions])
         if current is not None:
             _count(current, sender, text, state, actions, gms)
+            if sender in gms and gm_kind(text, state) == "bookkeeping" and not screen_does:
+                current.typed_with_screen.append(text)
             _count_command(evening, text, actions)
     return evening
 
@@ -311,12 +351,13 @@ def by_command(evening: Evening) -> str:
     return "\n".join(rows)
 
 
-def report(evening: Evening) -> str:
-    """The evening's table (Markdown) and its slips."""
+def report(evening: Evening, screen: bool = False) -> str:
+    """The evening's table (Markdown) and its slips; with ``screen``, the bookkeeping typed with the screen open."""
     rows = [f"### {evening.name}", "",
             "| ronda | líneas humanas | órdenes | mensajes en la sala | líneas de móvil | copias privadas por máster |"
-            " respuestas privadas al máster | máster: narración / PNJ / contabilidad | mensajes/orden | líneas/orden |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            " respuestas privadas al máster | máster: narración / PNJ / contabilidad | mensajes/orden | líneas/orden |"
+            + (" contabilidad con la pantalla abierta |" if screen else ""),
+            "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if screen else "")]
     for r in evening.rounds:
         copies = ", ".join(f"{n}{' !' if n > MAX_PRIVATE_PER_GM else ''}" for n in r.private_per_gm.values())
         answers = ", ".join(str(r.answers_per_gm.get(gm, 0)) for gm in r.private_per_gm)
@@ -324,8 +365,12 @@ def report(evening: Evening) -> str:
                     f" {answers} |"
                     f" {r.narration} / {r.npc_actions} / {r.bookkeeping} |"
                     f" {_ratio(r.messages_per_command, MAX_MESSAGES_PER_COMMAND)} |"
-                    f" {_ratio(r.phone_lines_per_command, MAX_PHONE_LINES_PER_COMMAND)} |")
+                    f" {_ratio(r.phone_lines_per_command, MAX_PHONE_LINES_PER_COMMAND)} |"
+                    + (f" {len(r.typed_with_screen)} |" if screen else ""))
     rows.append("")
+    if screen:
+        rows += [f"- ronda {r.number}, tecleada con la pantalla abierta: «{line}»"
+                 for r in evening.rounds for line in r.typed_with_screen]
     for slip in evening.slips:
         detail = f" ({', '.join(slip.differences[:6])})" if slip.differences else ""
         rows.append(f"- desliz en la línea {slip.line} «{slip.text}»: {slip.verdict}{detail}")
@@ -338,13 +383,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object with every evening")
     parser.add_argument("--por-orden", action="store_true", dest="by_command",
                         help="also the command words by the room messages they caused")
+    parser.add_argument("--pantalla", action="store_true", dest="screen",
+                        help="also the GM's bookkeeping lines the screen has no control for, per round")
     args = parser.parse_args(argv)
     paths = args.evenings or sorted(EVENINGS.glob("*.txt"))
     evenings = [play(p) for p in paths]
     if args.json:
         sys.stdout.write(json.dumps([e.as_json() for e in evenings], ensure_ascii=False, indent=1) + "\n")
     else:
-        sys.stdout.write("\n\n".join(report(e) + (by_command(e) if args.by_command else "")
+        sys.stdout.write("\n\n".join(report(e, args.screen) + (by_command(e) if args.by_command else "")
                                        for e in evenings) + "\n")
     return 0
 

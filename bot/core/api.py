@@ -21,7 +21,7 @@ from bot.core.combat import (
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
-from bot.core.game import Game, GameModule, GameRegistry, ScreenAttack, Vitality
+from bot.core.game import Game, GameModule, GameRegistry, ScreenAttack, ScreenControl, Vitality
 from bot.core.moderation import acknowledge
 from bot.core.records import Pending
 from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, roller, stamp
@@ -54,6 +54,7 @@ __all__ = [
     "RollRequest",
     "RoomState",
     "ScreenAttack",
+    "ScreenControl",
     "SheetRoll",
     "User",
     "Vitality",

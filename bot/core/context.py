@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from bot.core import replies, targets
 from bot.core.events import Event
 from bot.core.privacy import Views, recipients
-from bot.core.records import Pending, RollRequest, ScreenAttack, SheetRoll, Vitality
+from bot.core.records import Pending, RollRequest, ScreenAttack, ScreenControl, SheetRoll, Vitality
 from bot.core.render import Renderer
 from bot.core.replies import Addressing
 from bot.core.settings import RoomSettings
@@ -205,6 +205,15 @@ class GameHooks(Protocol):
 
     @property
     def screen_attack(self) -> ScreenAttack | None: ...
+
+    @property
+    def screen_controls(self) -> dict[str, ScreenControl]: ...
+
+    @property
+    def screen_shows(self) -> frozenset[str]: ...
+
+    @property
+    def screen_notes(self) -> Callable[[Context], dict[str, Any]] | None: ...
 
     @property
     def new_character(self) -> Callable[[Character], None] | None: ...

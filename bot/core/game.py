@@ -11,11 +11,11 @@ from typing import Any
 
 from bot.core.commands import CommandGroup
 from bot.core.context import CombatRules, Context, SheetRules
-from bot.core.records import ScreenAttack, Vitality
+from bot.core.records import ScreenAttack, ScreenControl, Vitality
 from bot.core.state import Character
 from systems.base import GameSystem
 
-__all__ = ["CombatRules", "Game", "GameModule", "GameRegistry", "ScreenAttack", "SheetRules", "Vitality"]
+__all__ = ["CombatRules", "Game", "GameModule", "GameRegistry", "ScreenAttack", "ScreenControl", "SheetRules", "Vitality"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,13 @@ class Game:
     value): Savage's ``comodín`` makes a Wild Card of a GM's NPC, an Extra otherwise."""
     screen_attack: ScreenAttack | None = None
     """The GM's screen's attack control for the game's ``!ataque`` (None: the screen has none)."""
+    screen_controls: dict[str, ScreenControl] = field(default_factory=dict)
+    """The game's own controls on the GM's screen, by the form's ``accion`` (Savage's bennies)."""
+    screen_shows: frozenset[str] = frozenset()
+    """The game's commands (with their fixed words, folded: ``beni master``) whose answer the GM's screen
+    shows all the time (``screen_notes``), so a GM with the screen open need not type them."""
+    screen_notes: Callable[[Context], dict[str, Any]] | None = None
+    """What the game adds to the GM's screen, for its ``screen_notes.html`` (Savage: the GM's pool)."""
     new_character: Callable[[Character], None] | None = None
     """What a player's new character starts with (``!pj`` of a new name), written into its sheet
     (Savage: a Wild Card's 3 bennies). Characters stored before are never touched."""

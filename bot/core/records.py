@@ -60,6 +60,9 @@ class Pending:
     command: str
     target: str | None = None
     amount: int | None = None
+    closable: bool = False
+    """The GM may close it as declined (``!<command> WHO no``): the screen shows a button for that, the
+    game's ``cerrar`` control (``Game.screen_controls``)."""
 
 
 @dataclass
@@ -149,6 +152,25 @@ class RollRecord:
 
     def to_row(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenControl:
+    """One button or form of the GM's screen: the chat command it becomes, and what it needs. The core's
+    are ``bot/screen/controls.py``'s ``CONTROLS``; a game adds its own (``Game.screen_controls``)."""
+
+    command: str
+    """The command's name as the room's game finds it (its Spanish name goes in the text)."""
+    words: str = ""
+    """Fixed words after the command (``fin`` of ``!combate fin``)."""
+    name: str = ""
+    """``character`` (one of the room's), ``names`` (any, as ``!entra`` takes them), ``optional`` or
+    ``new`` (one name for a new character, and the player it is for)."""
+    text: str = ""
+    """``required`` or ``optional``: the free text after the name (an amount, dice, sheet changes);
+    ``change``: a signed count (``+3``, ``-1``)."""
+    after: str = ""
+    """Fixed words after the name (``no`` of ``!absorber Kira no``)."""
 
 
 @dataclass(frozen=True)

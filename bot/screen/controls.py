@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
 from bot.core import words_es as vocab
 from bot.core.context import FoundCommand
 from bot.core.records import ScreenAttack
+from bot.core.records import ScreenControl as Control
 from bot.core.state import MAX_NAME, Character, RoomState, has_visible_letter, name_key
 
 MAX_FORM_BYTES = 4096
@@ -29,7 +30,7 @@ MAX_TEXT = 200
 """The longest text field (an amount, dice, sheet changes, names)."""
 OPTION_FIELDS = ("op1", "op2", "op3", "op4")
 """The attack control's options, one per list of the game's ``ScreenAttack.options``, in that order."""
-FIELDS = frozenset({"nonce", "accion", "nombre", "texto", "atacante", "antes", *OPTION_FIELDS})
+FIELDS = frozenset({"nonce", "accion", "nombre", "texto", "atacante", "antes", "jugador", *OPTION_FIELDS})
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _TERM = r"(?:\d{1,3}|\d{0,2}d\d{1,3})"
 AMOUNT = re.compile(rf"{_TERM}(?:[+-]{_TERM}){{0,5}}", re.IGNORECASE)
@@ -43,6 +44,10 @@ OPTION_WORDS: frozenset[tuple[str, ...]] = frozenset(
 """The words (and phrases) commands read as an option after a name, folded: never part of a name the
 screen sends. A count (``x3``, as ``!pnj`` reads it) and the game's own words (``GameWords``) neither."""
 _COUNT = re.compile(r"[x\u00d7]\d{1,6}")
+CHANGE = re.compile(r"[+-]\d{1,2}")
+"""A signed count (``+3``, ``-1``): what a ``change`` text takes."""
+PLAYER = re.compile(r"@[^\s:]{1,100}:\S{1,200}")
+"""A player's id as ``!pj`` takes it (``@dani:servidor``)."""
 
 
 class FormError(Exception):
@@ -52,20 +57,6 @@ class FormError(Exception):
         super().__init__(code)
         self.code = code
         self.context = context
-
-
-@dataclass(frozen=True, slots=True)
-class Control:
-    """One button or form of the screen: the command it becomes, and what it needs."""
-
-    command: str
-    """The command's name as the room's game finds it (its Spanish name goes in the text)."""
-    words: str = ""
-    """Fixed words after the command (``fin`` of ``!combate fin``)."""
-    name: str = ""
-    """``character`` (one of the room's), ``names`` (any, as ``!entra`` takes them) or ``optional``."""
-    text: str = ""
-    """``required`` or ``optional``: the free text after the name (an amount, dice, sheet changes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +70,8 @@ class GameWords:
     """The game's attack control (None: it has none)."""
     turn: tuple[str, ...] = ()
     """Who acts in the current turn (several for a group of Extras): the attack's attacker is one of them."""
+    controls: dict[str, Control] = field(default_factory=dict)
+    """The game's own controls (``Game.screen_controls``), by the form's ``accion``."""
 
 
 CONTROLS: dict[str, Control] = {
@@ -96,9 +89,16 @@ CONTROLS: dict[str, Control] = {
     "fin": Control("combate", words="fin"),
     "ataque": Control("attack", name="character", text="optional"),
     "orden": Control("orden", name="character"),
+    "rehacer": Control("rehacer"),
+    "pj": Control("pj", name="new"),
 }
-EXTRA_FIELDS = {"ataque": frozenset({"atacante", *OPTION_FIELDS}), "orden": frozenset({"antes"})}
+EXTRA_FIELDS = {"ataque": frozenset({"atacante", *OPTION_FIELDS}), "orden": frozenset({"antes"}),
+                "pj": frozenset({"jugador"})}
 """The fields a control posts besides ``nombre`` and ``texto``."""
+SHOWN = frozenset({"estado", "detalle"})
+"""The core's commands (with their fixed words, folded) whose answer the screen shows all the time: the
+board holds everything ``!estado`` shows, and the last rolls as the GMs see them stand for ``!detalle``.
+A game adds its own (``Game.screen_shows``)."""
 
 
 def read_form(body: bytes) -> dict[str, str]:
@@ -128,7 +128,7 @@ def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], 
                  words: GameWords = GameWords()) -> str:
     """The chat line a control stands for (``!daño Orco 2d6``), with ``find`` the room's commands and
     ``words`` what its game reads after a name."""
-    control = CONTROLS.get(fields.get("accion", ""))
+    control = CONTROLS.get(fields.get("accion", "")) or words.controls.get(fields.get("accion", ""))
     if control is None:
         raise FormError("action")
     if ("nombre" in fields and not control.name) or ("texto" in fields and not control.text):
@@ -148,19 +148,26 @@ def command_text(fields: dict[str, str], room: RoomState, find: Callable[[str], 
     character: Character | None = None
     if control.name == "names":
         parts.append(_names(name, words))
+    elif control.name == "new":
+        parts.append(_new_name(name, words))
+        parts.append(_player(fields))
     elif control.name == "character" or (control.name == "optional" and name):
         character = room.find_character(name) if name else None
         if character is None:
             raise FormError("no_name" if not name else "unknown_name", name=name)
         parts.append(character.name)
+    if control.after:
+        parts.append(control.after)
     if control.command == "orden":
         parts.append(_before(fields, room))
     text = fields.get("texto", "")
-    if control.text == "required" and not text:
+    if control.text in ("required", "change") and not text:
         raise FormError("no_text")
     if control.text and text:
         if control.command in ("damage", "heal"):
             _require_amount(text, words)
+        if control.text == "change" and not CHANGE.fullmatch(text):
+            raise FormError("change", text=text)
         if control.command == "attack" and (words.attack is None or not words.attack.weapon or _option_in(
                 name_key(text).split(), words) or not all(c.isalnum() or c == " " for c in text)):
             raise FormError("weapon", text=text)
@@ -207,6 +214,22 @@ def _attack_options(fields: dict[str, str], words: GameWords) -> list[str]:
         if value:
             chosen.append(value)
     return chosen
+
+
+def _new_name(said: str, words: GameWords) -> str:
+    """One name for ``!pj``, checked as ``entra``'s names are (no commas: one character)."""
+    if "," in said:
+        raise FormError("name_chars", name=said)
+    _names(said, words)
+    return " ".join(said.split())
+
+
+def _player(fields: dict[str, str]) -> str:
+    """``!pj``'s player: an id of the chat network (``@dani:servidor``)."""
+    player = fields.get("jugador", "")
+    if not PLAYER.fullmatch(player):
+        raise FormError("player", text=player)
+    return player
 
 
 def _names(field: str, words: GameWords) -> str:

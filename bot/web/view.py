@@ -19,7 +19,7 @@ from bot.core.acta import FORMATS, Format
 from bot.core.acta_document import NoSuchActa, Session, pick_sessions, render, sessions_of, style, style_hash
 from bot.core.context import Context, FoundCommand
 from bot.core.events import Action, Event, Send
-from bot.core.records import ScreenAttack
+from bot.core.records import ScreenAttack, ScreenControl
 from bot.core.render import Renderer
 from bot.core.rolls import record_row
 from bot.core.state import RoomState
@@ -116,8 +116,12 @@ class TableView:
         last = [_shown_roll(r) for r in store.rolls.history(room_id, visible=False, limit=SCREEN_HISTORY)]
         granted = [{"name": c.name if (c := room.character_of(user)) else user, "only": room.grant_only.get(user)}
                    for user in room.granted]
+        open_items = ctx.game.combat.pending(ctx, combat) if combat else []
         pending = [Markup(self.renderer.document(f"{ctx.game.key}/pending_{item.kind}", "html", p=item))
-                   for item in (ctx.game.combat.pending(ctx, combat) if combat else [])]
+                   for item in open_items]
+        notes = ctx.game.screen_notes
+        shown_notes = Markup(self.renderer.document(f"{ctx.game.key}/screen_notes", "html", **notes(ctx))) \
+            if notes is not None else ""
         return {
             "system": ctx.system.name,
             "combat": combat,
@@ -127,6 +131,10 @@ class TableView:
             "exploration": room.exploration,
             "granted": granted,
             "pending": pending,
+            "closable": list(dict.fromkeys((item.who, item.command) for item in open_items
+                                           if item.closable and "cerrar" in ctx.game.screen_controls)),
+            "notes": shown_notes,
+            "game_controls": bool(ctx.game.screen_controls),
             "hidden": hidden,
             "hidden_names": list(dict.fromkeys(r["who"] for r in hidden if room.find_character(r["who"]))),
             "rolls": last,
@@ -155,12 +163,13 @@ class TableView:
         return self._table.context_for(Event(room_id, user_id, "", ""), self._table.room(room_id)).find_command
 
     def game_words(self, room_id: str) -> tuple[frozenset[str], frozenset[str], ScreenAttack | None,
-                                                 tuple[str, ...]]:
+                                                 tuple[str, ...], dict[str, ScreenControl]]:
         """What the room's game reads after a character's name, folded: its hit locations, and its own
         options (``!pnj``'s words). The screen's forms take the first and keep both out of names. Then its
-        attack control and who acts in the current turn."""
+        attack control, who acts in the current turn and the game's own controls."""
         game = self._table.context_for(Event(room_id, "", "", ""), self._table.room(room_id)).game
-        return game.locations, frozenset(game.npc_words), game.screen_attack, self.turn_members(room_id)
+        return (game.locations, frozenset(game.npc_words), game.screen_attack, self.turn_members(room_id),
+                game.screen_controls)
 
     def turn_members(self, room_id: str) -> tuple[str, ...]:
         """Who acts in the current turn: the one whose turn it is and those who share it (a group of

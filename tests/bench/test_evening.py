@@ -114,3 +114,25 @@ def test_by_command_counts_what_each_command_word_caused_in_the_rounds(tmp_path:
     assert evening.loudest()[0][0] == "!tiro"  # as many messages as !siguiente, more lines (the secret notice)
     assert main(["--por-orden", str(_write(tmp_path, TINY))]) == 0
     assert "| !siguiente | 2 | 1 |" in capsys.readouterr().out
+
+
+def test_pantalla_lists_the_bookkeeping_the_screen_has_no_control_for(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30, Done when: "the GM types no bookkeeping with the screen open". ``!pj`` (the ``pj`` control),
+    ``!deshacer``, ``!siguiente`` and ``!estado`` (on the board) are on the screen; a ``!pnj`` mid-fight is not."""
+    script = TINY.replace("@gm:local: !estado\n", "@gm:local: !estado\n@gm:local: !pnj Lobo\n")
+    (r,) = play(_write(tmp_path, script)).rounds
+    assert r.bookkeeping == 5 and r.typed_with_screen == ["!pnj Lobo"]
+    assert main(["--pantalla", str(_write(tmp_path, script))]) == 0
+    out = capsys.readouterr().out
+    assert "contabilidad con la pantalla abierta |" in out and "| 1 / 1 / 5 | 0.62 | 1.38 | 1 |" in out
+    assert "- ronda 1, tecleada con la pantalla abierta: «!pnj Lobo»" in out
+    assert main([str(_write(tmp_path, script))]) == 0
+    assert "pantalla abierta" not in capsys.readouterr().out  # the column only with --pantalla
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_with_the_screen_open_the_gm_types_no_bookkeeping(path: Path) -> None:
+    """Issue 30, Done when: "the GM types no bookkeeping with the screen open", on every shipped evening."""
+    evening = play(path)
+    assert {r.number: r.typed_with_screen for r in evening.rounds} == {1: [], 2: [], 3: []}

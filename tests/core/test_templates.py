@@ -21,9 +21,10 @@ RENDER_CALLS = {"reply", "announce", "whisper", "render_send", "render", "Refusa
 """Calls whose string arguments name a message kind."""
 KIND = re.compile(r"[a-z][a-z_]*(/[a-z_]+)?")
 DYNAMIC_PARTIALS = ("errors", "syntax", "named", "help_main", "help_combat", "help_sheet", "sheet_valid", "acta_labels",
-                    "screen_attack")
+                    "screen_attack", "screen_controls", "screen_notes")
 """Included by name built from the game's key (``core/dice_error.txt``, ``core/help.txt``, the topics, the acta's
-roll words ``Renderer.games_template``; the screen's attack options, ``web/screen_board.html``)."""
+roll words ``Renderer.games_template``; the screen's attack options and the game's own controls,
+``web/screen_board.html``; the game's notes on the screen, ``bot/web/view.py``)."""
 HELP_TOPIC = "topic_"
 """``!ayuda TEMA`` finds its topics by this prefix (``bot/core/room_commands/``)."""
 PENDING_KIND = "pending_"

@@ -60,8 +60,9 @@ def savage(seed: int) -> Callable[[], Table]:
 
 def test_savage_offers_the_soak_of_a_wild_cards_wound_until_it_is_answered() -> None:
     """Issue 30: the first ``!siguiente`` is refused while the soak is open; the second closes it."""
-    assert pending(SAVAGE, savage(10)()) == [Pending("soak", "Kira", "absorber", amount=1)]
-    assert pending(SAVAGE + "@gm:local: !siguiente\n", savage(10)()) == [Pending("soak", "Kira", "absorber", amount=1)]
+    assert pending(SAVAGE, savage(10)()) == [Pending("soak", "Kira", "absorber", amount=1, closable=True)]
+    assert pending(SAVAGE + "@gm:local: !siguiente\n", savage(10)()) == [
+        Pending("soak", "Kira", "absorber", amount=1, closable=True)]
     assert pending(SAVAGE + "@gm:local: !siguiente\n@gm:local: !siguiente\n", savage(10)()) == []
     assert pending(SAVAGE + "@bob:local: !absorber no\n", savage(10)()) == []
 

@@ -2,8 +2,8 @@
 
 from importlib.resources import files
 
-from bot.core.api import Game, ScreenAttack
-from bot.games.savage.bennies import new_character, session_start
+from bot.core.api import Game, ScreenAttack, ScreenControl
+from bot.games.savage.bennies import new_character, screen_notes, session_start
 from bot.games.savage.burst import with_damage
 from bot.games.savage.combat import SavageCombatRules
 from bot.games.savage.commands import COMMANDS
@@ -26,4 +26,7 @@ GAME = Game(
         frozenset({"rof 2", "rof 3"}))),
     npc_words={"comodin": ("comodin", "si"), "wildcard": ("comodin", "si")},
     turn_group=group_of, new_character=new_character, session_start=session_start,
+    screen_controls={"beni": ScreenControl("beni", name="character", text="change"),
+                     "cerrar": ScreenControl("absorber", name="character", after="no")},
+    screen_shows=frozenset({"beni master"}), screen_notes=screen_notes,
 )

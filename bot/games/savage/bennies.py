@@ -5,6 +5,7 @@ NPC Wild Cards that have none left."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bot.core.api import Character, Context
 from bot.games.savage.sheet import is_wild_card, savage_of
@@ -41,6 +42,11 @@ def pool(ctx: Context) -> int:
         return max(0, int(ctx.room.game_data.get(GAME_KEY, {}).get(POOL_KEY, 0)))
     except (TypeError, ValueError):
         return 0
+
+
+def screen_notes(ctx: Context) -> dict[str, Any]:
+    """What the GM's screen shows of the bennies (``Game.screen_notes``): the GM's pool, as ``!beni master``."""
+    return {"pool": pool(ctx)}
 
 
 def set_pool(ctx: Context, count: int) -> None:

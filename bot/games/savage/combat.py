@@ -165,7 +165,7 @@ class SavageCombatRules(CombatRules):
         for hit in SavageCombat.of(combat).hits.values():
             wounds, character = hit["effect"][2], ctx.room.find_character(hit["name"])
             if not hit["soaked"]:
-                items.append(Pending("soak", hit["name"], "absorber", amount=wounds))
+                items.append(Pending("soak", hit["name"], "absorber", amount=wounds, closable=True))
             elif hit["best"] < wounds and character is not None and bennies_or_pool(ctx, character):
                 items.append(Pending("soak_reroll", hit["name"], "absorber", amount=wounds - hit["best"]))
         return items
