@@ -56,7 +56,10 @@ def test_an_npc_turn_after_someone_passed_over_is_a_reaction() -> None:
 @gm:local: !siguiente
 """, system="savage")
     assert t.acked(5) and not t.texts(5), t.for_line(5)
-    assert t.texts(6) == ["🔔 Ronda 2. Orden: Elric → Guardia → Orco.", "▶️ Elric (@ana:local)"], t.texts(6)
+    # The new round's one message names who cannot act, as the deal does (issue 31 item 10).
+    assert t.texts(6) == ["No puede actuar: Guardia (fuera de combate).", "🔔 Ronda 2. Orden: Elric → Guardia → Orco.",
+                          "▶️ Elric (@ana:local)"], t.texts(6)
+    assert len(t.messages(6)) == 1, t.messages(6)
 
 
 def test_a_players_turn_line_names_who_was_passed_over() -> None:

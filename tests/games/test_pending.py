@@ -40,7 +40,9 @@ SOMBRA_DYING = SOMBRA_CAST + """
 @gm:local: !combate
 @gm:local: !iniciativa McAvoy Bruno Hans
 @gm:local: !daño McAvoy 11 abdomen
+@gm:local: !ficha McAvoy umbral sí
 """
+"""A grave wound, and the GM starts the death threshold (issue 31 item 18: no wound starts it by itself)."""
 GRAPPLE_DICE = (2, 3, 4, 9, 8, 7, 1, 2, 3, 9, 8, 7, 2, 2, 3, 9, 9, 8)
 """``test_apresar_holds_the_rival…``: McAvoy holds Hans, who wins two struggles in a row."""
 SOMBRA_HELD = SOMBRA_GRAPPLE + "@ana:local: !ataque Hans pelea apresar\n"

@@ -138,7 +138,9 @@ def test_savage_bleeding_out_rolls_vigor_at_the_start_of_the_round_before_the_de
     deal = [i for i, m in enumerate(texts) if m.startswith("🃏")]
     assert len(vigor) == 1 and len(deal) == 1 and vigor[0] < deal[0], texts
     assert "\n" not in texts[vigor[0]] and "desangr" in texts[vigor[0]].lower(), texts
-    assert "McAvoy" not in texts[deal[0]]
+    # No card for him; the deal ends naming who cannot act (issue 31 item 10).
+    cards, _, why = texts[deal[0]].partition(" No puede actuar: ")
+    assert "McAvoy" not in cards and why == "McAvoy (incapacitado).", texts[deal[0]]
     assert "McAvoy" not in _combat(table).order[_combat(table).turn:]
 
 

@@ -135,7 +135,9 @@ async def test_the_stream_sends_an_item_opened_and_closed(aiohttp_client: Any) -
     assert found is not None
     stream = await client.get(f"/master/{found[1].replace('&amp;', '&')}")
     assert b"muere en" not in await stream.content.readuntil(b"\n\n")
-    rig.say(GM, "!daño McAvoy 11 abdomen")
+    rig.say(GM, "!daño McAvoy 11 abdomen")  # a grave wound starts no threshold by itself (issue 31 item 18)
+    assert b"muere en" not in await stream.content.readuntil(b"\n\n")
+    rig.say(GM, "!ficha McAvoy umbral sí")  # the GM starts it
     assert b"muere en 2 asaltos" in await stream.content.readuntil(b"\n\n")
     rig.say(GM, "!curar McAvoy")
     assert b"muere en" not in await stream.content.readuntil(b"\n\n")

@@ -103,8 +103,10 @@ class StormbringerCombat(CombatRules):
             ctx.announce("stormbringer/table_intent", actor=actor.name)
 
     def turns_listed(self, ctx: Context, combat: Combat) -> bool:
-        """The declarations of intent: the round's message named their order and players (issue 30)."""
-        return st.declaring(combat)
+        """The declarations of intent: the round's message named their order and players (issue 30); not
+        the turn of one who joined after it (issue 31 item 13: its DES may have moved it since)."""
+        plan = st.StormbringerState.of(combat).plan
+        return st.declaring(combat) and combat.current is not None and plan.named(combat.current)
 
     def conditions(self, ctx: Context, combat: Combat, actor: Character) -> list[str]:
         labels = []

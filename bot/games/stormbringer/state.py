@@ -85,8 +85,8 @@ class RoundPlan(_Part):
         self._kept.update(phases=phases.to_dict(), order=list(order))
 
     def intent(self, order: list[str]) -> None:
-        """The declarations of intent start, in ``order``."""
-        self._kept.update(order=list(order), stage="intent")
+        """The declarations of intent start, in ``order``, which the round's message names."""
+        self._kept.update(order=list(order), stage="intent", named=[name_key(n) for n in order])
 
     def actions(self) -> None:
         """The attacks resolve."""
@@ -94,7 +94,7 @@ class RoundPlan(_Part):
 
     def drop_worked_out(self) -> None:
         """The GM set the turns by hand: no phases, worked-out order or stage."""
-        for key in ("phases", "order", "stage"):
+        for key in ("phases", "order", "stage", "named"):
             self._raw.pop(key, None)
 
     @property
@@ -106,6 +106,10 @@ class RoundPlan(_Part):
     @property
     def stage(self) -> str | None:
         return self._raw.get("stage")
+
+    def named(self, name: str) -> bool:
+        """Whether the round's message named ``name`` among the declarers (not one who joined later)."""
+        return name_key(name) in self._raw.get("named", [])
 
     @property
     def order(self) -> list[str] | None:

@@ -129,7 +129,9 @@ def test_a_second_whole_seeded_fight() -> None:
 
     # Round 1. DES: Orco 18, Elric 17, Moonglum 15, Rackhir 15, Trasgo 10. Declarations from the lowest
     # DES up, attacks from the highest down; Moonglum and Rackhir, both players', tie on 15.
-    assert "Intenciones, de menor a mayor DES: Trasgo, Moonglum, Rackhir, Elric, Orco." in room(12)
+    # The declarations pass as ✅ (issue 30): the round's message names their order once, with the players.
+    assert ("Intenciones, de menor a mayor DES: Trasgo, Moonglum (@bob:local), Rackhir (@carl:local), "
+            "Elric (@ana:local), Orco.") in room(12)
     assert "Cuerpo a cuerpo: Orco, Elric, Moonglum, Rackhir, Trasgo." in room(12) and "▶️ Trasgo" in room(12)
     # 14b: the tie of one side is the GM's to order: shown, then ordered once for the whole fight.
     assert "Empate por romper: Moonglum = Rackhir" in room(13)
@@ -137,8 +139,10 @@ def test_a_second_whole_seeded_fight() -> None:
     # 13: Lobo enters with no DES (placed as 0, right after the current declarer), then gets DES 16:
     # it declares after Moonglum (15) and before Elric (17).
     assert "Trasgo → Lobo → Rackhir → Moonglum → Elric → Orco" in room(15)
-    assert "▶️ Rackhir" in room(18) and "▶️ Moonglum" in room(20)   # the GM's tie order: Rackhir first
-    assert t.acked(22) and "▶️ Elric" in room(24)                  # Lobo (an NPC's turn: ✅), then Elric
+    # Each declaration turn passes as a ✅ and nothing else (issue 30); only a player whose turn it is may end
+    # it with !siguiente (else a private refusal), so carl's at 20, bob's at 22 (the GM's tie order: Rackhir
+    # first), the GM's at 24 (Lobo, an NPC) and ana's at 26 taken show the order: Rackhir, Moonglum, Lobo, Elric.
+    assert all(t.acked(n) for n in (18, 20, 22, 24, 26))
     assert "Cuerpo a cuerpo: Orco, Elric, Lobo, Rackhir, Moonglum, Trasgo." in room(28)   # 18, 17, 16, 15, 15, 10
     # 14b: `!espalda Elric 14`, the POD typed as the hint of a sheet without POD asks: 20 > 14, failed.
     assert "Elric · POD 14%: [20] → fallo" in room(29) and "porcentaje doble" in room(29)
@@ -161,7 +165,8 @@ def test_a_second_whole_seeded_fight() -> None:
     assert "Moonglum · ⚔️ Ataque 70%: [18] → éxito" in room(44)     # 18 <= 70
     assert "Lobo · 🤸 Esquiva 40%: [11] → éxito" in gm(45)          # 11 <= 40 (crit <= 4)
     # Round 2: the GM's tie order stays (Rackhir before Moonglum) in the declarations and the attacks.
-    assert "🔔 Ronda 2. Orden: Rackhir → Moonglum → Lobo → Elric → Orco." in room(46)
+    assert ("🔔 Ronda 2. Orden: Rackhir (@carl:local) → Moonglum (@bob:local) → Lobo → Elric (@ana:local) → "
+            "Orco.") in room(46)
     assert "Elric cambia de arma: Daga" in room(53)
     # Elric draws a dagger: 17 - 5 = 12, last of the melee.
     assert "Cuerpo a cuerpo: Orco, Lobo, Rackhir, Moonglum, Elric. Cambian de arma (−5 DES): Elric." in room(58)
