@@ -149,11 +149,11 @@ def test_a_room_written_in_a_transaction_whose_commit_failed_is_written_again(tm
     changed = table.room(ROOM).to_dict()
     changed["system"] = "savage"
     data = RoomState.from_dict(changed).to_json()
-    real = store.db.conn
-    store.db.conn = _FailingCommit(real)  # type: ignore[assignment]
+    real = store.conn
+    store.conn = _FailingCommit(real)  # type: ignore[assignment]
     with pytest.raises(sqlite3.OperationalError), store.transaction():
         store.rooms.save(ROOM, data)
-    store.db.conn = real
+    store.conn = real
     with store.transaction():
         store.rooms.save(ROOM, data)
     assert (make_table(db=path).store.rooms.load(ROOM) or {}).get("system") == "savage"
