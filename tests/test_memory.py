@@ -7,8 +7,9 @@ import sys
 
 from bot.memory import release_freed_memory
 
-LAZY = ("snowballstemmer", "cryptography")
-"""Loaded on first use only: the stemmer with the first ``!regla``, cryptography to sign a device."""
+LAZY = ("snowballstemmer", "cryptography", "sqlite_utils", "difflib")
+"""Loaded on first use only: the stemmer with the first ``!regla``, cryptography to sign a device, sqlite-utils
+with the first migration, difflib with the first typo to guess (issue 28 item 7)."""
 
 
 def test_the_bot_modules_do_not_import_what_waits_for_first_use() -> None:
