@@ -252,6 +252,7 @@ class Store:
             raise _startup_error(err, path or ":memory:") from None
         self.conn = conn
         self.rooms = Rooms(conn)
+        self.undo = UndoSteps(conn)
         try:
             self._open(path)
         except sqlite3.Error as err:
@@ -264,7 +265,6 @@ class Store:
         self.handled = HandledEvents(conn, self.transaction)
         self.outbox = Outbox(conn, self.transaction)
         self.rolls = Rolls(conn)
-        self.undo = UndoSteps(conn)
         self.acta = Acta(conn)
         self.screen_links = ScreenLinks(conn)
 
@@ -323,11 +323,16 @@ class Store:
         try:
             yield
         except BaseException:
-            self.rooms.forget_written()
+            self._forget_known()
             conn.execute("ROLLBACK")
             raise
         try:
             conn.execute("COMMIT")
         except BaseException:
-            self.rooms.forget_written()  # what this transaction wrote may not be in the database
+            self._forget_known()  # what this transaction wrote may not be in the database
             raise
+
+    def _forget_known(self) -> None:
+        """What the repositories remember of the database, to skip a statement, may have been rolled back."""
+        self.rooms.forget_written()
+        self.undo.forget_known()

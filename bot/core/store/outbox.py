@@ -9,11 +9,14 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 
 from bot.core.events import Action, action_from_dict, action_to_dict
+from bot.core.text import json_encoder
 
 Transaction = Callable[[], AbstractContextManager[None]]
 """``Store.transaction``: the one connection's ``BEGIN IMMEDIATE`` ... ``COMMIT``."""
 DONE_PER_STATEMENT = 500
 """Actions deleted as carried out by one statement (SQLite bounds the parameters of one)."""
+_encode = json_encoder()
+"""An action's JSON as ``json.dumps(..., ensure_ascii=False)`` writes it, in about half its time."""
 
 
 class HandledEvents:
@@ -54,7 +57,7 @@ class Outbox:
         rows = []
         for action in actions:
             self._seq += 1
-            rows.append((action.action_id, event_id, self._seq, json.dumps(action_to_dict(action), ensure_ascii=False),
+            rows.append((action.action_id, event_id, self._seq, _encode(action_to_dict(action)),
                          owner))
         self.conn.executemany(
             "INSERT INTO outbox (action_id, event_id, seq, data, transport) VALUES (?, ?, ?, ?, ?)", rows

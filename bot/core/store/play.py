@@ -75,11 +75,24 @@ class UndoSteps:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._meta = Meta(conn)
+        self._nothing_undone: set[str] = set()
+        """Rooms the database holds no undone step of (a step was kept since, and none undone): a new step
+        has none to drop. Forgotten on every rollback (``forget_known``)."""
+        self._no_refusal: set[str] = set()
+        """The refusal keys the database holds no value for: a command that is no refusal has none to drop.
+        Forgotten on every rollback (``forget_known``)."""
+
+    def forget_known(self) -> None:
+        """What this store knew of the database may have been rolled back: ask it again."""
+        self._nothing_undone.clear()
+        self._no_refusal.clear()
 
     def push(self, room_id: str, step: UndoStep, keep: int) -> None:
         """Keep ``step`` as the room's newest, and only the ``keep`` newest (inside the event's transaction);
         the steps undone before it can no longer be redone."""
-        self.conn.execute("DELETE FROM undo WHERE room_id = ? AND after IS NOT NULL", [room_id])
+        if room_id not in self._nothing_undone:
+            self.conn.execute("DELETE FROM undo WHERE room_id = ? AND after IS NOT NULL", [room_id])
+            self._nothing_undone.add(room_id)
         self.conn.execute("INSERT INTO undo (room_id, event_id, label, state, parts, sender) VALUES (?, ?, ?, ?, ?, ?)",
                         [room_id, step.event_id, step.label, step.state, json.dumps(step.parts, ensure_ascii=False),
                          step.sender])
@@ -108,6 +121,7 @@ class UndoSteps:
     def mark(self, room_id: str, event_id: str, after: str | None) -> None:
         """The step undone, leaving ``after``; with None, redone."""
         self.conn.execute("UPDATE undo SET after = ? WHERE room_id = ? AND event_id = ?", [after, room_id, event_id])
+        self._nothing_undone.discard(room_id)
 
     def refusal(self, room_id: str, user_id: str) -> str | None:
         """The command of ``user_id`` (a GM) refused last, when it was their last command."""
@@ -118,8 +132,11 @@ class UndoSteps:
         key = _refusal_key(room_id, user_id)
         if command is not None:
             self._meta.set(key, command)
-        elif self._meta.get(key) is not None:
-            self._meta.forget(key)
+            self._no_refusal.discard(key)
+        elif key not in self._no_refusal:
+            if self._meta.get(key) is not None:
+                self._meta.forget(key)
+            self._no_refusal.add(key)
 
 
 def _refusal_key(room_id: str, user_id: str) -> str:
