@@ -9,6 +9,10 @@ from typing import Any
 
 from bot.core.records import UndoStep
 from bot.core.store.meta import Meta
+from bot.core.text import json_encoder
+
+_json = json_encoder()
+"""An undo step's parts as ``json.dumps(..., ensure_ascii=False)`` writes them."""
 
 
 class Rolls:
@@ -94,7 +98,7 @@ class UndoSteps:
             self.conn.execute("DELETE FROM undo WHERE room_id = ? AND after IS NOT NULL", [room_id])
             self._nothing_undone.add(room_id)
         self.conn.execute("INSERT INTO undo (room_id, event_id, label, state, parts, sender) VALUES (?, ?, ?, ?, ?, ?)",
-                        [room_id, step.event_id, step.label, step.state, json.dumps(step.parts, ensure_ascii=False),
+                        [room_id, step.event_id, step.label, step.state, _json(step.parts),
                          step.sender])
         # The oldest beyond ``keep``, found through the (room_id, id) index: deletes nothing while the room
         # has ``keep`` steps or fewer (``NOT IN`` the newest ``keep`` built that list on every push).
