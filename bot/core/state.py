@@ -37,6 +37,16 @@ Encoded = Mapping[str, str]
 
 _encode = json_encoder(vars, compact=True)
 """The state's JSON: the C encoder made once, with no check for cycles, which a tree of dataclasses has none of."""
+_EMPTY_JSON: dict[type, str] = {dict: "{}", list: "[]"}
+
+
+def _field_json(value: Any) -> str:
+    """``_encode(value)``; a field with nothing in it (most of a room's, most of the time) without the encoder."""
+    if value is None:
+        return "null"
+    if not value and type(value) in _EMPTY_JSON:
+        return _EMPTY_JSON[type(value)]
+    return _encode(value)
 
 
 def state_json(encoded: Encoded) -> str:
@@ -257,9 +267,8 @@ class RoomState:
     def encoded(self, names: Iterable[str] | None = None) -> dict[str, str]:
         """Each field's JSON (``names``: only those), encoded once for what a command compares and keeps:
         ``state_json``, ``play_of`` and ``changes`` read them."""
-        if names is None:
-            return {name: _encode(value) for name, value in vars(self).items()}
-        return {name: _encode(getattr(self, name)) for name in names}
+        fields = vars(self) if names is None else {name: getattr(self, name) for name in names}
+        return {name: _field_json(value) for name, value in fields.items()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomState:
