@@ -222,7 +222,7 @@ WAL_PAGES_PER_CHECKPOINT = 6000
 pages; its default, 1000, is a checkpoint every ~1000 transactions of one page. An event writes about six
 (``bench/table.py``: the handled record, the room, the outbox, a roll and its two indexes, an undo step), so
 the default made one every ~170 events: 6000 brings back about 1000. A commit is as safe from a crash of the
-process as before (``synchronous=NORMAL``: the WAL is synced at checkpoints); if the machine stops, the events
+process as before (``synchronous=NORMAL``: the WAL is synced at checkpoints); on a power cut, the events
 since the last checkpoint that the system had not written yet may be lost and handled again, as SQLite's
 default allows for transactions of one page."""
 PART_VERSION = "schema:"
