@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from bot.core.store import WAL_PAGES_PER_CHECKPOINT, Store
+from bot.core.store import Store
 
 
 def mode(path: Path) -> int:
@@ -31,11 +31,3 @@ def test_an_existing_readable_database_is_made_owner_only(tmp_path: Path) -> Non
     path.chmod(0o644)
     Store(str(path)).db.conn.close()
     assert mode(path) == 0o600
-
-
-def test_the_wal_is_checkpointed_about_every_thousand_events(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Issue 28 item 7: an event writes about six pages, so the WAL is copied back every 6000 pages (SQLite's
-    default, 1000, made one every ~170 events)."""
-    store = Store(str(tmp_path / "mesa.db"))
-    assert store.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == WAL_PAGES_PER_CHECKPOINT == 6000
-    store.conn.close()

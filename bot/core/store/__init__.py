@@ -217,14 +217,6 @@ MIGRATIONS: list[Migration] = [
     _migrate_13, _migrate_14, _migrate_15,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-WAL_PAGES_PER_CHECKPOINT = 6000
-"""SQLite copies the WAL back into the database (a checkpoint, with its two ``fsync``) once it holds this many
-pages; its default, 1000, is a checkpoint every ~1000 transactions of one page. An event writes about six
-(``bench/table.py``: the handled record, the room, the outbox, a roll and its two indexes, an undo step), so
-the default made one every ~170 events: 6000 brings back about 1000. A commit is as safe from a crash of the
-process as before (``synchronous=NORMAL``: the WAL is synced at checkpoints); on a power cut, the events
-since the last checkpoint that the system had not written yet may be lost and handled again, as SQLite's
-default allows for transactions of one page."""
 PART_VERSION = "schema:"
 """The meta key before a part's name (``schema:<name>``): the version of that part of the database."""
 
@@ -286,7 +278,6 @@ class Store:
     def _open(self, path: str | None) -> None:
         if path:
             self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES_PER_CHECKPOINT}")
             if [row[0] for row in self.conn.execute("PRAGMA quick_check")] != ["ok"]:
                 raise StartupError("db_corrupt", path=path)
         self.conn.execute("PRAGMA synchronous=NORMAL")
