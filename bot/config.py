@@ -7,7 +7,6 @@ Secrets (password, access token) never appear in a repr or a log line.
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
 import os
 import tomllib
@@ -203,6 +202,8 @@ def section_keys(transports: Sequence[TransportSection] | None = None) -> dict[s
 
 def _close(word: str, known: frozenset[str]) -> str | None:
     """The known name ``word`` most resembles (a typo: ``pasword``), or None."""
+    import difflib  # with the first typo: a config without one never needs it
+
     folded = {name.casefold(): name for name in known}
     match = difflib.get_close_matches(word.casefold(), folded, n=1)
     return folded[match[0]] if match else None

@@ -7,7 +7,6 @@ from those at the event's end, a roll the room saw among them (a secret one wait
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,7 @@ from bot.core.events import Send
 from bot.core.records import RollRecord
 from bot.core.render import Message
 from bot.core.state import name_key
-from bot.core.text import clean, clean_json
+from bot.core.text import clean, clean_json, json_encoder
 from bot.core.view import EventView
 from bot.core.work import Said, SeenRoll
 from systems.base import Outcome, sized_dice
@@ -42,6 +41,8 @@ class Addressing:
 
 ROOM = Addressing()
 """An answer to the event, in the room."""
+_json = json_encoder()
+"""A roll record's JSON columns, as ``json.dumps(..., ensure_ascii=False)`` writes them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +121,10 @@ def record_roll(view: EventView, outcome: Any, roll_json: dict[str, Any], who: s
     view.work.rolls.append(RollRecord(
         roll_id, event.room_id, event.event_id, event.ts, name_key(clean(who)), view.sender, view.system_key,
         clean(label), int(secret), 0,
-        json.dumps({"who": clean(who), "target": clean(target) if target is not None else None, "roll": roll_json,
-                    "applied": clean_json(list(applied)),
-                    **({"gm_roll": clean_json(full)} if full is not None and full != roll_json else {})},
-                   ensure_ascii=False),
-        json.dumps(sized_dice(outcome)),
-        json.dumps({"body": message.body, "html": message.html}, ensure_ascii=False),
+        _json({"who": clean(who), "target": clean(target) if target is not None else None, "roll": roll_json,
+               "applied": clean_json(list(applied)),
+               **({"gm_roll": clean_json(full)} if full is not None and full != roll_json else {})}),
+        _json(sized_dice(outcome)),
+        _json({"body": message.body, "html": message.html}),
     ))
     return roll_id

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from difflib import get_close_matches
 from typing import Any
 
 from bot.core import words_es as vocab
@@ -154,6 +153,8 @@ def guess_field(game: GameHooks, name: str) -> str:
     names = {field_key(shown): key for key, shown in game.sheet_names.items()}
     names.update({key: key for key in game.sheet_fields})
     names.update(game.sheet_aliases)
+    from difflib import get_close_matches  # with the first misspelt field: a run may never need it
+
     close = get_close_matches(field_key(name[:30]), list(names), MAX_GUESSES, GUESS_CUTOFF)
     return shown_name(game, names[close[0]]) if close else ""
 

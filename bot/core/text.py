@@ -8,7 +8,10 @@ New lines and tabs stay where a message has them."""
 
 from __future__ import annotations
 
+import json
+import json.encoder
 import re
+from collections.abc import Callable
 from typing import Any
 
 SHOWN_AS_NOTHING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
@@ -33,3 +36,18 @@ def clean_json(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(clean_json(v) for v in value)
     return value
+
+
+def json_encoder(default: Callable[[Any], Any] | None = None, compact: bool = False) -> Callable[[Any], str]:
+    """``json.dumps(value, ensure_ascii=False, default=default)`` (``compact``: with ``separators=(",", ":")``)
+    for values with no cycles, without what ``dumps`` sets up on each call (an encoder, the C encoder it
+    makes): the C encoder made once, which keeps nothing between calls without a check for cycles. The same
+    text, byte for byte; about half the time of ``dumps`` for a small object (timeit)."""
+    key_separator, item_separator = (":", ",") if compact else (": ", ", ")
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.JSONEncoder(default=default, ensure_ascii=False, check_circular=False,
+                                separators=(item_separator, key_separator)).encode
+    chunks = make(None, default, json.encoder.encode_basestring, None, key_separator, item_separator, False, False,
+                  True)
+    return lambda value: "".join(chunks(value, 0))

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import logging
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from bot.core.store import Migration, Store
 from bot.irc.modes import MuteRecord
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 log = logging.getLogger("rolbot.irc")
 
@@ -65,24 +67,24 @@ class IrcStore:
 
     def __init__(self, store: Store) -> None:
         store.open_part("irc", MIGRATIONS)
-        self.db = store.db
+        self.conn = store.conn
         self.transaction = store.transaction
 
     def people(self) -> dict[str, list[str]]:
         """Folded nick -> [user id, ``user@host`` when first seen], as last saved."""
-        return {r[0]: [r[1], r[2]] for r in self.db.execute("SELECT nick, user_id, mask FROM irc_people")}
+        return {r[0]: [r[1], r[2]] for r in self.conn.execute("SELECT nick, user_id, mask FROM irc_people")}
 
     def save_people(self, people: dict[str, list[str]]) -> None:
         """Replace the saved people by ``people`` (those the bot knows now), in one transaction."""
         with self.transaction():
-            self.db.execute("DELETE FROM irc_people")
-            self.db.conn.executemany("INSERT INTO irc_people (nick, user_id, mask) VALUES (?, ?, ?)",
+            self.conn.execute("DELETE FROM irc_people")
+            self.conn.executemany("INSERT INTO irc_people (nick, user_id, mask) VALUES (?, ?, ?)",
                                      [(nick, user_id, mask) for nick, (user_id, mask) in people.items()])
 
     def mute_record(self, room_id: str) -> MuteRecord | None:
         """The channel's mute record, while a muted lock is on or its undoing waits; one that cannot
         be read counts as none."""
-        row = self.db.execute("SELECT data FROM irc_mute WHERE room_id = ?", [room_id]).fetchone()
+        row = self.conn.execute("SELECT data FROM irc_mute WHERE room_id = ?", [room_id]).fetchone()
         if row is None:
             return None
         try:
@@ -93,15 +95,15 @@ class IrcStore:
             return None
 
     def save_mute_record(self, room_id: str, record: MuteRecord) -> None:
-        self.db.execute("INSERT OR REPLACE INTO irc_mute (room_id, data) VALUES (?, ?)", [room_id, record.to_json()])
+        self.conn.execute("INSERT OR REPLACE INTO irc_mute (room_id, data) VALUES (?, ?)", [room_id, record.to_json()])
 
     def forget_mute_record(self, room_id: str) -> None:
-        self.db.execute("DELETE FROM irc_mute WHERE room_id = ?", [room_id])
+        self.conn.execute("DELETE FROM irc_mute WHERE room_id = ?", [room_id])
 
     def last_seen(self, room_id: str) -> str | None:
         """The ``msgid`` of the last message the bot saw in the channel."""
-        row = self.db.execute("SELECT msgid FROM irc_last_seen WHERE room_id = ?", [room_id]).fetchone()
+        row = self.conn.execute("SELECT msgid FROM irc_last_seen WHERE room_id = ?", [room_id]).fetchone()
         return row[0] if row else None
 
     def set_last_seen(self, room_id: str, msgid: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO irc_last_seen (room_id, msgid) VALUES (?, ?)", [room_id, msgid])
+        self.conn.execute("INSERT OR REPLACE INTO irc_last_seen (room_id, msgid) VALUES (?, ?)", [room_id, msgid])

@@ -11,11 +11,12 @@ of an earlier rolbot opens with its rows as they were.
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from bot.core.store import Migration, Store
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -90,78 +91,78 @@ class MatrixStore:
     def __init__(self, store: Store) -> None:
         store.open_part("matrix", MIGRATIONS)
         self.core = store
-        self.db = store.db
+        self.conn = store.conn
         self.transaction = store.transaction
 
     def keep_coalesced(self, room_id: str, data: str) -> None:
         """The coalesced message about to be sent (``Coalesced.to_json``): sent again, the same, after a crash."""
-        self.db.execute("INSERT OR REPLACE INTO matrix_coalesced (room_id, data) VALUES (?, ?)", [room_id, data])
+        self.conn.execute("INSERT OR REPLACE INTO matrix_coalesced (room_id, data) VALUES (?, ?)", [room_id, data])
 
     def coalesced_in_flight(self) -> list[str]:
-        return [row[0] for row in self.db.execute("SELECT data FROM matrix_coalesced ORDER BY room_id")]
+        return [row[0] for row in self.conn.execute("SELECT data FROM matrix_coalesced ORDER BY room_id")]
 
     def coalesced_sent(self, room_id: str, action_ids: list[str], noticed: bool) -> None:
         """In one transaction: the replies it holds are done, it is forgotten, and (``noticed``) the room
         was told the bot is rate-limited."""
         with self.transaction():
             self.core.outbox.mark_done(action_ids)
-            self.db.execute("DELETE FROM matrix_coalesced WHERE room_id = ?", [room_id])
+            self.conn.execute("DELETE FROM matrix_coalesced WHERE room_id = ?", [room_id])
             if noticed:
-                self.db.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
+                self.conn.execute("INSERT OR REPLACE INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
 
     def rate_limit_noticed(self, room_id: str, note: bool = False) -> bool:
         """Whether the room's GMs were told the bot is rate-limited; ``note``: they are being told now (so
         never again)."""
-        told = self.db.execute("SELECT 1 FROM matrix_rate_noticed WHERE room_id = ?", [room_id]).fetchone() is not None
+        told = self.conn.execute("SELECT 1 FROM matrix_rate_noticed WHERE room_id = ?", [room_id]).fetchone() is not None
         if note and not told:
-            self.db.execute("INSERT INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
+            self.conn.execute("INSERT INTO matrix_rate_noticed (room_id) VALUES (?)", [room_id])
         return told
 
     def sync_token(self) -> str | None:
         """Where the next sync starts: saved once every event of the batches before it was handled."""
-        row = self.db.execute("SELECT token FROM matrix_sync WHERE id = 1").fetchone()
+        row = self.conn.execute("SELECT token FROM matrix_sync WHERE id = 1").fetchone()
         return row[0] if row else None
 
     def save_sync_token(self, token: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO matrix_sync (id, token) VALUES (1, ?)", [token])
+        self.conn.execute("INSERT OR REPLACE INTO matrix_sync (id, token) VALUES (1, ?)", [token])
 
     def saved_power_levels(self, room_id: str) -> dict[str, Any] | None:
         """The room's power levels as they were before a mute, while the mute lasts."""
-        row = self.db.execute("SELECT content FROM matrix_saved_power WHERE room_id = ?", [room_id]).fetchone()
+        row = self.conn.execute("SELECT content FROM matrix_saved_power WHERE room_id = ?", [room_id]).fetchone()
         return json.loads(row[0]) if row else None
 
     def save_power_levels(self, room_id: str, content: dict[str, Any]) -> None:
-        self.db.execute("INSERT OR REPLACE INTO matrix_saved_power (room_id, content) VALUES (?, ?)",
+        self.conn.execute("INSERT OR REPLACE INTO matrix_saved_power (room_id, content) VALUES (?, ?)",
                         [room_id, json.dumps(content)])
 
     def forget_power_levels(self, room_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_saved_power WHERE room_id = ?", [room_id])
+        self.conn.execute("DELETE FROM matrix_saved_power WHERE room_id = ?", [room_id])
 
     def rooms_with_saved_power_levels(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT room_id FROM matrix_saved_power")]
+        return [r[0] for r in self.conn.execute("SELECT room_id FROM matrix_saved_power")]
 
     def private_room(self, user_id: str) -> str | None:
         """The room the bot made for private messages to ``user_id``."""
-        row = self.db.execute("SELECT room_id FROM matrix_dm WHERE user_id = ?", [user_id]).fetchone()
+        row = self.conn.execute("SELECT room_id FROM matrix_dm WHERE user_id = ?", [user_id]).fetchone()
         return row[0] if row else None
 
     def set_private_room(self, user_id: str, room_id: str | None) -> None:
         """The room the bot made for private messages to ``user_id`` (None: it has none now, it left it)."""
         if room_id is None:
-            self.db.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
+            self.conn.execute("DELETE FROM matrix_dm WHERE user_id = ?", [user_id])
         else:
-            self.db.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
+            self.conn.execute("INSERT OR REPLACE INTO matrix_dm (user_id, room_id) VALUES (?, ?)", [user_id, room_id])
 
     def private_rooms(self) -> list[str]:
         """Every room the bot made for private messages."""
-        return [r[0] for r in self.db.execute("SELECT room_id FROM matrix_dm ORDER BY user_id")]
+        return [r[0] for r in self.conn.execute("SELECT room_id FROM matrix_dm ORDER BY user_id")]
 
     # -- each room's auth-relevant state
 
     def room_auths(self) -> dict[str, dict[str, Any]]:
         """Every stored room's auth state (as ``save_room_auths`` took it), by room id."""
         out: dict[str, dict[str, Any]] = {}
-        for room_id, data in self.db.execute("SELECT room_id, data FROM matrix_room_auth"):
+        for room_id, data in self.conn.execute("SELECT room_id, data FROM matrix_room_auth"):
             try:
                 value = json.loads(data)
             except ValueError:
@@ -175,11 +176,11 @@ class MatrixStore:
         if not rooms:
             return
         with self.transaction():
-            self.db.conn.executemany("INSERT OR REPLACE INTO matrix_room_auth (room_id, data) VALUES (?, ?)",
+            self.conn.executemany("INSERT OR REPLACE INTO matrix_room_auth (room_id, data) VALUES (?, ?)",
                                      [(r, json.dumps(d, ensure_ascii=False)) for r, d in rooms.items()])
 
     def forget_room_auth(self, room_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_room_auth WHERE room_id = ?", [room_id])
+        self.conn.execute("DELETE FROM matrix_room_auth WHERE room_id = ?", [room_id])
 
     # -- encrypted messages waiting for their key
 
@@ -187,7 +188,7 @@ class MatrixStore:
                          session: tuple[str, str], epoch: str) -> bool:
         """Keep an event the bot cannot decrypt yet, with its megolm ``session`` (sender key, session
         id) and the room's floor ``epoch`` when it came; False when it was already kept."""
-        cur = self.db.execute(
+        cur = self.conn.execute(
             "INSERT OR IGNORE INTO matrix_undecrypted"
             " (event_id, room_id, sender, raw, seen, noticed, sender_key, session_id, epoch)"
             " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)", [event_id, room_id, sender, raw, seen, *session, epoch])
@@ -195,35 +196,35 @@ class MatrixStore:
 
     def kept_undecrypted(self, room_id: str, sender: str) -> int:
         """How many of ``sender``'s events in ``room_id`` wait for their key."""
-        row = self.db.execute("SELECT count(*) FROM matrix_undecrypted WHERE room_id = ? AND sender = ?",
+        row = self.conn.execute("SELECT count(*) FROM matrix_undecrypted WHERE room_id = ? AND sender = ?",
                               [room_id, sender]).fetchone()
         return int(row[0])
 
     def undecrypted_sessions(self) -> list[tuple[str, str, str, str]]:
         """(event_id, room_id, sender_key, session_id) of every kept event, oldest first."""
-        rows = self.db.execute("SELECT event_id, room_id, sender_key, session_id FROM matrix_undecrypted ORDER BY seen")
+        rows = self.conn.execute("SELECT event_id, room_id, sender_key, session_id FROM matrix_undecrypted ORDER BY seen")
         return [(r[0], r[1], r[2] or "", r[3] or "") for r in rows]
 
     def undecrypted_event(self, event_id: str) -> tuple[str, str] | None:
         """(raw event, floor epoch when it came) of one kept event."""
-        row = self.db.execute("SELECT raw, epoch FROM matrix_undecrypted WHERE event_id = ?", [event_id]).fetchone()
+        row = self.conn.execute("SELECT raw, epoch FROM matrix_undecrypted WHERE event_id = ?", [event_id]).fetchone()
         return (row[0], row[1] or "") if row else None
 
     def unpark_undecrypted(self, event_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_undecrypted WHERE event_id = ?", [event_id])
+        self.conn.execute("DELETE FROM matrix_undecrypted WHERE event_id = ?", [event_id])
 
     def undecrypted(self) -> list[tuple[str, str, str, float, bool]]:
         """(event_id, room_id, sender, seen, noticed) of every kept event, oldest first (no ciphertext)."""
-        rows = self.db.execute("SELECT event_id, room_id, sender, seen, noticed FROM matrix_undecrypted ORDER BY seen")
+        rows = self.conn.execute("SELECT event_id, room_id, sender, seen, noticed FROM matrix_undecrypted ORDER BY seen")
         return [(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
 
     def undecrypted_noticed(self, room_id: str, user_id: str) -> bool:
-        return self.db.execute("SELECT 1 FROM matrix_undecrypted_notice WHERE room_id = ? AND user_id = ?",
+        return self.conn.execute("SELECT 1 FROM matrix_undecrypted_notice WHERE room_id = ? AND user_id = ?",
                                [room_id, user_id]).fetchone() is not None
 
     def set_undecrypted_noticed(self, room_id: str, user_id: str) -> None:
         with self.transaction():
-            self.db.execute("INSERT OR IGNORE INTO matrix_undecrypted_notice (room_id, user_id) VALUES (?, ?)",
+            self.conn.execute("INSERT OR IGNORE INTO matrix_undecrypted_notice (room_id, user_id) VALUES (?, ?)",
                             [room_id, user_id])
-            self.db.execute("UPDATE matrix_undecrypted SET noticed = 1 WHERE room_id = ? AND sender = ?",
+            self.conn.execute("UPDATE matrix_undecrypted SET noticed = 1 WHERE room_id = ? AND sender = ?",
                             [room_id, user_id])

@@ -29,29 +29,29 @@ class SentMessages:
     """The ``matrix_sent`` and ``matrix_tracker`` tables (``bot/matrix/store.py``'s migration 6)."""
 
     def __init__(self, store: Store) -> None:
-        self.db = store.db
+        self.conn = store.conn
 
     def remember(self, ref: str, room_id: str, event_id: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO matrix_sent (ref, room_id, event_id) VALUES (?, ?, ?)",
+        self.conn.execute("INSERT OR REPLACE INTO matrix_sent (ref, room_id, event_id) VALUES (?, ?, ?)",
                         [ref, room_id, event_id])
-        self.db.execute("DELETE FROM matrix_sent WHERE room_id = ? AND rowid NOT IN (SELECT rowid FROM matrix_sent"
+        self.conn.execute("DELETE FROM matrix_sent WHERE room_id = ? AND rowid NOT IN (SELECT rowid FROM matrix_sent"
                         " WHERE room_id = ? ORDER BY rowid DESC LIMIT ?)", [room_id, room_id, KEPT_PER_ROOM])
 
     def event_of(self, ref: str) -> str | None:
-        row = self.db.execute("SELECT event_id FROM matrix_sent WHERE ref = ?", [ref]).fetchone()
+        row = self.conn.execute("SELECT event_id FROM matrix_sent WHERE ref = ?", [ref]).fetchone()
         return row[0] if row else None
 
     def tracker(self, room_id: str) -> tuple[str, bool] | None:
         """The room's tracker: its event id and whether the bot pinned it."""
-        row = self.db.execute("SELECT event_id, pinned FROM matrix_tracker WHERE room_id = ?", [room_id]).fetchone()
+        row = self.conn.execute("SELECT event_id, pinned FROM matrix_tracker WHERE room_id = ?", [room_id]).fetchone()
         return (row[0], bool(row[1])) if row else None
 
     def set_tracker(self, room_id: str, event_id: str, pinned: bool) -> None:
-        self.db.execute("INSERT OR REPLACE INTO matrix_tracker (room_id, event_id, pinned) VALUES (?, ?, ?)",
+        self.conn.execute("INSERT OR REPLACE INTO matrix_tracker (room_id, event_id, pinned) VALUES (?, ?, ?)",
                         [room_id, event_id, int(pinned)])
 
     def forget_tracker(self, room_id: str) -> None:
-        self.db.execute("DELETE FROM matrix_tracker WHERE room_id = ?", [room_id])
+        self.conn.execute("DELETE FROM matrix_tracker WHERE room_id = ?", [room_id])
 
 
 def notice_content(message: Message) -> dict[str, Any]:

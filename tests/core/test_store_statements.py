@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from bot.core.events import Event
+from bot.core.records import UndoStep
 from bot.core.state import RoomState
+from bot.core.store import Store
 from bot.core.table import Table
 from tests.transcript import GM, make_table
 
@@ -149,11 +151,43 @@ def test_a_room_written_in_a_transaction_whose_commit_failed_is_written_again(tm
     changed = table.room(ROOM).to_dict()
     changed["system"] = "savage"
     data = RoomState.from_dict(changed).to_json()
-    real = store.db.conn
-    store.db.conn = _FailingCommit(real)  # type: ignore[assignment]
+    real = store.conn
+    store.conn = _FailingCommit(real)  # type: ignore[assignment]
     with pytest.raises(sqlite3.OperationalError), store.transaction():
         store.rooms.save(ROOM, data)
-    store.db.conn = real
+    store.conn = real
     with store.transaction():
         store.rooms.save(ROOM, data)
     assert (make_table(db=path).store.rooms.load(ROOM) or {}).get("system") == "savage"
+
+
+class _Crash(Exception):
+    pass
+
+
+def test_what_the_undo_steps_know_of_the_database_is_forgotten_on_rollback(tmp_path) -> None:
+    """Issue 28 item 7: a kept step skips dropping the room's undone steps, and a GM's command the lookup of
+    their refusal, once the store knows there are none; a rolled-back transaction brings them back, so what
+    the store knew is forgotten and the next step or command drops them."""
+    store = Store(str(tmp_path / "t.db"))
+
+    def step(event_id: str) -> UndoStep:
+        return UndoStep(event_id, "!combate", "{}", [], GM)
+
+    with store.transaction():
+        store.undo.push(ROOM, step("$1"), 20)
+        store.undo.note_refusal(ROOM, GM, "!siguiente")
+    with store.transaction():
+        store.undo.mark(ROOM, "$1", "{}")
+    with pytest.raises(_Crash), store.transaction():
+        store.undo.push(ROOM, step("$2"), 20)
+        store.undo.note_refusal(ROOM, GM, None)
+        raise _Crash
+    assert store.undo.redoable(ROOM) is not None
+    assert store.undo.refusal(ROOM, GM) == "!siguiente"
+    with store.transaction():
+        store.undo.push(ROOM, step("$3"), 20)
+        store.undo.note_refusal(ROOM, GM, None)
+    assert store.undo.redoable(ROOM) is None
+    assert store.undo.refusal(ROOM, GM) is None
+    assert [s.event_id for s in store.undo.recent(ROOM, 5)] == ["$3"]

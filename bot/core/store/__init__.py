@@ -1,4 +1,5 @@
-"""SQLite persistence through sqlite-utils (WAL).
+"""SQLite persistence (WAL): the schema made through sqlite-utils, the rows read and written through the
+connection.
 
 Every handled event is one transaction: the state it changed, the actions it
 produced (the outbox) and the record that it was handled commit together, so a
@@ -16,6 +17,12 @@ The core's tables are read and written by concern, each through a small reposito
 connection (``store.rooms``, ``store.handled``, ``store.outbox``, ``store.rolls``, ``store.undo``,
 ``store.acta``, ``store.screen_links``, ``store.meta``): none opens a transaction of its own inside an
 event's, so everything one event writes commits together.
+
+The repositories run their SQL on the ``sqlite3`` connection itself (``Store.conn``); ``Store.db``, the
+``sqlite_utils.Database`` over that same connection, is made the first time a migration or another package
+asks for it, so a start with the schema up to date does not import sqlite-utils (with dateutil, click and
+pluggy about 3 MB: docs/performance.md). It opens no transaction of its own: its statements inside
+``Store.transaction`` are part of it.
 """
 
 from __future__ import annotations
@@ -25,8 +32,8 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-
-import sqlite_utils
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from bot.core.errors import StartupError
 from bot.core.store.acta import Acta
@@ -34,6 +41,9 @@ from bot.core.store.meta import Meta
 from bot.core.store.outbox import HandledEvents, Outbox
 from bot.core.store.play import Rolls, UndoSteps
 from bot.core.store.rooms import Rooms, ScreenLinks
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 _ERROR_CODES = {
     "SQLITE_NOTADB": "db_not_sqlite",
@@ -192,7 +202,7 @@ def _migrate_15(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE outbox_v15 RENAME TO outbox")
 
 
-Migration = Callable[[sqlite_utils.Database], None]
+Migration = Callable[["sqlite_utils.Database"], None]
 
 
 def _part_of_another_package(db: sqlite_utils.Database) -> None:
@@ -240,8 +250,9 @@ class Store:
             conn = sqlite3.connect(path or ":memory:", isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
             raise _startup_error(err, path or ":memory:") from None
-        self.db = sqlite_utils.Database(conn)
-        self.rooms = Rooms(self.db)
+        self.conn = conn
+        self.rooms = Rooms(conn)
+        self.undo = UndoSteps(conn)
         try:
             self._open(path)
         except sqlite3.Error as err:
@@ -250,31 +261,37 @@ class Store:
         except StartupError:
             conn.close()
             raise
-        self.meta = Meta(self.db)
-        self.handled = HandledEvents(self.db, self.transaction)
-        self.outbox = Outbox(self.db, self.transaction)
-        self.rolls = Rolls(self.db)
-        self.undo = UndoSteps(self.db)
-        self.acta = Acta(self.db)
-        self.screen_links = ScreenLinks(self.db)
+        self.meta = Meta(conn)
+        self.handled = HandledEvents(conn, self.transaction)
+        self.outbox = Outbox(conn, self.transaction)
+        self.rolls = Rolls(conn)
+        self.acta = Acta(conn)
+        self.screen_links = ScreenLinks(conn)
+
+    @cached_property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite-utils over the store's connection, for the migrations and the tables of other packages."""
+        import sqlite_utils  # on the first migration: a start with the schema up to date needs none
+
+        return sqlite_utils.Database(self.conn)
 
     def _open(self, path: str | None) -> None:
         if path:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            if [row[0] for row in self.db.execute("PRAGMA quick_check")] != ["ok"]:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            if [row[0] for row in self.conn.execute("PRAGMA quick_check")] != ["ok"]:
                 raise StartupError("db_corrupt", path=path)
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
         self._migrate(path or ":memory:")
 
     def _migrate(self, path: str) -> None:
         """Every open writes (the schema version), so an unwritable database is refused at once."""
         with self.transaction():
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StartupError("db_newer_schema", path=path, found=version, supported=SCHEMA_VERSION)
             for migration in MIGRATIONS[version:]:
                 migration(self.db)
-            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def open_part(self, name: str, migrations: list[Migration]) -> None:
         """Make or bring up to date a part of the database another package owns (a transport's tables,
@@ -297,20 +314,25 @@ class Store:
     def release_memory(self) -> None:
         """Empty SQLite's page cache of the connection (up to 2 MB, filled by the start-up's reads): it fills
         again, up to its size, with what later events read (``bot/memory.py``)."""
-        self.db.conn.execute("PRAGMA shrink_memory")
+        self.conn.execute("PRAGMA shrink_memory")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        conn = self.db.conn
+        conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield
         except BaseException:
-            self.rooms.forget_written()
+            self._forget_known()
             conn.execute("ROLLBACK")
             raise
         try:
             conn.execute("COMMIT")
         except BaseException:
-            self.rooms.forget_written()  # what this transaction wrote may not be in the database
+            self._forget_known()  # what this transaction wrote may not be in the database
             raise
+
+    def _forget_known(self) -> None:
+        """What the repositories remember of the database, to skip a statement, may have been rolled back."""
+        self.rooms.forget_written()
+        self.undo.forget_known()

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import OrderedDict
 from types import EllipsisType
 from typing import Any
-
-import sqlite_utils
 
 ROOMS_REMEMBERED = 256
 """Rooms whose stored state the store keeps in memory to skip rewriting it unchanged (as many as
@@ -17,15 +16,15 @@ ROOMS_REMEMBERED = 256
 class Rooms:
     """The rooms' state, each as the JSON of its ``RoomState``, with its table page token beside it."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
-        self.db = db
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
         self._written: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
         """The state and page token of the rooms last read or written (``ROOMS_REMEMBERED`` of them), as
         the database holds them: an unchanged room is not written again, an unchanged token not set
         again. Forgotten on every rollback (``forget_written``)."""
 
     def load(self, room_id: str) -> dict[str, Any] | None:
-        row = self.db.conn.execute("SELECT data FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+        row = self.conn.execute("SELECT data FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
         if not row:
             return None
         data = json.loads(row[0])
@@ -45,11 +44,11 @@ class Rooms:
             return
         if known is not None and known[1] == page_token:
             # The row is there with this token: its index is not touched.
-            self.db.conn.execute("UPDATE rooms SET data = ? WHERE room_id = ?", (data, room_id))
+            self.conn.execute("UPDATE rooms SET data = ? WHERE room_id = ?", (data, room_id))
         else:
             # An upsert updates the row in place: REPLACE deletes and inserts it (new rowid, every index
             # touched), about three more pages written per event.
-            self.db.conn.execute("INSERT INTO rooms (room_id, data, page_token) VALUES (?, ?, ?) ON CONFLICT (room_id)"
+            self.conn.execute("INSERT INTO rooms (room_id, data, page_token) VALUES (?, ?, ?) ON CONFLICT (room_id)"
                                  " DO UPDATE SET data = excluded.data, page_token = excluded.page_token",
                                  (room_id, data, page_token))
         self._remember(room_id, data, page_token)
@@ -66,30 +65,30 @@ class Rooms:
 
     def for_token(self, token: str) -> str | None:
         """The room whose table page token is ``token`` (compare it again before trusting it)."""
-        row = self.db.execute("SELECT room_id FROM rooms WHERE page_token = ?", [token]).fetchone()
+        row = self.conn.execute("SELECT room_id FROM rooms WHERE page_token = ?", [token]).fetchone()
         return row[0] if row else None
 
     def ids(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT room_id FROM rooms")]
+        return [r[0] for r in self.conn.execute("SELECT room_id FROM rooms")]
 
 
 class ScreenLinks:
     """The GMs' private screen links (``!pantalla``, bot/screen/): one token per (room, GM)."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
-        self.db = db
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
 
     def token(self, room_id: str, user_id: str) -> str | None:
-        row = self.db.execute("SELECT token FROM screen_links WHERE room_id = ? AND user_id = ?",
+        row = self.conn.execute("SELECT token FROM screen_links WHERE room_id = ? AND user_id = ?",
                               [room_id, user_id]).fetchone()
         return row[0] if row else None
 
     def set_token(self, room_id: str, user_id: str, token: str) -> None:
         """The GM's link of the room is ``token`` from now on (an earlier one stops working)."""
-        self.db.execute("INSERT OR REPLACE INTO screen_links (room_id, user_id, token) VALUES (?, ?, ?)",
+        self.conn.execute("INSERT OR REPLACE INTO screen_links (room_id, user_id, token) VALUES (?, ?, ?)",
                         [room_id, user_id, token])
 
     def link(self, token: str) -> tuple[str, str] | None:
         """(room id, GM's user id) of a screen token, if it is a current one."""
-        row = self.db.execute("SELECT room_id, user_id FROM screen_links WHERE token = ?", [token]).fetchone()
+        row = self.conn.execute("SELECT room_id, user_id FROM screen_links WHERE token = ?", [token]).fetchone()
         return (row[0], row[1]) if row else None
