@@ -100,6 +100,11 @@ def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character 
     apply_hit(ctx, target, savage, roll.effect, roll, attacker.name if attacker else None)
 
 
+def strike_dice(attacker: Character) -> str:
+    """The damage the attacker's blow rolls: the sheet's weapon, else its Strength die (bare hands)."""
+    return weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
+
+
 def damage_request(dice: str) -> SavageRequest:
     """What a damage roll's text says (``2d6+1 aumento``); its error names all the player typed."""
     try:
@@ -235,7 +240,7 @@ def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto
     answer_roll(ctx, attacker, made, kind="savage/attack", target=target)
     consume_grant(ctx)
     take_hit(ctx, attacker, target)  # the attack rolls its own damage
-    damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
+    damage = strike_dice(attacker)
     called = getattr(made.outcome, "called_shot", None)
     if called is not None:
         damage += f" apuntado {called.target} {called.penalty}"

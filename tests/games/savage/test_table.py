@@ -182,7 +182,7 @@ def test_bad_arguments_get_a_short_answer_and_change_nothing() -> None:
     assert "No hay cartas" in t.text(5)
     assert "empieza un !combate" in t.text(6)
     assert "Nadie" in t.text(8)
-    assert t.text(9).startswith("ℹ️ Uso: !daño")
+    assert t.text(9).startswith("⚠️ Falta el daño contra Kira: !daño Kira 2d6")  # issue 31 slip 1: was the usage
     assert t.text(10).startswith("⚠️")
     assert "de 0 a 999" in t.text(11)
     assert "3 benis" in t.text(12) and "+99" in t.text(12)
