@@ -21,11 +21,12 @@ from bot.core.api import (
 )
 from bot.games.savage.bennies import bennies_or_pool, with_pool
 from bot.games.savage.flow import (
+    break_hold,
     close_rerolls,
     close_soak,
     has_joker,
     incapacitation_due,
-    move_in_order,
+    keep_hold,
     refuse,
     roll_incapacitation,
     soak_state,
@@ -143,18 +144,14 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     store(target, after)
     if combat is None or state is None:
         return
-    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll; no guard fire either
-        state.stop_holding(target.name)
-        state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(target.name)]
-        state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
-        move_in_order(combat, target.name, after_current=True)
+    held = break_hold(combat, state, target.name) if hold_broken else None  # no guard fire either
     if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):
         ctx.tell_gms("savage/table_no_enemies")
     if can_soak:
         state.soak_warned = False
         state.hits[name_key(target.name)] = {
             "name": target.name, "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds],
-            "incap_due": incapacitated, "soaked": False, "best": 0,
+            "incap_due": incapacitated, "soaked": False, "best": 0, "hold": held,
         }
     state.save(combat)
 
@@ -208,10 +205,14 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     store(target, after)
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
-    hit.update(soaked=True, best=best.soaked)
+    held = hit.get("hold") if not after.shaken else None
+    if held:
+        keep_hold(combat, state, target.name, held)
+    hit.update(soaked=True, best=best.soaked, hold=None if held else hit.get("hold"))
     spare = bennies_or_pool(ctx, target)
     ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
-              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and spare > 0)
+              vigor_waits=bool(hit["incap_due"]) and after.incapacitated and spare > 0,
+              hold_kept="watching" if held and held["watching"] else "holding" if held else None)
     if not spare or not best.remaining:  # no reroll left: the chance to soak is over
         incapacitation_due(ctx, hit)
     state.save(combat)

@@ -70,3 +70,57 @@ def test_issue31_slip1_the_owed_hit_of_a_name_alone_rolls_the_weapon() -> None:
     t = then(table, FIRST, "@bob:local: !daño Orco 1")
     assert t.text(FIRST + 1).startswith("💥 Orco 1: aturdido") and table.rng.exhausted()
     assert sheet(table, "Orco 1").get("aturdido") and not sheet(table, "Orco 2").get("aturdido")
+
+
+# Slip 2: Shaken and on hold (or on guard) never together, whatever makes it Shaken.
+
+HOLD = """
+@gm:local: !pj Kira @bob:local
+@gm:local: !ficha Kira Vigor d6, Atletismo d6, Disparar d8, Parada 5, Dureza 6, Bennies 2
+@gm:local: !pj Ana @ana:local
+@gm:local: !ficha Ana Vigor d6, Atletismo d6, Parada 5, Dureza 6, Bennies 2
+@gm:local: !pnj Orco
+@gm:local: !ficha Orco Disparar d8, Atletismo d6, Parada 5, Dureza 5
+@gm:local: !combate
+@gm:local: !turnos Kira, Orco, Ana
+"""
+
+
+def test_issue31_slip2_a_watcher_the_gm_makes_shaken_leaves_the_guard() -> None:
+    """Issue 31 slip 2, 000: «Un personaje en espera que quede aturdido por cualquier causa ... deja de estar
+    en espera»; the guard (XCOM: «Ponerte en Espera para Disparar») is a hold too. Kira on guard, made Shaken
+    by the GM's ``!ficha Kira aturdido 1`` (not by damage), is no longer on guard nor holding, and
+    ``!guardia fuego`` finds nobody to shoot."""
+    table = make_table(system="savage")
+    t = play(HOLD + "@bob:local: !guardia\n@gm:local: !ficha Kira aturdido 1\n@gm:local: !estado\n"
+             "@gm:local: !guardia fuego", table)
+    assert t.texts(FIRST + 1) == ["⏸️ Kira queda aturdido: sale de la espera y actúa tras este turno."]
+    assert "de guardia" not in t.text(FIRST + 2) and "en espera" not in t.text(FIRST + 2)
+    assert table.room(ROOM_ID).combat.order == ["Orco", "Kira", "Ana"]  # «debe actuar inmediatamente tras él»
+    assert t.text(FIRST + 3) == "👁️ Nadie está de guardia."
+    state = table.room(ROOM_ID).combat.data
+    assert state["overwatch"] == [] and state["holding"] == []
+
+
+def test_issue31_slip2_a_holder_who_soaks_away_the_shaken_keeps_the_hold() -> None:
+    """Issue 31 slip 2, 000: «Un personaje en espera que quede aturdido por cualquier causa al final de la
+    acción de otro personaje deja de estar en espera» and «Si el personaje absorbe todas las heridas causadas
+    por el ataque, también elimina el estado de aturdimiento»: Kira on guard takes a wound and Shaken, soaks
+    the wound away, so she is not Shaken at the end of the action: she keeps her guard and her place."""
+    table = make_table(system="savage")
+    play(HOLD + "@bob:local: !guardia", table)
+    # The GM's trap: 2d6+6 = 3 + 2 + 6 = 11 vs Toughness 6: 5 over, one raise: 1 wound and Shaken.
+    scripted(table, (3, 6), (2, 6))
+    t = then(table, FIRST, "@gm:local: !daño Kira 2d6+6")
+    assert t.text(FIRST + 1) == ("💥 Kira: 1 herida, aturdido ([3, 2] vs 6). Sale de la espera: actúa tras este "
+                                 "turno. 🛡️ !absorber [no]")
+    # Her soak: Vigor d6 5, wild d6 2: 5 vs 4, a success, soaks 1 of 1: no wound and no Shaken.
+    scripted(table, (5, 6), (2, 6))
+    t = then(table, FIRST + 1, "@bob:local: !absorber\n@gm:local: !estado")
+    assert "Absorbe 1 de 1" in t.text(FIRST + 2) and table.rng.exhausted()
+    assert t.text(FIRST + 2).endswith("Queda: 0 heridas; 1 beni. Sigue de guardia.")
+    assert not sheet(table, "Kira").get("aturdido") and not sheet(table, "Kira").get("heridas")
+    state = table.room(ROOM_ID).combat.data
+    assert state["overwatch"] == ["Kira"] and state["holding"] == ["Kira"]
+    assert table.room(ROOM_ID).combat.order == ["Kira", "Orco", "Ana"]
+    assert "de guardia" in t.text(FIRST + 3)
