@@ -11,7 +11,8 @@ from tests.transcript import Transcript, assert_refused, make_table, play
 
 CAST = """
 @gm:local: !pj Kira @bob:local
-@gm:local: !ficha Kira Vigor d6, Fuerza d8, Pelear d8, Parada 5, Dureza 6, Bennies 2, Arma Espada, Tipo de arma cuerpo, Daño fue+d6
+@gm:local: !ficha Kira Vigor d6, Fuerza d8, Pelear d8, Parada 5, Dureza 6, Bennies 2
+@gm:local: !ficha Kira Arma Espada, Tipo de arma cuerpo, Daño fue+d6
 @gm:local: !pnj Orco 1
 @gm:local: !ficha Orco 1 Pelear d6, Parada 5, Dureza 5
 @gm:local: !pnj Orco 2
@@ -19,7 +20,7 @@ CAST = """
 @gm:local: !combate
 @gm:local: !turnos Kira, Orco 1, Orco 2
 """
-FIRST = 9
+FIRST = 10
 """The first line after CAST."""
 
 
@@ -64,11 +65,13 @@ def test_issue31_slip1_the_owed_hit_of_a_name_alone_rolls_the_weapon() -> None:
     # Pelear d8 6, wild d6 2: 6 vs Parry 5, a success (no raise: 6 < 9).
     scripted(table, (6, 8), (2, 6))
     t = then(table, FIRST - 1, "@bob:local: !tiro Pelear contra Orco 1")
-    assert "éxito" in t.text(FIRST).lower()
+    assert t.text(FIRST) == "Kira · Pelear d8 contra Orco 1 · 🎲 1d8: [6] 🐺[2] = 6 → éxito"
     # d8 3 + d6 4 = 7 vs Toughness 5: 2 over, Shaken.
     scripted(table, (3, 8), (4, 6))
     t = then(table, FIRST, "@bob:local: !daño Orco 1")
-    assert t.text(FIRST + 1).startswith("💥 Orco 1: aturdido") and table.rng.exhausted()
+    assert t.text(FIRST + 1) == "💥 Orco 1: aturdido (7)." and table.rng.exhausted()  # an NPC: no Toughness shown
+    roll = t.full_rolls(FIRST + 1)[0]
+    assert (roll["expr"], roll["dice"], roll["total"]) == ("1d8!+1d6!", [3, 4], 7)
     assert sheet(table, "Orco 1").get("aturdido") and not sheet(table, "Orco 2").get("aturdido")
 
 
@@ -84,6 +87,8 @@ HOLD = """
 @gm:local: !combate
 @gm:local: !turnos Kira, Orco, Ana
 """
+AFTER_HOLD = 9
+"""The first line after HOLD."""
 
 
 def test_issue31_slip2_a_watcher_the_gm_makes_shaken_leaves_the_guard() -> None:
@@ -94,10 +99,10 @@ def test_issue31_slip2_a_watcher_the_gm_makes_shaken_leaves_the_guard() -> None:
     table = make_table(system="savage")
     t = play(HOLD + "@bob:local: !guardia\n@gm:local: !ficha Kira aturdido 1\n@gm:local: !estado\n"
              "@gm:local: !guardia fuego", table)
-    assert t.texts(FIRST + 1) == ["⏸️ Kira queda aturdido: sale de la espera y actúa tras este turno."]
-    assert "de guardia" not in t.text(FIRST + 2) and "en espera" not in t.text(FIRST + 2)
+    assert t.texts(AFTER_HOLD + 1) == ["⏸️ Kira queda aturdido: sale de la espera y actúa tras este turno."]
+    assert "de guardia" not in t.text(AFTER_HOLD + 2) and "en espera" not in t.text(AFTER_HOLD + 2)
     assert table.room(ROOM_ID).combat.order == ["Orco", "Kira", "Ana"]  # «debe actuar inmediatamente tras él»
-    assert t.text(FIRST + 3) == "👁️ Nadie está de guardia."
+    assert t.text(AFTER_HOLD + 3) == "👁️ Nadie está de guardia."
     state = table.room(ROOM_ID).combat.data
     assert state["overwatch"] == [] and state["holding"] == []
 
@@ -111,16 +116,16 @@ def test_issue31_slip2_a_holder_who_soaks_away_the_shaken_keeps_the_hold() -> No
     play(HOLD + "@bob:local: !guardia", table)
     # The GM's trap: 2d6+6 = 3 + 2 + 6 = 11 vs Toughness 6: 5 over, one raise: 1 wound and Shaken.
     scripted(table, (3, 6), (2, 6))
-    t = then(table, FIRST, "@gm:local: !daño Kira 2d6+6")
-    assert t.text(FIRST + 1) == ("💥 Kira: 1 herida, aturdido ([3, 2] vs 6). Sale de la espera: actúa tras este "
+    t = then(table, AFTER_HOLD, "@gm:local: !daño Kira 2d6+6")
+    assert t.text(AFTER_HOLD + 1) == ("💥 Kira: 1 herida, aturdido ([3, 2] vs 6). Sale de la espera: actúa tras este "
                                  "turno. 🛡️ !absorber [no]")
     # Her soak: Vigor d6 5, wild d6 2: 5 vs 4, a success, soaks 1 of 1: no wound and no Shaken.
     scripted(table, (5, 6), (2, 6))
-    t = then(table, FIRST + 1, "@bob:local: !absorber\n@gm:local: !estado")
-    assert "Absorbe 1 de 1" in t.text(FIRST + 2) and table.rng.exhausted()
-    assert t.text(FIRST + 2).endswith("Queda: 0 heridas; 1 beni. Sigue de guardia.")
+    t = then(table, AFTER_HOLD + 1, "@bob:local: !absorber\n@gm:local: !estado")
+    assert "Absorbe 1 de 1" in t.text(AFTER_HOLD + 2) and table.rng.exhausted()
+    assert t.text(AFTER_HOLD + 2).endswith("Queda: 0 heridas; 1 beni. Sigue de guardia.")
     assert not sheet(table, "Kira").get("aturdido") and not sheet(table, "Kira").get("heridas")
     state = table.room(ROOM_ID).combat.data
     assert state["overwatch"] == ["Kira"] and state["holding"] == ["Kira"]
     assert table.room(ROOM_ID).combat.order == ["Kira", "Orco", "Ana"]
-    assert "de guardia" in t.text(FIRST + 3)
+    assert "de guardia" in t.text(AFTER_HOLD + 3)
