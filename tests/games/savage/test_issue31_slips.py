@@ -99,7 +99,7 @@ def test_issue31_slip2_a_watcher_the_gm_makes_shaken_leaves_the_guard() -> None:
     table = make_table(system="savage")
     t = play(HOLD + "@bob:local: !guardia\n@gm:local: !ficha Kira aturdido 1\n@gm:local: !estado\n"
              "@gm:local: !guardia fuego", table)
-    assert t.texts(AFTER_HOLD + 1) == ["⏸️ Kira queda aturdido: sale de la espera y actúa tras este turno."]
+    assert t.texts(AFTER_HOLD + 1) == ["⏸️ Kira tiene el estado aturdido: sale de la espera y actúa tras este turno."]
     assert "de guardia" not in t.text(AFTER_HOLD + 2) and "en espera" not in t.text(AFTER_HOLD + 2)
     assert table.room(ROOM_ID).combat.order == ["Orco", "Kira", "Ana"]  # «debe actuar inmediatamente tras él»
     assert t.text(AFTER_HOLD + 3) == "👁️ Nadie está de guardia."
