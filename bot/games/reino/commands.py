@@ -198,9 +198,12 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     words = got.text(BY_HAND.shown).split()
     halve = name_key(words[-1]) in _AP_WORDS
     words = words[:-1] if halve else words
+    target, rest = ctx.named_character(" ".join(words))  # the longest name: ``Orco 1`` is a name, no points
+    if not rest:
+        _owed_blow(ctx, target, halve)
+        return
     if not ctx.is_gm():
         raise Refusal("gm_only", command="daño")
-    target, rest = ctx.named_character(" ".join(words))
     points = _number(rest[0]) if len(rest) == 1 else None
     if points is None or points < 0:
         raise ctx.usage("dano")
@@ -210,6 +213,16 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     if given is not None:
         blows.remove(given)  # the GM gives that blow's damage by hand: never applied twice
     hurt(ctx, target, points, halve)
+
+
+def _owed_blow(ctx: Context, target: Character, halve: bool) -> None:
+    """``!daño NOMBRE`` with no points: the acting character's newest blow, when it is on that target, rolled
+    as a plain ``!daño`` rolls it; else the points are missing."""
+    actor = ctx.acting_character()
+    blows = pending_blows(ctx).get(name_key(actor.name), []) if actor is not None else []
+    if not blows or name_key(blows[-1]["target"]) != name_key(target.name):
+        raise Refusal("reino/table_no_points", name=target.name, gm=ctx.is_gm())
+    roll_blow(ctx, halve)
 
 
 @COMMANDS.takes("herida", "wound", spec=(WOUND,), gm_only=True, changes=True)

@@ -7,6 +7,8 @@ Conditions (Shaken, wounds, bleeding...) live in each character's sheet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core.api import (
     Character,
     Combat,
@@ -30,6 +32,7 @@ from bot.core.api import (
 from bot.games.savage.bennies import bennies_or_pool
 from bot.games.savage.burst import resume
 from bot.games.savage.flow import (
+    break_hold,
     cannot_act,
     close_rerolls,
     close_soak,
@@ -193,6 +196,21 @@ class SavageCombatRules(CombatRules):
         resume(ctx)  # a burst those soaks held back ends before the turn does
         return bool(open_soaks(ctx, SavageCombat.of(combat)))
 
+    def sheet_edited(self, ctx: Context, character: Character, values: dict[str, Any]) -> None:
+        """A holder (or a watcher on ``!guardia``) the GM leaves Shaken by hand (``!ficha Kira aturdido 1``)
+        leaves the hold as one Shaken by a hit does (000: «Un personaje en espera que quede aturdido por
+        cualquier causa ... deja de estar en espera y debe actuar inmediatamente tras él»)."""
+        combat = ctx.room.combat
+        if combat is None or not savage_of(character).shaken:
+            return
+        state = SavageCombat.of(combat)
+        watching = name_key(character.name) in map(name_key, state.overwatch)
+        if not (state.is_holding(character.name) or watching):
+            return
+        break_hold(combat, state, character.name)
+        state.save(combat)
+        ctx.reply("savage/table_hold_broken", name=character.name)
+
     def leave(self, ctx: Context, combat: Combat, name: str) -> None:
         """Out of the roster; the card goes to the discards unless the rest of its group stays."""
         state = SavageCombat.of(combat)
@@ -283,10 +301,10 @@ def held_by(ctx: Context, combat: Combat, holder: Character) -> SavageCombat:
     ctx.may_manage(holder)
     require_up(ctx, holder)
     state = SavageCombat.of(combat)
-    if not state.is_holding(holder.name):
-        raise refuse("not_holding", name=holder.name)
     if savage_of(holder).shaken:  # Shaken and on hold never together (000: «deja de estar en espera»)
         raise refuse("shaken_holder", name=holder.name)
+    if not state.is_holding(holder.name):
+        raise refuse("not_holding", name=holder.name)
     return state
 
 

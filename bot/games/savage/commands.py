@@ -41,7 +41,17 @@ from bot.games.savage.combat import (
     start_task,
     task_roll,
 )
-from bot.games.savage.damage import DECLINE, REROLL, apply_total, attack, damage_request, reroll, roll_damage, soak
+from bot.games.savage.damage import (
+    DECLINE,
+    REROLL,
+    apply_total,
+    attack,
+    damage_request,
+    reroll,
+    roll_damage,
+    soak,
+    strike_dice,
+)
 from bot.games.savage.flow import has_joker, mark_recovery, recovery_rolled, refuse, soak_state, trait_roll
 from bot.games.savage.grammar import actor_and_rest, area_parts, attacker, named, surprise_sides, two_names
 from bot.games.savage.rolls import count_action, take_hit
@@ -136,17 +146,18 @@ def damage_command(ctx: Context, got: Parsed) -> None:
     """The GM applies any damage; a player only the damage of their own hit this turn (000: «Tras una
     tirada exitosa ... el atacante debe determinar el daño ocasionado»), with its raise die; the damage of a
     burst this turn is every hit's (``burst.fire_owed``)."""
-    total = got.text(TOTAL.shown)
-    said = f"{got.text('NOMBRE')} {total}" if total else got.text(DAMAGE_DICE.shown)
+    said = " ".join(w for w in (got.text("NOMBRE"), got.text(TOTAL.shown)) if w) or got.text(DAMAGE_DICE.shown)
+    target, rest = named(ctx, said)  # the longest name first: ``Orco 1 5`` is 5 points against Orco 1
+    total, dice = (rest, "") if rest.isdecimal() else ("", rest)
     if not total and fire_owed(ctx, said):
         return
-    target, dice = named(ctx, got.text("NOMBRE") if total else said)
     if target is None:
         raise ctx.unknown_character(said)
-    if not (total or dice) or (total and dice):
-        raise ctx.usage("dano")
     if "dureza" not in target.sheet:
         raise refuse("no_toughness", name=target.name)
+    if not (total or dice):
+        _owed_damage(ctx, target)
+        return
     if total:
         if not ctx.is_gm():
             raise Refusal("gm_only", command="daño NOMBRE TOTAL")
@@ -164,6 +175,17 @@ def damage_command(ctx: Context, got: Parsed) -> None:
             raise refuse("no_raise", name=target.name)
         raised = hit
     roll_damage(ctx, target, dice, striker, raised)
+
+
+def _owed_damage(ctx: Context, target: Character) -> None:
+    """``!daño NOMBRE`` with no amount (the last word of ``Orco 1`` is the name's): the acting character's
+    hit this turn on the target rolls its weapon's damage, as ``!ataque`` would; without one, the damage
+    is missing."""
+    striker = ctx.acting_character()
+    raised = take_hit(ctx, striker, target)
+    if striker is None or raised is None:
+        raise refuse("no_amount", name=target.name)
+    roll_damage(ctx, target, strike_dice(striker), striker, raised)
 
 
 @COMMANDS.takes("area", "blast", spec=(AREA,), in_character=True, changes=True)

@@ -22,11 +22,12 @@ from bot.core.api import (
 )
 from bot.games.savage.bennies import bennies_or_pool, with_pool
 from bot.games.savage.flow import (
+    break_hold,
     close_rerolls,
     close_soak,
     has_joker,
     incapacitation_due,
-    move_in_order,
+    keep_hold,
     refuse,
     roll_incapacitation,
     soak_state,
@@ -101,6 +102,11 @@ def roll_damage(ctx: Context, target: Character, dice: str, attacker: Character 
     apply_hit(ctx, target, savage, roll.effect, roll, attacker.name if attacker else None)
 
 
+def strike_dice(attacker: Character) -> str:
+    """The damage the attacker's blow rolls: the sheet's weapon, else its Strength die (bare hands)."""
+    return weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
+
+
 def damage_request(dice: str) -> SavageRequest:
     """What a damage roll's text says (``2d6+1 aumento``); its error names all the player typed."""
     try:
@@ -139,18 +145,14 @@ def apply_hit(ctx: Context, target: Character, before: SavageCharacter, effect: 
     store(target, after)
     if combat is None or state is None:
         return
-    if hold_broken:  # it acts right after, and that turn starts with its Spirit roll; no guard fire either
-        state.stop_holding(target.name)
-        state.overwatch = [n for n in state.overwatch if name_key(n) != name_key(target.name)]
-        state.started = [n for n in state.started if name_key(n) != name_key(target.name)]
-        move_in_order(combat, target.name, after_current=True)
+    held = break_hold(combat, state, target.name) if hold_broken else None  # no guard fire either
     if before.can_act and not savage_of(target).can_act and _is_enemy(ctx, target) and not _enemies_up(ctx, state):
         ctx.tell_gms("savage/table_no_enemies")
     if can_soak:
         state.soak_warned = False
         state.hits[name_key(target.name)] = {
             "name": target.name, "before": before.to_dict(), "effect": [effect.margin, effect.shaken, effect.wounds],
-            "incap_due": incapacitated, "soaked": False, "best": 0,
+            "incap_due": incapacitated, "soaked": False, "best": 0, "hold": held,
         }
     state.save(combat)
 
@@ -204,11 +206,15 @@ def soak(ctx: Context, target: Character, die_word: str, ending: str) -> None:
     store(target, after)
     if after.can_act and name_key(target.name) not in map(name_key, combat.order):
         combat.order.append(target.name)
-    hit.update(soaked=True, best=best.soaked)
+    held = hit.get("hold") if not after.shaken else None
+    if held:
+        keep_hold(combat, state, target.name, held)
+    hit.update(soaked=True, best=best.soaked, hold=None if held else hit.get("hold"))
     spare = bennies_or_pool(ctx, target)
     ctx.reply("savage/table_soak", name=target.name, roll=roll, after=after, reroll=reroll, best=best,
               vigor_waits=bool(hit["incap_due"]) and after.incapacitated and spare > 0,
-              own=target.owner == ctx.sender and not ctx.is_gm(), first=explainer(ctx))
+              own=target.owner == ctx.sender and not ctx.is_gm(), first=explainer(ctx),
+              hold_kept="watching" if held and held["watching"] else "holding" if held else None)
     if not spare or not best.remaining:  # no reroll left: the chance to soak is over
         incapacitation_due(ctx, hit)
     state.save(combat)
@@ -237,7 +243,7 @@ def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto
     answer_roll(ctx, attacker, made, kind="savage/attack", target=target)
     consume_grant(ctx)
     take_hit(ctx, attacker, target)  # the attack rolls its own damage
-    damage = weapon_damage(attacker) or sheet_die(attacker, "fuerza") or UNTRAINED
+    damage = strike_dice(attacker)
     called = getattr(made.outcome, "called_shot", None)
     if called is not None:
         damage += f" apuntado {called.target} {called.penalty}"

@@ -199,6 +199,31 @@ def move_in_order(combat: Combat, name: str, after_current: bool) -> None:
     combat.order.insert(combat.turn + (1 if after_current else 0), name)
 
 
+def break_hold(combat: Combat, state: SavageCombat, name: str) -> dict[str, Any]:
+    """000: a holder left Shaken «deja de estar en espera y debe actuar inmediatamente tras él»: out of the
+    hold and the guard, its turn (which starts with its Spirit roll) right after the current one. What it
+    had, for a soak that takes that Shaken away (``keep_hold``)."""
+    key = name_key(name)
+    held = {"order": list(combat.order), "turn": combat.turn, "watching": key in map(name_key, state.overwatch),
+            "started": key in map(name_key, state.started)}
+    state.stop_holding(name)
+    state.overwatch = [n for n in state.overwatch if name_key(n) != key]
+    state.started = [n for n in state.started if name_key(n) != key]
+    move_in_order(combat, name, after_current=True)
+    return held
+
+
+def keep_hold(combat: Combat, state: SavageCombat, name: str, held: dict[str, Any]) -> None:
+    """A soak took away the Shaken that broke the hold (000: «Si el personaje absorbe todas las heridas
+    causadas por el ataque, también elimina el estado de aturdimiento»): not Shaken at the end of the
+    action, it holds on as before, in its place (``held``: what ``break_hold`` kept)."""
+    state.holding = [*state.holding, name]
+    state.overwatch = [*state.overwatch, name] if held["watching"] else state.overwatch
+    state.started = [*state.started, name] if held["started"] else state.started
+    if sorted(map(name_key, held["order"])) == sorted(map(name_key, combat.order)):
+        combat.order, combat.turn = list(held["order"]), int(held["turn"])
+
+
 def take_turn_now(ctx: Context, combat: Combat, name: str) -> None:
     move_in_order(combat, name, after_current=False)
     announce_turn(ctx, combat)

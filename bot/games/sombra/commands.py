@@ -39,6 +39,7 @@ from bot.games.sombra.sheet import (
     CAPSIZED,
     DEAD,
     FLOTATION_LOST,
+    GENERIC_FIRE,
     JAMMED,
     MAX_SKILL,
     THRESHOLD,
@@ -119,7 +120,7 @@ def attack_command(ctx: Context, got: Parsed) -> None:
         raise Refusal("sombra/table_cannot_act", name=attacker.name, effect=effect, two_handed=False)
     skill, used = leading_skill(ctx, rest, ATTACK_SKILLS)
     options = rest[used:]
-    if skill is None or (skill == "disparo" and sheet_int(attacker, skill) is None):
+    if skill is None or (skill == GENERIC_FIRE and sheet_int(attacker, skill) is None):
         # 004 names each firearm's skill, no generic one: «disparo» is the sheet's firearm (``fusil 13``).
         armed = skill is None and weapon_type(sheet_weapon(attacker)) in MELEE_TYPES
         skill = "pelea" if armed else fire_skill(attacker, target.name)

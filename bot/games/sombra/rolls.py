@@ -22,7 +22,7 @@ from bot.core.api import (
     require_roller_up,
     shown_name,
 )
-from bot.games.sombra.sheet import ATTACK_SKILLS, SKILLS, wound_effect
+from bot.games.sombra.sheet import ATTACK_SKILLS, GENERIC_FIRE, SKILLS, fire_skill, sheet_int, wound_effect
 from bot.games.sombra.state import DISADVANTAGE, STATE_PENALTY, UNBALANCED, SombraState
 from systems.refusal import Refusal
 from systems.sombra.resolver import SombraCheck, SombraSystem, check_request, check_roll
@@ -40,6 +40,8 @@ class SombraSheetRules:
             return None
         if key is None:
             return _plain_check(ctx, actor, text) if auto else None
+        if key == GENERIC_FIRE and sheet_int(actor, key) is None:
+            key = fire_skill(actor, None)  # 004 names each firearm's skill: «disparo» is the sheet's firearm
         value = actor.sheet.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refusal("sombra/table_missing", name=actor.name, fields=[key])

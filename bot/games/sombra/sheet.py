@@ -138,9 +138,14 @@ FIRE_SKILLS = ("disparo", "pistola", "fusil", "ametralladora")
 """The firearm skills of 004 («Pistola», «Fusil/Subfusil», «Ametralladora») and the generic one."""
 
 
-def fire_skill(character: Character, target: str) -> str:
-    """The firearm skill of an attack that names none: the sheet's only one; with several, a refusal that
-    lists them (in the sheet's order); with none, one that says to name the weapon or paste its skill."""
+GENERIC_FIRE = "disparo"
+"""The generic firearm skill: a sheet without it shoots with its own firearm's (``fire_skill``)."""
+
+
+def fire_skill(character: Character, target: str | None) -> str:
+    """The firearm skill of an attack (at ``target``; None: a plain ``!tiro disparo``) that names none: the
+    sheet's only one; with several, a refusal that lists them (in the sheet's order); with none, one that
+    says to name the weapon or paste its skill."""
     held = [(skill, value) for skill in character.sheet
             if skill in FIRE_SKILLS and (value := sheet_int(character, skill)) is not None]
     if len(held) == 1:
