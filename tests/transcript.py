@@ -57,8 +57,9 @@ class Transcript:
         copies = [a["text"] for a in self.for_line(number) if a.get("gm_copy")]
         if not copies:  # in combat the GMs' copies come later, in a digest: the one with this line's rolls
             ids = {i for a in self.messages(number) for i in a.get("roll_ids") or [a.get("roll_id")] if i}
+            mine = (lambda i: i in ids) if ids else (lambda i: i.startswith(f"${number}/"))  # a held miss: its own
             copies = [a["text"] for a in self.actions if a.get("gm_copy")
-                      and ids & set(a.get("roll_ids") or [a.get("roll_id")])][:1]
+                      and any(i and mine(i) for i in a.get("roll_ids") or [a.get("roll_id")])][:1]
         assert len(copies) == 1, f"line {number}: expected one copy for the GMs, got {copies}"
         return copies[0]
 
