@@ -13,6 +13,9 @@ from pathlib import Path
 
 from bench import evening as bench
 from bot.console import ROOM_ID
+from tests.games.reino.test_issue31_attack import FIGHT as REINO
+from tests.games.stormbringer.test_fight import FIGHT as STORMBRINGER
+from tests.games.stormbringer.test_fight import SEED
 from tests.transcript import Transcript, make_table, play
 
 SETUP = """@gm:local: !pj Kira @ana:local
@@ -103,3 +106,16 @@ def test_savage_2_round_1_is_under_the_limit() -> None:
     first = bench.play(path).rounds[0]
     assert (first.commands, first.room_messages) == (13, 8)
     assert first.room_messages <= 0.8 * first.commands
+
+
+def test_stormbringer_reino_and_sombra_hold_their_npcs_misses_too() -> None:
+    """Every game marks its NPC attack's miss joinable: Stormbringer's Orco misses (89 over its 60%) and the ✅
+    that passed its turn is that miss's message; Reino's Orco (d20 5 + 3 under Kira's Defensa) and Sombra's Hans
+    ([2, 6, 7] over Fusil 13) wait for their turn's end the same way (tests/games/reino/test_issue31_attack.py,
+    tests/games/sombra/test_second_fight.py)."""
+    t = play(STORMBRINGER, make_table(system="stormbringer", seed=SEED))
+    assert not t.texts(33) and t.texts(34) == ["Orco · ⚔️ Ataque: [89] → fallo"]
+    assert "Orco · ⚔️ Ataque 60%: [89] → fallo" in t.gm_text(33)  # the GMs' copy keeps the chance
+    t = play(REINO + "@gm:local: !siguiente\n@gm:local: !ataque Orco Kira\n@gm:local: !siguiente\n",
+             make_table(system="reino", seed=3))
+    assert not t.texts(10) and t.texts(11)[0] == "⚔️ Orco ataca a Kira. 🎲 Ataque d20: [5] → falla"
