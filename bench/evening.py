@@ -78,9 +78,11 @@ the attacker's choice of what its critical blow does: part of the attack), folde
 DEFENDING = frozenset(name_key(verb) for verb in ("parada", "parry", "esquiva", "dodge", "defensa", "defend",
                                                   "absorber", "soak", "repetir", "reroll"))
 """Verbs that answer an attack: for an NPC unless they name a player's character first."""
-STATE_ASIDE = ("last_rolls", "gm_copies", "tracker", "tracker_age")
+STATE_ASIDE = ("last_rolls", "gm_copies", "tracker", "tracker_age", "held")
 """Room state keys the slip check leaves out: the roll history (``!detalle``'s last rolls) and what is only
-on its way to a reader (the GMs' copies waiting for their digest, the tracker as last shown)."""
+on its way to a reader (the GMs' copies waiting for their digest, the tracker as last shown, the NPCs'
+misses held for the room's next message: a slip that let them out posted them, and its undo cannot take
+them back; undoing a held miss itself drops it, ``tests/core/test_held_misses.py``)."""
 
 
 @dataclass

@@ -46,6 +46,18 @@ class Transcript:
         return [gm.get(rid, r) if rid else r for a in self.messages(number)
                 for rid, r in zip(a.get("roll_ids") or [a.get("roll_id")], a.get("rolls") or [a.get("roll")]) if r]
 
+    def roll_ids(self, number: int) -> set[str]:
+        """The rolls line ``number``'s messages show; when it got none (an NPC's miss held for the room's next
+        message, issue 30), the rolls it made, wherever they are shown."""
+        shown = {i for a in self.messages(number) for i in a.get("roll_ids") or [a.get("roll_id")] if i}
+        return shown or {i for a in self.actions for i in a.get("roll_ids") or [a.get("roll_id")]
+                         if i and i.startswith(f"${number}/")}
+
+    def showing(self, ids: set[str], gm_copies: bool = False) -> list[str]:
+        """The texts of the sends that show any of the rolls ``ids`` (the GMs' copies only if asked)."""
+        return [a["text"] for a in self.actions if a["action"] == "send" and bool(a.get("gm_copy")) == gm_copies
+                and ids & set(a.get("roll_ids") or [a.get("roll_id")])]
+
     def text(self, number: int) -> str:
         texts = self.texts(number)
         assert len(texts) == 1, f"line {number}: expected one message, got {texts}"
@@ -56,9 +68,7 @@ class Transcript:
         copy leaves out of an NPC's sheet)."""
         copies = [a["text"] for a in self.for_line(number) if a.get("gm_copy")]
         if not copies:  # in combat the GMs' copies come later, in a digest: the one with this line's rolls
-            ids = {i for a in self.messages(number) for i in a.get("roll_ids") or [a.get("roll_id")] if i}
-            copies = [a["text"] for a in self.actions if a.get("gm_copy")
-                      and ids & set(a.get("roll_ids") or [a.get("roll_id")])][:1]
+            copies = self.showing(self.roll_ids(number), gm_copies=True)[:1]
         assert len(copies) == 1, f"line {number}: expected one copy for the GMs, got {copies}"
         return copies[0]
 

@@ -23,6 +23,7 @@ from bot.core.context import CombatRules, Context
 from bot.core.floor import consume_grant, grant, may_act
 from bot.core.game import Game, GameModule, GameRegistry, ScreenAttack, ScreenControl, Vitality
 from bot.core.moderation import acknowledge
+from bot.core.quiet import joinable
 from bot.core.records import Pending
 from bot.core.rolls import RollRequest, SheetRoll, last_roll, opponent, read_request, resolve, roller, stamp
 from bot.core.rolls import answer as answer_roll
@@ -72,6 +73,7 @@ __all__ = [
     "find_field",
     "first_time",
     "grant",
+    "joinable",
     "last_roll",
     "may_act",
     "name_key",

@@ -110,12 +110,24 @@ def announce_turn(ctx: Context, combat: Combat, skipped: list[str] | None = None
     context: dict[str, Any] = {"round": combat.round, "actor": actor.name, "owner": actor.owner,
                                "members": [m.name for m in members], "skipped": skipped or [], "explain": explain}
     listed = not first and ctx.game.combat.turns_listed(ctx, combat)
-    quiet = listed or all(not member.owner or ctx.sheet_is_gms(member) for member in members)
+    quiet = listed or _gms_members(ctx, members)
     if quiet and not (first or round_said or explain or _room_heard(ctx)) and ctx.event.in_room:
         replies.note_said(ctx, "turn_start", **context)
         moderation.react(ctx, "done_key")
         return
     ctx.announce("turn_start", mentions=owners, **context)
+
+
+def _gms_members(ctx: Context, members: list[Character]) -> bool:
+    """Every one of ``members`` is the GMs' to play (an NPC, a GM's own character, nobody's)."""
+    return all(not member.owner or ctx.sheet_is_gms(member) for member in members)
+
+
+def gms_turn(ctx: Context) -> bool:
+    """The combat's current turn is one the GM runs: its actor and whoever shares it are all the GMs'."""
+    combat = ctx.room.combat
+    members = turn_members(ctx, combat) if combat is not None and combat.started else []
+    return bool(members) and _gms_members(ctx, members)
 
 
 def _room_heard(ctx: Context) -> bool:

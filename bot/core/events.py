@@ -97,6 +97,9 @@ class Send:
     gm_copy: bool = False
     """The GMs' private copy of the message queued just before it, with what that one leaves out of a
     GM-owned sheet (``bot/core/privacy.py``)."""
+    joinable: bool = False
+    """A room message that reports an NPC's action that changed nothing in the fight (a miss): during a
+    turn the GM runs it is held and joins the room's next message (``bot/core/quiet.py``)."""
     ref: str = ""
     """A name the core gives a room message it may change later (``Edit``): the transport remembers the
     network's id of the message it posted under that name."""

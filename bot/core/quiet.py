@@ -12,6 +12,14 @@ combat they go with the event, one per event; in combat they wait in the room's 
 (``RoomState.gm_copies``) and go as one digest when a turn ends, at most ``TURN_DIGESTS`` a round,
 and always when a round or the fight ends: at most four a round. A GM whose screen is open
 (``ScreenPresence``) gets none: the screen shows the GMs' view of the room's messages instead.
+
+During a turn the GM runs (an NPC's, a group of NPCs'), a GM's command whose room messages all report
+an action that changed nothing (``Send.joinable``: a miss) posts nothing on its own: it gets a ✅, and
+its lines wait in the room's state (``RoomState.held``) and join, in order, the room's next message,
+whatever says it (the next attack, the turn line, the round's, ``!combate fin``, an undo). The turn
+passing always lets them out: a turn that passes as a bare ✅ turns that ✅ into a message of them.
+A player's command, or anything that changes the fight, is never held. Their GMs' copies go to the
+digest as any other's.
 """
 
 from __future__ import annotations
@@ -22,11 +30,13 @@ from typing import Any
 
 from markupsafe import Markup
 
+from bot.core.combat import gms_turn
 from bot.core.context import Context
-from bot.core.events import Action, Send
+from bot.core.events import Action, React, Send
 from bot.core.privacy import recipients
 from bot.core.records import Pending
 from bot.core.render import MAX_BODY, Message
+from bot.core.state import Character
 from bot.core.view import EventView
 
 BODY_JOIN = "\n"
@@ -95,13 +105,83 @@ def open_items(ctx: Context) -> set[Pending]:
     return set(ctx.game.combat.pending(ctx, combat)) if combat is not None and combat.started else set()
 
 
+Turn = tuple[int, int] | None
+"""Where a fight stands: its round and turn (None: no fight under way)."""
+
+
+def turn_now(ctx: EventView) -> Turn:
+    combat = ctx.room.combat
+    return (combat.round, combat.turn) if combat is not None and combat.started else None
+
+
+def _holds(ctx: Context, actions: list[Action], turn: Turn) -> bool:
+    """The event's room messages are all joinable and said by a GM in a turn the GM runs, which goes on."""
+    room = [a for a in actions if isinstance(a, Send) and a.private_to is None]
+    return (bool(room) and all(send.joinable for send in room) and ctx.is_gm() and ctx.event.in_room
+            and turn is not None and turn_now(ctx) == turn and gms_turn(ctx))
+
+
+def _held_line(ctx: EventView, send: Send) -> dict[str, Any]:
+    return {"event": ctx.event.event_id, "body": send.message.body, "html": send.message.html,
+            "roll": send.roll, "roll_id": send.roll_id, "mentions": list(send.mentions),
+            "template": send.template, "actor": send.actor, "thread": send.thread}
+
+
+def _released(ctx: Context, actions: list[Action], turn: Turn) -> tuple[list[Action], set[int]]:
+    """The event's actions with the held lines let out before its first room message; when it has none
+    and the turn moved, they are its message in place of its ✅. The ids of the sends let out."""
+    held = ctx.room.held
+    room_at = next((i for i, a in enumerate(actions) if isinstance(a, Send) and a.private_to is None), None)
+    if not held or (room_at is None and turn_now(ctx) == turn):
+        return actions, set()
+    ctx.room.held = []
+    done = ctx.renderer.text("done_key")
+    sends = [Send(ctx.event.room_id, Message(line["body"], str(Markup(line["html"]))), None,
+                  tuple(line.get("mentions") or ()), template=line.get("template", ""), actor=line.get("actor", ""),
+                  roll=line.get("roll"), roll_id=line.get("roll_id"), thread=line.get("thread", ""))
+             for line in held]
+    if room_at is None:
+        kept = [a for a in actions if not (isinstance(a, React) and a.event_id == ctx.event.event_id
+                                           and a.key == done)]
+        return [*kept, *sends], {id(send) for send in sends}
+    return [*actions[:room_at], *sends, *actions[room_at:]], {id(send) for send in sends}
+
+
+def joinable(ctx: Context, actor: Character) -> None:
+    """The event's last room message reports ``actor``'s action that changed nothing in the fight (a miss):
+    when the actor is the GMs' it may be held (the module's doc). A player's action never is."""
+    if not ctx.sheet_is_gms(actor):
+        return
+    actions = ctx.work.actions
+    for at in range(len(actions) - 1, -1, -1):
+        action = actions[at]
+        if isinstance(action, Send) and action.private_to is None:
+            actions[at] = replace(action, joinable=True)
+            return
+
+
+def forget_held(ctx: Context, event_id: str) -> None:
+    """``!deshacer`` of the command that said them: its held lines are never said."""
+    ctx.room.held = [line for line in ctx.room.held if line.get("event") != event_id]
+
+
 def quiet(ctx: Context, actions: list[Action], screen_open: Callable[[str], bool],
-          shown: Callable[[str], None], opened: set[Pending] | None = None) -> list[Action]:
+          shown: Callable[[str], None], opened: set[Pending] | None = None, turn: Turn = None) -> list[Action]:
     """The event's actions as they go out: one send per readers; the GMs' copies as the module says.
     ``screen_open(gm)``: that GM's screen is open; ``shown(text)``: the GMs' view of the room's message;
     ``opened``: what the fight kept open before the event: when it opens more (a soak offered to a GM's
-    character), the copies go now, as a turn's end would send them."""
+    character), the copies go now, as a turn's end would send them; ``turn``: where the fight stood
+    before the event (``turn_now``), for the held lines (the module's doc)."""
+    holds = _holds(ctx, actions, turn)
+    let_out: set[int] = set()
+    if not holds:
+        actions, let_out = _released(ctx, actions, turn)
     out, room = one_per_reader(actions)
+    if holds:
+        ctx.room.held.extend(_held_line(ctx, send) for send, _ in room)
+        out = [a for a in out if not (isinstance(a, Send) and a.private_to is None)]
+        out.append(React(ctx.event.room_id, ctx.event.event_id, ctx.renderer.text("done_key")))
+    room = [(send, gm) for send, gm in room if id(send) not in let_out]
     if not room:  # a ✅ that ended a turn (one passing to an NPC) still sends the copies the turn kept
         digest = _due(ctx, []) if ctx.room.gm_copies.get("lines") else []
         out.extend(_copies(ctx, digest, screen_open) if digest else [])

@@ -256,6 +256,10 @@ class RoomState:
     gm_copies: dict[str, Any] = field(default_factory=dict)
     """The GMs' copies kept in combat for their next digest (``bot/core/quiet.py``): ``lines`` (plain
     and HTML), ``at`` (the round and turn they were kept in) and ``sent`` (digests sent this round)."""
+    held: list[dict[str, Any]] = field(default_factory=list)
+    """Room messages held during a turn the GM runs (an NPC's miss: ``Send.joinable``), in order, each with
+    the event that said it: they join the room's next message, at the turn's end at the latest
+    (``bot/core/quiet.py``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

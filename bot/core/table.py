@@ -138,7 +138,7 @@ class Table:
             if not self.store.handled.claim(event.event_id, event.room_id, event.ts):
                 return None
             ctx = self._context(event, owner)
-            opened = quiet.open_items(ctx)
+            opened, turn = quiet.open_items(ctx), quiet.turn_now(ctx)
             try:
                 before = acta.before(ctx)
                 acta.derive(ctx, before, dispatch(ctx))
@@ -151,7 +151,7 @@ class Table:
             work = ctx.work
             room_id = event.room_id
             said = quiet.quiet(ctx, work.actions, partial(self.screens.open_for, room_id),
-                               partial(self.screens.shown, room_id), opened)
+                               partial(self.screens.shown, room_id), opened, turn)
             actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(said)]
             self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import moderation
+from bot.core import moderation, quiet
 from bot.core.context import Context, FoundCommand
 from bot.core.records import UndoStep
 from bot.core.state import UNDOABLE, changes, play_of
@@ -48,6 +48,7 @@ def keep(ctx: Context, command: FoundCommand, args: str, before: Mark) -> None:
 def take_back(ctx: Context, step: UndoStep) -> None:
     after, turn = ctx.room.to_json(), _turn(ctx)
     ctx.room.undo_to(step.state, step.parts)
+    quiet.forget_held(ctx, step.event_id)
     ctx.work.undone.append(step.event_id)
     ctx.work.undo_marks.append((step.event_id, after))
     _answer(ctx, "undone", step, turn)

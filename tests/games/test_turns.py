@@ -76,10 +76,12 @@ def test_savage_on_the_group_turn_the_gm_acts_for_any_member() -> None:
 @gm:local: !siguiente
 """, table=table)
     digest = t.gm_text(12)  # the GMs' copies of the turn come when it ends (issue 30)
-    for line, member in ((9, "Soldado 3"), (10, "Soldado 2")):  # attacks (issue 30: one short line)
-        assert t.texts(line)[0].startswith(f"⚔️ {member} → Kira: ["), t.texts(line)
+    # attacks (issue 30: one short line); both miss: a ✅ each, held until the room's next message, the roll
+    for at, (line, member) in enumerate(((9, "Soldado 3"), (10, "Soldado 2"))):
+        assert t.acked(line)
+        assert t.texts(11)[at].startswith(f"⚔️ {member} → Kira: [") and t.texts(11)[at].endswith("fallo")
         assert f"⚔️ {member} → Kira: [" in digest and " vs 6 → " in digest  # Kira's Parry
-    assert t.texts(11)[0].startswith("Soldado 1 · Pelear contra Kira · 🎲 ["), t.texts(11)
+    assert t.texts(11)[2].startswith("Soldado 1 · Pelear contra Kira · 🎲 ["), t.texts(11)
     assert "Soldado 1 · Pelear d6 contra Kira · 🎲 1d6 vs 6:" in digest
     assert _turn_lines(t.texts(12)) == ["▶️ Kira (@ana:local)"]
 

@@ -24,6 +24,7 @@ from bot.core.api import (
     Rest,
     consume_grant,
     explainer,
+    joinable,
     name_key,
     require_up,
     target_past,
@@ -185,6 +186,8 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("reino/table_attack", attacker=attacker.name, target=target.name, roll=outcome,
               penalty=rc_attacker.action_penalty, surprised=caught, stunned=rc_target.stunned(round_number),
               pending=pending, first=explainer(ctx))
+    if not result.hit:
+        joinable(ctx, attacker)
     consume_grant(ctx)
 
 

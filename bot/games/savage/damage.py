@@ -15,6 +15,7 @@ from bot.core.api import (
     consume_grant,
     explainer,
     grant,
+    joinable,
     last_roll,
     name_key,
     resolve,
@@ -48,7 +49,7 @@ from bot.games.savage.state import SavageCombat, combat_snapshot, restore_combat
 from systems.dice import DiceError, Rng
 from systems.savage import SYSTEM
 from systems.savage.resolver import SavageDamageRoll
-from systems.savage.rules import RAISE, SUCCESSES, DamageEffect, SoakResult, best_soak, damage_effect
+from systems.savage.rules import FAILURE, RAISE, SUCCESSES, DamageEffect, SoakResult, best_soak, damage_effect
 from systems.savage.state import SavageCharacter, apply_damage, soak_damage, spend_benny
 from systems.savage.syntax import SavageRequest, parse_damage
 from systems.savage.table import against
@@ -250,7 +251,10 @@ def attack(ctx: Context, attacker: Character, target: Character, rest: str, auto
     done = {"target": target.name, "damage": damage, "sheet": deepcopy(target.sheet),
             "combat": combat_snapshot(ctx.room.combat)}
     ctx.room.rerolls[name_key(attacker.name)]["attack"] = done
-    _attack_damage(ctx, attacker, target, done, made.outcome.as_json())
+    result = made.outcome.as_json()
+    _attack_damage(ctx, attacker, target, done, result)
+    if result.get("outcome") == FAILURE:
+        joinable(ctx, attacker)
 
 
 def _burst(ctx: Context, attacker: Character, target: Character, rof: int, rest: str, auto: bool) -> None:

@@ -15,6 +15,7 @@ from bot.core.api import (
     Refusal,
     Vitality,
     explainer,
+    joinable,
     place_late,
 )
 from bot.games.sombra.damage import apply_damage, boat_state, store_boat
@@ -366,6 +367,8 @@ def fire_shots(ctx: Context, attacker: Character, target: Character, table: str,
                   aim=at, stunned=stunned, roll=result, reports=reports, after=after_blow(ctx, target, reports),
                   bullet=bullet if fire.bullets else None, bullets=fire.bullets, covering=fire.covering and covering,
                   melee=False, jams=jams, maneuver=None, first=explainer(ctx))
+        if result.outcome in ("failure", "low_failure") and not reports:
+            joinable(ctx, attacker)
         if jams:
             break
 

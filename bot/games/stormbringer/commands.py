@@ -17,6 +17,7 @@ from bot.core.api import (
     end_turn,
     explainer,
     grant,
+    joinable,
     name_key,
     require_up,
     target_named,
@@ -133,6 +134,8 @@ def attack_command(ctx: Context, got: Parsed) -> None:
     ctx.reply("stormbringer/table_action", who=attacker.name, roll=result, blow=blow, action="attack", hidden=False,
               shield=False, riposte=False, defences=defences(ctx, combat, blow) if blow else None, broken=[],
               first=explainer(ctx))
+    if result.roll.outcome == "failure":
+        joinable(ctx, attacker)
     consume_grant(ctx)
 
 

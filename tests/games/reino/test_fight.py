@@ -109,11 +109,11 @@ FIGHT = """
 
 def seen(t: Transcript, line: int) -> str:
     """Everything the GMs read in answer to ``line``: the room's messages and their own copies (issue 30:
-    in combat those come in a turn's digest, the one holding this line's rolls)."""
-    rolled = {i for a in t.messages(line) for i in a.get("roll_ids") or [a.get("roll_id")] if i}
-    digests = [a["text"] for a in t.actions
-               if a.get("gm_copy") and rolled & set(a.get("roll_ids") or [a.get("roll_id")])]
-    return "\n".join(t.texts(line, gm_copies=True) + digests)
+    in combat those come in a turn's digest, the one holding this line's rolls; an NPC's miss, held, in the
+    room's message that let it out)."""
+    rolled = t.roll_ids(line)
+    said = t.texts(line, gm_copies=True) or t.showing(rolled)
+    return "\n".join(said + t.showing(rolled, gm_copies=True))
 
 
 EXPECTED = [

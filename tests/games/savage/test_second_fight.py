@@ -187,7 +187,9 @@ def test_the_second_whole_fight_by_the_book() -> None:
     deal = text(t, 25)
     assert "(salió un comodín: se baraja el mazo): Lobo 1/Lobo 2/Lobo 3 K♣, Kira Q♣ (en espera), Voss J♠" in deal
     assert "Rurik 4♣. Quedan 50 cartas." in deal and "Ronda 2. Orden: Lobo 1 → Lobo 2 → Lobo 3 → Kira" in deal
-    assert [dice(rolls(t, n)[0]) for n in (27, 28, 29)] == [([3], 3, 6), ([5], 5, 6), ([1], 1, 6)]  # d6 < Parry 6
+    # The wolves' three misses are ✅ and join the turn's passing message, in order (issue 30: held misses)
+    assert all(t.acked(n) for n in (27, 28, 29)) and t.texts(30)[-1] == "▶️ Kira (@bob:local)"
+    assert [dice(r) for r in rolls(t, 30)] == [([3], 3, 6), ([5], 5, 6), ([1], 1, 6)]  # d6 < Parry 6
     assert text(t, 31).startswith("⏸️ Kira queda en espera: conserva su carta")  # her turn: she holds again
     # Item 7: Voss hits the holder: d10 5, wild 1: 5 vs Parry 5; Fue d8 2 + d6 6!+1 = 9 vs 6, 3 over: Shaken.
     attack, damage = rolls(t, 32)

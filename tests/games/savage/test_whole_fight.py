@@ -143,9 +143,10 @@ def test_a_whole_fight_by_the_book() -> None:
     assert (attack["wild"], attack["trait"], attack["total"], attack["tn"]) == (None, 5, 7, 5)  # 5 + 2 joker = 7
     assert (damage["dice"], damage["total"], damage["toughness"]) == ([2, 3], 7, 6)  # Fuerza d8 2 + d6 3 + 2
     assert "Kira: aturdido (" in text(t, 17)  # 7 - 6 = 1: a success, Shaken
-    assert rolls(t, 18)[0]["total"] == 3 and len(rolls(t, 18)) == 1  # 1 + 2 = 3 < McAvoy's Parry 7: a miss
+    # 1 + 2 = 3 < McAvoy's Parry 7: a miss, held (a ✅) until the group's next message, Orco 3's hit (issue 30)
+    assert t.acked(at(18)) and rolls(t, 19)[0]["total"] == 3 and rolls(t, 19)[0]["outcome"] == "failure"
     assert "▶️ Orco 1, Orco 2 y Orco 3 (un solo turno para el grupo)" in text(t, 16)  # one turn, three attacks
-    damage = rolls(t, 19)[1]  # Orco 3 hits Brian (7 vs Parry 5): 7 + 4 + 2 = 13 vs Toughness 7
+    damage = rolls(t, 19)[2]  # Orco 3 hits Brian (7 vs Parry 5): 7 + 4 + 2 = 13 vs Toughness 7
     assert (damage["total"], damage["wounds"]) == (13, 1) and "!absorber [no]" in text(t, 19)  # 13 - 7 = 6: 1 raise
     spirit = rolls(t, 20)[0]  # Brian's turn: Spirit d6 6!+2 = 8 (1 wound, ignored by Nervios de acero)
     assert (spirit["kind"], spirit["total"], spirit["modifiers"]) == ("recovery", 8, [])
@@ -159,7 +160,8 @@ def test_a_whole_fight_by_the_book() -> None:
     assert "Brian: 4 heridas (total 3), incapacitado" in hit and "Incapacitación" not in hit
     vigor = rolls(t, 28)[0]  # declined: now the Vigor roll, d8 4 - 2 (3 wounds, 1 ignored) = 2, a failure
     assert (vigor["kind"], vigor["total"], vigor["bleeding"], vigor["dies"]) == ("incapacitation", 2, True, False)
-    assert rolls(t, 29)[0]["total"] == 1  # the Capitán: max(2, 1) - 1 = 1 against McAvoy's 7
+    # the Capitán: max(2, 1) - 1 = 1 against McAvoy's 7, a miss held until its turn passes (issue 30)
+    assert t.acked(at(29)) and rolls(t, 30)[0]["total"] == 1
     assert rolls(t, 31)[1]["total"] == 5 and "Orco 3: sin efecto" in text(t, 31)  # 2 + 3 = 5 < Toughness 6
 
     # Round 2: Brian's bleeding roll comes before the deal; the deck was reshuffled after the joker.
@@ -179,7 +181,10 @@ def test_a_whole_fight_by_the_book() -> None:
 
     # Round 3: the other joker, 🃏1, is Dharma's: +2 on her Spirit roll too (1 wound: -1).
     assert "Dharma 🃏1 ¡comodín!" in text(t, 44) and "Ronda 3. Orden: Dharma → Kira" in text(t, 44)
-    spirit = rolls(t, 44)[0]
+    # Orco 3's miss on McAvoy (line 43, a ✅) leads the turn's passing message (issue 30)
+    assert t.acked(at(43)) and t.texts(at(44))[0].startswith("⚔️ Orco 3 → McAvoy: ")
+    miss, spirit = rolls(t, 44)[:2]
+    assert (miss["trait"], miss["total"], miss["tn"], miss["outcome"]) == (2, 2, 7, "failure")  # 2 < Parry 7
     assert (spirit["total"], sorted(m["value"] for m in spirit["modifiers"])) == (6, [-1, 2])  # 5 - 1 + 2
     attack, damage = rolls(t, 46)  # 6!+6!+5 = 17 - 1 + 2 = 18 vs 4; damage 5 + 2 + 4 + 2 = 13 vs 6
     assert (attack["total"], attack["raises"], damage["total"]) == (18, 3, 13)

@@ -82,7 +82,8 @@ def test_a_second_seeded_fight_checked_by_hand() -> None:
 
     # Hans has Fusil 13 and no Disparo: the GM's `!ataque McAvoy disparo` shoots with the rifle. 2+6+7 = 15 > 13,
     # a medium failure (7+2 = 9).
-    assert "Hans → McAvoy, fusil: 🎲 3d10: [2, 6, 7] → fracaso medio" in t.text(17)
+    # Hans's miss is a ✅, held until his turn passes (issue 30: it leads the ✅-turned message of line 18)
+    assert not t.texts(17) and "Hans → McAvoy, fusil: 🎲 3d10: [2, 6, 7] → fracaso medio" in t.texts(18)[0]
     assert "fusil 13" in t.gm_text(17) and "[2, 6, 7] = 15 → fracaso medio" in t.gm_text(17)
 
     # Kurt (the GM acts for him on his turn) aims too, at no location.
