@@ -125,7 +125,7 @@ def test_pantalla_lists_the_bookkeeping_the_screen_has_no_control_for(tmp_path: 
     assert r.bookkeeping == 5 and r.typed_with_screen == ["!pnj Lobo"]
     assert main(["--pantalla", str(_write(tmp_path, script))]) == 0
     out = capsys.readouterr().out
-    assert "contabilidad con la pantalla abierta |" in out and "| 1 / 1 / 5 | 0.62 | 1.38 | 1 |" in out
+    assert "contabilidad con la pantalla abierta |" in out and "| 1 / 1 / 5 | 0.50 | 1.12 | 1 |" in out
     assert "- ronda 1, tecleada con la pantalla abierta: «!pnj Lobo»" in out
     assert main([str(_write(tmp_path, script))]) == 0
     assert "pantalla abierta" not in capsys.readouterr().out  # the column only with --pantalla
