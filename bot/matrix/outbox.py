@@ -197,7 +197,19 @@ class Outbox:
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
                 name=self.renderer.text("matrix/dm_room_name"), initial_state=[ENCRYPTION_STATE]))
             self.matrix_store.set_private_room(user_id, resp.room_id)
+            self._made_encrypted(resp.room_id)
             return resp.room_id
+
+    def _made_encrypted(self, room_id: str) -> None:
+        """The private room was made with encryption on: nio learns it from a sync, which may come after the
+        first send (or, racing it, bring the room before its encryption state), and a send to a room it
+        believes in the clear goes in the clear. Tell it now; encryption, once on, stays on."""
+        client = self.session.client
+        room = client.rooms.get(room_id)
+        if room is None:
+            room = client.rooms[room_id] = MatrixRoom(room_id, self.session.user_id, True)
+        room.encrypted = True
+        client.encrypted_rooms.add(room_id)
 
     async def rename_private_rooms(self) -> None:
         """The private rooms made under an earlier name (``OLD_DM_ROOM_NAMES``) take today's, where the bot
