@@ -24,7 +24,7 @@ from bot.core.events import (
 )
 from bot.core.game import Game
 from bot.core.render import Renderer
-from bot.core.state import PLAY, UNDOABLE, RoomState, changes, play_of, state_json
+from bot.core.state import PLAY, UNDOABLE, RoomState, _field_json, changes, play_of, state_json
 from bot.core.store import SCHEMA_VERSION, Store
 from bot.core.table import Table
 from bot.core.text import clean_json
@@ -71,6 +71,13 @@ def test_a_state_encoded_field_by_field_once_gives_the_same_texts_and_changes() 
     assert play_of(now) == room.play_json()
     assert changes(before, now) == room.changed_since(snapshot, room.play_json())
     assert ("characters", "ana") in changes(before, now) and ("characters", "orco") not in changes(before, now)
+
+
+def test_an_empty_field_is_written_as_the_encoder_writes_it() -> None:
+    """Issue 28 item 7: the empty fields ``RoomState.encoded`` writes without the encoder (by exact type) read as
+    the encoder writes them; a value that is not empty, or a subclass, goes to the encoder."""
+    for value in (None, {}, [], "", 0, False, True, 3, "x", [0], 0.0):
+        assert _field_json(value) == _compact(value)
 
 
 def test_an_action_goes_to_the_outbox_and_back_unchanged() -> None:
