@@ -131,18 +131,27 @@ def required(spec: Spec) -> bool:
     return any(not isinstance(element, Opt) for element in spec)
 
 
-def gm_word(spec: Spec, text: str) -> str | None:
-    """The keyword ``text`` starts with when it starts an alternative of the GM's (a ``Key`` with
-    ``gm``), as the vocabulary spells it; else None."""
+def gm_leads(spec: Spec) -> frozenset[str]:
+    """The keywords that start an alternative of the GM's (a ``Key`` with ``gm``), as the vocabulary spells
+    them: found once, when a command is declared (``gm_word`` reads them on every run)."""
+    words: set[str] = set()
+    for alternative in spec.alternatives if isinstance(spec, Either) else (spec,):
+        lead = alternative[0].element if alternative and isinstance(alternative[0], Opt) else next(iter(alternative), None)
+        if isinstance(lead, Key) and lead.gm:
+            words.update(lead.words)
+    return frozenset(words)
+
+
+def gm_word(leads: frozenset[str], text: str) -> str | None:
+    """The keyword ``text`` starts with when it is one of ``leads`` (``gm_leads``: it starts an alternative of
+    the GM's); else None. A spec with none reads no word."""
+    if not leads:
+        return None
     first = next(_WORD.finditer(text), None)
     if first is None:
         return None
     word = name_key(first[0])
-    for alternative in spec.alternatives if isinstance(spec, Either) else (spec,):
-        lead = alternative[0].element if alternative and isinstance(alternative[0], Opt) else next(iter(alternative), None)
-        if isinstance(lead, Key) and lead.gm and word in lead.words:
-            return word
-    return None
+    return word if word in leads else None
 
 
 def parse(spec: Spec, text: str) -> Parsed | None:

@@ -64,11 +64,13 @@ class CommandGroup:
         if lenient and args.parse(spec, "") is None:
             raise ValueError(f"a lenient command must take no text: {names[0]}")
 
+        leads = args.gm_leads(spec)
+
         def register(fn: ParsedHandler) -> ParsedHandler:
             def run(ctx: Context, text: str) -> None:
                 if before is not None:
                     before(ctx)
-                word = args.gm_word(spec, text)
+                word = args.gm_word(leads, text)
                 if word is not None and not ctx.is_gm():
                     raise Refusal("gm_only", command=f"{cmd.name} {word}")
                 parsed = args.parse(spec, text)

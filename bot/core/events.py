@@ -6,6 +6,7 @@ The core never talks to a network: it turns one ``Event`` into a list of actions
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -178,6 +179,19 @@ Action = Send | Redact | PowerLevels | React | Edit | Tracker
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {kind: tuple(f.name for f in fields(kind))
                                               for kind in (Send, Redact, PowerLevels, React, Edit, Tracker)}
 """Each action class's field names (``fields`` builds them anew on every call; the outbox asks per action)."""
+_VALUES = {kind: operator.attrgetter(*names) for kind, names in _FIELD_NAMES.items()}
+"""Each action class's fields read at once, in their order (``with_id``)."""
+_ID_AT = {kind: names.index("action_id") for kind, names in _FIELD_NAMES.items()}
+
+
+def with_id(action: Action, action_id: str) -> Action:
+    """``dataclasses.replace(action, action_id=action_id)`` in under half its time (every action of every
+    event gets its id so): the fields given in order to the constructor, as no action class has a field
+    out of ``__init__`` or a ``__post_init__``."""
+    kind = type(action)
+    values = list(_VALUES[kind](action))
+    values[_ID_AT[kind]] = action_id
+    return kind(*values)
 
 
 def action_to_dict(action: Action) -> dict:

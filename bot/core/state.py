@@ -37,7 +37,8 @@ Encoded = Mapping[str, str]
 
 _encode = json_encoder(vars, compact=True)
 """The state's JSON: the C encoder made once, with no check for cycles, which a tree of dataclasses has none of."""
-_EMPTY_JSON: dict[type, str] = {dict: "{}", list: "[]"}
+_EMPTY_JSON: dict[type, str] = {dict: "{}", list: "[]", str: '""', int: "0", bool: "false"}
+"""The JSON of an empty value by its exact type: a room's empty fields (the tracker, its age, a flag off)."""
 
 
 def _field_json(value: Any) -> str:

@@ -7,7 +7,6 @@ import logging
 import random
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from functools import partial
 from importlib.resources.abc import Traversable
 
@@ -15,7 +14,7 @@ from bot.core import acta, floor, moderation, quiet, sheets, tracker, undo
 from bot.core import combat as rounds
 from bot.core.commands import MAX_COMMAND_ARGS
 from bot.core.context import Context, FoundCommand, named_gms
-from bot.core.events import Action, Event
+from bot.core.events import Action, Event, with_id
 from bot.core.game import GameRegistry
 from bot.core.protocol import Line, read_line
 from bot.core.render import Renderer
@@ -152,7 +151,7 @@ class Table:
             room_id = event.room_id
             said = quiet.quiet(ctx, work.actions, partial(self.screens.open_for, room_id),
                                partial(self.screens.shown, room_id), opened, turn)
-            actions = [replace(a, action_id=f"{event.event_id}/{i}") for i, a in enumerate(said)]
+            actions = [with_id(a, f"{event.event_id}/{i}") for i, a in enumerate(said)]
             self.store.rolls.add([roll.to_row() for roll in work.rolls])
             for step in work.undoable:
                 self.store.undo.push(event.room_id, step, undo.UNDO_DEPTH)

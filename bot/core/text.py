@@ -25,8 +25,21 @@ def clean(text: str) -> str:
     return SHOWN_AS_NOTHING.sub("", text)
 
 
+_LEAVES = frozenset({int, float, bool, type(None)})
+"""The JSON values ``clean_json`` gives back as they are, by their exact type: most of a roll object's."""
+
+
 def clean_json(value: Any) -> Any:
-    """A JSON value (a roll object, an acta entry's data) with every string in it, keys too, ``clean``."""
+    """A JSON value (a roll object, an acta entry's data) with every string in it, keys too, ``clean``. A plain
+    dict's or list's numbers are taken without a call each (a roll object is mostly numbers)."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is dict:
+        return {clean(k) if isinstance(k, str) else k: v if type(v) in _LEAVES else clean_json(v)
+                for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _LEAVES else clean_json(v) for v in value]
     if isinstance(value, str):
         return clean(value)
     if isinstance(value, dict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.core import words_es as vocab
-from bot.core.args import Arg, Either, Key, Opt, User, parse, required, usage
+from bot.core.args import Arg, Either, Key, Opt, User, gm_leads, gm_word, parse, required, usage
 from bot.core.room_commands import COMMANDS as ROOM_COMMANDS
 from bot.core.settings import RoomSettings, TableSettings
 from bot.core.store import Store
@@ -240,3 +240,15 @@ def test_the_commands_read_through_a_spec_now_keep_the_usage_users_have_always_r
         "sesion": ("[fin|nueva]", False, True), "combate": ("[fin]", False, True), "exploracion": ("[fin]", False, True),
         "siguiente": ("", False, False), "estado": ("", False, False), "dados": ("", False, False),
     }
+
+
+def test_a_gm_keyword_is_found_from_the_leads_read_once() -> None:
+    """Issue 28 item 7: the GM's keywords of a spec are read once, when it is declared (``gm_leads``); a
+    text that starts with one (any case or accents) names it, any other text or a spec with none names none."""
+    preset = Key(("arduo", "dificil"), gm=True)
+    tasks = Either((preset, Opt(Arg("título"))), (Opt(Key(("borrar",), gm=True)),), (Key(("ver",)),), ())
+    leads = gm_leads(tasks)
+    assert leads == {"arduo", "dificil", "borrar"}
+    assert gm_word(leads, "DIFÍCIL Abrir") == "dificil" and gm_word(leads, "borrar 3") == "borrar"
+    assert gm_word(leads, "ver") is None and gm_word(leads, "") is None and gm_word(leads, "Pelear +1") is None
+    assert gm_leads((Arg("NOMBRE"),)) == frozenset() and gm_word(frozenset(), "arduo") is None

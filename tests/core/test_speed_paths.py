@@ -4,16 +4,30 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.core.events import Event, Message, PowerLevels, React, Redact, Send, action_from_dict, action_to_dict
+from bot.core.events import (
+    Edit,
+    Event,
+    Message,
+    PowerLevels,
+    React,
+    Redact,
+    Send,
+    Tracker,
+    action_from_dict,
+    action_to_dict,
+    with_id,
+)
 from bot.core.game import Game
 from bot.core.render import Renderer
-from bot.core.state import PLAY, UNDOABLE, RoomState, changes, play_of, state_json
+from bot.core.state import PLAY, UNDOABLE, RoomState, _field_json, changes, play_of, state_json
 from bot.core.store import SCHEMA_VERSION, Store
 from bot.core.table import Table
+from bot.core.text import clean_json
 from bot.games import GAMES
 from systems.base import roll_dice
 from tests.transcript import make_table, play
@@ -59,6 +73,13 @@ def test_a_state_encoded_field_by_field_once_gives_the_same_texts_and_changes() 
     assert ("characters", "ana") in changes(before, now) and ("characters", "orco") not in changes(before, now)
 
 
+def test_an_empty_field_is_written_as_the_encoder_writes_it() -> None:
+    """Issue 28 item 7: the empty fields ``RoomState.encoded`` writes without the encoder (by exact type) read as
+    the encoder writes them; a value that is not empty, or a subclass, goes to the encoder."""
+    for value in (None, {}, [], "", 0, False, True, 3, "x", [0], 0.0):
+        assert _field_json(value) == _compact(value)
+
+
 def test_an_action_goes_to_the_outbox_and_back_unchanged() -> None:
     actions = [
         Send("!r", Message("hola", "<b>hola</b>"), "$e", ("@a:x",), None, template="roll_by", applied=(("x", 1),),
@@ -84,6 +105,50 @@ def test_a_dice_list_writes_each_die_as_the_die_macro_does(ext: str) -> None:
                 shown = [str(macros.die(d)) for d in dice[:20]]  # type: ignore[attr-defined]
                 more = f", … +{len(dice) - 20}" if len(dice) > 20 else ""
                 assert str(macros.dice_list(dice)) == "[" + ", ".join(shown) + more + "]"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("ext", ["txt", "html"])
+def test_the_core_roll_writes_its_macros_out_saying_the_same(ext: str) -> None:
+    """Issue 28 item 7: ``roll`` writes ``label``, ``terms`` and ``dice_list`` out (their macro calls were most
+    of a roll message's time): the same text as the macros give, with a comment, constants, minus signs,
+    exploded, dropped and more dice than shown; a GM-owned sheet's roll still shows only its dice."""
+    env = Renderer().env
+    macros, roll = env.get_template(f"macros.{ext}").module, env.get_template(f"roll.{ext}")
+    total = "{}" if ext == "txt" else "<b>{}</b>"
+    rng = random.Random(11)
+    for text in ("3d10 (chequeo)", "1d20+5 ataque <b>&", "4d6kh3-2", "-1d4+3", "25d6!", "2d6-1d4 " + "x" * 130):
+        for _ in range(5):
+            r = roll_dice(text, rng)
+            result = r.result
+            expected = (f"🎲 {macros.label(result)}: {macros.terms(result)} = "  # type: ignore[attr-defined]
+                        + total.format(result.total))
+            assert roll.render(r=r, gm_roll=False) == expected
+            assert roll.render(r=r, gm_roll=True) == f"🎲 {macros.dice_only(result)}"  # type: ignore[attr-defined]
+
+
+def test_an_action_with_its_id_is_the_action_replaced() -> None:
+    """Issue 28 item 7: ``with_id`` gives what ``dataclasses.replace(action, action_id=...)`` gives, for each kind."""
+    actions = [
+        Send("!r", Message("hola", "<b>hola</b>"), "$e", ("@a:x",), None, template="roll_by", applied=(("x", 1),),
+             private_also=("@gm:x",), roll={"total": 3}, secret=True, ref="t"),
+        Redact("!r", "$e", "motivo"), React("!r", "$e", "🔒"), PowerLevels("!r", True, ("@a:x",)),
+        Edit("!r", "t", Message("a", "b"), ("@a:x",)), Tracker("!r", "show", Message("a", "b")),
+    ]
+    for action in actions:
+        assert with_id(action, "$e/4") == replace(action, action_id="$e/4")
+        assert type(with_id(action, "$e/4")) is type(action)
+
+
+def test_cleaning_a_json_value_takes_its_numbers_as_they_are_and_cleans_every_string() -> None:
+    """Issue 28 item 7: ``clean_json``'s shortcut for plain dicts and lists gives what it gave: numbers,
+    booleans and None as they are, every string (keys too) cleaned, in tuples and nested lists as well."""
+
+    class Label(str):
+        pass
+
+    value = {"a\u202e": [1, 2.5, True, None, "x\x00y", (3, "z\u200b")], 4: {"k": Label("l\x1b")}, "n": False}
+    assert clean_json(value) == {"a": [1, 2.5, True, None, "xy", (3, "z")], 4: {"k": "l"}, "n": False}
+    assert type(clean_json(value)["a"][5]) is tuple and clean_json(7) == 7 and clean_json("\u2066q") == "q"
 
 
 def _plan(store: Store, sql: str, params: list[str]) -> str:
