@@ -446,7 +446,13 @@ async def test_the_savage_round_of_the_docs_run_from_the_screen(aiohttp_client: 
     def npc_turn(message: str) -> bool:
         return (message.startswith("▶️ ") and "\n" not in message and "(" not in message
                 and "no puede actuar" not in message)
+    def told(message: str) -> str:
+        """A message as the room reads it but for a last line that passes the turn to an NPC: on the chat the
+        NPCs' misses held in its turn (issue 30) come out on the ✅ that passes it, clicked they lead its line."""
+        head, _, last = message.rpartition("\n")
+        return head if head and npc_turn(last) else message
+
     assert not [m for m in chat_room if npc_turn(m)]
-    assert [m for m in screen_room if not m.startswith("📨") and not npc_turn(m)] == chat_room
+    assert [told(m) for m in screen_room if not m.startswith("📨") and not npc_turn(m)] == list(map(told, chat_room))
     gm_lines = sum(sender == DJ for sender, _ in lines)
     assert (typed, clicked) == (gm_lines - 6, 6)  # 2 start the fight, 4 end the NPCs' turns (2 a round)
