@@ -265,8 +265,7 @@ class Store:
             conn.close()
             raise
         if path:
-            self.checkpointer = Checkpointer.attach(conn, path)
-        if self.checkpointer is not None:
+            self.checkpointer = Checkpointer(path)
             weakref.finalize(self, self.checkpointer.close)  # a store dropped unclosed stops its thread
         self.meta = Meta(conn)
         self.handled = HandledEvents(conn, self.transaction)
@@ -346,7 +345,7 @@ class Store:
             self._forget_known()  # what this transaction wrote may not be in the database
             raise
         if self.checkpointer is not None:
-            self.checkpointer.committed(conn)
+            self.checkpointer.committed()
 
     def _forget_known(self) -> None:
         """What the repositories remember of the database, to skip a statement, may have been rolled back."""
