@@ -60,7 +60,7 @@ def build(path: str, rooms: int) -> tuple[int, float]:
             table.actions_done([a.action_id for a in actions])
             events += 1
         assert table.room(room).combat and table.room(room).combat.started, room
-    table.store.db.conn.close()
+    table.store.close()
     return events, time.perf_counter() - start
 
 

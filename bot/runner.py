@@ -177,7 +177,7 @@ async def run_transports(config: Config, stop: asyncio.Event | None = None, setu
             await asyncio.gather(*tasks, return_exceptions=True)
         if server is not None:
             await server.cleanup()
-        table.store.conn.close()
+        table.store.close()
     if setup_only:
         return 0 if not failed and all(t.setup_ok for t in hub.transports if isinstance(t, SetsUp)) else 1
     return 1 if failed else 0

@@ -55,7 +55,7 @@ def test_a_start_with_the_schema_up_to_date_does_not_import_sqlite_utils(tmp_pat
     path = str(tmp_path / "mesa.db")
     opening = ("import sys\nfrom bot.core.store import Store\nfrom bot.matrix.store import MatrixStore\n"
                "from bot.irc.store import IrcStore\nfrom tests.transcript import make_table, play\n"
-               f"store = Store({path!r})\nMatrixStore(store)\nIrcStore(store)\nstore.conn.close()\n"
+               f"store = Store({path!r})\nMatrixStore(store)\nIrcStore(store)\nstore.close()\n"
                f"play('@gm:local: !pj Ana @ana:local\\n@ana:local: !tiro 2d6', make_table(db={path!r}))\n"
                "print(*[m for m in ('sqlite_utils', 'click', 'dateutil', 'pluggy') if m in sys.modules])")
     made = subprocess.run([sys.executable, "-c", opening], capture_output=True, text=True, check=True).stdout.split()

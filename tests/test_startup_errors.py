@@ -65,7 +65,7 @@ def _good_db(path: Path) -> bytes:
     store = Store(str(path))
     store.db.conn.executemany("INSERT INTO rooms (room_id, data) VALUES (?, ?)",
                               [(f"!r{i}:local", "x" * 500) for i in range(300)])
-    store.db.conn.close()
+    store.close()
     return path.read_bytes()
 
 
@@ -149,7 +149,7 @@ def test_a_database_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_schema_version_is_sqlite_user_version(tmp_path: Path) -> None:
-    Store(str(tmp_path / "mesa.db")).db.conn.close()
+    Store(str(tmp_path / "mesa.db")).close()
     conn = sqlite3.connect(tmp_path / "mesa.db")
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 1
     conn.close()

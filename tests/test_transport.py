@@ -131,7 +131,7 @@ def test_actions_written_before_owners_were_kept_go_to_the_transport_owning_thei
         store.outbox.queue(f"${n}", [Send(room, Message("hola", "hola"), action_id=f"${n}/0")])
     store.db.execute("ALTER TABLE outbox DROP COLUMN transport")  # as schema 8 wrote it
     store.db.execute("PRAGMA user_version = 8")
-    store.db.conn.close()
+    store.close()
     store = Store(path)
     irc = Rooms("irc", "#mesa")
     assert [a.room_id for a in pending_of(irc, store)] == ["#mesa"]

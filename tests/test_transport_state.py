@@ -49,24 +49,24 @@ def test_the_core_alone_then_each_transport_migrates_each_part_once(tmp_path: Pa
     core_tables = _tables(store)
     assert not {t for t in core_tables if t.startswith(("matrix_", "irc_"))}
     assert store.meta.with_prefix("schema:") == []
-    store.db.conn.close()
+    store.close()
 
     store = Store(path)
     MatrixStore(store).set_private_room("@ana:s", "!dm:s")
     assert store.meta.get("schema:matrix") == str(len(bot.matrix.store.MIGRATIONS))
     assert not {t for t in _tables(store) if t.startswith("irc_")}
-    store.db.conn.close()
+    store.close()
 
     store = Store(path)
     IrcStore(store).set_last_seen("#mesa", "m1")
     MatrixStore(store)
-    store.db.conn.close()
+    store.close()
 
     for _ in range(2):
         store = Store(path)
         matrix, irc = MatrixStore(store), IrcStore(store)
         assert matrix.private_room("@ana:s") == "!dm:s" and irc.last_seen("#mesa") == "m1"
-        store.db.conn.close()
+        store.close()
     assert runs == {f"{part}:{n}": 1 for part, module in (("matrix", bot.matrix.store), ("irc", bot.irc.store))
                     for n in range(1, len(module.MIGRATIONS) + 1)}
     store = Store(path)
@@ -107,7 +107,7 @@ def test_a_database_made_by_main_keeps_every_row_of_the_transports_state(tmp_pat
     assert irc.last_seen("#mesa") == "abc" and irc.last_seen("#otra") == "def"
     assert matrix.sync_token() == "s72_9"
     assert store.meta.with_prefix("irc_") == store.meta.with_prefix("matrix_") == [], "moved, not copied"
-    store.db.conn.close()
+    store.close()
     store = Store(str(db))
     assert IrcStore(store).people() == people and MatrixStore(store).private_room("@ana:s") == "!dm:s"
 

@@ -367,7 +367,7 @@ def test_rolbot_acta_prints_the_last_session_or_the_ones_asked_for(tmp_path: Pat
     room = Room(db=db)
     room.play("@gm:local: !acta activar\n@gm:local: !sesion\n@gm:local: Escena uno.\n"
               "@gm:local: !sesion\n@gm:local: Escena <dos>.")
-    room.table.store.db.conn.close()
+    room.table.store.close()
     last = _cli("--db", db, "--room", ROOM)
     assert last.returncode == 0 and "## Sesión 2" in last.stdout and "Escena \\<dos\\>." in last.stdout
     assert "Escena uno" not in last.stdout

@@ -194,7 +194,7 @@ def test_a_database_of_version_13_keeps_only_its_pending_actions_in_order(tmp_pa
         store.db.execute("INSERT INTO outbox VALUES (?, '$e', ?, ?, ?, 'irc')",
                          [f"$e/{seq}", seq, json.dumps(action_to_dict(action)), done])
     store.db.execute("PRAGMA user_version = 13")
-    store.db.conn.close()
+    store.close()
     reopened = Store(path)
     assert [a.action_id for a in reopened.outbox.pending()] == ["$e/2", "$e/4"]
     assert [a.action_id for _, a in reopened.outbox.pending_owned("irc")] == ["$e/2", "$e/4"]
@@ -230,7 +230,7 @@ def test_a_rooms_page_token_is_found_and_a_save_that_keeps_it_writes_only_the_st
     with store.transaction():
         store.rooms.save("!a", room.to_json(), room.page_token)
     assert store.rooms.for_token("t" * 32) is None and store.rooms.for_token("u" * 32) == "!a"
-    store.db.conn.close()
+    store.close()
     reopened = Store(path)
     assert reopened.rooms.for_token("u" * 32) == "!a"
     assert (reopened.rooms.load("!a") or {})["system"] == "savage"
@@ -252,7 +252,7 @@ def test_a_database_of_version_11_keeps_its_rooms_tokens(tmp_path: Path) -> None
         store.db.execute("ALTER TABLE rooms DROP COLUMN page_token")
         store.db.execute("INSERT INTO rooms (room_id, data) VALUES (?, ?)", ["!a", RoomState(page_token="w" * 32).to_json()])
         store.db.execute("PRAGMA user_version = 11")
-    store.db.conn.close()
+    store.close()
     assert SCHEMA_VERSION >= 12 and Store(path).rooms.for_token("w" * 32) == "!a"
 
 

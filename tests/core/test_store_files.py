@@ -20,14 +20,14 @@ def test_a_new_database_and_its_journal_are_owner_only(tmp_path: Path) -> None:
         made = sorted(tmp_path.iterdir())
         assert [p.name for p in made] == ["rolbot.sqlite3", "rolbot.sqlite3-shm", "rolbot.sqlite3-wal"]
         assert {p.name: mode(p) for p in made} == {p.name: 0o600 for p in made}
-        store.db.conn.close()
+        store.close()
     finally:
         os.umask(old)
 
 
 def test_an_existing_readable_database_is_made_owner_only(tmp_path: Path) -> None:
     path = tmp_path / "rolbot.sqlite3"
-    Store(str(path)).db.conn.close()
+    Store(str(path)).close()
     path.chmod(0o644)
-    Store(str(path)).db.conn.close()
+    Store(str(path)).close()
     assert mode(path) == 0o600

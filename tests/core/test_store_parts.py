@@ -55,10 +55,10 @@ def test_a_part_migrates_once_and_keeps_its_version_apart(tmp_path: Path) -> Non
     store = Store(path)
     store.open_part("toy", [first])
     store.db.execute("INSERT INTO toy_notes (text) VALUES ('hola')")
-    store.db.conn.close()
+    store.close()
     store = Store(path)
     store.open_part("toy", [first, second])
-    store.db.conn.close()
+    store.close()
     store = Store(path)
     store.open_part("toy", [first, second])
     assert runs == ["first", "second"]

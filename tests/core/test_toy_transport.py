@@ -142,7 +142,7 @@ async def test_a_toy_transport_gets_its_rooms_answers_and_resumes_only_its_own(t
     assert mine.carried == [("send", "!toy:local", "$1/0")] and [a.action_id for a in answer] == ["$1/0"]
     assert other.carried == [("send", "!otro:local", "$2/0")]
     store.outbox.done(["$2/0"])  # the other carried its out; the toy stops before it does
-    store.db.conn.close()
+    store.close()
 
     store, hub, mine, other = started(tmp_path / "rolbot.db", toy)
     await mine.run()
@@ -212,4 +212,4 @@ async def test_a_described_toy_is_built_counted_and_words_a_core_message_its_own
     assert mine.said and mine.said[0].startswith("⚠️ El juguete no sabe callar a nadie") and "«mute»" in mine.said[0]
     text = await (await client.get("/metrics")).text()
     assert f"rolbot_toy_lines_total {len(mine.carried)}" in text and "rolbot_irc_reconnects_total 0" in text
-    table.store.db.conn.close()
+    table.store.close()

@@ -203,7 +203,7 @@ def test_undo_survives_a_restart_with_db(tmp_path) -> None:
     for line in ("@gm:local: !daño Bruno 8 pecho", "@gm:local: !daño Bruno 10 cabeza", "@gm:local: !curar Bruno"):
         _say(table, line)
         states.append(_stored(table))
-    table.store.db.conn.close()
+    table.store.close()
     restarted = make_table(system="sombra", seed=2, db=db)
     assert _stored(restarted) == states[-1]
     assert "!curar Bruno" in _answer(_say(restarted, "@gm:local: !deshacer"))

@@ -239,7 +239,7 @@ class RunningIrcBot:
         self.bot.stop()
         if self.task is not None:
             await asyncio.wait_for(self.task, WAIT)
-        self.store.db.conn.close()
+        self.store.close()
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()

@@ -159,7 +159,7 @@ async def test_replies_committed_before_a_crash_are_sent_at_the_next_start(ngirc
     crashed = RunningIrcBot(config)  # never started: as if it died between the commit and the send
     actions = crashed.table.handle(Event("#mesa", "@ana:~ana@127.0.0.1", "!tiro 1d6 antes del fallo", "irc:x:1"))
     assert [a.kind for a in actions] == ["send"]
-    crashed.store.db.conn.close()
+    crashed.store.close()
     mark = len(ana.lines)
     async with RunningIrcBot(config) as running:
         await ana.notice_from("rolbot", mark, "antes del fallo")

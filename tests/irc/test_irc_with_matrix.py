@@ -61,5 +61,5 @@ async def test_matrix_and_irc_in_one_process(cast, ngircd, tmp_path):  # noqa: F
         await ana_irc.close()
     store = Store(config.db_path)  # one store: both rooms' events were handled there
     rooms = {row[0] for row in store.db.execute("SELECT DISTINCT room_id FROM handled")}
-    store.db.conn.close()
+    store.close()
     assert {room, "#mesa"} <= rooms

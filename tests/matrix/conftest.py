@@ -425,7 +425,7 @@ class RunningBot:
         if self.web is not None:
             await self.web.cleanup()
             self.web = None
-        self.bot.store.db.conn.close()
+        self.bot.store.close()
 
     async def __aexit__(self, *exc) -> None:
         await self.stop()

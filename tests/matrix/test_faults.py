@@ -90,7 +90,7 @@ def stored_state(db_path: str, room: str, ids: list[str]) -> dict:
     try:
         text = json.dumps(CoreTable(store, games=GAMES).room(room).to_dict(), sort_keys=True)
     finally:
-        store.db.conn.close()
+        store.close()
     for i, event_id in enumerate(ids):
         text = text.replace(event_id, f"<line {i}>")
     state = json.loads(text)

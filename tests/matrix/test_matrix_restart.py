@@ -168,6 +168,6 @@ async def test_saved_power_levels_without_an_open_lock_are_restored_at_start(cas
     assert data["lock"] and data["lock"]["muted"]
     with store.transaction():
         store.rooms.save(room, RoomState.from_dict({**data, "lock": None}).to_json())
-    store.db.conn.close()
+    store.close()
     async with run_bot(config):
         await gm.wait_for(room, power_levels_by(bot_id, lambda c: c == original), what="reconciled power levels")

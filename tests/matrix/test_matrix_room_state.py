@@ -43,7 +43,7 @@ def stored(config) -> dict[str, dict]:
     try:
         return MatrixStore(store).room_auths()
     finally:
-        store.db.conn.close()
+        store.close()
 
 
 async def test_restart_answers_every_room_without_reading_room_state(cast, run_bot, counting_proxy):

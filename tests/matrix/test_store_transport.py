@@ -31,7 +31,7 @@ def test_database_of_schema_1_with_the_transports_own_tables_keeps_its_rows(tmp_
     path = str(tmp_path / "rolbot.db")
     store = Store(path)
     MatrixStore(store)
-    store.db.conn.close()
+    store.close()
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA user_version = 1")
     conn.execute("DELETE FROM meta WHERE key = 'schema:matrix'")
@@ -82,7 +82,7 @@ def test_the_tracker_and_the_messages_to_edit_survive_a_restart(tmp_path):
     sent.set_tracker("!r:s", "$tracker", True)
     for i in range(KEPT_PER_ROOM + 5):
         sent.remember(f"$e{i}/lock", "!r:s", f"$notice{i}")
-    store.db.conn.close()
+    store.close()
     again = Store(path)
     MatrixStore(again)
     sent = SentMessages(again)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.errors import StartupError
 from bot.core.store.acta import Acta
+from bot.core.store.checkpoint import Checkpointer
 from bot.core.store.meta import Meta
 from bot.core.store.outbox import HandledEvents, Outbox
 from bot.core.store.play import Rolls, UndoSteps
@@ -251,6 +253,7 @@ class Store:
         except sqlite3.Error as err:
             raise _startup_error(err, path or ":memory:") from None
         self.conn = conn
+        self.checkpointer: Checkpointer | None = None
         self.rooms = Rooms(conn)
         self.undo = UndoSteps(conn)
         try:
@@ -261,6 +264,9 @@ class Store:
         except StartupError:
             conn.close()
             raise
+        if path:
+            self.checkpointer = Checkpointer(path)
+            weakref.finalize(self, self.checkpointer.close)  # a store dropped unclosed stops its thread
         self.meta = Meta(conn)
         self.handled = HandledEvents(conn, self.transaction)
         self.outbox = Outbox(conn, self.transaction)
@@ -311,6 +317,13 @@ class Store:
             if version < len(migrations):
                 self.meta.set(key, str(len(migrations)))
 
+    def close(self) -> None:
+        """Stop the checkpoint thread, then close the connection: the last one on the file, it checkpoints
+        the WAL and removes it, as SQLite does."""
+        if self.checkpointer is not None:
+            self.checkpointer.close()
+        self.conn.close()
+
     def release_memory(self) -> None:
         """Empty SQLite's page cache of the connection (up to 2 MB, filled by the start-up's reads): it fills
         again, up to its size, with what later events read (``bot/memory.py``)."""
@@ -331,6 +344,8 @@ class Store:
         except BaseException:
             self._forget_known()  # what this transaction wrote may not be in the database
             raise
+        if self.checkpointer is not None:
+            self.checkpointer.committed()
 
     def _forget_known(self) -> None:
         """What the repositories remember of the database, to skip a statement, may have been rolled back."""
