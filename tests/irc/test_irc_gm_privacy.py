@@ -17,6 +17,8 @@ async def test_the_channel_operator_gets_the_npcs_numbers_in_a_private_notice(ng
         for who, line in ((dj, "!sistema savage"), (ana, "!pj Lyra"), (dj, "!pnj Orco")):
             mark = who.say(CHANNEL, line)
             await who.notice_from("rolbot", mark)  # !sistema and !pj: a ✅ to their sender
+        # !pnj's line reaches dj and ana on their own connections: ana's must be in before she is watched
+        await ana.notice_from("rolbot", 0, "PNJ del máster: Orco", target=CHANNEL)
         mark, seen = dj.say(CHANNEL, f"!ficha Orco parada {PARRY} dureza 9"), len(ana.lines)
         assert f"Parada {PARRY}" in (await dj.notice_from("rolbot", mark, f"Parada {PARRY}", target="dj")).text
         await dj.notice_from("rolbot", mark, "✅", target="dj")
