@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.core.api import Pending
 from bot.core.table import Table
+from tests.games.reino.test_table import sheet
 from tests.games.test_pending import pending
 from tests.scripted import FaceRng
 from tests.transcript import Transcript, make_table, play
@@ -31,10 +32,6 @@ def table_with(*dice: tuple[int, int]) -> Table:
     table = make_table(system="reino")
     table.rng = FaceRng(dice)  # type: ignore[assignment]
     return table
-
-
-def sheet(table: Table, name: str) -> dict:
-    return table.room(ROOM).find_character(name).sheet  # type: ignore[union-attr]
 
 
 def said(t: Transcript, line: int) -> str:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from bot.console import ROOM_ID
 from bot.core.table import Table
+from tests.games.savage.test_flow_by_the_book import scripted, sheet, then
 from tests.scripted import FaceRng
-from tests.transcript import Transcript, assert_refused, make_table, play
+from tests.transcript import assert_refused, make_table, play
 
 CAST = """
 @gm:local: !pj Kira @bob:local
@@ -21,20 +22,6 @@ CAST = """
 """
 FIRST = 8
 """The first line after CAST."""
-
-
-def sheet(table: Table, name: str) -> dict:
-    return table.room(ROOM_ID).find_character(name).sheet
-
-
-def then(table: Table, done: int, script: str) -> Transcript:
-    """Play ``script`` on ``table`` after ``done`` events: its lines are numbered from ``done + 1``."""
-    return play("# earlier\n" * done + script, table)
-
-
-def scripted(table: Table, *faces: tuple[int, int]) -> FaceRng:
-    table.rng = FaceRng(faces)  # type: ignore[assignment]
-    return table.rng  # type: ignore[return-value]
 
 
 def current(table: Table) -> str | None:

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import re
 
-from bot.console import ROOM_ID
-from bot.core.table import Table
+from tests.games.savage.test_flow_by_the_book import sheet
 from tests.games.savage.test_whole_fight import TRAIT_KINDS, check_numbers
 from tests.transcript import Transcript, make_table, play
 
@@ -106,10 +105,6 @@ def rolls(t: Transcript, number: int) -> list[dict]:
 def text(t: Transcript, number: int) -> str:
     """The messages answering line ``number`` (the GMs' copies sent with them included)."""
     return "\n".join(a["text"] for a in t.for_line(number) if a["action"] == "send")
-
-
-def sheet(table: Table, name: str) -> dict:
-    return table.room(ROOM_ID).find_character(name).sheet
 
 
 def checked(made: dict) -> None:
