@@ -168,12 +168,7 @@ class Outbox:
                 encrypted = True
             except PermanentError:  # M_NOT_FOUND: a room in the clear
                 encrypted = False
-        room = client.rooms.get(room_id)
-        if room is None:
-            room = client.rooms[room_id] = MatrixRoom(room_id, self.session.user_id, encrypted)
-            if encrypted:
-                client.encrypted_rooms.add(room_id)
-        return room
+        return self._local_room(room_id, encrypted)
 
     async def redact(self, action: Redact) -> None:
         client = self.session.client
@@ -197,19 +192,22 @@ class Outbox:
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat,
                 name=self.renderer.text("matrix/dm_room_name"), initial_state=[ENCRYPTION_STATE]))
             self.matrix_store.set_private_room(user_id, resp.room_id)
-            self._made_encrypted(resp.room_id)
+            # Made with encryption on: nio learns it from a sync, which may come after the first send (or bring
+            # the room before its encryption state), and a send to a room it believes in the clear goes so.
+            self._local_room(resp.room_id, encrypted=True)
             return resp.room_id
 
-    def _made_encrypted(self, room_id: str) -> None:
-        """The private room was made with encryption on: nio learns it from a sync, which may come after the
-        first send (or, racing it, bring the room before its encryption state), and a send to a room it
-        believes in the clear goes in the clear. Tell it now; encryption, once on, stays on."""
+    def _local_room(self, room_id: str, encrypted: bool) -> MatrixRoom:
+        """nio's room for ``room_id``, made if it knows none, and known encrypted when ``encrypted`` (encryption,
+        once on, stays on)."""
         client = self.session.client
         room = client.rooms.get(room_id)
         if room is None:
-            room = client.rooms[room_id] = MatrixRoom(room_id, self.session.user_id, True)
-        room.encrypted = True
-        client.encrypted_rooms.add(room_id)
+            room = client.rooms[room_id] = MatrixRoom(room_id, self.session.user_id, encrypted)
+        if encrypted:
+            room.encrypted = True
+            client.encrypted_rooms.add(room_id)
+        return room
 
     async def rename_private_rooms(self) -> None:
         """The private rooms made under an earlier name (``OLD_DM_ROOM_NAMES``) take today's, where the bot
